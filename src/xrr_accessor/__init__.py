@@ -1,0 +1,40 @@
+"""xrr_accessor: inter-rater and cross-replication reliability for pandas and xarray.
+
+Importing the package registers the ``.xrr`` accessor on
+:class:`pandas.DataFrame`, :class:`xarray.Dataset` and
+:class:`xarray.DataArray`. The same computations are plain functions here.
+"""
+
+from __future__ import annotations
+
+from .accessors import XRRAccessor, register
+from .api import annotations, cross_kappa, irr, normalized, summary, to_frame, to_xarray
+from .errors import (
+    DroppedDataWarning,
+    InputError,
+    LevelError,
+    RoleError,
+    UndefinedWarning,
+    XRRWarning,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "DroppedDataWarning",
+    "InputError",
+    "LevelError",
+    "RoleError",
+    "UndefinedWarning",
+    "XRRAccessor",
+    "XRRWarning",
+    "annotations",
+    "cross_kappa",
+    "irr",
+    "normalized",
+    "summary",
+    "to_frame",
+    "to_xarray",
+]
+
+register()

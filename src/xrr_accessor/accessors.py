@@ -1,0 +1,88 @@
+"""The ``.xrr`` accessor on pandas DataFrames and xarray Datasets / DataArrays.
+
+Thin and stateless: ``__init__`` stores the object; calling the accessor,
+``df.xrr(item="video", rater="worker")``, returns a new accessor bound to
+those roles; every method is a one-line delegate to :mod:`xrr_accessor.api`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+import xarray as xr
+
+from . import api
+from .schema import Roles
+
+__all__ = ["XRRAccessor"]
+
+
+class XRRAccessor:
+    """Reliability of the annotations held by a DataFrame, Dataset or DataArray.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import xrr_accessor  # registers .xrr
+    >>> df = pd.DataFrame({"item": [1, 1, 2, 2, 3, 3], "rater": ["a", "b"] * 3,
+    ...                    "joy": [1, 1, 0, 0, 1, 0]})
+    >>> round(df.xrr.irr(metric="cohen")["joy"], 3)
+    0.4
+    """
+
+    def __init__(self, obj: Any) -> None:
+        self._obj = obj
+        self._roles: dict[str, Any] = {}
+
+    def __call__(self, **roles: Any) -> XRRAccessor:
+        """Bind column or dimension roles: ``df.xrr(item="video", rater="worker")``.
+
+        Roles: ``item``, ``rater``, ``replication``, ``label``, ``value`` (a
+        column or list of columns), ``wide`` (rows items, columns raters) and
+        ``categories`` (the order of categories, for ordinal strings).
+        """
+        Roles.from_kwargs(roles)  # unknown names fail here, with a hint
+        bound = type(self)(self._obj)
+        bound._roles = dict(roles)
+        return bound
+
+    @property
+    def _xrr_bound(self) -> tuple[Any, dict[str, Any]]:
+        return self._obj, self._roles
+
+    def irr(self, metric: str = "alpha", level: Any = "nominal") -> Any:
+        """IRR per label and replication; see :func:`xrr_accessor.irr`."""
+        return api.irr(self._obj, metric=metric, level=level, **self._roles)
+
+    def cross_kappa(self, other: Any = None, level: Any = "nominal") -> Any:
+        """kappa_x per label and replication pair; see :func:`xrr_accessor.cross_kappa`."""
+        return api.cross_kappa(self._obj, other, level=level, **self._roles)
+
+    def normalized(
+        self, other: Any = None, irr: str = "alpha", level: Any = "nominal",
+        reference: Any = None,
+    ) -> Any:
+        """Normalized kappa_x (Eq 13); see :func:`xrr_accessor.normalized`."""
+        return api.normalized(
+            self._obj, other, irr=irr, level=level, reference=reference, **self._roles
+        )
+
+    def summary(self, other: Any = None, irr: str = "alpha", level: Any = "nominal") -> Any:
+        """IRR, kappa_x and normalized kappa_x side by side; see :func:`xrr_accessor.summary`."""
+        return api.summary(self._obj, other, irr=irr, level=level, **self._roles)
+
+    def to_xarray(self) -> xr.Dataset:
+        """The annotations as a Dataset; see :func:`xrr_accessor.to_xarray`."""
+        return api.to_xarray(self._obj, **self._roles)
+
+    def to_frame(self) -> pd.DataFrame:
+        """The annotations as a long DataFrame; see :func:`xrr_accessor.to_frame`."""
+        return api.to_frame(self._obj, **self._roles)
+
+
+def register() -> None:
+    """Register ``.xrr`` on DataFrame, Dataset and DataArray (done on import)."""
+    pd.api.extensions.register_dataframe_accessor("xrr")(XRRAccessor)
+    xr.register_dataset_accessor("xrr")(XRRAccessor)
+    xr.register_dataarray_accessor("xrr")(XRRAccessor)

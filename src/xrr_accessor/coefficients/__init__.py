@@ -1,0 +1,58 @@
+"""Coefficients as functions of per-item statistics, and their registry.
+
+Each entry names how its statistics are built (``item_statistics``: one numba
+pass over codes), the function that turns them into estimates, the levels it
+accepts and where its formula comes from.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+
+from . import alpha as _alpha
+from . import cross as _cross
+from . import iota as _iota
+from .base import Estimates, ItemStats, item_statistics
+
+__all__ = ["CROSS", "IRR", "Coefficient", "Estimates", "ItemStats", "item_statistics"]
+
+
+@dataclass(frozen=True)
+class Coefficient:
+    """A registry entry: name, finalize over :class:`ItemStats`, levels, citation."""
+
+    name: str
+    finalize: Callable[..., Estimates]
+    levels: tuple[str, ...]
+    citation: str
+    description: str
+
+
+_ALL_LEVELS = ("nominal", "ordinal", "interval", "ratio", "custom")
+
+#: IRR of one replication, by ``metric=`` name.
+IRR: dict[str, Coefficient] = {
+    "alpha": Coefficient(
+        "alpha", _alpha.alpha, _ALL_LEVELS, _alpha.CITATION,
+        "Krippendorff's alpha: pairable values, any number of raters, missing data",
+    ),
+    "iota": Coefficient(
+        "iota", _iota.iota, _ALL_LEVELS, _iota.CITATION,
+        "Janson-Olsson iota (Eq 1-5): fixed raters, complete items; Conger's kappa "
+        "for nominal data",
+    ),
+    "cohen": Coefficient(
+        "cohen", partial(_iota.iota, exactly_two=True), _ALL_LEVELS, _iota.CITATION,
+        "Cohen's kappa: exactly two raters (iota with b = 2); weighted through level",
+    ),
+}
+
+#: Cross-replication coefficients.
+CROSS: dict[str, Coefficient] = {
+    "kappa_x": Coefficient(
+        "kappa_x", _cross.cross_kappa, _ALL_LEVELS, _cross.CITATION,
+        "cross-kappa between two replications, missing data (Eq 9-11)",
+    ),
+}

@@ -1,0 +1,113 @@
+"""Janson & Olsson's iota (Eq 1-5 of Wong et al. 2021) and Cohen's kappa.
+
+For b raters and n items, every rater rating every item:
+d_o = [n C(b,2)]^-1 sum_{r<s} sum_i D(x_ri, x_si),
+d_e = [n^2 C(b,2)]^-1 sum_{r<s} sum_i sum_j D(x_ri, x_sj).
+With b = 2 and nominal data this is Cohen's (1960) kappa; with b > 2 and
+nominal data it is Conger's (1980) kappa. Interval level: squared
+differences (Janson & Olsson 2001); with b = 2 that is quadratic-weighted
+kappa when categories are the integers 0..K-1.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import kernels
+from ..errors import InputError
+from .base import Estimates, ItemStats, one_minus_ratio
+
+__all__ = ["iota"]
+
+CITATION = (
+    "Janson & Olsson (2001), A measure of agreement for interval or nominal "
+    "multivariate observations; Cohen (1960); Conger (1980)"
+)
+
+
+def iota(stats: ItemStats, exactly_two: bool = False) -> Estimates:
+    """Iota per (label, replication); Cohen's kappa when ``exactly_two``.
+
+    The raters of a replication are those with at least one annotation of the
+    label there. The definition needs every rater on every item, so items
+    missing a rating are left out and counted in ``n_dropped`` (listwise
+    deletion, as R's irr does).
+    """
+    ann = stats.ann
+    n_label, n_rep = len(ann.labels), len(ann.replications)
+    n_rater = len(ann.raters)
+    ones = np.ones((n_label, n_rep, len(ann.items)), dtype=np.bool_)
+    zeros = np.zeros((n_label, ann.n_category))
+    present = kernels.rater_moments(
+        ann.item, ann.rater, ann.replication, ann.codes, zeros, ones, n_rater
+    )[..., 0] > 0
+    b = present.sum(axis=-1)
+    if exactly_two and (b > 2).any():
+        lab, r = np.argwhere(b > 2)[0]
+        names = list(ann.raters[present[lab, r]][:5])
+        where = ann.source.get(ann.labels[lab], repr(ann.labels[lab]))
+        rep = f" in replication {ann.replications[r]!r}" if ann.has_replication else ""
+        raise InputError(
+            f"Cohen's kappa compares exactly 2 raters, but {where}{rep} has {b[lab, r]} "
+            f"raters ({', '.join(map(repr, names))}{', ...' if b[lab, r] > 5 else ''}). "
+            "Use metric='iota' (Conger's kappa for nominal data) or metric='alpha', or "
+            "select two raters."
+        )
+    m = stats.per_item_n
+    complete = (m == b[..., None]) & (b[..., None] >= 2)
+    n = complete.sum(axis=-1)
+    est = Estimates(
+        np.full((n_label, n_rep), np.nan),
+        counts={
+            "n_items": n,
+            "n_raters": b,
+            "n_dropped": ((m > 0) & ~complete).sum(axis=-1),
+        },
+    )
+    est.undefined(b < 2, "fewer than two raters")
+    est.undefined(n == 0, "no item is rated by every rater (iota and Cohen's kappa need "
+                  "complete data; use metric='alpha' for missing data)")
+    bf = b.astype(float)
+    if stats.moments is not None:
+        w = kernels.within_moments(stats.moments, complete)
+        pair_sum = (bf - 1) / 2 * w[..., 0]
+        rm = kernels.rater_moments(
+            ann.item, ann.rater, ann.replication, ann.codes, stats.values, complete, n_rater
+        )
+        nr, s1, s2 = rm[..., 0], rm[..., 1], rm[..., 2]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            mean = np.where(nr > 0, s1 / nr, 0.0)
+            ss = np.where(nr > 0, np.maximum(s2 - s1 * mean, 0.0), 0.0)
+            grand = mean.sum(axis=-1, keepdims=True) / bf[..., None]
+        spread = np.where(present, (mean - grand) ** 2, 0.0).sum(axis=-1)
+        nf = n.astype(float)
+        # sum_{r<s} sum_i sum_j (x_ri - x_sj)^2 = n^2 b sum_r (mean_r - grand)^2
+        #                                          + n (b - 1) sum_r SS_r
+        cross = nf**2 * bf * spread + nf * (bf - 1) * ss.sum(axis=-1)
+        one_minus_ratio(nf * pair_sum, cross, est, _ONE_VALUE)
+        return est
+    o = kernels.within_coincidence(stats.counts, complete)
+    rc = kernels.rater_counts(
+        ann.item, ann.rater, ann.replication, ann.codes, complete, n_rater, ann.n_category
+    )
+    num = np.zeros((n_label, n_rep))
+    den = np.zeros((n_label, n_rep))
+    for lab in range(n_label):
+        for r in range(n_rep):
+            if n[lab, r] == 0:
+                continue
+            per_rater = rc[lab, r][present[lab, r]]
+            total = per_rater.sum(axis=0)
+            d = stats.distance(lab, total)
+            k = d.shape[0]
+            pair_sum = (b[lab, r] - 1) / 2 * (o[lab, r, :k, :k] * d).sum()
+            same_rater = np.einsum("gc,cd,gd->", per_rater[:, :k], d, per_rater[:, :k])
+            num[lab, r] = n[lab, r] * pair_sum
+            den[lab, r] = (total[:k] @ d @ total[:k] - same_rater) / 2
+    one_minus_ratio(num, den, est, _ONE_VALUE)
+    return est
+
+
+_ONE_VALUE = (
+    "every rating has the same value, so there is no expected disagreement to compare with"
+)

@@ -1,0 +1,43 @@
+"""Exception and warning classes of xrr_accessor.
+
+Every error subclasses the builtin a user would catch (``ValueError`` or
+``TypeError``) and its message names the column (or dimension) at fault and
+the fix. Every warning subclasses :class:`XRRWarning`, so a test suite or a
+pipeline can turn just ours into errors with
+``warnings.simplefilter("error", XRRWarning)``.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "DroppedDataWarning",
+    "InputError",
+    "LevelError",
+    "RoleError",
+    "UndefinedWarning",
+    "XRRWarning",
+]
+
+
+class InputError(ValueError):
+    """The annotations cannot be read as given (shape, duplicates, options)."""
+
+
+class RoleError(InputError):
+    """A role (item, rater, replication, label, value) is missing or unknown."""
+
+
+class LevelError(TypeError):
+    """The values of a label do not fit the requested level of measurement."""
+
+
+class XRRWarning(UserWarning):
+    """Base class of every warning this package emits."""
+
+
+class UndefinedWarning(XRRWarning):
+    """A coefficient is undefined on these data and was returned as NaN."""
+
+
+class DroppedDataWarning(XRRWarning):
+    """Some annotations were left out of a coefficient, as its definition requires."""

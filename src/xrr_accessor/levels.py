@@ -1,0 +1,171 @@
+"""Levels of measurement and their disagreement functions D(a, b) (SPEC section 2).
+
+A level is resolved once per call into a :class:`Level`. Interval data are
+handled through moments (count, sum, sum of squares) so that continuous
+ratings with many distinct values stay O(N); every other level goes through a
+K x K disagreement matrix over the categories of each label.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .errors import InputError
+
+__all__ = ["LEVELS", "Level", "distance_matrix", "resolve_level"]
+
+LEVELS = ("nominal", "ordinal", "interval", "ratio")
+
+
+@dataclass(frozen=True)
+class Level:
+    """A resolved level of measurement.
+
+    ``name`` is one of :data:`LEVELS` or ``"custom"``; ``custom`` holds the
+    user's matrix (ndarray or DataFrame indexed by category) or callable.
+    """
+
+    name: str
+    custom: Any = None
+
+    @property
+    def uses_moments(self) -> bool:
+        """Interval level: statistics are count, sum and sum of squares per item."""
+        return self.name == "interval"
+
+    @property
+    def ordinal(self) -> bool:
+        return self.name == "ordinal"
+
+    @property
+    def numeric(self) -> bool:
+        """Whether categories must be numbers."""
+        return self.name in ("interval", "ratio")
+
+
+def resolve_level(level: Any) -> Level:
+    """Validate ``level``: a name in :data:`LEVELS`, a square matrix, or a callable."""
+    if isinstance(level, str):
+        name = level.lower()
+        if name not in LEVELS:
+            raise InputError(
+                f"unknown level {level!r}; use one of {', '.join(LEVELS)}, a square "
+                "disagreement matrix over the categories, or a callable D(a, b)."
+            )
+        return Level(name)
+    if callable(level) and not isinstance(level, pd.DataFrame | np.ndarray):
+        return Level("custom", level)
+    if isinstance(level, pd.DataFrame):
+        return Level("custom", level)
+    arr = np.asarray(level, dtype=float)
+    if arr.ndim != 2 or arr.shape[0] != arr.shape[1]:
+        raise InputError(
+            f"a custom level is a square K x K disagreement matrix; got shape {arr.shape}."
+        )
+    return Level("custom", arr)
+
+
+def _check_matrix(d: np.ndarray, where: str) -> np.ndarray:
+    if not np.isfinite(d).all() or (d < 0).any():
+        raise InputError(f"the custom disagreement matrix for {where} must be finite and >= 0.")
+    if not np.allclose(d, d.T):
+        raise InputError(
+            f"the custom disagreement matrix for {where} must be symmetric "
+            "(D(a, b) == D(b, a)); symmetrize it, e.g. (D + D.T) / 2."
+        )
+    if np.any(np.diag(d) != 0):
+        raise InputError(
+            f"the custom disagreement matrix for {where} must have a zero diagonal "
+            "(a category does not disagree with itself)."
+        )
+    return d
+
+
+def distance_matrix(
+    level: Level,
+    categories: pd.Index,
+    values: np.ndarray | None,
+    marginals: np.ndarray | None,
+    where: str,
+) -> np.ndarray:
+    """D(c, k) for the categories of one label, shape (K, K).
+
+    Parameters
+    ----------
+    level : Level
+        The resolved level (not interval, which uses moments).
+    categories : pandas.Index
+        The label's categories, in order.
+    values : ndarray or None
+        Their numeric values (ratio level).
+    marginals : ndarray or None
+        Counts of each category among the pairable values (ordinal level:
+        Krippendorff's rank-based metric depends on them).
+    where : str
+        Names the label in error messages.
+    """
+    k = len(categories)
+    if level.name == "nominal":
+        return 1.0 - np.eye(k)
+    if level.name == "ordinal":
+        assert marginals is not None
+        n = np.asarray(marginals[:k], dtype=float)
+        cum = np.concatenate([[0.0], np.cumsum(n)])
+        # sum_{g=a..b} n_g - (n_a + n_b) / 2 for a <= b
+        lo = np.minimum.outer(np.arange(k), np.arange(k))
+        hi = np.maximum.outer(np.arange(k), np.arange(k))
+        span = cum[hi + 1] - cum[lo] - (n[lo] + n[hi]) / 2.0
+        return span**2
+    if level.name == "interval":
+        assert values is not None
+        v = values[:k]
+        return np.subtract.outer(v, v) ** 2
+    if level.name == "ratio":
+        assert values is not None
+        v = values[:k]
+        if (v < 0).any():
+            raise InputError(
+                f"{where} has negative values; the ratio level needs values >= 0 "
+                "(use level='interval')."
+            )
+        s = np.add.outer(v, v)
+        diff = np.subtract.outer(v, v)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            d = np.where(s > 0, (diff / np.where(s > 0, s, 1.0)) ** 2, 0.0)
+        return d
+    return _custom_matrix(level.custom, categories, where)
+
+
+def _custom_matrix(custom: Any, categories: pd.Index, where: str) -> np.ndarray:
+    k = len(categories)
+    if isinstance(custom, pd.DataFrame):
+        missing = [c for c in categories if c not in custom.index or c not in custom.columns]
+        if missing:
+            raise InputError(
+                f"the custom disagreement matrix has no row/column for {missing[:3]} of "
+                f"{where}; index and columns must cover the categories {list(categories)}."
+            )
+        d = custom.loc[list(categories), list(categories)].to_numpy(dtype=float)
+    elif isinstance(custom, np.ndarray):
+        if custom.shape != (k, k):
+            raise InputError(
+                f"the custom disagreement matrix is {custom.shape[0]} x {custom.shape[1]} "
+                f"but {where} has {k} categories {list(categories)[:6]}; pass a K x K "
+                "matrix in that order, or a DataFrame indexed by category."
+            )
+        d = custom.astype(float)
+    else:
+        fn: Callable[[Any, Any], Any] = custom
+        a = np.asarray(categories, dtype=object)
+        try:
+            d = np.asarray(fn(a[:, None], a[None, :]), dtype=float)
+        except (TypeError, ValueError):
+            d = np.empty(0)
+        if d.shape != (k, k):  # not vectorizable: K x K calls (K is small)
+            d = np.array([[float(fn(x, y)) for y in a] for x in a]).reshape(k, k)
+    return _check_matrix(d, where)

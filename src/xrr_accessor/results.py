@@ -1,0 +1,132 @@
+"""Labeled results: estimates over (label, replication or pair) -> pandas or xarray.
+
+From a DataFrame: a float (one label, one cell), a Series, or a DataFrame
+(index ``label``, columns ``replication`` or the pair MultiIndex
+``(replication, replication_other)``), with the metadata and counts in
+``attrs``. From xarray: a DataArray with dims ``label`` and ``replication``
+or ``pair`` (a MultiIndex over ``replication`` and ``replication_other``),
+counts as coordinates and metadata in ``attrs``. A dimension the input did not
+have (no label, no replication) is dropped.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import xarray as xr
+
+from .coefficients import Estimates
+from .errors import DroppedDataWarning, UndefinedWarning
+from .schema import Annotations
+
+__all__ = ["label_result", "pair_index", "warn_undefined"]
+
+
+def pair_index(ann: Annotations, pairs: np.ndarray) -> pd.MultiIndex:
+    """The MultiIndex (replication, replication_other) of replication pairs."""
+    reps = ann.replications
+    return pd.MultiIndex.from_arrays(
+        [reps[pairs[:, 0]], reps[pairs[:, 1]]], names=["replication", "replication_other"]
+    )
+
+
+def _cells(ann: Annotations, cells: pd.Index) -> tuple[str, bool]:
+    dim = "pair" if isinstance(cells, pd.MultiIndex) else "replication"
+    return dim, ann.has_replication
+
+
+def label_result(
+    est: Estimates,
+    ann: Annotations,
+    cells: pd.Index,
+    kind: str,
+    attrs: dict[str, Any],
+    keep_cells: bool | None = None,
+) -> Any:
+    """Shape ``est`` as the caller's kind of object (``"pandas"`` or ``"xarray"``)."""
+    dim, keep = _cells(ann, cells)
+    keep = keep if keep_cells is None else keep_cells
+    value = est.value
+    counts = dict(est.counts)
+    labels = ann.labels
+    if not ann.has_label:
+        value = value[0]
+        counts = {k: v[0] for k, v in counts.items()}
+    if not keep:
+        value = value[..., 0]
+        counts = {k: v[..., 0] for k, v in counts.items()}
+    dims = (["label"] if ann.has_label else []) + ([dim] if keep else [])
+    if kind == "xarray":
+        coords: dict[str, Any] = {}
+        if ann.has_label:
+            coords["label"] = labels
+        out = xr.DataArray(value, dims=dims, coords=coords, name=attrs.get("name"))
+        if keep:
+            if dim == "pair":
+                out = out.assign_coords(xr.Coordinates.from_pandas_multiindex(cells, "pair"))
+            else:
+                out = out.assign_coords(replication=cells)
+        out = out.assign_coords({k: (dims, np.asarray(v)) for k, v in counts.items()})
+        out.attrs.update({k: v for k, v in attrs.items() if k != "name"})
+        return out
+    if value.ndim == 0:
+        return float(value)
+    index = labels if ann.has_label else cells
+
+    def frame(arr: np.ndarray) -> pd.Series | pd.DataFrame:
+        if arr.ndim == 1:
+            return pd.Series(arr, index=index, name=attrs.get("name"))
+        return pd.DataFrame(arr, index=labels, columns=cells)
+
+    out = frame(np.asarray(value, dtype=float))
+    out.attrs.update({k: v for k, v in attrs.items() if k != "name"})
+    for k, v in counts.items():
+        out.attrs[k] = frame(np.asarray(v))
+    return out
+
+
+def _cell_name(ann: Annotations, cells: pd.Index, j: int) -> str:
+    cell = cells[j]
+    if isinstance(cell, tuple):
+        return " x ".join(map(str, cell))
+    return str(cell)
+
+
+def warn_undefined(est: Estimates, ann: Annotations, cells: pd.Index, what: str) -> None:
+    """One :class:`UndefinedWarning` listing where ``est`` is NaN and why."""
+    assert est.reason is not None
+    bad = np.argwhere(est.reason != "")
+    if len(bad) == 0:
+        return
+    parts = []
+    for lab, j in bad[:3]:
+        where = []
+        if ann.has_label:
+            where.append(f"label {ann.labels[lab]!r}")
+        if ann.has_replication:
+            where.append(_cell_name(ann, cells, j))
+        parts.append(f"{', '.join(where) or 'the data'}: {est.reason[lab, j]}")
+    more = f" (and {len(bad) - 3} more)" if len(bad) > 3 else ""
+    warnings.warn(
+        f"{what} is undefined (NaN) for {len(bad)} of {est.value.size} cell(s): "
+        + "; ".join(parts) + more,
+        UndefinedWarning,
+        stacklevel=4,
+    )
+
+
+def warn_dropped(est: Estimates, what: str) -> None:
+    """A :class:`DroppedDataWarning` when ``n_dropped`` counts any item."""
+    dropped = est.counts.get("n_dropped")
+    if dropped is None or not dropped.any():
+        return
+    warnings.warn(
+        f"{what} needs every rater on every item: left out {int(dropped.sum())} "
+        "(label, replication, item) cell(s) with missing ratings (see n_dropped). "
+        "Use metric='alpha' to keep them.",
+        DroppedDataWarning,
+        stacklevel=4,
+    )

@@ -1,0 +1,631 @@
+"""Canonical form: roles, validation and integer codes.
+
+Every input (long or wide DataFrame, Dataset, DataArray) is read once into a
+:class:`Table` (raw ids and raw values per label), then one or more tables are
+encoded together into :class:`Annotations`: integer codes for item, rater,
+replication and, per label, category (``-1`` = missing). Kernels see only
+those codes. Nothing here modifies its input.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import xarray as xr
+
+from .errors import InputError, LevelError, RoleError
+
+__all__ = ["ROLE_ALIASES", "Annotations", "Roles", "Table", "encode", "read"]
+
+ROLES = ("item", "rater", "replication", "label", "value")
+
+#: Column (or dimension) names recognised for each role, compared after
+#: lower-casing and removing ``_``, ``-``, ``.`` and spaces.
+ROLE_ALIASES: dict[str, tuple[str, ...]] = {
+    "item": ("item", "itemid", "items", "unit", "unitid"),
+    "rater": (
+        "rater", "raterid", "annotator", "annotatorid", "worker", "workerid", "coder",
+        "coderid",
+    ),
+    "replication": (
+        "replication", "replicationid", "pool", "annotatorpool", "raterpool", "workerpool",
+    ),
+    "label": ("label", "labelname"),
+    "value": ("value", "rating", "annotation", "response"),
+}
+
+
+def _norm(name: Hashable) -> str:
+    out = str(name).lower()
+    for ch in "_- .":
+        out = out.replace(ch, "")
+    return out
+
+
+@dataclass(frozen=True)
+class Roles:
+    """How to read an input: which column or dimension plays which role.
+
+    ``None`` means "find it by name" (see :data:`ROLE_ALIASES`). ``value`` may
+    be a list of columns: several value columns are several labels.
+    ``categories`` gives the order of categories (a list for every label, or a
+    mapping label -> list); ``wide=True`` reads a DataFrame whose rows are
+    items and whose columns are raters.
+    """
+
+    item: Hashable | None = None
+    rater: Hashable | None = None
+    replication: Hashable | None = None
+    label: Hashable | None = None
+    value: Hashable | Sequence[Hashable] | None = None
+    wide: bool = False
+    categories: Sequence[Any] | Mapping[Hashable, Sequence[Any]] | None = None
+
+    @classmethod
+    def from_kwargs(cls, kwargs: Mapping[str, Any]) -> Roles:
+        """Build from keyword arguments, rejecting unknown names with a hint."""
+        valid = (*ROLES, "wide", "categories")
+        for key in kwargs:
+            if key not in valid:
+                hint = ""
+                for role, aliases in ROLE_ALIASES.items():
+                    if _norm(key) in aliases:
+                        hint = f" Did you mean {role}={kwargs[key]!r}?"
+                if not hint:
+                    close = difflib.get_close_matches(key, valid, n=1)
+                    hint = f" Did you mean {close[0]}=?" if close else ""
+                raise RoleError(
+                    f"unknown role {key!r}; the roles are {', '.join(valid)}.{hint}"
+                )
+        return cls(**kwargs)
+
+
+@dataclass
+class Table:
+    """One input read into raw ids and raw values, not yet encoded.
+
+    ``labels`` maps each label to ``(rows, values)``: the row numbers (into
+    ``item``/``rater``/``replication``) that carry a value for that label, and
+    the values themselves. ``source`` names, per label, where it came from,
+    for error messages.
+    """
+
+    item: pd.Series
+    rater: pd.Series
+    replication: pd.Series | None
+    labels: dict[Hashable, tuple[np.ndarray, pd.Series]]
+    source: dict[Hashable, str]
+    has_label: bool
+    item_source: str = "item"
+    rater_source: str = "rater"
+    replication_source: str = "replication"
+    categories: Any = None
+
+
+@dataclass(frozen=True)
+class Annotations:
+    """The canonical form: one row per (item, rater, replication) annotation.
+
+    Attributes
+    ----------
+    item, rater, replication : ndarray of int64, shape (N,)
+        Codes into ``items``, ``raters``, ``replications``.
+    codes : ndarray of int64, shape (L, N)
+        Category code of each annotation for each label; ``-1`` = missing.
+    items, raters, replications, labels : pandas.Index
+        What the codes stand for.
+    categories : tuple of pandas.Index
+        Per label, its categories in order (code ``k`` is ``categories[l][k]``).
+    has_label, has_replication : bool
+        Whether the input had those dimensions (for shaping results).
+    """
+
+    item: np.ndarray
+    rater: np.ndarray
+    replication: np.ndarray
+    codes: np.ndarray
+    items: pd.Index
+    raters: pd.Index
+    replications: pd.Index
+    labels: pd.Index
+    categories: tuple[pd.Index, ...]
+    has_label: bool
+    has_replication: bool
+    source: dict[Hashable, str] = field(default_factory=dict)
+    #: Replications contributed by each input (one entry per input read), and
+    #: whether that input had a replication column or dimension.
+    inputs: tuple[tuple[int, bool], ...] = ()
+
+    @property
+    def n_category(self) -> int:
+        """Largest number of categories of any label (at least 1)."""
+        return max([1, *(len(c) for c in self.categories)])
+
+    def values(self, level_name: str) -> np.ndarray:
+        """Numeric value of each category, shape (L, K), NaN-padded.
+
+        Raises :class:`LevelError` naming the column if a label's categories are
+        not numbers (interval and ratio levels need numbers).
+        """
+        out = np.full((len(self.labels), self.n_category), np.nan)
+        for j, (label, cats) in enumerate(zip(self.labels, self.categories, strict=True)):
+            out[j, : len(cats)] = numeric_categories(
+                cats, self.source.get(label, repr(label)), level_name
+            )
+        return out
+
+
+def numeric_categories(cats: pd.Index, where: str, level_name: str) -> np.ndarray:
+    """The categories as float64, or a :class:`LevelError` naming ``where``."""
+    if cats.dtype == bool or pd.api.types.is_bool_dtype(cats.dtype):
+        return cats.to_numpy(dtype=float)
+    if pd.api.types.is_numeric_dtype(cats.dtype):
+        vals = cats.to_numpy(dtype=float)
+    else:
+        try:
+            vals = np.array([float(c) if isinstance(c, (int, float, np.number, bool))
+                             else np.nan for c in cats], dtype=float)
+        except (TypeError, ValueError):  # pragma: no cover - defensive
+            vals = np.full(len(cats), np.nan)
+        if np.isnan(vals).any():
+            bad = [c for c, v in zip(cats, vals, strict=True) if np.isnan(v)][:3]
+            raise LevelError(
+                f"{where} holds non-numeric values ({', '.join(map(repr, bad))}); "
+                f"level={level_name!r} needs numbers. Convert the column with "
+                f"pd.to_numeric, or use level='nominal' (or 'ordinal' with categories=)."
+            )
+    if not np.isfinite(vals).all():
+        raise LevelError(
+            f"{where} holds infinite values; level={level_name!r} needs finite numbers. "
+            "Replace them (e.g. with NaN for missing) first."
+        )
+    return vals
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def _find(columns: Sequence[Hashable], role: str) -> Hashable | None:
+    hits = [c for c in columns if _norm(c) in ROLE_ALIASES[role]]
+    if len(hits) > 1:
+        raise RoleError(
+            f"several columns could be the {role}: {hits}. Say which with "
+            f".xrr({role}={hits[0]!r})."
+        )
+    return hits[0] if hits else None
+
+
+def _check_given(columns: Sequence[Hashable], role: str, name: Hashable, what: str) -> None:
+    if name not in columns:
+        close = difflib.get_close_matches(str(name), [str(c) for c in columns], n=1)
+        hint = f" Did you mean {close[0]!r}?" if close else ""
+        raise RoleError(
+            f"{what} {name!r} given as {role} is not in the data; it has "
+            f"{list(columns)}.{hint}"
+        )
+
+
+def _missing_role(role: str, columns: Sequence[Hashable], what: str) -> RoleError:
+    names = ", ".join(ROLE_ALIASES[role])
+    extra = ""
+    if what == "column" and role in ("item", "rater"):
+        extra = (
+            " If rows are items and columns are raters, read it as a wide table "
+            "with .xrr(wide=True)."
+        )
+    return RoleError(
+        f"no {what} for the {role} role: looked for {names} (case, '_' and spaces "
+        f"ignored) among {list(columns)}. Name it with .xrr({role}='<{what}>').{extra}"
+    )
+
+
+def _ids(values: Any, where: str) -> pd.Series:
+    ids = pd.Series(values, copy=False) if not isinstance(values, pd.Series) else values
+    n_missing = int(ids.isna().sum())
+    if n_missing:
+        raise InputError(
+            f"{where} has {n_missing} missing id(s); every annotation needs one. "
+            f"Drop or fill those rows first (e.g. df.dropna(subset=[{where!r}]))."
+        )
+    return ids.reset_index(drop=True)
+
+
+def read(data: Any, roles: Roles | None = None) -> Table:
+    """Read a DataFrame, Dataset or DataArray into a :class:`Table`."""
+    roles = roles or Roles()
+    if isinstance(data, pd.DataFrame):
+        return _read_wide(data, roles) if roles.wide else _read_long(data, roles)
+    if isinstance(data, xr.Dataset | xr.DataArray):
+        return _read_xarray(data, roles)
+    raise TypeError(
+        f"cannot read annotations from {type(data).__name__}; pass a pandas DataFrame "
+        "or an xarray Dataset/DataArray."
+    )
+
+
+def _read_long(df: pd.DataFrame, roles: Roles) -> Table:
+    cols = list(df.columns)
+    if isinstance(df.columns, pd.MultiIndex):
+        raise InputError(
+            "the frame has MultiIndex columns; a long frame needs flat column names "
+            "(flatten with df.columns = ['_'.join(map(str, c)) for c in df.columns]), "
+            "and a wide frame is read with .xrr(wide=True)."
+        )
+    found: dict[str, Hashable | None] = {}
+    for role in ("item", "rater", "replication", "label"):
+        given = getattr(roles, role)
+        if given is not None:
+            _check_given(cols, role, given, "column")
+            found[role] = given
+        else:
+            found[role] = _find(cols, role)
+    value = roles.value
+    value_cols: list[Hashable]
+    if value is None:
+        v = _find(cols, "value")
+        value_cols = [v] if v is not None else []
+    elif isinstance(value, str) or not isinstance(value, Sequence):
+        value_cols = [value]
+    else:
+        value_cols = list(value)
+    for v in value_cols:
+        _check_given(cols, "value", v, "column")
+    for role in ("item", "rater"):
+        if found[role] is None:
+            raise _missing_role(role, cols, "column")
+    used = {found["item"], found["rater"], found["replication"]}
+    label_col = found["label"] if value_cols else None
+    if label_col is not None and len(value_cols) != 1:
+        raise RoleError(
+            f"a label column ({label_col!r}) goes with exactly one value column; got "
+            f"{value_cols}. Pass value='<column>'."
+        )
+    if not value_cols:
+        value_cols = [c for c in cols if c not in used]
+        has_label = True
+        if not value_cols:
+            raise RoleError(
+                f"no value columns: every column of {cols} plays a role. Add the "
+                "annotations, or name them with .xrr(value=[...])."
+            )
+    else:
+        has_label = label_col is not None or roles.value is not None and not (
+            len(value_cols) == 1 and _norm(value_cols[0]) in ROLE_ALIASES["value"]
+        )
+    dup_roles = [c for c in value_cols if c in used or c == label_col]
+    if dup_roles:
+        raise RoleError(f"column {dup_roles[0]!r} cannot be both a role and a value column.")
+    item = _ids(df[found["item"]], str(found["item"]))
+    rater = _ids(df[found["rater"]], str(found["rater"]))
+    rep = None
+    if found["replication"] is not None:
+        rep = _ids(df[found["replication"]], str(found["replication"]))
+    table = Table(
+        item=item, rater=rater, replication=rep, labels={}, source={}, has_label=has_label,
+        item_source=repr(found["item"]), rater_source=repr(found["rater"]),
+        replication_source=repr(found["replication"]), categories=roles.categories,
+    )
+    if label_col is None:
+        rows = np.arange(len(df), dtype=np.int64)
+        for c in value_cols:
+            table.labels[c] = (rows, df[c].reset_index(drop=True))
+            table.source[c] = f"column {c!r}"
+        return table
+    # one label column + one value column: one row per (item, rater, replication, label)
+    lab = _ids(df[label_col], str(label_col))
+    value_col = value_cols[0]
+    groups = pd.Series(np.arange(len(df)), copy=False).groupby(
+        lab.to_numpy(), sort=True, observed=True
+    ).indices
+    key_cols = [item, rater] + ([rep] if rep is not None else [])
+    codes = [pd.factorize(s)[0].astype(np.int64) for s in key_cols]
+    key = np.zeros(len(df), dtype=np.int64)
+    for c in codes:
+        key = key * (int(c.max(initial=0)) + 1) + c
+    row_of, first = pd.factorize(key)
+    _check_duplicates(
+        key * (len(groups) + 1) + pd.factorize(lab)[0],
+        lambda i: f"(item={item.iloc[i]!r}, rater={rater.iloc[i]!r}"
+        + (f", replication={rep.iloc[i]!r}" if rep is not None else "")
+        + f", label={lab.iloc[i]!r})",
+        f"columns {found['item']!r}, {found['rater']!r}, {label_col!r}",
+    )
+    # rows of the pivoted table: first occurrence of each (item, rater, replication)
+    first_pos = np.full(len(first), -1, dtype=np.int64)
+    order = np.arange(len(df) - 1, -1, -1)
+    first_pos[row_of[order]] = order
+    table.item = item.iloc[first_pos].reset_index(drop=True)
+    table.rater = rater.iloc[first_pos].reset_index(drop=True)
+    table.replication = None if rep is None else rep.iloc[first_pos].reset_index(drop=True)
+    values = df[value_col].reset_index(drop=True)
+    for name, pos in groups.items():
+        table.labels[name] = (row_of[pos].astype(np.int64), values.iloc[pos])
+        table.source[name] = f"column {value_col!r} (label {name!r})"
+    return table
+
+
+def _read_wide(df: pd.DataFrame, roles: Roles) -> Table:
+    cols = df.columns
+    if isinstance(cols, pd.MultiIndex):
+        if cols.nlevels != 2:
+            raise InputError(
+                f"a wide frame's columns are raters, or (replication, rater) pairs; got "
+                f"a MultiIndex with {cols.nlevels} levels."
+            )
+        reps = cols.get_level_values(0)
+        raters = cols.get_level_values(1)
+    else:
+        reps, raters = None, cols
+    n, b = df.shape
+    name = roles.value if isinstance(roles.value, str) else "value"
+    dtypes = df.dtypes.unique()
+    if len(dtypes) == 1 and isinstance(dtypes[0], pd.CategoricalDtype):
+        flat = pd.Series(pd.Categorical.from_codes(
+            np.column_stack([df[c].cat.codes for c in df.columns]).reshape(-1),
+            dtype=dtypes[0]), copy=False)
+    else:
+        flat = pd.Series(df.to_numpy().reshape(-1), copy=False)
+    item = _ids(np.repeat(df.index.to_numpy(), b), "index (items)")
+    rater = pd.Series(np.tile(np.asarray(raters, dtype=object), n), copy=False)
+    rep = None if reps is None else pd.Series(np.tile(np.asarray(reps, dtype=object), n))
+    _check_duplicates(
+        _key_codes([item, rater] + ([rep] if rep is not None else [])),
+        lambda i: f"(item={item.iloc[i]!r}, rater={rater.iloc[i]!r})",
+        "the index and columns of the wide frame",
+    )
+    return Table(
+        item=item, rater=rater, replication=rep,
+        labels={name: (np.arange(n * b, dtype=np.int64), flat)},
+        source={name: "the wide frame's cells"}, has_label=False,
+        item_source="the index", rater_source="the columns",
+        replication_source="the first column level", categories=roles.categories,
+    )
+
+
+def _read_xarray(data: xr.Dataset | xr.DataArray, roles: Roles) -> Table:
+    dims = list(data.dims)
+    dim_of: dict[str, Hashable | None] = {}
+    for role in ("item", "rater", "replication", "label"):
+        given = getattr(roles, role)
+        if given is not None:
+            _check_given(dims, role, given, "dimension")
+            dim_of[role] = given
+        else:
+            dim_of[role] = _find(dims, role)
+    for role in ("item", "rater"):
+        if dim_of[role] is None:
+            raise _missing_role(role, dims, "dimension")
+    if isinstance(data, xr.Dataset):
+        if dim_of["label"] is not None:
+            raise RoleError(
+                f"a Dataset holds one data variable per label; it also has a label "
+                f"dimension {dim_of['label']!r}. Use ds.to_dataarray() or pick one."
+            )
+        if not data.data_vars:
+            raise InputError("the Dataset has no data variables (one per label expected).")
+        ds = data
+        has_label = True
+    else:
+        name = data.name if data.name is not None else "value"
+        if dim_of["label"] is not None:
+            ds = data.to_dataset(dim=dim_of["label"])
+            has_label = True
+        else:
+            ds = data.to_dataset(name=name)
+            has_label = False
+    core = [dim_of["item"], dim_of["rater"]] + (
+        [dim_of["replication"]] if dim_of["replication"] is not None else []
+    )
+    extra = [d for d in ds.dims if d not in core]
+    if extra:
+        raise InputError(
+            f"unexpected dimension(s) {extra}; annotations have dims item, rater and "
+            "optionally replication and label. Select or stack the others first, or "
+            "name the roles with .xrr(item=..., rater=..., replication=...)."
+        )
+    sizes = [ds.sizes[d] for d in core]
+    index = [ds.indexes[d] if d in ds.indexes else pd.RangeIndex(ds.sizes[d]) for d in core]
+    for d, idx in zip(core, index, strict=True):
+        if idx.has_duplicates:
+            raise InputError(
+                f"dimension {d!r} has repeated coordinate values (e.g. "
+                f"{idx[idx.duplicated()][0]!r}); each item/rater/replication must appear "
+                "once along its dimension."
+            )
+    mesh = np.meshgrid(*[np.arange(s) for s in sizes], indexing="ij")
+    item = _ids(index[0].to_numpy()[mesh[0].reshape(-1)], f"dimension {dim_of['item']!r}")
+    rater = pd.Series(index[1].to_numpy()[mesh[1].reshape(-1)], copy=False)
+    rep = None
+    if len(core) == 3:
+        rep = pd.Series(index[2].to_numpy()[mesh[2].reshape(-1)], copy=False)
+    rows = np.arange(int(np.prod(sizes)), dtype=np.int64)
+    labels: dict[Hashable, tuple[np.ndarray, pd.Series]] = {}
+    source: dict[Hashable, str] = {}
+    template = xr.DataArray(np.empty(sizes, dtype=np.int8), dims=core)
+    for name, var in ds.data_vars.items():
+        vals = var.broadcast_like(template).transpose(*core)
+        labels[name] = (rows, pd.Series(vals.values.reshape(-1), copy=False))
+        source[name] = f"variable {name!r}"
+    return Table(
+        item=item, rater=rater, replication=rep, labels=labels, source=source,
+        has_label=has_label, item_source=f"dimension {dim_of['item']!r}",
+        rater_source=f"dimension {dim_of['rater']!r}",
+        replication_source=f"dimension {dim_of['replication']!r}",
+        categories=roles.categories,
+    )
+
+
+def _key_codes(parts: list[pd.Series]) -> np.ndarray:
+    key = np.zeros(len(parts[0]), dtype=np.int64)
+    for s in parts:
+        c = pd.factorize(s)[0].astype(np.int64)
+        key = key * (int(c.max(initial=0)) + 1) + c
+    return key
+
+
+def _check_duplicates(key: np.ndarray, describe: Any, where: str) -> None:
+    dup = pd.Index(key).duplicated()
+    if dup.any():
+        n = int(dup.sum())
+        i = int(np.flatnonzero(dup)[0])
+        raise InputError(
+            f"{n} duplicate annotation(s) in {where}: {describe(i)} appears more than "
+            "once in one replication. Keep one per (item, rater, replication), e.g. "
+            "df.drop_duplicates(subset=[<item>, <rater>, <replication>]), or aggregate."
+        )
+
+
+# --------------------------------------------------------------------------- encoding
+
+
+def _label_categories(
+    values: pd.Series, where: str, order: Sequence[Any] | None
+) -> tuple[np.ndarray, pd.Index]:
+    """Codes (-1 = missing) and ordered categories of one label's values."""
+    if order is not None:
+        cats = pd.Index(list(order))
+        if cats.has_duplicates:
+            raise InputError(f"categories= for {where} lists a category twice: {list(order)}")
+        cat = pd.Categorical(values, categories=cats)
+        codes = np.asarray(cat.codes, dtype=np.int64)
+        unknown = (codes < 0) & values.notna().to_numpy()
+        if unknown.any():
+            bad = pd.unique(values[unknown])[:3]
+            raise InputError(
+                f"{where} holds {list(bad)} not among categories={list(order)}; add them "
+                "to categories= or clean the column."
+            )
+        return codes, cats
+    dtype = values.dtype
+    if isinstance(dtype, pd.CategoricalDtype):
+        codes = np.asarray(values.cat.codes, dtype=np.int64)
+        return codes, pd.Index(dtype.categories)
+    try:
+        codes, cats = pd.factorize(values, sort=True)
+    except TypeError as exc:
+        kinds = sorted({type(v).__name__ for v in values.dropna()})
+        raise LevelError(
+            f"{where} mixes value types ({', '.join(kinds)}) that cannot be ordered. "
+            "Make the column one type (e.g. .astype(str) or pd.to_numeric)."
+        ) from exc
+    return np.asarray(codes, dtype=np.int64), pd.Index(cats)
+
+
+def _is_ordered(values: pd.Series, cats: pd.Index, explicit: bool) -> bool:
+    if explicit:
+        return True
+    if isinstance(values.dtype, pd.CategoricalDtype) and values.dtype.ordered:
+        return True
+    if pd.api.types.is_bool_dtype(cats.dtype) or pd.api.types.is_numeric_dtype(cats.dtype):
+        return True
+    return all(isinstance(c, (bool, int, float, np.number)) for c in cats)
+
+
+def encode(tables: Sequence[Table], ordinal: bool = False) -> Annotations:
+    """Encode one or more tables together into :class:`Annotations`.
+
+    Items, raters and replications are factorized jointly, so the same item id
+    in two tables is the same item. Categories of a label are the union over
+    tables. With ``ordinal=True`` every label must have an order (numbers,
+    an ordered Categorical, or ``categories=``).
+    """
+    first = tables[0]
+    names = list(first.labels)
+    for t in tables[1:]:
+        if list(t.labels) != names and set(t.labels) != set(names):
+            raise InputError(
+                f"the two inputs have different labels: {sorted(map(str, names))} vs "
+                f"{sorted(map(str, t.labels))}. Select the common labels first "
+                "(or rename them to match)."
+            )
+    offsets = np.cumsum([0] + [len(t.item) for t in tables])
+    item = pd.concat([t.item for t in tables], ignore_index=True)
+    rater = pd.concat([t.rater for t in tables], ignore_index=True)
+    item_codes, items = pd.factorize(item)
+    rater_codes, raters = pd.factorize(rater)
+    rep = pd.concat(
+        [t.replication if t.replication is not None else pd.Series(
+            np.zeros(len(t.item), dtype=np.int64)) for t in tables],
+        ignore_index=True,
+    )
+    has_rep = any(t.replication is not None for t in tables)
+    if len(tables) == 1:
+        if has_rep:
+            try:
+                rep_codes, reps = pd.factorize(rep, sort=True)
+            except TypeError:
+                rep_codes, reps = pd.factorize(rep)
+        else:
+            rep_codes, reps = np.zeros(len(rep), dtype=np.int64), pd.Index([0])
+    else:
+        rep_codes, reps = _joint_replications(tables)
+    n_rows = int(offsets[-1])
+    codes = np.full((len(names), n_rows), -1, dtype=np.int64)
+    cats_all: list[pd.Index] = []
+    source = dict(first.source)
+    for j, name in enumerate(names):
+        rows = np.concatenate([t.labels[name][0] + off for t, off in zip(tables, offsets,
+                                                                          strict=False)])
+        vals = pd.concat([t.labels[name][1] for t in tables], ignore_index=True)
+        order = first.categories
+        if isinstance(order, Mapping):
+            order = order.get(name)
+        where = source.get(name, repr(name))
+        c, cats = _label_categories(vals, where, order)
+        if ordinal and not _is_ordered(vals, cats, order is not None):
+            raise LevelError(
+                f"{where} holds unordered categories ({', '.join(map(repr, cats[:4]))}"
+                f"{', ...' if len(cats) > 4 else ''}); level='ordinal' needs their order. "
+                "Pass categories=[lowest, ..., highest] to .xrr(...), or make the column "
+                "an ordered pd.Categorical."
+            )
+        codes[j, rows] = c
+        cats_all.append(cats)
+    return Annotations(
+        item=np.asarray(item_codes, dtype=np.int64),
+        rater=np.asarray(rater_codes, dtype=np.int64),
+        replication=np.asarray(rep_codes, dtype=np.int64),
+        codes=codes,
+        items=pd.Index(items),
+        raters=pd.Index(raters),
+        replications=pd.Index(reps, name="replication"),
+        labels=pd.Index(names, name="label"),
+        categories=tuple(cats_all),
+        has_label=first.has_label,
+        has_replication=has_rep or len(tables) > 1,
+        source=source,
+        inputs=tuple(
+            (1 if t.replication is None else int(pd.unique(t.replication).size),
+             t.replication is not None)
+            for t in tables
+        ),
+    )
+
+
+def _joint_replications(tables: Sequence[Table]) -> tuple[np.ndarray, pd.Index]:
+    """Replication codes when comparing separate inputs (``self`` vs ``other``)."""
+    defaults = ("self", "other")
+    per: list[list[Hashable]] = []
+    codes_per: list[np.ndarray] = []
+    for k, t in enumerate(tables):
+        if t.replication is None:
+            per.append([defaults[k] if k < 2 else f"input{k}"])
+            codes_per.append(np.zeros(len(t.item), dtype=np.int64))
+        else:
+            c, u = pd.factorize(t.replication)
+            per.append(list(u))
+            codes_per.append(np.asarray(c, dtype=np.int64))
+    seen = [n for names in per for n in names]
+    clash = {n for n in seen if seen.count(n) > 1}
+    names: list[Hashable] = []
+    out: list[np.ndarray] = []
+    for k, (names_k, c) in enumerate(zip(per, codes_per, strict=True)):
+        tag = defaults[k] if k < 2 else f"input{k}"
+        out.append(c + len(names))
+        names.extend(f"{n} ({tag})" if n in clash else n for n in names_k)
+    return np.concatenate(out), pd.Index(names, name="replication")
