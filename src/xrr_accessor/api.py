@@ -288,8 +288,20 @@ def _normalize(
     denom = rb if by_reference else np.sqrt(np.where(bad, 1.0, ra * rb))
     est = Estimates(np.where(bad, np.nan, kx.value / np.where(bad, 1.0, denom)),
                     counts=dict(kx.counts), reason=kx.reason.copy())
-    est.undefined(bad, f"an IRR ({irr}) used to normalize is <= 0 or undefined")
+    reps = stats.ann.replications
+    for lab, p in np.argwhere(bad):
+        low = [(reps[r], rel[lab, r]) for r in pairs[p] if not rel[lab, r] > 0]
+        if by_reference:
+            low = low[-1:]
+        est.undefined(_cell_mask(bad.shape, lab, p), "IRR (" + irr + ") of " + ", ".join(
+            f"{name!s} is {value:.3g}" for name, value in low) + ", not > 0")
     return est, kx, rel_est
+
+
+def _cell_mask(shape: tuple[int, ...], lab: int, p: int) -> np.ndarray:
+    mask = np.zeros(shape, dtype=bool)
+    mask[lab, p] = True
+    return mask
 
 
 def _reference_code(ann: Annotations, reference: Any, n_self: int | None) -> int:

@@ -310,7 +310,17 @@ def _read_long(df: pd.DataFrame, roles: Roles) -> Table:
         item_source=repr(found["item"]), rater_source=repr(found["rater"]),
         replication_source=repr(found["replication"]), categories=roles.categories,
     )
+    keys = [item, rater] + ([rep] if rep is not None else [])
+
+    def describe(i: int) -> str:
+        out = f"(item={_show(item.iloc[i])}, rater={_show(rater.iloc[i])}"
+        out += f", replication={_show(rep.iloc[i])}" if rep is not None else ""
+        return out + (f", label={_show(lab.iloc[i])})" if label_col is not None else ")")
+
+    key_names = [found["item"], found["rater"]] + ([found["replication"]] if rep is not None else [])
+    where = "columns " + ", ".join(map(repr, key_names))
     if label_col is None:
+        _check_duplicates(_key_codes(keys), describe, where, key_names)
         rows = np.arange(len(df), dtype=np.int64)
         for c in value_cols:
             table.labels[c] = (rows, df[c].reset_index(drop=True))
@@ -319,22 +329,14 @@ def _read_long(df: pd.DataFrame, roles: Roles) -> Table:
     # one label column + one value column: one row per (item, rater, replication, label)
     lab = _ids(df[label_col], str(label_col))
     value_col = value_cols[0]
+    # labels in order of first appearance (or of the categories, for a Categorical)
     groups = pd.Series(np.arange(len(df)), copy=False).groupby(
-        lab.to_numpy(), sort=True, observed=True
+        lab, sort=isinstance(lab.dtype, pd.CategoricalDtype), observed=True
     ).indices
-    key_cols = [item, rater] + ([rep] if rep is not None else [])
-    codes = [pd.factorize(s)[0].astype(np.int64) for s in key_cols]
-    key = np.zeros(len(df), dtype=np.int64)
-    for c in codes:
-        key = key * (int(c.max(initial=0)) + 1) + c
+    key = _key_codes(keys)
     row_of, first = pd.factorize(key)
-    _check_duplicates(
-        key * (len(groups) + 1) + pd.factorize(lab)[0],
-        lambda i: f"(item={item.iloc[i]!r}, rater={rater.iloc[i]!r}"
-        + (f", replication={rep.iloc[i]!r}" if rep is not None else "")
-        + f", label={lab.iloc[i]!r})",
-        f"columns {found['item']!r}, {found['rater']!r}, {label_col!r}",
-    )
+    _check_duplicates(_key_codes([pd.Series(key), lab]), describe, f"{where}, {label_col!r}",
+                      [*key_names, label_col])
     # rows of the pivoted table: first occurrence of each (item, rater, replication)
     first_pos = np.full(len(first), -1, dtype=np.int64)
     order = np.arange(len(df) - 1, -1, -1)
@@ -375,8 +377,9 @@ def _read_wide(df: pd.DataFrame, roles: Roles) -> Table:
     rep = None if reps is None else pd.Series(np.tile(np.asarray(reps, dtype=object), n))
     _check_duplicates(
         _key_codes([item, rater] + ([rep] if rep is not None else [])),
-        lambda i: f"(item={item.iloc[i]!r}, rater={rater.iloc[i]!r})",
+        lambda i: f"(item={_show(item.iloc[i])}, rater={_show(rater.iloc[i])})",
         "the index and columns of the wide frame",
+        None,
     )
     return Table(
         item=item, rater=rater, replication=rep,
@@ -460,6 +463,11 @@ def _read_xarray(data: xr.Dataset | xr.DataArray, roles: Roles) -> Table:
     )
 
 
+def _show(value: Any) -> str:
+    """repr of a value as a user typed it (no ``np.int64(...)`` wrappers)."""
+    return repr(value.item() if isinstance(value, np.generic) else value)
+
+
 def _key_codes(parts: list[pd.Series]) -> np.ndarray:
     key = np.zeros(len(parts[0]), dtype=np.int64)
     for s in parts:
@@ -468,15 +476,19 @@ def _key_codes(parts: list[pd.Series]) -> np.ndarray:
     return key
 
 
-def _check_duplicates(key: np.ndarray, describe: Any, where: str) -> None:
+def _check_duplicates(
+    key: np.ndarray, describe: Any, where: str, columns: list[Hashable] | None
+) -> None:
     dup = pd.Index(key).duplicated()
     if dup.any():
         n = int(dup.sum())
         i = int(np.flatnonzero(dup)[0])
+        fix = (f"df.drop_duplicates(subset={list(columns)!r})" if columns
+               else "dropping the repeated index labels")
         raise InputError(
             f"{n} duplicate annotation(s) in {where}: {describe(i)} appears more than "
-            "once in one replication. Keep one per (item, rater, replication), e.g. "
-            "df.drop_duplicates(subset=[<item>, <rater>, <replication>]), or aggregate."
+            f"once in one replication. Keep one annotation each, e.g. with {fix}, or "
+            "aggregate them first."
         )
 
 
@@ -491,13 +503,12 @@ def _label_categories(
         cats = pd.Index(list(order))
         if cats.has_duplicates:
             raise InputError(f"categories= for {where} lists a category twice: {list(order)}")
-        cat = pd.Categorical(values, categories=cats)
-        codes = np.asarray(cat.codes, dtype=np.int64)
+        codes = np.asarray(cats.get_indexer(values), dtype=np.int64)
         unknown = (codes < 0) & values.notna().to_numpy()
         if unknown.any():
-            bad = pd.unique(values[unknown])[:3]
+            bad = ", ".join(_show(v) for v in pd.unique(values[unknown])[:3])
             raise InputError(
-                f"{where} holds {list(bad)} not among categories={list(order)}; add them "
+                f"{where} holds [{bad}] not among categories={list(order)}; add them "
                 "to categories= or clean the column."
             )
         return codes, cats
