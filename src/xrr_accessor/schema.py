@@ -85,6 +85,35 @@ class Roles:
         return cls(**kwargs)
 
 
+@dataclass(frozen=True)
+class Ids:
+    """Factorized ids of one role: ``uniques[codes[row]]`` is the id of ``row``."""
+
+    codes: np.ndarray
+    uniques: pd.Index
+
+    @classmethod
+    def factorize(cls, values: Any, where: str) -> Ids:
+        """Factorize once; missing ids are an error naming ``where``."""
+        codes, uniques = pd.factorize(values)
+        n_missing = int((codes < 0).sum())
+        if n_missing:
+            raise InputError(
+                f"{where} has {n_missing} missing id(s); every annotation needs one. "
+                f"Drop or fill those rows first (e.g. df.dropna(subset=[{where!r}]))."
+            )
+        return cls(np.asarray(codes, dtype=np.int64), pd.Index(uniques))
+
+    def __len__(self) -> int:
+        return len(self.codes)
+
+    def take(self, rows: np.ndarray) -> Ids:
+        return Ids(self.codes[rows], self.uniques)
+
+    def show(self, row: int) -> str:
+        return _show(self.uniques[self.codes[row]])
+
+
 @dataclass
 class Table:
     """One input read into raw ids and raw values, not yet encoded.
@@ -95,9 +124,9 @@ class Table:
     for error messages.
     """
 
-    item: pd.Series
-    rater: pd.Series
-    replication: pd.Series | None
+    item: Ids
+    rater: Ids
+    replication: Ids | None
     labels: dict[Hashable, tuple[np.ndarray, pd.Series]]
     source: dict[Hashable, str]
     has_label: bool
@@ -224,17 +253,6 @@ def _missing_role(role: str, columns: Sequence[Hashable], what: str) -> RoleErro
     )
 
 
-def _ids(values: Any, where: str) -> pd.Series:
-    ids = pd.Series(values, copy=False) if not isinstance(values, pd.Series) else values
-    n_missing = int(ids.isna().sum())
-    if n_missing:
-        raise InputError(
-            f"{where} has {n_missing} missing id(s); every annotation needs one. "
-            f"Drop or fill those rows first (e.g. df.dropna(subset=[{where!r}]))."
-        )
-    return ids.reset_index(drop=True)
-
-
 def read(data: Any, roles: Roles | None = None) -> Table:
     """Read a DataFrame, Dataset or DataArray into a :class:`Table`."""
     roles = roles or Roles()
@@ -300,11 +318,11 @@ def _read_long(df: pd.DataFrame, roles: Roles) -> Table:
     dup_roles = [c for c in value_cols if c in used or c == label_col]
     if dup_roles:
         raise RoleError(f"column {dup_roles[0]!r} cannot be both a role and a value column.")
-    item = _ids(df[found["item"]], str(found["item"]))
-    rater = _ids(df[found["rater"]], str(found["rater"]))
+    item = Ids.factorize(df[found["item"]], str(found["item"]))
+    rater = Ids.factorize(df[found["rater"]], str(found["rater"]))
     rep = None
     if found["replication"] is not None:
-        rep = _ids(df[found["replication"]], str(found["replication"]))
+        rep = Ids.factorize(df[found["replication"]], str(found["replication"]))
     table = Table(
         item=item, rater=rater, replication=rep, labels={}, source={}, has_label=has_label,
         item_source=repr(found["item"]), rater_source=repr(found["rater"]),
@@ -313,9 +331,9 @@ def _read_long(df: pd.DataFrame, roles: Roles) -> Table:
     keys = [item, rater] + ([rep] if rep is not None else [])
 
     def describe(i: int) -> str:
-        out = f"(item={_show(item.iloc[i])}, rater={_show(rater.iloc[i])}"
-        out += f", replication={_show(rep.iloc[i])}" if rep is not None else ""
-        return out + (f", label={_show(lab.iloc[i])})" if label_col is not None else ")")
+        out = f"(item={item.show(i)}, rater={rater.show(i)}"
+        out += f", replication={rep.show(i)}" if rep is not None else ""
+        return out + (f", label={lab.show(i)})" if label_col is not None else ")")
 
     key_names = [found["item"], found["rater"]] + ([found["replication"]] if rep is not None else [])
     where = "columns " + ", ".join(map(repr, key_names))
@@ -327,25 +345,30 @@ def _read_long(df: pd.DataFrame, roles: Roles) -> Table:
             table.source[c] = f"column {c!r}"
         return table
     # one label column + one value column: one row per (item, rater, replication, label)
-    lab = _ids(df[label_col], str(label_col))
+    lab = Ids.factorize(df[label_col], str(label_col))
     value_col = value_cols[0]
     # labels in order of first appearance (or of the categories, for a Categorical)
-    groups = pd.Series(np.arange(len(df)), copy=False).groupby(
-        lab, sort=isinstance(lab.dtype, pd.CategoricalDtype), observed=True
-    ).indices
+    label_order = np.arange(len(lab.uniques))
+    if isinstance(df[label_col].dtype, pd.CategoricalDtype):
+        cats = df[label_col].dtype.categories
+        label_order = np.argsort(cats.get_indexer(lab.uniques), kind="stable")
     key = _key_codes(keys)
     row_of, first = pd.factorize(key)
-    _check_duplicates(_key_codes([pd.Series(key), lab]), describe, f"{where}, {label_col!r}",
-                      [*key_names, label_col])
+    _check_duplicates(_key_codes([Ids(np.asarray(row_of, dtype=np.int64), pd.Index(first)), lab]),
+                      describe, f"{where}, {label_col!r}", [*key_names, label_col])
     # rows of the pivoted table: first occurrence of each (item, rater, replication)
     first_pos = np.full(len(first), -1, dtype=np.int64)
     order = np.arange(len(df) - 1, -1, -1)
     first_pos[row_of[order]] = order
-    table.item = item.iloc[first_pos].reset_index(drop=True)
-    table.rater = rater.iloc[first_pos].reset_index(drop=True)
-    table.replication = None if rep is None else rep.iloc[first_pos].reset_index(drop=True)
+    table.item = item.take(first_pos)
+    table.rater = rater.take(first_pos)
+    table.replication = None if rep is None else rep.take(first_pos)
     values = df[value_col].reset_index(drop=True)
-    for name, pos in groups.items():
+    by_label = np.argsort(lab.codes, kind="stable")
+    bounds = np.searchsorted(lab.codes[by_label], np.arange(len(lab.uniques) + 1))
+    for j in label_order:
+        pos = by_label[bounds[j]:bounds[j + 1]]
+        name = lab.uniques[j]
         table.labels[name] = (row_of[pos].astype(np.int64), values.iloc[pos])
         table.source[name] = f"column {value_col!r} (label {name!r})"
     return table
@@ -372,12 +395,17 @@ def _read_wide(df: pd.DataFrame, roles: Roles) -> Table:
             dtype=dtypes[0]), copy=False)
     else:
         flat = pd.Series(df.to_numpy().reshape(-1), copy=False)
-    item = _ids(np.repeat(df.index.to_numpy(), b), "index (items)")
-    rater = pd.Series(np.tile(np.asarray(raters, dtype=object), n), copy=False)
-    rep = None if reps is None else pd.Series(np.tile(np.asarray(reps, dtype=object), n))
+    rows = Ids.factorize(df.index, "the index (items)")
+    item = Ids(np.repeat(rows.codes, b), rows.uniques)
+    rcodes, runiq = pd.factorize(np.asarray(raters, dtype=object))
+    rater = Ids(np.tile(np.asarray(rcodes, dtype=np.int64), n), pd.Index(runiq))
+    rep = None
+    if reps is not None:
+        pc, pu = pd.factorize(np.asarray(reps, dtype=object))
+        rep = Ids(np.tile(np.asarray(pc, dtype=np.int64), n), pd.Index(pu))
     _check_duplicates(
         _key_codes([item, rater] + ([rep] if rep is not None else [])),
-        lambda i: f"(item={_show(item.iloc[i])}, rater={_show(rater.iloc[i])})",
+        lambda i: f"(item={item.show(i)}, rater={rater.show(i)})",
         "the index and columns of the wide frame",
         None,
     )
@@ -440,12 +468,13 @@ def _read_xarray(data: xr.Dataset | xr.DataArray, roles: Roles) -> Table:
                 f"{idx[idx.duplicated()][0]!r}); each item/rater/replication must appear "
                 "once along its dimension."
             )
-    mesh = np.meshgrid(*[np.arange(s) for s in sizes], indexing="ij")
-    item = _ids(index[0].to_numpy()[mesh[0].reshape(-1)], f"dimension {dim_of['item']!r}")
-    rater = pd.Series(index[1].to_numpy()[mesh[1].reshape(-1)], copy=False)
-    rep = None
-    if len(core) == 3:
-        rep = pd.Series(index[2].to_numpy()[mesh[2].reshape(-1)], copy=False)
+    # aligned on its dimensions already: codes are positions, nothing to factorize
+    mesh = np.meshgrid(*[np.arange(s, dtype=np.int64) for s in sizes], indexing="ij")
+    if index[0].hasnans:
+        raise InputError(f"dimension {dim_of['item']!r} has missing item ids; drop them first.")
+    item = Ids(mesh[0].reshape(-1), index[0])
+    rater = Ids(mesh[1].reshape(-1), index[1])
+    rep = Ids(mesh[2].reshape(-1), index[2]) if len(core) == 3 else None
     rows = np.arange(int(np.prod(sizes)), dtype=np.int64)
     labels: dict[Hashable, tuple[np.ndarray, pd.Series]] = {}
     source: dict[Hashable, str] = {}
@@ -468,11 +497,11 @@ def _show(value: Any) -> str:
     return repr(value.item() if isinstance(value, np.generic) else value)
 
 
-def _key_codes(parts: list[pd.Series]) -> np.ndarray:
+def _key_codes(parts: list[Ids]) -> np.ndarray:
+    """One int64 key per row combining several factorized ids."""
     key = np.zeros(len(parts[0]), dtype=np.int64)
-    for s in parts:
-        c = pd.factorize(s)[0].astype(np.int64)
-        key = key * (int(c.max(initial=0)) + 1) + c
+    for ids in parts:
+        key = key * max(len(ids.uniques), 1) + ids.codes
     return key
 
 
@@ -555,34 +584,26 @@ def encode(tables: Sequence[Table], ordinal: bool = False) -> Annotations:
                 "(or rename them to match)."
             )
     offsets = np.cumsum([0] + [len(t.item) for t in tables])
-    item = pd.concat([t.item for t in tables], ignore_index=True)
-    rater = pd.concat([t.rater for t in tables], ignore_index=True)
-    item_codes, items = pd.factorize(item)
-    rater_codes, raters = pd.factorize(rater)
-    rep = pd.concat(
-        [t.replication if t.replication is not None else pd.Series(
-            np.zeros(len(t.item), dtype=np.int64)) for t in tables],
-        ignore_index=True,
-    )
+    item_codes, items = _joint([t.item for t in tables])
+    rater_codes, raters = _joint([t.rater for t in tables])
     has_rep = any(t.replication is not None for t in tables)
-    if len(tables) == 1:
-        if has_rep:
-            try:
-                rep_codes, reps = pd.factorize(rep, sort=True)
-            except TypeError:
-                rep_codes, reps = pd.factorize(rep)
-        else:
-            rep_codes, reps = np.zeros(len(rep), dtype=np.int64), pd.Index([0])
-    else:
+    if len(tables) > 1:
         rep_codes, reps = _joint_replications(tables)
+    elif first.replication is not None:
+        rep_codes, reps = _sorted(first.replication)
+    else:
+        rep_codes, reps = np.zeros(len(first.item), dtype=np.int64), pd.Index([0])
     n_rows = int(offsets[-1])
     codes = np.full((len(names), n_rows), -1, dtype=np.int64)
     cats_all: list[pd.Index] = []
     source = dict(first.source)
     for j, name in enumerate(names):
-        rows = np.concatenate([t.labels[name][0] + off for t, off in zip(tables, offsets,
-                                                                          strict=False)])
-        vals = pd.concat([t.labels[name][1] for t in tables], ignore_index=True)
+        if len(tables) == 1:
+            rows, vals = first.labels[name]
+        else:
+            rows = np.concatenate([t.labels[name][0] + off
+                                   for t, off in zip(tables, offsets, strict=False)])
+            vals = pd.concat([t.labels[name][1] for t in tables], ignore_index=True)
         order = first.categories
         if isinstance(order, Mapping):
             order = order.get(name)
@@ -598,12 +619,12 @@ def encode(tables: Sequence[Table], ordinal: bool = False) -> Annotations:
         codes[j, rows] = c
         cats_all.append(cats)
     return Annotations(
-        item=np.asarray(item_codes, dtype=np.int64),
-        rater=np.asarray(rater_codes, dtype=np.int64),
-        replication=np.asarray(rep_codes, dtype=np.int64),
+        item=item_codes,
+        rater=rater_codes,
+        replication=rep_codes,
         codes=codes,
-        items=pd.Index(items),
-        raters=pd.Index(raters),
+        items=items,
+        raters=raters,
         replications=pd.Index(reps, name="replication"),
         labels=pd.Index(names, name="label"),
         categories=tuple(cats_all),
@@ -611,32 +632,49 @@ def encode(tables: Sequence[Table], ordinal: bool = False) -> Annotations:
         has_replication=has_rep or len(tables) > 1,
         source=source,
         inputs=tuple(
-            (1 if t.replication is None else int(pd.unique(t.replication).size),
+            (1 if t.replication is None else len(t.replication.uniques),
              t.replication is not None)
             for t in tables
         ),
     )
 
 
+def _joint(ids: list[Ids]) -> tuple[np.ndarray, pd.Index]:
+    """Codes over the union of several inputs' ids (the same id is the same code)."""
+    if len(ids) == 1:
+        return ids[0].codes, ids[0].uniques
+    codes, uniques = pd.factorize(pd.concat([pd.Series(i.uniques) for i in ids],
+                                            ignore_index=True))
+    starts = np.cumsum([0] + [len(i.uniques) for i in ids])
+    joint = [np.asarray(codes, dtype=np.int64)[start + i.codes]
+             for start, i in zip(starts, ids, strict=False)]
+    return np.concatenate(joint), pd.Index(uniques)
+
+
+def _sorted(ids: Ids) -> tuple[np.ndarray, pd.Index]:
+    """Codes renumbered so that the uniques are sorted (when they can be)."""
+    try:
+        order = np.argsort(np.asarray(ids.uniques), kind="stable")
+    except TypeError:
+        return ids.codes, ids.uniques
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    return rank[ids.codes], ids.uniques[order]
+
+
 def _joint_replications(tables: Sequence[Table]) -> tuple[np.ndarray, pd.Index]:
     """Replication codes when comparing separate inputs (``self`` vs ``other``)."""
     defaults = ("self", "other")
-    per: list[list[Hashable]] = []
-    codes_per: list[np.ndarray] = []
-    for k, t in enumerate(tables):
-        if t.replication is None:
-            per.append([defaults[k] if k < 2 else f"input{k}"])
-            codes_per.append(np.zeros(len(t.item), dtype=np.int64))
-        else:
-            c, u = pd.factorize(t.replication)
-            per.append(list(u))
-            codes_per.append(np.asarray(c, dtype=np.int64))
-    seen = [n for names in per for n in names]
-    clash = {n for n in seen if seen.count(n) > 1}
     names: list[Hashable] = []
     out: list[np.ndarray] = []
-    for k, (names_k, c) in enumerate(zip(per, codes_per, strict=True)):
+    per = [[defaults[k] if k < 2 else f"input{k}"] if t.replication is None
+           else list(t.replication.uniques) for k, t in enumerate(tables)]
+    seen = [n for names_k in per for n in names_k]
+    clash = {n for n in seen if seen.count(n) > 1}
+    for k, (t, names_k) in enumerate(zip(tables, per, strict=True)):
         tag = defaults[k] if k < 2 else f"input{k}"
-        out.append(c + len(names))
+        codes = (np.zeros(len(t.item), dtype=np.int64) if t.replication is None
+                 else t.replication.codes)
+        out.append(codes + len(names))
         names.extend(f"{n} ({tag})" if n in clash else n for n in names_k)
     return np.concatenate(out), pd.Index(names, name="replication")
