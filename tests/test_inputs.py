@@ -9,7 +9,6 @@ import pandas as pd
 import pytest
 import xarray as xr
 
-import xrr_accessor as xa
 from xrr_accessor.datasets import simulate
 from xrr_accessor.errors import InputError, LevelError, RoleError, UndefinedWarning, XRRWarning
 
@@ -269,3 +268,34 @@ def test_results_do_not_share_memory_with_inputs():
     ds = xr.DataArray(np.array([[1.0, 0.0, 1.0], [1.0, 0.0, 0.0]]), dims=("rater", "item"))
     out = ds.xrr.irr()
     assert not np.shares_memory(out.values, ds.values)
+
+
+def test_results_concatenate_and_counts_rebuild(irep):
+    """attrs hold plain dicts, so pandas operations that compare attrs keep working."""
+    kx = irep.xrr.cross_kappa()
+    pair = kx[("Budapest", "Mexico City")].sort_values()
+    both = pd.concat([pair.head(1), pair.tail(1)])
+    assert len(both) == 2
+    assert pd.concat([kx, kx]).shape == (6, 3)
+    counts = pd.DataFrame(kx.attrs["n_items"])
+    assert counts.shape == kx.shape
+    assert (counts.loc["joy"] > 0).all()
+
+
+def test_iota_listwise_deletion_is_counted_and_warned():
+    """3 raters: an item rated by 2 of them loses a pair -> n_dropped and a warning;
+    an item rated once has no pair -> n_unpairable, silently (as in alpha)."""
+    df = pd.DataFrame({
+        "item": [1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 5],
+        "rater": ["a", "b", "c"] * 3 + ["a", "b", "c"],
+        "joy": [0, 0, 1, 1, 1, 1, 0, 1, 0, 1, 0, 1],
+    })
+    from xrr_accessor.errors import DroppedDataWarning
+
+    with pytest.warns(DroppedDataWarning, match="up to 1 items per label"):
+        out = df.xrr.irr(metric="iota")
+    assert out.attrs["n_items"]["joy"] == 3
+    assert out.attrs["n_dropped"]["joy"] == 1
+    assert out.attrs["n_unpairable"]["joy"] == 1
+    complete = df[df["item"] <= 3]
+    assert out["joy"] == pytest.approx(complete.xrr.irr(metric="iota")["joy"])

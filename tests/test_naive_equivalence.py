@@ -13,8 +13,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import naive
 import xrr_accessor as xa
+
+import naive
 from helpers import (
     annotation_frames,
     assert_close_or_both_nan,
@@ -52,7 +53,7 @@ def test_kappa_x_equals_naive(df, level):
 @pytest.mark.parametrize("level", LEVELS)
 @given(df=annotation_frames())
 def test_iota_equals_naive(df, level):
-    got, caught = quietly(xa.irr, df, metric="iota", level=level, replication="pool")
+    got, _ = quietly(xa.irr, df, metric="iota", level=level, replication="pool")
     for pool in got.index:
         rows = complete_rows(df, pool)
         want = naive.iota(rows, level) if rows else math.nan

@@ -9,8 +9,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import xrr_accessor as xa
-from helpers import annotation_frames, quietly
 from xrr_accessor.datasets import simulate
+
+from helpers import annotation_frames, quietly
 
 LEVELS = ["nominal", "ordinal", "interval", "ratio"]
 

@@ -7,8 +7,9 @@ import pandas as pd
 import pytest
 import xarray as xr
 
+import xrr_accessor  # noqa: F401  (registers .xrr)
+
 import naive
-import xrr_accessor as xa
 
 # Seed 004 (blog "Unraveling the Mysteries of Inter-Rater Reliability"): 50
 # papers, two reviewers. Both accept 15, both reject 20, A accepts and B

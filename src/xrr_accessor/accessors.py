@@ -27,7 +27,7 @@ class XRRAccessor:
     >>> import xrr_accessor  # registers .xrr
     >>> df = pd.DataFrame({"item": [1, 1, 2, 2, 3, 3], "rater": ["a", "b"] * 3,
     ...                    "joy": [1, 1, 0, 0, 1, 0]})
-    >>> round(df.xrr.irr(metric="cohen")["joy"], 3)
+    >>> round(float(df.xrr.irr(metric="cohen")["joy"]), 3)
     0.4
     """
 

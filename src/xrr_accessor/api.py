@@ -134,7 +134,7 @@ def irr(data: Any, metric: str = "alpha", level: Any = "nominal", **roles: Any) 
     est = _irr_estimates(stats, metric)
     cells = ann.replications
     warn_undefined(est, ann, cells, metric)
-    warn_dropped(est, metric)
+    warn_dropped(est, ann, metric)
     attrs = {"name": metric, "metric": metric, "level": lvl.name,
              "citation": IRR[metric].citation}
     return label_result(est, ann, cells, _kind(data), attrs)
@@ -199,7 +199,7 @@ def cross_kappa(data: Any, other: Any = None, level: Any = "nominal", **roles: A
     >>> b = ["acc"] * 15 + ["rej"] * 20 + ["rej"] * 11 + ["acc"] * 4
     >>> x = pd.DataFrame({"item": range(50), "rater": "A", "decision": a})
     >>> y = pd.DataFrame({"item": range(50), "rater": "B", "decision": b})
-    >>> round(cross_kappa(x, y), 6)
+    >>> round(float(cross_kappa(x, y)["decision"]), 6)
     0.405705
     """
     ann, lvl = annotations(data, other, level=level, **roles)
@@ -251,10 +251,11 @@ def normalized(
 
     Examples
     --------
-    >>> import numpy as np, pandas as pd
+    A perfect replication (both pools draw from the same propensities):
+
     >>> from xrr_accessor.datasets import simulate
-    >>> df = simulate(n_items=2000, labels=["joy"], pools=["A", "B"], seed=1)
-    >>> float(normalized(df).round(1).iloc[0, 0])
+    >>> df = simulate(n_items=5000, labels=["joy"], pools=["A", "B"], similarity=1.0, seed=1)
+    >>> round(float(normalized(df).iloc[0, 0]), 1)
     1.0
     """
     ann, lvl = annotations(data, other, level=level, **roles)
@@ -268,7 +269,7 @@ def normalized(
     est, _, rel = _normalize(stats, pairs, irr, reference is not None)
     cells = pair_index(ann, pairs)
     warn_undefined(est, ann, cells, "normalized kappa_x")
-    warn_dropped(rel, irr)
+    warn_dropped(rel, ann, irr)
     attrs = {"name": "normalized_kappa_x", "metric": "normalized_kappa_x", "irr": irr,
              "level": lvl.name, "reference": reference,
              "citation": CROSS["kappa_x"].citation + "; Eq 13"}
@@ -360,7 +361,7 @@ def summary(
     cells = pair_index(ann, pairs)
     warn_undefined(rel, ann, ann.replications, irr)
     warn_undefined(kx, ann, cells, "kappa_x")
-    warn_dropped(rel, irr)
+    warn_dropped(rel, ann, irr)
     pair_names = [f"{a} x {b}" for a, b in cells]
     blocks = {
         "irr": pd.DataFrame(rel.value, index=ann.labels, columns=ann.replications.astype(str)),
@@ -369,8 +370,9 @@ def summary(
     }
     out = pd.concat(blocks, axis=1, names=["statistic", "cell"])
     out.attrs.update({"irr": irr, "level": lvl.name,
-                      "n_unpairable": pd.DataFrame(kx.counts["n_unpairable"],
-                                                   index=ann.labels, columns=pair_names)})
+                      "n_unpairable": pd.DataFrame(kx.counts["n_unpairable"].astype(object),
+                                                   index=ann.labels,
+                                                   columns=pair_names).to_dict()})
     return out
 
 

@@ -32,7 +32,7 @@ def _run_summary(df: pd.DataFrame, args: argparse.Namespace, roles: dict[str, st
         warnings.simplefilter("always", XRRWarning)
         table = api.summary(df, irr=args.irr, level=args.level, **roles)
     _print_table(table, args.digits)
-    unpaired = table.attrs["n_unpairable"]
+    unpaired = pd.DataFrame(table.attrs["n_unpairable"])
     print(f"\nIRR = {args.irr} ({args.level}); kappa_x and normalized kappa_x "
           "(Wong, Paritosh & Aroyo 2021, Eq 9-11 and 13) per pool pair.")
     print("Items annotated by only one pool of a pair (left out of that pair): "

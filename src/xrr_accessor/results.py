@@ -3,7 +3,8 @@
 From a DataFrame: a float (one label, one cell), a Series, or a DataFrame
 (index ``label``, columns ``replication`` or the pair MultiIndex
 ``(replication, replication_other)``), with the metadata and counts in
-``attrs``. From xarray: a DataArray with dims ``label`` and ``replication``
+``attrs`` (counts as plain dicts shaped like the result:
+``pd.DataFrame(result.attrs["n_items"])`` rebuilds the table). From xarray: a DataArray with dims ``label`` and ``replication``
 or ``pair`` (a MultiIndex over ``replication`` and ``replication_other``),
 counts as coordinates and metadata in ``attrs``. A dimension the input did not
 have (no label, no replication) is dropped.
@@ -83,8 +84,9 @@ def label_result(
 
     out = frame(np.asarray(value, dtype=float))
     out.attrs.update({k: v for k, v in attrs.items() if k != "name"})
+    # plain dicts, not frames: pandas compares attrs with == when concatenating
     for k, v in counts.items():
-        out.attrs[k] = frame(np.asarray(v))
+        out.attrs[k] = frame(np.asarray(v, dtype=object)).to_dict()
     return out
 
 
@@ -118,15 +120,21 @@ def warn_undefined(est: Estimates, ann: Annotations, cells: pd.Index, what: str)
     )
 
 
-def warn_dropped(est: Estimates, what: str) -> None:
-    """A :class:`DroppedDataWarning` when ``n_dropped`` counts any item."""
+def warn_dropped(est: Estimates, ann: Annotations, what: str) -> None:
+    """A :class:`DroppedDataWarning` when ``n_dropped`` counts any item.
+
+    Says, per replication, the most items left out for any one label.
+    """
     dropped = est.counts.get("n_dropped")
     if dropped is None or not dropped.any():
         return
+    most = dropped.max(axis=0)
+    where = ", ".join(f"{ann.replications[r]}: {most[r]}" for r in np.flatnonzero(most))
+    detail = f"up to {where} items per label" if ann.has_replication else (
+        f"up to {most.max()} items per label" if ann.has_label else f"{most.max()} items")
     warnings.warn(
-        f"{what} needs every rater on every item: left out {int(dropped.sum())} "
-        "(label, replication, item) cell(s) with missing ratings (see n_dropped). "
-        "Use metric='alpha' to keep them.",
+        f"{what} needs every rater on every item: left out items rated by two or more "
+        f"but not all raters ({detail}; see n_dropped). Use metric='alpha' to keep them.",
         DroppedDataWarning,
         stacklevel=4,
     )

@@ -312,9 +312,9 @@ def _read_long(df: pd.DataFrame, roles: Roles) -> Table:
                 "annotations, or name them with .xrr(value=[...])."
             )
     else:
-        has_label = label_col is not None or roles.value is not None and not (
+        has_label = label_col is not None or (roles.value is not None and not (
             len(value_cols) == 1 and _norm(value_cols[0]) in ROLE_ALIASES["value"]
-        )
+        ))
     dup_roles = [c for c in value_cols if c in used or c == label_col]
     if dup_roles:
         raise RoleError(f"column {dup_roles[0]!r} cannot be both a role and a value column.")
@@ -335,7 +335,9 @@ def _read_long(df: pd.DataFrame, roles: Roles) -> Table:
         out += f", replication={rep.show(i)}" if rep is not None else ""
         return out + (f", label={lab.show(i)})" if label_col is not None else ")")
 
-    key_names = [found["item"], found["rater"]] + ([found["replication"]] if rep is not None else [])
+    key_names = [found["item"], found["rater"]]
+    if rep is not None:
+        key_names.append(found["replication"])
     where = "columns " + ", ".join(map(repr, key_names))
     if label_col is None:
         _check_duplicates(_key_codes(keys), describe, where, key_names)

@@ -40,7 +40,8 @@ def alpha(stats: ItemStats) -> Estimates:
     if stats.moments is not None:
         s = kernels.within_moments(stats.moments, mask)
         n = s[..., 1]
-        ss = np.maximum(s[..., 3] - np.divide(s[..., 2] ** 2, n, where=n > 0, out=np.zeros_like(n)), 0)
+        mean_sq = np.divide(s[..., 2] ** 2, n, where=n > 0, out=np.zeros_like(n))
+        ss = np.maximum(s[..., 3] - mean_sq, 0)
         one_minus_ratio((n - 1) * s[..., 0], 2.0 * n * ss, est, _ONE_VALUE)
         return est
     o = kernels.within_coincidence(stats.counts, mask)

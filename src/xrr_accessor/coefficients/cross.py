@@ -57,7 +57,9 @@ def cross_kappa(stats: ItemStats, pairs: np.ndarray) -> Estimates:
     return est
 
 
-def _estimates(n_label: int, pairs: np.ndarray, used: np.ndarray, unpaired: np.ndarray) -> Estimates:
+def _estimates(
+    n_label: int, pairs: np.ndarray, used: np.ndarray, unpaired: np.ndarray
+) -> Estimates:
     est = Estimates(
         np.full((n_label, len(pairs)), np.nan),
         counts={"n_items": used, "n_unpairable": unpaired},

@@ -30,8 +30,9 @@ def iota(stats: ItemStats, exactly_two: bool = False) -> Estimates:
 
     The raters of a replication are those with at least one annotation of the
     label there. The definition needs every rater on every item, so items
-    missing a rating are left out and counted in ``n_dropped`` (listwise
-    deletion, as R's irr does).
+    missing a rating are left out (listwise deletion, as R's irr does): those
+    with a single annotation are counted in ``n_unpairable`` (they have no
+    pair, as in alpha), those with two or more in ``n_dropped``.
     """
     ann = stats.ann
     n_label, n_rep = len(ann.labels), len(ann.replications)
@@ -61,7 +62,9 @@ def iota(stats: ItemStats, exactly_two: bool = False) -> Estimates:
         counts={
             "n_items": n,
             "n_raters": b,
-            "n_dropped": ((m > 0) & ~complete).sum(axis=-1),
+            # one annotation: nothing to pair, as in alpha; 2..b-1: pairs thrown away
+            "n_unpairable": (m == 1).sum(axis=-1),
+            "n_dropped": ((m >= 2) & ~complete).sum(axis=-1),
         },
     )
     est.undefined(b < 2, "fewer than two raters")
