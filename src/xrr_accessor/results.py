@@ -2,12 +2,15 @@
 
 From a DataFrame: a float (one label, one cell), a Series, or a DataFrame
 (index ``label``, columns ``replication`` or the pair MultiIndex
-``(replication, replication_other)``), with the metadata and counts in
-``attrs`` (counts as plain dicts shaped like the result:
-``pd.DataFrame(result.attrs["n_items"])`` rebuilds the table). From xarray: a DataArray with dims ``label`` and ``replication``
-or ``pair`` (a MultiIndex over ``replication`` and ``replication_other``),
-counts as coordinates and metadata in ``attrs``. A dimension the input did not
-have (no label, no replication) is dropped.
+``(replication, replication_other)``). Metadata and counts ride in ``attrs``,
+the counts as plain dicts shaped like the result
+(``pd.DataFrame(result.attrs["n_items"])`` rebuilds the table).
+
+From xarray: a DataArray with dims ``label`` and ``replication`` or ``pair``
+(a MultiIndex over ``replication`` and ``replication_other``), counts as
+coordinates and metadata in ``attrs``.
+
+A dimension the input did not have (no label, no replication) is dropped.
 """
 
 from __future__ import annotations
