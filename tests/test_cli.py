@@ -14,7 +14,8 @@ from xrr_accessor.datasets import load_demo
 def test_demo_prints_table_5_layout(capsys):
     assert main(["demo", "--labels", "5"]) == 0
     out = capsys.readouterr().out
-    for word in ("irr", "kappa_x", "normalized", "Budapest x Kuala Lumpur", "amusement"):
+    for word in ("IRR of each replication", "kappa_x", "normalized", "Budapest x Kuala Lumpur",
+                 "amusement"):
         assert word in out
     # the printed numbers are the library's numbers
     df = load_demo().iloc[:, :8]

@@ -299,3 +299,14 @@ def test_iota_listwise_deletion_is_counted_and_warned():
     assert out.attrs["n_unpairable"]["joy"] == 1
     complete = df[df["item"] <= 3]
     assert out["joy"] == pytest.approx(complete.xrr.irr(metric="iota")["joy"])
+
+
+def test_too_many_categories_is_a_clear_error(monkeypatch):
+    from xrr_accessor.coefficients import base
+
+    monkeypatch.setattr(base, "MAX_COUNT_CELLS", 100)
+    df = pd.DataFrame({"item": np.repeat(np.arange(30), 2), "rater": ["a", "b"] * 30,
+                       "score": np.arange(60) * 0.5})
+    with pytest.raises(InputError, match=r"60 categories \(column 'score'\).*level='interval'"):
+        df.xrr.irr()
+    assert np.isfinite(df.xrr.irr(level="interval")["score"])

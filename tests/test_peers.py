@@ -41,11 +41,12 @@ def _frame(a, b, missing=None):
     return df
 
 
+@pytest.mark.parametrize("metric", ["cohen", "iota"])
 @given(data=two_raters())
-def test_cohen_equals_sklearn(data):
+def test_cohen_and_two_rater_iota_equal_sklearn(data, metric):
     a, b, _ = data
     want = cohen_kappa_score(a, b)
-    got, _ = quietly(lambda: _frame(a, b).xrr.irr(metric="cohen")["y"])
+    got, _ = quietly(lambda: _frame(a, b).xrr.irr(metric=metric)["y"])
     if np.isnan(want):
         assert np.isnan(got)
     else:

@@ -21,21 +21,32 @@ from .errors import LevelError, XRRWarning
 __all__ = ["main"]
 
 
-def _print_table(table: pd.DataFrame, digits: int) -> None:
-    with pd.option_context("display.width", 250, "display.max_columns", 50,
+TITLES = {
+    "irr": "IRR of each replication ({irr}, {level})",
+    "kappa_x": "kappa_x: agreement between replications (Eq 9-11)",
+    "normalized": "normalized kappa_x = kappa_x / sqrt(IRR_X IRR_Y): replication similarity "
+                  "(Eq 13; near 1 = replicates as well as it agrees internally)",
+}
+
+
+def _print_table(table: pd.DataFrame, args: argparse.Namespace) -> None:
+    with pd.option_context("display.width", 200, "display.max_columns", 50,
                            "display.max_rows", 500):
-        print(table.round(digits).to_string(na_rep="NaN"))
+        for stat in table.columns.get_level_values(0).unique():
+            print(TITLES[stat].format(irr=args.irr, level=args.level))
+            block = table[stat].round(args.digits)
+            block.columns.name = "replication" if stat == "irr" else "pair"
+            print(block.to_string(na_rep="NaN"))
+            print()
 
 
 def _run_summary(df: pd.DataFrame, args: argparse.Namespace, roles: dict[str, str]) -> None:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", XRRWarning)
         table = api.summary(df, irr=args.irr, level=args.level, **roles)
-    _print_table(table, args.digits)
+    _print_table(table, args)
     unpaired = pd.DataFrame(table.attrs["n_unpairable"])
-    print(f"\nIRR = {args.irr} ({args.level}); kappa_x and normalized kappa_x "
-          "(Wong, Paritosh & Aroyo 2021, Eq 9-11 and 13) per pool pair.")
-    print("Items annotated by only one pool of a pair (left out of that pair): "
+    print("Items annotated by only one replication of a pair (left out of that pair): "
           + ", ".join(f"{c}: {int(unpaired[c].max())}" for c in unpaired.columns))
     for w in caught:
         if issubclass(w.category, XRRWarning):
@@ -43,7 +54,29 @@ def _run_summary(df: pd.DataFrame, args: argparse.Namespace, roles: dict[str, st
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``xrr`` command."""
+    """Entry point of the ``xrr`` command; returns the exit status.
+
+    Parameters
+    ----------
+    argv : sequence of str, optional
+        Arguments (default: ``sys.argv[1:]``).
+
+    Returns
+    -------
+    int
+        0 on success, 2 on a user error (one line on stderr).
+
+    Examples
+    --------
+    >>> main(["demo", "--labels", "1"])  # doctest: +ELLIPSIS
+    Demo: 2,904 items, 12,270 rows, 12,270 binary annotations, ...
+    IRR of each replication (alpha, nominal)
+    replication  Budapest  Kuala Lumpur  Mexico City
+    label...
+    amusement       0.169         0.213        0.288
+    ...
+    0
+    """
     parser = argparse.ArgumentParser(
         prog="xrr", description="Inter-rater and cross-replication reliability (xRR)."
     )

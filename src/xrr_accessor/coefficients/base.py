@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .. import kernels
+from ..errors import InputError
 from ..levels import Level, distance_matrix
 from ..schema import Annotations
 
@@ -60,10 +61,32 @@ def item_statistics(ann: Annotations, level: Level) -> ItemStats:
             ann.item, ann.replication, ann.codes, values, n_item, n_rep
         )
         return ItemStats(ann, level, None, moments, values)
+    _check_size(ann)
     counts = kernels.category_counts(
         ann.item, ann.replication, ann.codes, n_item, n_rep, ann.n_category
     )
     return ItemStats(ann, level, counts, None, values)
+
+
+#: Largest per-item count table built (cells of int64: 8 bytes each, 2.4 GB).
+MAX_COUNT_CELLS = 300_000_000
+
+
+def _check_size(ann: Annotations) -> None:
+    """Refuse, with the way out, a per-item count table too large for memory."""
+    n_label, n_rep, n_item, k = (len(ann.labels), len(ann.replications), len(ann.items),
+                                 ann.n_category)
+    cells = n_label * n_rep * n_item * k
+    if cells > MAX_COUNT_CELLS:
+        widest = max(range(n_label), key=lambda j: len(ann.categories[j]))
+        where = ann.source.get(ann.labels[widest], repr(ann.labels[widest]))
+        raise InputError(
+            f"per-item category counts would need {cells * 8 / 1e9:.1f} GB: {k:,} categories "
+            f"({where}) x {n_item:,} items x {n_rep} replication(s) x {n_label} label(s). "
+            "For numeric values use level='interval' (it keeps three numbers per item); "
+            "otherwise merge rare categories or pass fewer labels at a time with "
+            ".xrr(value=[...])."
+        )
 
 
 @dataclass

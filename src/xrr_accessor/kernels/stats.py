@@ -25,7 +25,10 @@ _JIT = {"cache": True, "nogil": True, "fastmath": False}
 
 
 @njit(**_JIT)
-def category_counts(item, replication, codes, n_item, n_replication, n_category):
+def category_counts(
+    item: np.ndarray, replication: np.ndarray, codes: np.ndarray, n_item: int,
+    n_replication: int, n_category: int,
+) -> np.ndarray:
     """Annotations per (label, replication, item, category), shape (L, R, n, K)."""
     n_label, n_ann = codes.shape
     out = np.zeros((n_label, n_replication, n_item, n_category), dtype=np.int64)
@@ -38,7 +41,10 @@ def category_counts(item, replication, codes, n_item, n_replication, n_category)
 
 
 @njit(**_JIT)
-def value_moments(item, replication, codes, values, n_item, n_replication):
+def value_moments(
+    item: np.ndarray, replication: np.ndarray, codes: np.ndarray, values: np.ndarray,
+    n_item: int, n_replication: int,
+) -> np.ndarray:
     """Count, sum and sum of squares per (label, replication, item): (L, R, n, 3).
 
     ``values[l, c]`` is the number that category ``c`` of label ``l`` stands for.
@@ -59,7 +65,7 @@ def value_moments(item, replication, codes, values, n_item, n_replication):
 
 
 @njit(**_JIT)
-def within_coincidence(counts, mask):
+def within_coincidence(counts: np.ndarray, mask: np.ndarray) -> np.ndarray:
     """Krippendorff's coincidence matrix of each (label, replication): (L, R, K, K).
 
     o[c, k] = sum over items with ``mask`` of n_ic (n_ik - [c == k]) / (m_i - 1),
@@ -97,7 +103,7 @@ def within_coincidence(counts, mask):
 
 
 @njit(**_JIT)
-def within_moments(moments, mask):
+def within_moments(moments: np.ndarray, mask: np.ndarray) -> np.ndarray:
     """Interval analogue of :func:`within_coincidence`: (L, R, 4).
 
     Columns: sum over selected items of 2 m_i SS_i / (m_i - 1) (the squared
@@ -124,7 +130,9 @@ def within_moments(moments, mask):
 
 
 @njit(**_JIT)
-def cross_coincidence(counts, pairs):
+def cross_coincidence(
+    counts: np.ndarray, pairs: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Cross-replication statistics of kappa_x (Eq 9-11) per (label, pair).
 
     For each pair ``(a, b)`` of replications and each item annotated in both
@@ -186,7 +194,9 @@ def cross_coincidence(counts, pairs):
 
 
 @njit(**_JIT)
-def cross_moments(moments, pairs):
+def cross_moments(
+    moments: np.ndarray, pairs: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Interval analogue of :func:`cross_coincidence`.
 
     Returns (sums (L, P, 7), used (L, P), unpaired (L, P)); the sums are the
@@ -230,7 +240,10 @@ def cross_moments(moments, pairs):
 
 
 @njit(**_JIT)
-def rater_counts(item, rater, replication, codes, mask, n_rater, n_category):
+def rater_counts(
+    item: np.ndarray, rater: np.ndarray, replication: np.ndarray, codes: np.ndarray,
+    mask: np.ndarray, n_rater: int, n_category: int,
+) -> np.ndarray:
     """Category counts per (label, replication, rater) over items in ``mask``.
 
     Shape (L, R, B, K); ``mask`` (L, R, n) selects items (e.g. the items every
@@ -248,7 +261,10 @@ def rater_counts(item, rater, replication, codes, mask, n_rater, n_category):
 
 
 @njit(**_JIT)
-def rater_moments(item, rater, replication, codes, values, mask, n_rater):
+def rater_moments(
+    item: np.ndarray, rater: np.ndarray, replication: np.ndarray, codes: np.ndarray,
+    values: np.ndarray, mask: np.ndarray, n_rater: int,
+) -> np.ndarray:
     """Count, sum and sum of squares per (label, replication, rater): (L, R, B, 3)."""
     n_label, n_ann = codes.shape
     n_rep = mask.shape[1]
