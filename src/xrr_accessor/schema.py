@@ -253,6 +253,27 @@ def _missing_role(role: str, columns: Sequence[Hashable], what: str) -> RoleErro
     )
 
 
+def _resolve_roles(
+    names: Sequence[Hashable], roles: Roles, what: str
+) -> dict[str, Hashable | None]:
+    """Which column (or dimension) plays each role: given, or found by name.
+
+    Item and rater are required; replication and label are optional.
+    """
+    found: dict[str, Hashable | None] = {}
+    for role in ("item", "rater", "replication", "label"):
+        given = getattr(roles, role)
+        if given is not None:
+            _check_given(names, role, given, what)
+            found[role] = given
+        else:
+            found[role] = _find(names, role)
+    for role in ("item", "rater"):
+        if found[role] is None:
+            raise _missing_role(role, names, what)
+    return found
+
+
 def read(data: Any, roles: Roles | None = None) -> Table:
     """Read a DataFrame, Dataset or DataArray into a :class:`Table`."""
     roles = roles or Roles()
@@ -274,14 +295,7 @@ def _read_long(df: pd.DataFrame, roles: Roles) -> Table:
             "(flatten with df.columns = ['_'.join(map(str, c)) for c in df.columns]), "
             "and a wide frame is read with .xrr(wide=True)."
         )
-    found: dict[str, Hashable | None] = {}
-    for role in ("item", "rater", "replication", "label"):
-        given = getattr(roles, role)
-        if given is not None:
-            _check_given(cols, role, given, "column")
-            found[role] = given
-        else:
-            found[role] = _find(cols, role)
+    found = _resolve_roles(cols, roles, "column")
     value = roles.value
     value_cols: list[Hashable]
     if value is None:
@@ -293,9 +307,6 @@ def _read_long(df: pd.DataFrame, roles: Roles) -> Table:
         value_cols = list(value)
     for v in value_cols:
         _check_given(cols, "value", v, "column")
-    for role in ("item", "rater"):
-        if found[role] is None:
-            raise _missing_role(role, cols, "column")
     used = {found["item"], found["rater"], found["replication"]}
     label_col = found["label"] if value_cols else None
     if label_col is not None and len(value_cols) != 1:
@@ -422,17 +433,7 @@ def _read_wide(df: pd.DataFrame, roles: Roles) -> Table:
 
 def _read_xarray(data: xr.Dataset | xr.DataArray, roles: Roles) -> Table:
     dims = list(data.dims)
-    dim_of: dict[str, Hashable | None] = {}
-    for role in ("item", "rater", "replication", "label"):
-        given = getattr(roles, role)
-        if given is not None:
-            _check_given(dims, role, given, "dimension")
-            dim_of[role] = given
-        else:
-            dim_of[role] = _find(dims, role)
-    for role in ("item", "rater"):
-        if dim_of[role] is None:
-            raise _missing_role(role, dims, "dimension")
+    dim_of = _resolve_roles(dims, roles, "dimension")
     if isinstance(data, xr.Dataset):
         if dim_of["label"] is not None:
             raise RoleError(

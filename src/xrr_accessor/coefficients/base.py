@@ -49,7 +49,8 @@ class ItemStats:
 
 def item_statistics(ann: Annotations, level: Level) -> ItemStats:
     """One pass over the annotations: counts, or moments for interval data."""
-    n_item, n_rep = len(ann.items), len(ann.replications)
+    n_item = len(ann.items)
+    everything = np.ones((len(ann.labels), len(ann.replications), n_item), dtype=np.bool_)
     values = ann.values(level.name) if level.numeric else None
     if level.uses_moments:
         assert values is not None
@@ -57,13 +58,13 @@ def item_statistics(ann: Annotations, level: Level) -> ItemStats:
         hi = np.nanmax(np.where(np.isnan(values), -np.inf, values), axis=1, keepdims=True)
         center = np.where(np.isfinite(lo + hi), (lo + hi) / 2.0, 0.0)
         values = np.where(np.isnan(values), 0.0, values - center)
-        moments = kernels.value_moments(
-            ann.item, ann.replication, ann.codes, values, n_item, n_rep
+        moments = kernels.grouped_moments(
+            ann.item, ann.item, ann.replication, ann.codes, values, everything, n_item
         )
         return ItemStats(ann, level, None, moments, values)
     _check_size(ann)
-    counts = kernels.category_counts(
-        ann.item, ann.replication, ann.codes, n_item, n_rep, ann.n_category
+    counts = kernels.grouped_counts(
+        ann.item, ann.item, ann.replication, ann.codes, everything, n_item, ann.n_category
     )
     return ItemStats(ann, level, counts, None, values)
 

@@ -37,11 +37,12 @@ def iota(stats: ItemStats, exactly_two: bool = False) -> Estimates:
     ann = stats.ann
     n_label, n_rep = len(ann.labels), len(ann.replications)
     n_rater = len(ann.raters)
-    ones = np.ones((n_label, n_rep, len(ann.items)), dtype=np.bool_)
-    zeros = np.zeros((n_label, ann.n_category))
-    present = kernels.rater_moments(
-        ann.item, ann.rater, ann.replication, ann.codes, zeros, ones, n_rater
-    )[..., 0] > 0
+    m = stats.per_item_n
+    # raters with any annotation of the label in the replication
+    present = np.zeros((n_label, n_rep, n_rater), dtype=bool)
+    has = ann.codes >= 0
+    for lab in range(n_label):
+        present[lab, ann.replication[has[lab]], ann.rater[has[lab]]] = True
     b = present.sum(axis=-1)
     if exactly_two and (b > 2).any():
         lab, r = np.argwhere(b > 2)[0]
@@ -54,7 +55,6 @@ def iota(stats: ItemStats, exactly_two: bool = False) -> Estimates:
             "Use metric='iota' (Conger's kappa for nominal data) or metric='alpha', or "
             "select two raters."
         )
-    m = stats.per_item_n
     complete = (m == b[..., None]) & (b[..., None] >= 2)
     n = complete.sum(axis=-1)
     est = Estimates(
@@ -74,8 +74,8 @@ def iota(stats: ItemStats, exactly_two: bool = False) -> Estimates:
     if stats.moments is not None:
         w = kernels.within_moments(stats.moments, complete)
         pair_sum = (bf - 1) / 2 * w[..., 0]
-        rm = kernels.rater_moments(
-            ann.item, ann.rater, ann.replication, ann.codes, stats.values, complete, n_rater
+        rm = kernels.grouped_moments(
+            ann.rater, ann.item, ann.replication, ann.codes, stats.values, complete, n_rater
         )
         nr, s1, s2 = rm[..., 0], rm[..., 1], rm[..., 2]
         with np.errstate(divide="ignore", invalid="ignore"):
@@ -90,8 +90,8 @@ def iota(stats: ItemStats, exactly_two: bool = False) -> Estimates:
         one_minus_ratio(nf * pair_sum, cross, est, _ONE_VALUE)
         return est
     o = kernels.within_coincidence(stats.counts, complete)
-    rc = kernels.rater_counts(
-        ann.item, ann.rater, ann.replication, ann.codes, complete, n_rater, ann.n_category
+    rc = kernels.grouped_counts(
+        ann.rater, ann.item, ann.replication, ann.codes, complete, n_rater, ann.n_category
     )
     num = np.zeros((n_label, n_rep))
     den = np.zeros((n_label, n_rep))

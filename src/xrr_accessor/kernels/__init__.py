@@ -8,23 +8,19 @@ accumulated (only over the categories an item actually has).
 """
 
 from .stats import (
-    category_counts,
     cross_coincidence,
     cross_moments,
-    rater_counts,
-    rater_moments,
-    value_moments,
+    grouped_counts,
+    grouped_moments,
     within_coincidence,
     within_moments,
 )
 
 __all__ = [
-    "category_counts",
     "cross_coincidence",
     "cross_moments",
-    "rater_counts",
-    "rater_moments",
-    "value_moments",
+    "grouped_counts",
+    "grouped_moments",
     "within_coincidence",
     "within_moments",
 ]

@@ -6,14 +6,14 @@ with ``-1`` for missing; counts are int64 and sums float64.
 
 Two families:
 
-* per-item statistics, one pass over annotations: :func:`category_counts`
-  (L, R, n, K) and :func:`value_moments` (L, R, n, 3: count, sum, sum of
-  squares). They are additive over chunks of items.
-* reductions over items of those statistics: K x K coincidence matrices
-  (:func:`within_coincidence`, :func:`cross_coincidence`) or moment sums
-  (:func:`within_moments`, :func:`cross_moments`), and per-rater marginals
-  (:func:`rater_counts`, :func:`rater_moments`) for the rater-specific
-  chance term of Cohen's kappa / iota.
+* one pass over annotations, grouped by item or by rater:
+  :func:`grouped_counts` (L, R, G, K) and :func:`grouped_moments` (L, R, G,
+  3: count, sum, sum of squares). Grouped by item they are the per-item
+  statistics, additive over chunks of items; grouped by rater they are the
+  marginals of the rater-specific chance term of Cohen's kappa / iota.
+* reductions over items of the per-item statistics: K x K coincidence
+  matrices (:func:`within_coincidence`, :func:`cross_coincidence`) or moment
+  sums (:func:`within_moments`, :func:`cross_moments`).
 """
 
 from __future__ import annotations
@@ -25,42 +25,50 @@ _JIT = {"cache": True, "nogil": True, "fastmath": False}
 
 
 @njit(**_JIT)
-def category_counts(
-    item: np.ndarray, replication: np.ndarray, codes: np.ndarray, n_item: int,
-    n_replication: int, n_category: int,
+def grouped_counts(
+    group: np.ndarray, item: np.ndarray, replication: np.ndarray, codes: np.ndarray,
+    mask: np.ndarray, n_group: int, n_category: int,
 ) -> np.ndarray:
-    """Annotations per (label, replication, item, category), shape (L, R, n, K)."""
+    """Category counts per (label, replication, group, category): (L, R, G, K) int64.
+
+    ``group`` is the item code (per-item statistics) or the rater code (per-rater
+    marginals); only annotations whose (label, replication, item) is in ``mask``
+    (L, R, n) count.
+    """
     n_label, n_ann = codes.shape
-    out = np.zeros((n_label, n_replication, n_item, n_category), dtype=np.int64)
+    n_rep = mask.shape[1]
+    out = np.zeros((n_label, n_rep, n_group, n_category), dtype=np.int64)
     for lab in range(n_label):
         for a in range(n_ann):
             c = codes[lab, a]
-            if c >= 0:
-                out[lab, replication[a], item[a], c] += 1
+            if c >= 0 and mask[lab, replication[a], item[a]]:
+                out[lab, replication[a], group[a], c] += 1
     return out
 
 
 @njit(**_JIT)
-def value_moments(
-    item: np.ndarray, replication: np.ndarray, codes: np.ndarray, values: np.ndarray,
-    n_item: int, n_replication: int,
+def grouped_moments(
+    group: np.ndarray, item: np.ndarray, replication: np.ndarray, codes: np.ndarray,
+    values: np.ndarray, mask: np.ndarray, n_group: int,
 ) -> np.ndarray:
-    """Count, sum and sum of squares per (label, replication, item): (L, R, n, 3).
+    """Count, sum and sum of squares per (label, replication, group): (L, R, G, 3).
 
-    ``values[l, c]`` is the number that category ``c`` of label ``l`` stands for.
+    ``values[l, c]`` is the number that category ``c`` of label ``l`` stands
+    for; ``group`` and ``mask`` as in :func:`grouped_counts`.
     """
     n_label, n_ann = codes.shape
-    out = np.zeros((n_label, n_replication, n_item, 3), dtype=np.float64)
+    n_rep = mask.shape[1]
+    out = np.zeros((n_label, n_rep, n_group, 3), dtype=np.float64)
     for lab in range(n_label):
         for a in range(n_ann):
             c = codes[lab, a]
-            if c >= 0:
+            if c >= 0 and mask[lab, replication[a], item[a]]:
                 v = values[lab, c]
                 r = replication[a]
-                i = item[a]
-                out[lab, r, i, 0] += 1.0
-                out[lab, r, i, 1] += v
-                out[lab, r, i, 2] += v * v
+                g = group[a]
+                out[lab, r, g, 0] += 1.0
+                out[lab, r, g, 1] += v
+                out[lab, r, g, 2] += v * v
     return out
 
 
@@ -237,46 +245,3 @@ def cross_moments(
                 out[lab, p, 5] += y1
                 out[lab, p, 6] += y2
     return out, used, unpaired
-
-
-@njit(**_JIT)
-def rater_counts(
-    item: np.ndarray, rater: np.ndarray, replication: np.ndarray, codes: np.ndarray,
-    mask: np.ndarray, n_rater: int, n_category: int,
-) -> np.ndarray:
-    """Category counts per (label, replication, rater) over items in ``mask``.
-
-    Shape (L, R, B, K); ``mask`` (L, R, n) selects items (e.g. the items every
-    rater of the replication annotated).
-    """
-    n_label, n_ann = codes.shape
-    n_rep = mask.shape[1]
-    out = np.zeros((n_label, n_rep, n_rater, n_category), dtype=np.float64)
-    for lab in range(n_label):
-        for a in range(n_ann):
-            c = codes[lab, a]
-            if c >= 0 and mask[lab, replication[a], item[a]]:
-                out[lab, replication[a], rater[a], c] += 1.0
-    return out
-
-
-@njit(**_JIT)
-def rater_moments(
-    item: np.ndarray, rater: np.ndarray, replication: np.ndarray, codes: np.ndarray,
-    values: np.ndarray, mask: np.ndarray, n_rater: int,
-) -> np.ndarray:
-    """Count, sum and sum of squares per (label, replication, rater): (L, R, B, 3)."""
-    n_label, n_ann = codes.shape
-    n_rep = mask.shape[1]
-    out = np.zeros((n_label, n_rep, n_rater, 3), dtype=np.float64)
-    for lab in range(n_label):
-        for a in range(n_ann):
-            c = codes[lab, a]
-            if c >= 0 and mask[lab, replication[a], item[a]]:
-                v = values[lab, c]
-                r = replication[a]
-                g = rater[a]
-                out[lab, r, g, 0] += 1.0
-                out[lab, r, g, 1] += v
-                out[lab, r, g, 2] += v * v
-    return out
