@@ -76,9 +76,13 @@ def annotations(
     return ann, lvl
 
 
-def _irr_estimates(stats: ItemStats, metric: str) -> Estimates:
+def _check_metric(metric: str) -> None:
     if metric not in IRR:
         raise InputError(f"unknown metric {metric!r}; use one of {', '.join(IRR)}.")
+
+
+def _irr_estimates(stats: ItemStats, metric: str) -> Estimates:
+    _check_metric(metric)
     return IRR[metric].finalize(stats)
 
 
@@ -129,6 +133,7 @@ def irr(data: Any, metric: str = "alpha", level: Any = "nominal", **roles: Any) 
     >>> round(irr(data, level="interval", wide=True), 3)
     0.849
     """
+    _check_metric(metric)
     ann, lvl = annotations(data, level=level, **roles)
     stats = item_statistics(ann, lvl)
     est = _irr_estimates(stats, metric)
@@ -258,6 +263,7 @@ def normalized(
     >>> round(float(normalized(df).iloc[0, 0]), 1)
     1.0
     """
+    _check_metric(irr)
     ann, lvl = annotations(data, other, level=level, **roles)
     n_self = _n_self(ann)
     pairs = _pairs(ann, n_self)
@@ -354,6 +360,7 @@ def summary(
     >>> summary(df).columns.get_level_values(0).unique().tolist()
     ['irr', 'kappa_x', 'normalized']
     """
+    _check_metric(irr)
     ann, lvl = annotations(data, other, level=level, **roles)
     pairs = _pairs(ann, _n_self(ann))
     stats = item_statistics(ann, lvl)

@@ -26,7 +26,7 @@ from .coefficients import Estimates
 from .errors import DroppedDataWarning, UndefinedWarning
 from .schema import Annotations
 
-__all__ = ["label_result", "pair_index", "warn_undefined"]
+__all__ = ["label_result", "pair_index", "warn_dropped", "warn_undefined"]
 
 
 def pair_index(ann: Annotations, pairs: np.ndarray) -> pd.MultiIndex:
@@ -37,11 +37,6 @@ def pair_index(ann: Annotations, pairs: np.ndarray) -> pd.MultiIndex:
     )
 
 
-def _cells(ann: Annotations, cells: pd.Index) -> tuple[str, bool]:
-    dim = "pair" if isinstance(cells, pd.MultiIndex) else "replication"
-    return dim, ann.has_replication
-
-
 def label_result(
     est: Estimates,
     ann: Annotations,
@@ -50,9 +45,14 @@ def label_result(
     attrs: dict[str, Any],
     keep_cells: bool | None = None,
 ) -> Any:
-    """Shape ``est`` as the caller's kind of object (``"pandas"`` or ``"xarray"``)."""
-    dim, keep = _cells(ann, cells)
-    keep = keep if keep_cells is None else keep_cells
+    """Shape ``est`` as the caller's kind of object (``"pandas"`` or ``"xarray"``).
+
+    ``cells`` indexes the second axis of ``est``: replications, or pairs (a
+    MultiIndex). That dimension is kept if the input had replications, unless
+    ``keep_cells`` says otherwise.
+    """
+    dim = "pair" if isinstance(cells, pd.MultiIndex) else "replication"
+    keep = ann.has_replication if keep_cells is None else keep_cells
     value = est.value
     counts = dict(est.counts)
     labels = ann.labels
@@ -93,7 +93,7 @@ def label_result(
     return out
 
 
-def _cell_name(ann: Annotations, cells: pd.Index, j: int) -> str:
+def _cell_name(cells: pd.Index, j: int) -> str:
     cell = cells[j]
     if isinstance(cell, tuple):
         return " x ".join(map(str, cell))
@@ -112,7 +112,7 @@ def warn_undefined(est: Estimates, ann: Annotations, cells: pd.Index, what: str)
         if ann.has_label:
             where.append(f"label {ann.labels[lab]!r}")
         if ann.has_replication:
-            where.append(_cell_name(ann, cells, j))
+            where.append(_cell_name(cells, j))
         parts.append(f"{', '.join(where) or 'the data'}: {est.reason[lab, j]}")
     more = f" (and {len(bad) - 3} more)" if len(bad) > 3 else ""
     warnings.warn(
