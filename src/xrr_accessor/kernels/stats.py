@@ -97,11 +97,11 @@ def within_coincidence(counts: np.ndarray, mask: np.ndarray) -> np.ndarray:
                         nz[k_nz] = k
                         k_nz += 1
                         m += x
-                inv = 1.0 / (m - 1)
+                inv = 1.0 / (m - 1.0)
                 for a in range(k_nz):
                     ca = nz[a]
-                    xa = counts[lab, r, i, ca]
-                    out[lab, r, ca, ca] += xa * (xa - 1) * inv
+                    xa = float(counts[lab, r, i, ca])  # products in float64: no int64 overflow
+                    out[lab, r, ca, ca] += xa * (xa - 1.0) * inv
                     for b in range(a + 1, k_nz):
                         cb = nz[b]
                         v = xa * counts[lab, r, i, cb] * inv
@@ -187,10 +187,10 @@ def cross_coincidence(
                         unpaired[lab, p] += 1
                     continue
                 used[lab, p] += 1
-                w = (mx + my) / (mx * my)
+                w = (mx + my) / (float(mx) * float(my))
                 for a in range(kx):
                     ca = nzx[a]
-                    xa = counts[lab, ra, i, ca]
+                    xa = float(counts[lab, ra, i, ca])
                     xm[lab, p, ca] += xa
                     for b in range(ky):
                         cb = nzy[b]

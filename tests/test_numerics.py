@@ -1,0 +1,81 @@
+"""Numerical robustness: int64 counts and float64 sums far past 2^31 annotations.
+
+Synthetic per-item statistics (not data): a few items carrying billions of
+annotations each, checked against the same formulas in exact rational
+arithmetic (fractions.Fraction over Python integers).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from xrr_accessor.api import annotations
+from xrr_accessor.coefficients import CROSS, IRR, ItemStats
+
+BIG = np.array([
+    # replication X: items x categories
+    [[3_000_000_017, 1_500_000_003], [2_000_000_011, 2_900_000_029], [7, 4_100_000_001]],
+    # replication Y
+    [[2_600_000_000, 1_900_000_019], [1, 3_300_000_013], [1_000_000_007, 3_000_000_000]],
+], dtype=np.int64)[None]  # (L=1, R=2, n=3, K=2): over 2.5e10 annotations in all
+
+
+def _stats() -> ItemStats:
+    df = pd.DataFrame({"item": [0, 0, 1, 1, 2, 2], "rater": ["a", "b"] * 3,
+                       "pool": ["X", "Y"] * 3, "v": [0, 1, 0, 1, 0, 1]})
+    ann, level = annotations(df, replication="pool")
+    assert ann.items.tolist() == [0, 1, 2] and ann.replications.tolist() == ["X", "Y"]
+    return ItemStats(ann, level, BIG.copy(), None, None)
+
+
+def _alpha_exact(counts: np.ndarray) -> Fraction:
+    rows = [[int(v) for v in row] for row in counts]
+    o = [[Fraction(0)] * 2 for _ in range(2)]
+    for n in rows:
+        m = sum(n)
+        for c in range(2):
+            for k in range(2):
+                o[c][k] += Fraction(n[c] * (n[k] - (c == k)), m - 1)
+    nc = [o[c][0] + o[c][1] for c in range(2)]
+    total = nc[0] + nc[1]
+    return 1 - (total - 1) * (o[0][1] + o[1][0]) / (2 * nc[0] * nc[1])
+
+
+def _kappa_x_exact(x: np.ndarray, y: np.ndarray) -> Fraction:
+    xs = [[int(v) for v in row] for row in x]
+    ys = [[int(v) for v in row] for row in y]
+    big_r = sum(map(sum, xs))
+    big_s = sum(map(sum, ys))
+    d_o = Fraction(0)
+    for a, b in zip(xs, ys, strict=True):
+        r, s = sum(a), sum(b)
+        d_o += Fraction(r + s, big_r + big_s) * Fraction(a[0] * b[1] + a[1] * b[0], r * s)
+    xm = [sum(a[c] for a in xs) for c in range(2)]
+    ym = [sum(b[c] for b in ys) for c in range(2)]
+    d_e = Fraction(xm[0] * ym[1] + xm[1] * ym[0], big_r * big_s)
+    return 1 - d_o / d_e
+
+
+def test_counts_past_int32_are_exact_to_float64():
+    assert BIG.sum() > 2**34
+    stats = _stats()
+    alpha = IRR["alpha"].finalize(stats).value[0]
+    for r in range(2):
+        want = float(_alpha_exact(BIG[0, r]))
+        assert alpha[r] == pytest.approx(want, rel=1e-12)
+    kx = CROSS["kappa_x"].finalize(stats, np.array([[0, 1]])).value[0, 0]
+    assert kx == pytest.approx(float(_kappa_x_exact(BIG[0, 0], BIG[0, 1])), rel=1e-12)
+
+
+def test_kernel_counts_are_int64():
+    from xrr_accessor import kernels
+
+    codes = np.zeros((1, 3), dtype=np.int64)
+    idx = np.zeros(3, dtype=np.int64)
+    mask = np.ones((1, 1, 1), dtype=np.bool_)
+    out = kernels.grouped_counts(idx, idx, idx, codes, mask, 1, 1)
+    assert out.dtype == np.int64 and out[0, 0, 0, 0] == 3
