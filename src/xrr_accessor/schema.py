@@ -10,6 +10,7 @@ those codes. Nothing here modifies its input.
 from __future__ import annotations
 
 import difflib
+import warnings
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,7 +19,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from .errors import InputError, LevelError, RoleError
+from .errors import DroppedDataWarning, InputError, LevelError, RoleError
 
 __all__ = ["ROLE_ALIASES", "Annotations", "Roles", "Table", "encode", "read"]
 
@@ -55,7 +56,9 @@ class Roles:
     be a list of columns: several value columns are several labels.
     ``categories`` gives the order of categories (a list for every label, or a
     mapping label -> list); ``wide=True`` reads a DataFrame whose rows are
-    items and whose columns are raters.
+    items and whose columns are raters; ``duplicates`` says what to do with
+    repeated annotations of one (item, rater, replication): ``"error"``
+    (default), keep the ``"first"`` or ``"last"``, or ``"mean"`` of numbers.
     """
 
     item: Hashable | None = None
@@ -65,11 +68,19 @@ class Roles:
     value: Hashable | Sequence[Hashable] | None = None
     wide: bool = False
     categories: Sequence[Any] | Mapping[Hashable, Sequence[Any]] | None = None
+    duplicates: str = "error"
+
+    def __post_init__(self) -> None:
+        if self.duplicates not in DUPLICATES:
+            raise InputError(
+                f"duplicates={self.duplicates!r} is not a policy; use one of "
+                f"{', '.join(map(repr, DUPLICATES))}."
+            )
 
     @classmethod
     def from_kwargs(cls, kwargs: Mapping[str, Any]) -> Roles:
         """Build from keyword arguments, rejecting unknown names with a hint."""
-        valid = (*ROLES, "wide", "categories")
+        valid = (*ROLES, "wide", "categories", "duplicates")
         for key in kwargs:
             if key not in valid:
                 hint = ""
@@ -93,14 +104,21 @@ class Ids:
     uniques: pd.Index
 
     @classmethod
-    def factorize(cls, values: Any, where: str) -> Ids:
-        """Factorize once; missing ids are an error naming ``where``."""
-        codes, uniques = pd.factorize(values)
+    def factorize(cls, values: Any, where: str, column: Hashable | None = None) -> Ids:
+        """Factorize once; missing or unhashable ids are an error naming ``where``."""
+        try:
+            codes, uniques = pd.factorize(values)
+        except TypeError as exc:
+            raise InputError(
+                f"{where} holds values that cannot be ids ({exc}); ids must be hashable "
+                "scalars such as strings or integers."
+            ) from exc
         n_missing = int((codes < 0).sum())
         if n_missing:
             raise InputError(
                 f"{where} has {n_missing} missing id(s); every annotation needs one. "
-                f"Drop or fill those rows first (e.g. df.dropna(subset=[{where!r}]))."
+                "Drop or fill those rows first"
+                + (f" (e.g. df.dropna(subset=[{column!r}]))." if column is not None else ".")
             )
         return cls(np.asarray(codes, dtype=np.int64), pd.Index(uniques))
 
@@ -289,6 +307,12 @@ def read(data: Any, roles: Roles | None = None) -> Table:
 
 def _read_long(df: pd.DataFrame, roles: Roles) -> Table:
     cols = list(df.columns)
+    if df.columns.has_duplicates:
+        rep = df.columns[df.columns.duplicated()].unique().tolist()
+        raise InputError(
+            f"column name(s) {rep} appear more than once; give every column its own name "
+            "(e.g. df.columns = [...]) before reading annotations."
+        )
     if isinstance(df.columns, pd.MultiIndex):
         raise InputError(
             "the frame has MultiIndex columns; a long frame needs flat column names "
@@ -329,60 +353,64 @@ def _read_long(df: pd.DataFrame, roles: Roles) -> Table:
     dup_roles = [c for c in value_cols if c in used or c == label_col]
     if dup_roles:
         raise RoleError(f"column {dup_roles[0]!r} cannot be both a role and a value column.")
-    item = Ids.factorize(df[found["item"]], str(found["item"]))
-    rater = Ids.factorize(df[found["rater"]], str(found["rater"]))
+    item = Ids.factorize(df[found["item"]], f"column {found['item']!r}", found["item"])
+    rater = Ids.factorize(df[found["rater"]], f"column {found['rater']!r}", found["rater"])
     rep = None
     if found["replication"] is not None:
-        rep = Ids.factorize(df[found["replication"]], str(found["replication"]))
+        rep = Ids.factorize(df[found["replication"]], f"column {found['replication']!r}",
+                            found["replication"])
+    lab = None
+    if label_col is not None:
+        lab = Ids.factorize(df[label_col], f"column {label_col!r}", label_col)
+    key_names = [found["item"], found["rater"]]
+    keys = [item, rater]
+    for ids, name in ((rep, found["replication"]), (lab, label_col)):
+        if ids is not None:
+            keys.append(ids)
+            key_names.append(name)
+
+    def describe(i: int) -> str:
+        parts = [f"item={item.show(i)}", f"rater={rater.show(i)}"]
+        parts += [f"replication={rep.show(i)}"] if rep is not None else []
+        parts += [f"label={lab.show(i)}"] if lab is not None else []
+        return "(" + ", ".join(parts) + ")"
+
+    values = {c: df[c].reset_index(drop=True) for c in value_cols}
+    keep, values = _dedupe(_key_codes(keys), roles.duplicates, describe,
+                           "columns " + ", ".join(map(repr, key_names)), key_names, values)
+    if keep is not None:
+        item, rater = item.take(keep), rater.take(keep)
+        rep = None if rep is None else rep.take(keep)
+        lab = None if lab is None else lab.take(keep)
     table = Table(
         item=item, rater=rater, replication=rep, labels={}, source={}, has_label=has_label,
         item_source=repr(found["item"]), rater_source=repr(found["rater"]),
         replication_source=repr(found["replication"]), categories=roles.categories,
     )
-    keys = [item, rater] + ([rep] if rep is not None else [])
-
-    def describe(i: int) -> str:
-        out = f"(item={item.show(i)}, rater={rater.show(i)}"
-        out += f", replication={rep.show(i)}" if rep is not None else ""
-        return out + (f", label={lab.show(i)})" if label_col is not None else ")")
-
-    key_names = [found["item"], found["rater"]]
-    if rep is not None:
-        key_names.append(found["replication"])
-    where = "columns " + ", ".join(map(repr, key_names))
-    if label_col is None:
-        _check_duplicates(_key_codes(keys), describe, where, key_names)
-        rows = np.arange(len(df), dtype=np.int64)
+    if lab is None:
+        rows = np.arange(len(item), dtype=np.int64)
         for c in value_cols:
-            table.labels[c] = (rows, df[c].reset_index(drop=True))
+            table.labels[c] = (rows, values[c])
             table.source[c] = f"column {c!r}"
         return table
-    # one label column + one value column: one row per (item, rater, replication, label)
-    lab = Ids.factorize(df[label_col], str(label_col))
+    # one label column + one value column: pivot to one row per (item, rater, replication)
     value_col = value_cols[0]
-    # labels in order of first appearance (or of the categories, for a Categorical)
-    label_order = np.arange(len(lab.uniques))
+    label_order = np.arange(len(lab.uniques))  # first appearance, or the Categorical's order
     if isinstance(df[label_col].dtype, pd.CategoricalDtype):
         cats = df[label_col].dtype.categories
         label_order = np.argsort(cats.get_indexer(lab.uniques), kind="stable")
-    key = _key_codes(keys)
-    row_of, first = pd.factorize(key)
-    _check_duplicates(_key_codes([Ids(np.asarray(row_of, dtype=np.int64), pd.Index(first)), lab]),
-                      describe, f"{where}, {label_col!r}", [*key_names, label_col])
-    # rows of the pivoted table: first occurrence of each (item, rater, replication)
-    first_pos = np.full(len(first), -1, dtype=np.int64)
-    order = np.arange(len(df) - 1, -1, -1)
-    first_pos[row_of[order]] = order
+    row_of, first = pd.factorize(_key_codes([item, rater] + ([rep] if rep is not None else [])))
+    row_of = np.asarray(row_of, dtype=np.int64)
+    first_pos = _first_positions(row_of, len(first))
     table.item = item.take(first_pos)
     table.rater = rater.take(first_pos)
     table.replication = None if rep is None else rep.take(first_pos)
-    values = df[value_col].reset_index(drop=True)
     by_label = np.argsort(lab.codes, kind="stable")
     bounds = np.searchsorted(lab.codes[by_label], np.arange(len(lab.uniques) + 1))
     for j in label_order:
         pos = by_label[bounds[j]:bounds[j + 1]]
         name = lab.uniques[j]
-        table.labels[name] = (row_of[pos].astype(np.int64), values.iloc[pos])
+        table.labels[name] = (row_of[pos], values[value_col].iloc[pos])
         table.source[name] = f"column {value_col!r} (label {name!r})"
     return table
 
@@ -416,15 +444,20 @@ def _read_wide(df: pd.DataFrame, roles: Roles) -> Table:
     if reps is not None:
         pc, pu = pd.factorize(np.asarray(reps, dtype=object))
         rep = Ids(np.tile(np.asarray(pc, dtype=np.int64), n), pd.Index(pu))
-    _check_duplicates(
+    keep, values = _dedupe(
         _key_codes([item, rater] + ([rep] if rep is not None else [])),
+        roles.duplicates,
         lambda i: f"(item={item.show(i)}, rater={rater.show(i)})",
-        "the index and columns of the wide frame",
-        None,
+        "the index and columns of the wide frame", None, {name: flat},
     )
+    rows = np.arange(n * b, dtype=np.int64)
+    if keep is not None:
+        item, rater, flat = item.take(keep), rater.take(keep), values[name]
+        rep = None if rep is None else rep.take(keep)
+        rows = np.arange(len(keep), dtype=np.int64)
     return Table(
         item=item, rater=rater, replication=rep,
-        labels={name: (np.arange(n * b, dtype=np.int64), flat)},
+        labels={name: (rows, flat)},
         source={name: "the wide frame's cells"}, has_label=False,
         item_source="the index", rater_source="the columns",
         replication_source="the first column level", categories=roles.categories,
@@ -508,29 +541,122 @@ def _key_codes(parts: list[Ids]) -> np.ndarray:
     return key
 
 
-def _check_duplicates(
-    key: np.ndarray, describe: Any, where: str, columns: list[Hashable] | None
-) -> None:
-    dup = pd.Index(key).duplicated()
-    if dup.any():
-        n = int(dup.sum())
+#: What to do with repeated annotations of one (item, rater, replication[, label]).
+DUPLICATES = ("error", "first", "last", "mean")
+
+
+def _first_positions(codes: np.ndarray, n: int) -> np.ndarray:
+    """Row of the first occurrence of each code 0..n-1."""
+    _, first = np.unique(codes, return_index=True)
+    assert len(first) == n
+    return first.astype(np.int64)
+
+
+def _dedupe(
+    key: np.ndarray,
+    policy: str,
+    describe: Any,
+    where: str,
+    columns: list[Hashable] | None,
+    values: dict[Hashable, pd.Series],
+) -> tuple[np.ndarray | None, dict[Hashable, pd.Series]]:
+    """Apply the ``duplicates=`` policy to rows sharing ``key``.
+
+    Returns the rows kept (None when there are no duplicates) and the values
+    of those rows: the first or last annotation, or the mean of numeric
+    values. Anything but ``"error"`` warns with the count.
+    """
+    index = pd.Index(key)
+    dup = index.duplicated()
+    if not dup.any():
+        return None, values
+    n = int(dup.sum())
+    if policy == "error":
         i = int(np.flatnonzero(dup)[0])
         fix = (f"df.drop_duplicates(subset={list(columns)!r})" if columns
                else "dropping the repeated index labels")
         raise InputError(
             f"{n} duplicate annotation(s) in {where}: {describe(i)} appears more than "
             f"once in one replication. Keep one annotation each, e.g. with {fix}, or "
-            "aggregate them first."
+            "choose a policy: .xrr(duplicates='first'), 'last' or 'mean'."
         )
+    if policy in ("first", "last"):
+        keep = np.flatnonzero(~index.duplicated(keep=policy))
+        out = {k: v.iloc[keep].reset_index(drop=True) for k, v in values.items()}
+        what = f"kept the {policy} of each"
+    else:
+        group, uniq = pd.factorize(key)
+        keep = _first_positions(np.asarray(group, dtype=np.int64), len(uniq))
+        out = {}
+        for k, v in values.items():
+            if not (pd.api.types.is_numeric_dtype(v.dtype) or pd.api.types.is_bool_dtype(v.dtype)):
+                raise LevelError(
+                    f"duplicates='mean' averages numbers, but column {k!r} holds "
+                    f"{v.dtype} values; use duplicates='first' or 'last'."
+                )
+            out[k] = v.astype(float).groupby(group).mean().reset_index(drop=True)
+        what = "averaged each"
+    warnings.warn(
+        f"{where}: {n} repeated annotation(s); {what} (item, rater, replication) "
+        f"(duplicates={policy!r}).",
+        DroppedDataWarning,
+        stacklevel=5,
+    )
+    return keep, out
 
 
 # --------------------------------------------------------------------------- encoding
+
+
+def _clean_values(values: pd.Series, where: str) -> pd.Series:
+    """Apply the value policy: one kind of value per column, blank strings missing.
+
+    Returns ``values`` itself or a new Series (never modifies it).
+    """
+    dtype = values.dtype
+    is_object = pd.api.types.is_object_dtype(dtype)
+    if is_object:
+        kind = pd.api.types.infer_dtype(values, skipna=True)
+        if kind in ("mixed", "mixed-integer"):
+            sample = values.dropna().iloc[:100_000]
+            kinds = sorted({type(v).__name__ for v in sample})
+            unhashable = [k for k in kinds if k in ("list", "dict", "set", "ndarray")]
+            if unhashable:
+                raise LevelError(
+                    f"{where} holds {unhashable[0]} values; an annotation is one value. "
+                    "Explode multi-label cells into one row or column per label first."
+                )
+            raise LevelError(
+                f"{where} mixes value types ({', '.join(kinds)}), so equal-looking values "
+                "(1 and '1', True and 1) would be different or merged categories. Make the "
+                "column one type, e.g. pd.to_numeric(df[col]) or df[col].astype(str)."
+            )
+    if is_object or pd.api.types.is_string_dtype(dtype):
+        if pd.api.types.infer_dtype(values, skipna=True) in ("string", "empty"):
+            blank = values.str.strip().eq("").fillna(False).to_numpy(dtype=bool)
+            if blank.any():
+                warnings.warn(
+                    f"{where}: {int(blank.sum())} empty or blank string(s) read as missing "
+                    "annotations.",
+                    DroppedDataWarning,
+                    stacklevel=5,
+                )
+                return values.mask(blank)
+    return values
+
+
+def _numeric_strings_hint(cats: pd.Index) -> str:
+    if pd.api.types.is_object_dtype(cats.dtype) or pd.api.types.is_string_dtype(cats.dtype):
+        if len(cats) and pd.to_numeric(pd.Series(cats), errors="coerce").notna().all():
+            return " The values look like numbers written as text: pd.to_numeric(df[col])."
+    return ""
 
 
 def _label_categories(
     values: pd.Series, where: str, order: Sequence[Any] | None
 ) -> tuple[np.ndarray, pd.Index]:
     """Codes (-1 = missing) and ordered categories of one label's values."""
+    values = _clean_values(values, where)
     if order is not None:
         cats = pd.Index(list(order))
         if cats.has_duplicates:
@@ -617,7 +743,7 @@ def encode(tables: Sequence[Table], ordinal: bool = False) -> Annotations:
                 f"{where} holds unordered categories ({', '.join(map(repr, cats[:4]))}"
                 f"{', ...' if len(cats) > 4 else ''}); level='ordinal' needs their order. "
                 "Pass categories=[lowest, ..., highest] to .xrr(...), or make the column "
-                "an ordered pd.Categorical."
+                "an ordered pd.Categorical." + _numeric_strings_hint(cats)
             )
         codes[j, rows] = c
         cats_all.append(cats)
