@@ -29,7 +29,7 @@ def _stats() -> ItemStats:
                        "pool": ["X", "Y"] * 3, "v": [0, 1, 0, 1, 0, 1]})
     ann, level = annotations(df, replication="pool")
     assert ann.items.tolist() == [0, 1, 2] and ann.replications.tolist() == ["X", "Y"]
-    return ItemStats(ann, level, BIG.copy(), None, None)
+    return ItemStats(ann, level, BIG.sum(axis=-1), counts=BIG.copy())
 
 
 def _alpha_exact(counts: np.ndarray) -> Fraction:

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import kernels
 from .base import Estimates, ItemStats, one_minus_ratio
+from .sums import within_sums
 
 __all__ = ["alpha"]
 
@@ -23,40 +23,21 @@ def alpha(stats: ItemStats) -> Estimates:
     Items with a single annotation in a replication are unpairable there:
     left out, and counted in ``n_unpairable``.
     """
-    m = stats.per_item_n
+    m = stats.item_n
     mask = m >= 2
-    n_label, n_rep = m.shape[:2]
+    sums = within_sums(stats, mask)
     est = Estimates(
-        np.full((n_label, n_rep), np.nan),
+        np.full(m.shape[:2], np.nan),
         counts={
             "n_items": mask.sum(axis=-1),
             "n_unpairable": (m == 1).sum(axis=-1),
-            "n_values": np.where(mask, m, 0).sum(axis=-1).astype(np.int64),
+            "n_values": np.rint(sums.n_values).astype(np.int64),
         },
     )
     est.undefined(
         est.counts["n_items"] == 0, "no item has two or more annotations (nothing to pair)"
     )
-    if stats.moments is not None:
-        s = kernels.within_moments(stats.moments, mask)
-        n = s[..., 1]
-        mean_sq = np.divide(s[..., 2] ** 2, n, where=n > 0, out=np.zeros_like(n))
-        ss = np.maximum(s[..., 3] - mean_sq, 0)
-        one_minus_ratio((n - 1) * s[..., 0], 2.0 * n * ss, est, _ONE_VALUE)
-        return est
-    o = kernels.within_coincidence(stats.counts, mask)
-    num = np.zeros((n_label, n_rep))
-    den = np.zeros((n_label, n_rep))
-    for lab in range(n_label):
-        for r in range(n_rep):
-            nc = o[lab, r].sum(axis=1)
-            if nc.sum() < 2:
-                continue
-            d = stats.distance(lab, nc)
-            k = d.shape[0]
-            num[lab, r] = (nc.sum() - 1) * (o[lab, r, :k, :k] * d).sum()
-            den[lab, r] = nc[:k] @ d @ nc[:k]
-    one_minus_ratio(num, den, est, _ONE_VALUE)
+    one_minus_ratio((sums.n_values - 1) * sums.observed, sums.expected, est, _ONE_VALUE)
     return est
 
 

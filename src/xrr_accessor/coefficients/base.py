@@ -14,12 +14,24 @@ from ..schema import Annotations
 __all__ = ["Estimates", "ItemStats", "item_statistics"]
 
 
+#: Nominal labels with at least this many categories use the sparse path
+#: (sorted non-zero cells) instead of a dense n x K count table.
+SPARSE_MIN_CATEGORIES = 1024
+
+
 @dataclass
 class ItemStats:
     """Per-item sufficient statistics of every (label, replication).
 
-    Exactly one of ``counts`` (L, R, n, K) int64 and ``moments`` (L, R, n, 3)
-    float64 is set: moments for the interval level, counts otherwise.
+    Exactly one of three forms is set:
+
+    * ``moments`` (L, R, n, 3) float64: count, sum, sum of squares (interval);
+    * ``counts`` (L, R, n, K) int64: category counts (other levels);
+    * ``cells``: per label, the non-zero (replication, item, category, count)
+      cells sorted by replication, item and category (nominal data with many
+      categories: no n x K table).
+
+    ``item_n`` (L, R, n) holds the annotations per item in every form.
     ``values`` (L, K) holds the numeric category values (centered per label
     for interval data, which leaves every interval coefficient unchanged and
     keeps sums of squares well conditioned), or None for non-numeric levels.
@@ -27,17 +39,16 @@ class ItemStats:
 
     ann: Annotations
     level: Level
-    counts: np.ndarray | None
-    moments: np.ndarray | None
-    values: np.ndarray | None
+    item_n: np.ndarray
+    counts: np.ndarray | None = None
+    moments: np.ndarray | None = None
+    cells: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] | None = None
+    values: np.ndarray | None = None
 
     @property
     def per_item_n(self) -> np.ndarray:
         """Annotations per (label, replication, item): (L, R, n)."""
-        if self.moments is not None:
-            return self.moments[..., 0]
-        assert self.counts is not None
-        return self.counts.sum(axis=-1)
+        return self.item_n
 
     def distance(self, label: int, marginals: np.ndarray | None) -> np.ndarray:
         """D(c, k) over the categories of label ``label`` (not for interval)."""
@@ -48,9 +59,9 @@ class ItemStats:
 
 
 def item_statistics(ann: Annotations, level: Level) -> ItemStats:
-    """One pass over the annotations: counts, or moments for interval data."""
-    n_item = len(ann.items)
-    everything = np.ones((len(ann.labels), len(ann.replications), n_item), dtype=np.bool_)
+    """One pass over the annotations: moments, counts or sparse cells."""
+    n_item, n_rep = len(ann.items), len(ann.replications)
+    everything = np.ones((len(ann.labels), n_rep, n_item), dtype=np.bool_)
     values = ann.values(level.name) if level.numeric else None
     if level.uses_moments:
         assert values is not None
@@ -61,22 +72,52 @@ def item_statistics(ann: Annotations, level: Level) -> ItemStats:
         moments = kernels.grouped_moments(
             ann.item, ann.item, ann.replication, ann.codes, values, everything, n_item
         )
-        return ItemStats(ann, level, None, moments, values)
-    _check_size(ann)
+        return ItemStats(ann, level, moments[..., 0], moments=moments, values=values)
+    if level.name == "nominal" and ann.n_category >= SPARSE_MIN_CATEGORIES:
+        return _sparse_statistics(ann, level)
+    _check_size(ann, level)
     counts = kernels.grouped_counts(
         ann.item, ann.item, ann.replication, ann.codes, everything, n_item, ann.n_category
     )
-    return ItemStats(ann, level, counts, None, values)
+    return ItemStats(ann, level, counts.sum(axis=-1), counts=counts, values=values)
+
+
+def _sparse_statistics(ann: Annotations, level: Level) -> ItemStats:
+    n_item, n_rep, k = len(ann.items), len(ann.replications), ann.n_category
+    cells = []
+    item_n = np.zeros((len(ann.labels), n_rep, n_item))
+    for lab in range(len(ann.labels)):
+        ok = ann.codes[lab] >= 0
+        key = (ann.replication[ok] * n_item + ann.item[ok]) * k + ann.codes[lab][ok]
+        uniq, count = np.unique(key, return_counts=True)
+        ri, cat = np.divmod(uniq, k)
+        rep, item = np.divmod(ri, n_item)
+        cells.append((rep, item, cat, count))
+        item_n[lab] = np.bincount(ri, weights=count, minlength=n_rep * n_item).reshape(
+            n_rep, n_item)
+    return ItemStats(ann, level, item_n, cells=cells)
 
 
 #: Largest per-item count table built (cells of int64: 8 bytes each, 2.4 GB).
 MAX_COUNT_CELLS = 300_000_000
 
 
-def _check_size(ann: Annotations) -> None:
-    """Refuse, with the way out, a per-item count table too large for memory."""
+#: Largest K x K disagreement matrix built for one label (ordinal, ratio, custom).
+MAX_MATRIX_CATEGORIES = 4096
+
+
+def _check_size(ann: Annotations, level: Level) -> None:
+    """Refuse, with the way out, a count table or K x K matrix too large for memory."""
     n_label, n_rep, n_item, k = (len(ann.labels), len(ann.replications), len(ann.items),
                                  ann.n_category)
+    if k > MAX_MATRIX_CATEGORIES and level.name != "nominal":
+        widest = max(range(n_label), key=lambda j: len(ann.categories[j]))
+        where = ann.source.get(ann.labels[widest], repr(ann.labels[widest]))
+        raise InputError(
+            f"{where} has {k:,} categories; level={level.name!r} needs a {k:,} x {k:,} "
+            "disagreement matrix. For numbers use level='interval' (no matrix), for "
+            "labels level='nominal' (a sparse path), or merge categories."
+        )
     cells = n_label * n_rep * n_item * k
     if cells > MAX_COUNT_CELLS:
         widest = max(range(n_label), key=lambda j: len(ann.categories[j]))

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import kernels
 from .base import Estimates, ItemStats, one_minus_ratio
+from .sums import cross_sums
 
 __all__ = ["cross_kappa"]
 
@@ -25,46 +25,17 @@ def cross_kappa(stats: ItemStats, pairs: np.ndarray) -> Estimates:
     ordinal level the rank metric uses the pooled marginals of both
     replications' pairable values.
     """
-    pairs = np.ascontiguousarray(pairs, dtype=np.int64)
-    n_label = len(stats.ann.labels)
-    if stats.moments is not None:
-        s, used, unpaired = kernels.cross_moments(stats.moments, pairs)
-        est = _estimates(n_label, pairs, used, unpaired)
-        r, sy = s[..., 1], s[..., 2]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            ssx = np.maximum(s[..., 4] - s[..., 3] ** 2 / r, 0)
-            ssy = np.maximum(s[..., 6] - s[..., 5] ** 2 / sy, 0)
-            dm = s[..., 3] / r - s[..., 5] / sy
-            expected = (r * sy * dm**2 + sy * ssx + r * ssy) / (r * sy)
-            observed = s[..., 0] / (r + sy)
-        one_minus_ratio(np.nan_to_num(observed), np.nan_to_num(expected), est, _ONE_VALUE)
-        return est
-    cross, xm, ym, used, unpaired = kernels.cross_coincidence(stats.counts, pairs)
-    est = _estimates(n_label, pairs, used, unpaired)
-    num = np.zeros(est.value.shape)
-    den = np.zeros(est.value.shape)
-    for lab in range(n_label):
-        for p in range(len(pairs)):
-            x, y = xm[lab, p], ym[lab, p]
-            r, sy = x.sum(), y.sum()
-            if r == 0 or sy == 0:
-                continue
-            d = stats.distance(lab, x + y)
-            k = d.shape[0]
-            num[lab, p] = (cross[lab, p, :k, :k] * d).sum() / (r + sy)
-            den[lab, p] = (x[:k] @ d @ y[:k]) / (r * sy)
-    one_minus_ratio(num, den, est, _ONE_VALUE)
-    return est
-
-
-def _estimates(
-    n_label: int, pairs: np.ndarray, used: np.ndarray, unpaired: np.ndarray
-) -> Estimates:
+    sums = cross_sums(stats, np.ascontiguousarray(pairs, dtype=np.int64))
     est = Estimates(
-        np.full((n_label, len(pairs)), np.nan),
-        counts={"n_items": used, "n_unpairable": unpaired},
+        np.full(sums.used.shape, np.nan),
+        counts={"n_items": sums.used, "n_unpairable": sums.unpaired},
     )
-    est.undefined(used == 0, "no item is annotated in both replications")
+    est.undefined(sums.used == 0, "no item is annotated in both replications")
+    total = sums.r + sums.s
+    with np.errstate(divide="ignore", invalid="ignore"):
+        d_o = np.where(total > 0, sums.observed / total, 0.0)
+        d_e = np.where(total > 0, sums.expected / (sums.r * sums.s), 0.0)
+    one_minus_ratio(d_o, d_e, est, _ONE_VALUE)
     return est
 
 

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import kernels
 from ..errors import InputError
 from .base import Estimates, ItemStats, one_minus_ratio
+from .sums import same_rater_sums, within_sums
 
 __all__ = ["iota"]
 
@@ -37,7 +37,7 @@ def iota(stats: ItemStats, exactly_two: bool = False) -> Estimates:
     ann = stats.ann
     n_label, n_rep = len(ann.labels), len(ann.replications)
     n_rater = len(ann.raters)
-    m = stats.per_item_n
+    m = stats.item_n
     # raters with any annotation of the label in the replication
     present = np.zeros((n_label, n_rep, n_rater), dtype=bool)
     has = ann.codes >= 0
@@ -70,44 +70,12 @@ def iota(stats: ItemStats, exactly_two: bool = False) -> Estimates:
     est.undefined(b < 2, "fewer than two raters")
     est.undefined(n == 0, "no item is rated by every rater (iota and Cohen's kappa need "
                   "complete data; use metric='alpha' for missing data)")
-    bf = b.astype(float)
-    if stats.moments is not None:
-        w = kernels.within_moments(stats.moments, complete)
-        pair_sum = (bf - 1) / 2 * w[..., 0]
-        rm = kernels.grouped_moments(
-            ann.rater, ann.item, ann.replication, ann.codes, stats.values, complete, n_rater
-        )
-        nr, s1, s2 = rm[..., 0], rm[..., 1], rm[..., 2]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            mean = np.where(nr > 0, s1 / nr, 0.0)
-            ss = np.where(nr > 0, np.maximum(s2 - s1 * mean, 0.0), 0.0)
-            grand = mean.sum(axis=-1, keepdims=True) / bf[..., None]
-        spread = np.where(present, (mean - grand) ** 2, 0.0).sum(axis=-1)
-        nf = n.astype(float)
-        # sum_{r<s} sum_i sum_j (x_ri - x_sj)^2 = n^2 b sum_r (mean_r - grand)^2
-        #                                          + n (b - 1) sum_r SS_r
-        cross = nf**2 * bf * spread + nf * (bf - 1) * ss.sum(axis=-1)
-        one_minus_ratio(nf * pair_sum, cross, est, _ONE_VALUE)
-        return est
-    o = kernels.within_coincidence(stats.counts, complete)
-    rc = kernels.grouped_counts(
-        ann.rater, ann.item, ann.replication, ann.codes, complete, n_rater, ann.n_category
-    )
-    num = np.zeros((n_label, n_rep))
-    den = np.zeros((n_label, n_rep))
-    for lab in range(n_label):
-        for r in range(n_rep):
-            if n[lab, r] == 0:
-                continue
-            per_rater = rc[lab, r][present[lab, r]]
-            total = per_rater.sum(axis=0)
-            d = stats.distance(lab, total)
-            k = d.shape[0]
-            pair_sum = (b[lab, r] - 1) / 2 * (o[lab, r, :k, :k] * d).sum()
-            same_rater = np.einsum("gc,cd,gd->", per_rater[:, :k], d, per_rater[:, :k])
-            num[lab, r] = n[lab, r] * pair_sum
-            den[lab, r] = (total[:k] @ d @ total[:k] - same_rater) / 2
-    one_minus_ratio(num, den, est, _ONE_VALUE)
+    sums = within_sums(stats, complete)
+    # sum_i sum_{r<s} D = (b - 1) / 2 * observed (each item weighted 1 / (b - 1));
+    # sum_{r<s} N_r D N_s = (T D T - sum_g N_g D N_g) / 2
+    pair_sum = (b - 1) / 2.0 * sums.observed
+    between_raters = (sums.expected - same_rater_sums(stats, complete)) / 2.0
+    one_minus_ratio(n * pair_sum, between_raters, est, _ONE_VALUE)
     return est
 
 

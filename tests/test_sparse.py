@@ -1,0 +1,70 @@
+"""Nominal labels with very many categories take the sparse path; same numbers."""
+
+from __future__ import annotations
+
+from unittest import mock
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given
+
+import xrr_accessor as xa
+from xrr_accessor.coefficients import base, item_statistics
+
+import naive
+from helpers import annotation_frames, assert_close_or_both_nan, quietly, units
+
+
+def _both_paths(fn, *args, **kwargs):
+    dense, _ = quietly(fn, *args, **kwargs)
+    with mock.patch.object(base, "SPARSE_MIN_CATEGORIES", 1):
+        sparse, _ = quietly(fn, *args, **kwargs)
+    return dense, sparse
+
+
+@given(df=annotation_frames(min_reps=2, max_raters=5))
+def test_sparse_equals_dense(df):
+    for fn, kw in ((xa.irr, {}), (xa.irr, {"metric": "iota"}), (xa.cross_kappa, {}),
+                   (xa.normalized, {})):
+        dense, sparse = _both_paths(fn, df, replication="pool", **kw)
+        np.testing.assert_allclose(np.asarray(sparse, float), np.asarray(dense, float),
+                                   rtol=1e-10, atol=1e-12, equal_nan=True)
+        for key in dense.attrs:
+            if key.startswith("n_"):
+                assert sparse.attrs[key] == dense.attrs[key], key
+
+
+def test_sparse_path_is_taken():
+    df = pd.DataFrame({"item": [1, 1], "rater": ["a", "b"], "v": [0, 1]})
+    ann, level = xa.annotations(df)
+    with mock.patch.object(base, "SPARSE_MIN_CATEGORIES", 1):
+        stats = item_statistics(ann, level)
+    assert stats.cells is not None and stats.counts is None
+
+
+def test_twenty_thousand_categories():
+    """Entity ids as categories: 20,000+ categories, no n x K table, exact."""
+    rng = np.random.default_rng(0)
+    n = 20_000
+    truth = rng.integers(0, 1_000_000, n)
+    rows = []
+    for pool in ("X", "Y"):
+        for rater in ("r1", "r2"):
+            noisy = np.where(rng.random(n) < 0.7, truth, rng.integers(0, 1_000_000, n))
+            rows.append(pd.DataFrame({"item": np.arange(n), "rater": rater, "pool": pool,
+                                      "value": [f"Q{v}" for v in noisy]}))
+    df = pd.concat(rows, ignore_index=True)
+    ann, level = xa.annotations(df)
+    assert ann.n_category > 20_000
+    assert item_statistics(ann, level).counts is None
+    sub = df[df["item"] < 150]  # the naive O(n^2) definition on a slice
+    for frame in (sub, df):
+        kx = frame.xrr.cross_kappa().iloc[0]
+        alpha = frame.xrr.irr()
+        if frame is sub:
+            assert kx == pytest.approx(naive.kappa_x(units(sub, "X"), units(sub, "Y")), abs=1e-12)
+            assert_close_or_both_nan(alpha["X"], naive.alpha(units(sub, "X")))
+    assert 0.4 < kx < 0.6  # 0.7^2 agreement, chance ~0
+    with pytest.raises(xa.InputError, match="level='ordinal' needs a"):
+        df.xrr(categories=sorted(df["value"].unique())).irr(level="ordinal")
