@@ -105,12 +105,15 @@ def main(argv: Sequence[str] | None = None) -> int:
                   f"{', '.join(sorted(df['pool'].unique()))}.\n")
             _run_summary(df, args, {})
         else:
-            df = pd.read_csv(args.path)
+            try:
+                df = pd.read_csv(args.path)
+            except (ValueError, OSError, UnicodeError) as exc:
+                raise ValueError(f"cannot read {args.path} as CSV: {exc}") from exc
             roles = {r: getattr(args, r) for r in ("item", "rater", "replication", "label",
                                                     "value") if getattr(args, r)}
             _run_summary(df, args, roles)
     except (ValueError, LevelError, OSError) as exc:
-        print(f"xrr: error: {exc}", file=sys.stderr)
+        print("xrr: error: " + " ".join(str(exc).split()), file=sys.stderr)  # one line
         return 2
     return 0
 

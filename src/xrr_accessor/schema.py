@@ -480,6 +480,9 @@ def _read_xarray(data: xr.Dataset | xr.DataArray, roles: Roles) -> Table:
     else:
         name = data.name if data.name is not None else "value"
         if dim_of["label"] is not None:
+            if data.sizes[dim_of["label"]] == 0:
+                raise InputError(f"the label dimension {dim_of['label']!r} is empty; there "
+                                 "is nothing to compute.")
             ds = data.to_dataset(dim=dim_of["label"])
             has_label = True
         else:

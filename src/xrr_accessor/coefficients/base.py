@@ -65,10 +65,11 @@ def item_statistics(ann: Annotations, level: Level) -> ItemStats:
     values = ann.values(level.name) if level.numeric else None
     if level.uses_moments:
         assert values is not None
-        lo = np.nanmin(np.where(np.isnan(values), np.inf, values), axis=1, keepdims=True)
-        hi = np.nanmax(np.where(np.isnan(values), -np.inf, values), axis=1, keepdims=True)
-        center = np.where(np.isfinite(lo + hi), (lo + hi) / 2.0, 0.0)
-        values = np.where(np.isnan(values), 0.0, values - center)
+        known = ~np.isnan(values)
+        lo = np.where(known, values, np.inf).min(axis=1, keepdims=True)
+        hi = np.where(known, values, -np.inf).max(axis=1, keepdims=True)
+        center = np.where(np.isfinite(lo) & np.isfinite(hi), lo / 2.0 + hi / 2.0, 0.0)
+        values = np.where(known, values - center, 0.0)
         moments = kernels.grouped_moments(
             ann.item, ann.item, ann.replication, ann.codes, values, everything, n_item
         )
