@@ -121,3 +121,48 @@ def test_additive_over_item_chunks():
     first = df[df["item_id"].isin(items[:250])]
     second = df[~df["item_id"].isin(items[:250])]
     _same(pd.concat([second, first]).xrr.cross_kappa(), df.xrr.cross_kappa())
+
+
+@st.composite
+def complete_tables(draw):
+    """Every item annotated m times in one replication (for the SPEC identity)."""
+    n = draw(st.integers(2, 30))
+    m = draw(st.integers(2, 5))
+    k = draw(st.integers(2, 4))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    vals = rng.integers(0, k, size=(n, m))
+    return pd.DataFrame({"item": np.repeat(np.arange(n), m), "rater": np.tile(np.arange(m), n),
+                         "value": vals.reshape(-1)}), n, m
+
+
+@given(table=complete_tables(), level=st.sampled_from(LEVELS))
+def test_identity_copy_kappa_x_and_alpha(table, level):
+    """SPEC section 3: 1 - kappa_x(X, X) = ((m - 1)/m) (M/(M - 1)) (1 - alpha_X)."""
+    x, n, m = table
+    alpha, _ = quietly(xa.irr, x, level=level)
+    kx, _ = quietly(xa.cross_kappa, x, x.copy(), level=level)
+    if np.isnan(alpha):
+        assert np.isnan(kx)
+        return
+    big_m = n * m
+    assert 1 - kx == pytest.approx((m - 1) / m * big_m / (big_m - 1) * (1 - alpha), abs=1e-10)
+
+
+@given(df=annotation_frames(min_reps=2), seed=st.integers(0, 2**32 - 1),
+       level=st.sampled_from(LEVELS))
+def test_kappa_x_invariant_to_rater_relabeling(df, seed, level):
+    """Raters are interchangeable within a replication for kappa_x too."""
+    raters = df["rater"].unique()
+    perm = dict(zip(raters, np.random.default_rng(seed).permutation(raters), strict=True))
+    a, _ = quietly(xa.cross_kappa, df, replication="pool", level=level)
+    b, _ = quietly(xa.cross_kappa, df.assign(rater=df["rater"].map(perm)), replication="pool",
+                   level=level)
+    _same(a, b)
+
+
+@given(df=annotation_frames(min_reps=2))
+def test_valid_inputs_are_never_modified(df):
+    before = df.copy(deep=True)
+    for fn in (xa.irr, xa.cross_kappa, xa.normalized, xa.summary):
+        quietly(fn, df, replication="pool")
+    pd.testing.assert_frame_equal(df, before)
