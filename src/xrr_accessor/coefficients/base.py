@@ -68,7 +68,8 @@ def item_statistics(ann: Annotations, level: Level) -> ItemStats:
         known = ~np.isnan(values)
         lo = np.where(known, values, np.inf).min(axis=1, keepdims=True)
         hi = np.where(known, values, -np.inf).max(axis=1, keepdims=True)
-        center = np.where(np.isfinite(lo) & np.isfinite(hi), lo / 2.0 + hi / 2.0, 0.0)
+        finite = np.isfinite(lo) & np.isfinite(hi)  # False for a label with no values
+        center = (np.where(finite, lo, 0.0) + np.where(finite, hi, 0.0)) / 2.0
         values = np.where(known, values - center, 0.0)
         moments = kernels.grouped_moments(
             ann.item, ann.item, ann.replication, ann.codes, values, everything, n_item
