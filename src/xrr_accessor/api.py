@@ -51,7 +51,8 @@ def annotations(
         Level of measurement; checked against the values here.
     **roles
         ``item=``, ``rater=``, ``replication=``, ``label=``, ``value=``,
-        ``wide=``, ``categories=``.
+        ``wide=``, ``categories=``, ``duplicates=``. ``other`` is read with
+        the same roles, unless it is passed as ``other.xrr(...)`` with its own.
 
     Returns
     -------
@@ -181,6 +182,8 @@ def cross_kappa(data: Any, other: Any = None, level: Any = "nominal", **roles: A
         Annotations of the same items by another replication. Given: kappa_x
         between each replication of ``data`` and each of ``other`` (items
         matched by id). Not given: every pair of replications in ``data``.
+        Read with the same roles as ``data``; pass ``other.xrr(rater=...)``
+        to give it its own.
     level : str, matrix or callable
         Level of measurement (see :func:`irr`).
     **roles
