@@ -77,5 +77,6 @@ def test_kernel_counts_are_int64():
     codes = np.zeros((1, 3), dtype=np.int64)
     idx = np.zeros(3, dtype=np.int64)
     mask = np.ones((1, 1, 1), dtype=np.bool_)
-    out = kernels.grouped_counts(idx, idx, idx, codes, mask, 1, 1)
+    out, totals = kernels.grouped_counts(idx, idx, idx, codes, mask, 1, 1)
     assert out.dtype == np.int64 and out[0, 0, 0, 0] == 3
+    assert totals.dtype == np.int64 and totals[0, 0, 0] == 3

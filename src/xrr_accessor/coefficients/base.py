@@ -78,10 +78,10 @@ def item_statistics(ann: Annotations, level: Level) -> ItemStats:
     if level.name == "nominal" and ann.n_category >= SPARSE_MIN_CATEGORIES:
         return _sparse_statistics(ann, level)
     _check_size(ann, level)
-    counts = kernels.grouped_counts(
+    counts, totals = kernels.grouped_counts(
         ann.item, ann.item, ann.replication, ann.codes, everything, n_item, ann.n_category
     )
-    return ItemStats(ann, level, counts.sum(axis=-1), counts=counts, values=values)
+    return ItemStats(ann, level, totals, counts=counts, values=values)
 
 
 def _sparse_statistics(ann: Annotations, level: Level) -> ItemStats:

@@ -97,8 +97,8 @@ def same_rater_sums(stats: ItemStats, mask: np.ndarray) -> np.ndarray:
         return (2.0 * rm[..., 0] * _sum_of_squares(rm[..., 0], rm[..., 1], rm[..., 2])).sum(-1)
     if stats.cells is not None:
         return _same_rater_cells(stats, mask)
-    rc = kernels.grouped_counts(ann.rater, ann.item, ann.replication, ann.codes, mask,
-                                n_rater, ann.n_category)
+    rc, _ = kernels.grouped_counts(ann.rater, ann.item, ann.replication, ann.codes, mask,
+                                   n_rater, ann.n_category)
     n_label, n_rep = mask.shape[:2]
     out = np.zeros((n_label, n_rep))
     for lab in range(n_label):

@@ -28,22 +28,27 @@ _JIT = {"cache": True, "nogil": True, "fastmath": False}
 def grouped_counts(
     group: np.ndarray, item: np.ndarray, replication: np.ndarray, codes: np.ndarray,
     mask: np.ndarray, n_group: int, n_category: int,
-) -> np.ndarray:
-    """Category counts per (label, replication, group, category): (L, R, G, K) int64.
+) -> tuple[np.ndarray, np.ndarray]:
+    """Category counts per (label, replication, group, category), and their totals.
 
-    ``group`` is the item code (per-item statistics) or the rater code (per-rater
-    marginals); only annotations whose (label, replication, item) is in ``mask``
-    (L, R, n) count.
+    Returns (counts (L, R, G, K), totals (L, R, G)), both int64. ``group`` is
+    the item code (per-item statistics) or the rater code (per-rater
+    marginals); only annotations whose (label, replication, item) is in
+    ``mask`` (L, R, n) count.
     """
     n_label, n_ann = codes.shape
     n_rep = mask.shape[1]
     out = np.zeros((n_label, n_rep, n_group, n_category), dtype=np.int64)
+    totals = np.zeros((n_label, n_rep, n_group), dtype=np.int64)
     for lab in range(n_label):
         for a in range(n_ann):
             c = codes[lab, a]
-            if c >= 0 and mask[lab, replication[a], item[a]]:
-                out[lab, replication[a], group[a], c] += 1
-    return out
+            r = replication[a]
+            if c >= 0 and mask[lab, r, item[a]]:
+                g = group[a]
+                out[lab, r, g, c] += 1
+                totals[lab, r, g] += 1
+    return out, totals
 
 
 @njit(**_JIT)
