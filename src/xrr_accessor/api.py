@@ -16,7 +16,7 @@ import xarray as xr
 
 from .coefficients import CROSS, IRR, Estimates, ItemStats, item_statistics
 from .errors import InputError
-from .levels import Level, resolve_level
+from .levels import Level, resolve_level, resolve_weights
 from .results import label_result, pair_index, warn_dropped, warn_undefined
 from .schema import Annotations, Roles, Table, encode, read
 
@@ -71,7 +71,7 @@ def annotations(
     tables = [_table(data, roles)]
     if other is not None:
         tables.append(_table(other, roles))
-    ann = encode(tables, ordinal=lvl.ordinal)
+    ann = encode(tables, ordinal=lvl.ordered)
     if lvl.numeric:
         ann.values(lvl.name)  # raises a LevelError naming the column
     return ann, lvl
@@ -82,12 +82,38 @@ def _check_metric(metric: str) -> None:
         raise InputError(f"unknown metric {metric!r}; use one of {', '.join(IRR)}.")
 
 
+def _irr_level(metric: str, level: Any, weights: Any) -> Any:
+    """The level an IRR metric is computed at, from ``level=`` and ``weights=``."""
+    entry = IRR[metric]
+    given_level = not (isinstance(level, str) and level == "nominal")
+    if weights is None:
+        if entry.weights_only:
+            if given_level:
+                raise InputError(
+                    f"metric={metric!r} is weighted with weights='linear', 'quadratic' or a "
+                    "K x K matrix of agreement weights, not with level=."
+                )
+            return resolve_weights("unweighted")
+        return level
+    if metric == "alpha":
+        raise InputError(
+            "alpha is weighted through level= ('ordinal', 'interval', 'ratio', or a "
+            "disagreement matrix), not weights=."
+        )
+    if given_level:
+        raise InputError("give level= or weights=, not both.")
+    return resolve_weights(weights)
+
+
 def _irr_estimates(stats: ItemStats, metric: str) -> Estimates:
     _check_metric(metric)
     return IRR[metric].finalize(stats)
 
 
-def irr(data: Any, metric: str = "alpha", level: Any = "nominal", **roles: Any) -> Any:
+def irr(
+    data: Any, metric: str = "alpha", level: Any = "nominal", weights: Any = None,
+    **roles: Any,
+) -> Any:
     """Inter-rater reliability of each label in each replication.
 
     Parameters
@@ -97,16 +123,24 @@ def irr(data: Any, metric: str = "alpha", level: Any = "nominal", **roles: Any) 
         label, or a label and a value column), a wide frame (``wide=True``),
         or xarray with dims ``item``, ``rater`` and optionally ``replication``
         and ``label``.
-    metric : {"alpha", "cohen", "iota"}
+    metric : str
         ``"alpha"`` (Krippendorff, default; any raters, missing data),
-        ``"cohen"`` (exactly two raters; weighted through ``level``) or
-        ``"iota"`` (Janson-Olsson; Conger's kappa for nominal data). Cohen
-        and iota use items rated by every rater and report the others in
-        ``n_dropped``.
+        ``"cohen"`` (exactly two raters), ``"iota"`` (Janson-Olsson; Conger's
+        kappa for nominal data) -- these two use items rated by every rater
+        and report the others in ``n_dropped`` --, or the chance-corrected
+        family in Gwet's form: ``"percent"`` agreement, ``"scott"``,
+        ``"fleiss"``, ``"conger"``, ``"bp"`` (Brennan-Prediger), ``"gwet"``
+        (AC1; AC2 when weighted), and ``"light"`` (mean pairwise Cohen).
     level : {"nominal", "ordinal", "interval", "ratio"}, matrix or callable
-        Level of measurement: a name, a K x K disagreement matrix over the
-        categories (ndarray in category order, or a DataFrame indexed by
-        category), or a callable ``D(a, b)``.
+        Level of measurement for alpha, iota and cohen: a name, a K x K
+        disagreement matrix over the categories (ndarray in category order,
+        or a DataFrame indexed by category), or a callable ``D(a, b)``.
+    weights : {"unweighted", "linear", "quadratic"} or matrix, optional
+        Agreement weights for cohen, iota and the chance-corrected family:
+        linear 1 - |a - b| / range, quadratic 1 - (a - b)^2 / range^2, over
+        the category values when they are numbers (as irrCAC) or their
+        ranks otherwise (scikit-learn always uses ranks), or a K x K matrix
+        with 1 on the diagonal.
     **roles
         Column or dimension names, see :func:`annotations`.
 
@@ -135,7 +169,7 @@ def irr(data: Any, metric: str = "alpha", level: Any = "nominal", **roles: Any) 
     0.849
     """
     _check_metric(metric)
-    ann, lvl = annotations(data, level=level, **roles)
+    ann, lvl = annotations(data, level=_irr_level(metric, level, weights), **roles)
     stats = item_statistics(ann, lvl)
     est = _irr_estimates(stats, metric)
     cells = ann.replications
@@ -143,6 +177,8 @@ def irr(data: Any, metric: str = "alpha", level: Any = "nominal", **roles: Any) 
     warn_dropped(est, ann, metric)
     attrs = {"name": metric, "metric": metric, "level": lvl.name,
              "citation": IRR[metric].citation}
+    if lvl.name == "weights":
+        attrs["weights"] = lvl.custom if isinstance(lvl.custom, str) else "custom"
     return label_result(est, ann, cells, _kind(data), attrs)
 
 

@@ -17,9 +17,15 @@ import pandas as pd
 
 from .errors import InputError
 
-__all__ = ["LEVELS", "Level", "distance_matrix", "resolve_level"]
+__all__ = [
+    "LEVELS", "WEIGHTS", "Level", "agreement_weights", "distance_matrix", "resolve_level",
+    "resolve_weights",
+]
 
 LEVELS = ("nominal", "ordinal", "interval", "ratio")
+
+#: Named agreement weights (Cohen 1968; Gwet's handbook).
+WEIGHTS = ("unweighted", "linear", "quadratic")
 
 
 @dataclass(frozen=True)
@@ -47,9 +53,71 @@ class Level:
         """Whether categories must be numbers."""
         return self.name in ("interval", "ratio")
 
+    @property
+    def ordered(self) -> bool:
+        """Whether categories need an order (ordinal level, linear/quadratic weights)."""
+        return self.name == "ordinal" or (
+            self.name == "weights" and self.custom in ("linear", "quadratic"))
+
+
+def resolve_weights(weights: Any) -> Level:
+    """Agreement weights as a level: D = 1 - w (``"unweighted"``, ``"linear"``,
+    ``"quadratic"``, or a K x K matrix / DataFrame of weights with a unit diagonal)."""
+    if isinstance(weights, str):
+        if weights.lower() not in WEIGHTS:
+            raise InputError(
+                f"unknown weights {weights!r}; use one of {', '.join(WEIGHTS)}, or a K x K "
+                "matrix of agreement weights (1 on the diagonal)."
+            )
+        return Level("weights", weights.lower())
+    if isinstance(weights, pd.DataFrame):
+        return Level("weights", weights)
+    arr = np.asarray(weights, dtype=float)
+    if arr.ndim != 2 or arr.shape[0] != arr.shape[1]:
+        raise InputError(f"weights is a square K x K matrix; got shape {arr.shape}.")
+    return Level("weights", arr)
+
+
+def agreement_weights(
+    spec: Any, categories: pd.Index, values: np.ndarray | None, where: str
+) -> np.ndarray:
+    """Agreement weights W (K x K, 1 on the diagonal) for one label's categories.
+
+    Linear: 1 - |x_k - x_l| / (max - min); quadratic: 1 - (x_k - x_l)^2 /
+    (max - min)^2, with x the category values when they are numbers (as in
+    Gwet's irrCAC) and their ranks otherwise. scikit-learn uses ranks always;
+    the two agree when the categories are equally spaced.
+    """
+    k = len(categories)
+    if isinstance(spec, str):
+        if spec == "unweighted" or k < 2:
+            return np.eye(k)
+        numeric = pd.api.types.is_numeric_dtype(categories.dtype) or pd.api.types.is_bool_dtype(
+            categories.dtype)
+        if values is not None:
+            x = values[:k]
+        elif numeric:
+            x = categories.to_numpy(dtype=float)
+        else:
+            x = np.arange(k, dtype=float)
+        span = x.max() - x.min()
+        diff = np.abs(np.subtract.outer(x, x)) / (span if span > 0 else 1.0)
+        return 1.0 - (diff if spec == "linear" else diff**2)
+    d = _custom_matrix(spec, categories, where, check=False)
+    if not np.allclose(d, d.T):
+        raise InputError(f"the weights for {where} must be symmetric (w_kl == w_lk).")
+    if not np.allclose(np.diag(d), 1.0) or (d < 0).any() or (d > 1).any():
+        raise InputError(
+            f"the weights for {where} must lie in [0, 1] with 1 on the diagonal (full "
+            "agreement of a category with itself)."
+        )
+    return d
+
 
 def resolve_level(level: Any) -> Level:
     """Validate ``level``: a name in :data:`LEVELS`, a square matrix, or a callable."""
+    if isinstance(level, Level):
+        return level
     if isinstance(level, str):
         name = level.lower()
         if name not in LEVELS:
@@ -125,6 +193,8 @@ def distance_matrix(
         assert values is not None
         v = values[:k]
         return np.subtract.outer(v, v) ** 2
+    if level.name == "weights":
+        return 1.0 - agreement_weights(level.custom, categories, values, where)
     if level.name == "ratio":
         assert values is not None
         v = values[:k]
@@ -141,7 +211,9 @@ def distance_matrix(
     return _custom_matrix(level.custom, categories, where)
 
 
-def _custom_matrix(custom: Any, categories: pd.Index, where: str) -> np.ndarray:
+def _custom_matrix(
+    custom: Any, categories: pd.Index, where: str, check: bool = True
+) -> np.ndarray:
     k = len(categories)
     if isinstance(custom, pd.DataFrame):
         missing = [c for c in categories if c not in custom.index or c not in custom.columns]
@@ -154,7 +226,7 @@ def _custom_matrix(custom: Any, categories: pd.Index, where: str) -> np.ndarray:
     elif isinstance(custom, np.ndarray):
         if custom.shape != (k, k):
             raise InputError(
-                f"the custom disagreement matrix is {custom.shape[0]} x {custom.shape[1]} "
+                f"the custom matrix is {custom.shape[0]} x {custom.shape[1]} "
                 f"but {where} has {k} categories {list(categories)[:6]}; pass a K x K "
                 "matrix in that order, or a DataFrame indexed by category."
             )
@@ -168,4 +240,4 @@ def _custom_matrix(custom: Any, categories: pd.Index, where: str) -> np.ndarray:
             d = np.empty(0)
         if d.shape != (k, k):  # not vectorizable: K x K calls (K is small)
             d = np.array([[float(fn(x, y)) for y in a] for x in a]).reshape(k, k)
-    return _check_matrix(d, where)
+    return _check_matrix(d, where) if check else d

@@ -744,7 +744,8 @@ def encode(tables: Sequence[Table], ordinal: bool = False) -> Annotations:
         if ordinal and not _is_ordered(vals, cats, order is not None):
             raise LevelError(
                 f"{where} holds unordered categories ({', '.join(map(repr, cats[:4]))}"
-                f"{', ...' if len(cats) > 4 else ''}); level='ordinal' needs their order. "
+                f"{', ...' if len(cats) > 4 else ''}); the ordinal level and linear or "
+                "quadratic weights need their order. "
                 "Pass categories=[lowest, ..., highest] to .xrr(...), or make the column "
                 "an ordered pd.Categorical." + _numeric_strings_hint(cats)
             )

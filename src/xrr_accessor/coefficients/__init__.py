@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from functools import partial
 
 from . import alpha as _alpha
+from . import chance as _chance
 from . import cross as _cross
 from . import iota as _iota
 from .base import Estimates, ItemStats, item_statistics
@@ -28,6 +29,9 @@ class Coefficient:
     levels: tuple[str, ...]
     citation: str
     description: str
+    #: True: weighted through ``weights=`` only; False: ``level=`` (and, for
+    #: cohen/iota, ``weights=`` as D = 1 - w).
+    weights_only: bool = False
 
 
 _ALL_LEVELS = ("nominal", "ordinal", "interval", "ratio", "custom")
@@ -45,7 +49,27 @@ IRR: dict[str, Coefficient] = {
     ),
     "cohen": Coefficient(
         "cohen", partial(_iota.iota, exactly_two=True), _ALL_LEVELS, _iota.CITATION,
-        "Cohen's kappa: exactly two raters (iota with b = 2); weighted through level",
+        "Cohen's kappa: exactly two raters (iota with b = 2); weighted through level "
+        "or weights",
+    ),
+    **{
+        name: Coefficient(name, partial(_chance.chance_corrected, metric=name), ("weights",),
+                          citation, description, weights_only=True)
+        for name, citation, description in [
+            ("percent", "Gwet (2014), Handbook of Inter-Rater Reliability, ch. 2",
+             "percent agreement: share of agreeing rater pairs per item, averaged"),
+            ("scott", "Scott (1955)", "Scott's pi: pooled category shares as chance"),
+            ("fleiss", "Fleiss (1971); Gwet (2014) for varying raters per item",
+             "Fleiss' kappa: chance from the mean per-item category shares"),
+            ("conger", "Conger (1980); Gwet (2014) for missing ratings",
+             "Conger's kappa: chance from each rater's own category shares"),
+            ("bp", "Brennan & Prediger (1981)", "Brennan-Prediger: chance 1/q"),
+            ("gwet", "Gwet (2008)", "Gwet's AC1 (unweighted) / AC2 (weighted)"),
+        ]
+    },
+    "light": Coefficient(
+        "light", _chance.light, ("weights",), "Light (1971)",
+        "Light's kappa: mean pairwise Cohen's kappa over rater pairs", weights_only=True,
     ),
 }
 
