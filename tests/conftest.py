@@ -19,3 +19,6 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+# run once in a throwaway environment with irrCAC (see its docstring), never collected
+collect_ignore = ["fixtures/make_irrcac.py"]

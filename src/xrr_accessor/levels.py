@@ -57,7 +57,8 @@ class Level:
     def ordered(self) -> bool:
         """Whether categories need an order (ordinal level, linear/quadratic weights)."""
         return self.name == "ordinal" or (
-            self.name == "weights" and self.custom in ("linear", "quadratic"))
+            self.name == "weights" and isinstance(self.custom, str)
+            and self.custom in ("linear", "quadratic"))
 
 
 def resolve_weights(weights: Any) -> Level:

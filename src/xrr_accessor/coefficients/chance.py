@@ -93,7 +93,7 @@ def chance_corrected(stats: ItemStats, metric: str) -> Estimates:
                 pooled = pooled / pooled.sum(axis=-1, keepdims=True)
             pe[lab] = np.einsum("rk,kl,rl->r", pooled, w, pooled)
         elif metric == "bp":
-            pe[lab] = w.sum() / k**2
+            pe[lab] = w.sum() / k**2 if k else 1.0
         elif metric == "gwet":
             pe[lab] = w.sum() / (k * (k - 1)) * (pi * (1 - pi)).sum(-1) if k > 1 else 1.0
         else:

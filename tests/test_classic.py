@@ -1,0 +1,312 @@
+"""The chance-corrected family (issue 3): naive formulas, published values, peers."""
+
+from __future__ import annotations
+
+import json
+import math
+from itertools import combinations
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from nltk.metrics.agreement import AnnotationTask
+from statsmodels.stats.inter_rater import fleiss_kappa
+
+import xrr_accessor as xa
+from xrr_accessor.errors import InputError, LevelError
+
+from helpers import assert_close_or_both_nan, quietly
+
+DATA = Path(__file__).parent / "data"
+METRICS = ["percent", "scott", "fleiss", "conger", "bp", "gwet", "light"]
+
+
+# ----------------------------------------------------------------- naive formulas
+# Written from Gwet, Handbook of Inter-Rater Reliability (2014), ch. 2-5, with
+# explicit loops over items, raters and category pairs.
+
+
+def naive_weights(cats, kind):
+    q = len(cats)
+    if kind == "unweighted":
+        return [[1.0 if a == b else 0.0 for b in range(q)] for a in range(q)]
+    span = max(cats) - min(cats)
+    power = 1 if kind == "linear" else 2
+    return [[1 - (abs(cats[a] - cats[b]) / span) ** power for b in range(q)] for a in range(q)]
+
+
+def naive(rows, metric, kind="unweighted"):
+    """rows: items x raters, None = missing."""
+    cats = sorted({v for row in rows for v in row if v is not None})
+    q = len(cats)
+    w = naive_weights(cats, kind)
+    idx = {c: k for k, c in enumerate(cats)}
+    r_ik = [[sum(1 for v in row if v == c) for c in cats] for row in rows]
+    r_i = [sum(x) for x in r_ik]
+    pairable = [i for i in range(len(rows)) if r_i[i] >= 2]
+    if not pairable:
+        return math.nan
+    pa = 0.0
+    for i in pairable:
+        s = 0.0
+        for k in range(q):
+            rstar = sum(w[k][l_] * r_ik[i][l_] for l_ in range(q))
+            s += r_ik[i][k] * (rstar - 1)
+        pa += s / (r_i[i] * (r_i[i] - 1))
+    pa /= len(pairable)
+    rated = [i for i in range(len(rows)) if r_i[i] >= 1]
+    pi = [sum(r_ik[i][k] / r_i[i] for i in rated) / len(rated) for k in range(q)]
+    if metric == "percent":
+        return pa
+    if metric == "fleiss":
+        pe = sum(w[k][l_] * pi[k] * pi[l_] for k in range(q) for l_ in range(q))
+    elif metric == "scott":
+        tot = [sum(r_ik[i][k] for i in pairable) for k in range(q)]
+        p = [t / sum(tot) for t in tot]
+        pe = sum(w[k][l_] * p[k] * p[l_] for k in range(q) for l_ in range(q))
+    elif metric == "bp":
+        pe = sum(map(sum, w)) / q**2
+    elif metric == "gwet":
+        if q < 2:
+            return math.nan
+        pe = sum(map(sum, w)) / (q * (q - 1)) * sum(p * (1 - p) for p in pi)
+    elif metric == "conger":
+        raters = [g for g in range(len(rows[0])) if any(row[g] is not None for row in rows)]
+        b = len(raters)
+        if b < 2:
+            return math.nan
+        shares = []
+        for g in raters:
+            vals = [row[g] for row in rows if row[g] is not None]
+            shares.append([vals.count(c) / len(vals) for c in cats])
+        mean = [sum(s[k] for s in shares) / b for k in range(q)]
+        pe = 0.0
+        for k in range(q):
+            for l_ in range(q):
+                cov = (sum(s[k] * s[l_] for s in shares) - b * mean[k] * mean[l_]) / (b - 1)
+                pe += w[k][l_] * (mean[k] * mean[l_] - cov / b)
+    elif metric == "light":
+        kappas = []
+        for g, h in combinations(range(len(rows[0])), 2):
+            both = [(row[g], row[h]) for row in rows if row[g] is not None and row[h] is not None]
+            if not both:
+                continue
+            n = len(both)
+            po = sum(w[idx[a]][idx[b]] for a, b in both) / n
+            pg = [sum(1 for a, _ in both if a == c) / n for c in cats]
+            ph = [sum(1 for _, b in both if b == c) / n for c in cats]
+            pe_gh = sum(w[k][l_] * pg[k] * ph[l_] for k in range(q) for l_ in range(q))
+            if pe_gh < 1:
+                kappas.append((po - pe_gh) / (1 - pe_gh))
+        return sum(kappas) / len(kappas) if kappas else math.nan
+    return math.nan if pe >= 1 else (pa - pe) / (1 - pe)
+
+
+@st.composite
+def rating_tables(draw):
+    n = draw(st.integers(1, 25))
+    b = draw(st.integers(2, 5))
+    q = draw(st.integers(1, 4))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    vals = rng.choice([1.0, 2.0, 4.0, 5.0][:q], size=(n, b))
+    agree = rng.random(n) < draw(st.floats(0, 1))
+    vals[agree] = vals[agree, :1]
+    vals[rng.random(vals.shape) < draw(st.sampled_from([0.0, 0.2, 0.5]))] = np.nan
+    return vals
+
+
+@pytest.mark.parametrize("metric", METRICS)
+@given(vals=rating_tables(), kind=st.sampled_from(["unweighted", "linear", "quadratic"]))
+def test_equals_naive_formula(vals, metric, kind):
+    rows = [[None if np.isnan(v) else float(v) for v in row] for row in vals]
+    cats = {v for row in rows for v in row if v is not None}
+    if kind != "unweighted" and len(cats) < 2:
+        kind = "unweighted"
+    want = naive(rows, metric, kind)
+    got, _ = quietly(lambda: pd.DataFrame(vals).xrr(wide=True).irr(metric=metric,
+                                                                    weights=kind))
+    assert_close_or_both_nan(got, want)
+
+
+# --------------------------------------------------------------- published values
+
+
+def reviews(both_accept, both_reject, a_only, b_only):
+    a = ["acc"] * both_accept + ["rej"] * both_reject + ["acc"] * a_only + ["rej"] * b_only
+    b = ["acc"] * both_accept + ["rej"] * both_reject + ["rej"] * a_only + ["acc"] * b_only
+    return pd.DataFrame({"A": a, "B": b}).xrr(wide=True)
+
+
+def test_seed004_percent_bp_and_ac1_resist_the_paradox():
+    """Seed 004: percent 0.70 in both tables; kappa falls 0.405705 -> 0.220374
+    while Brennan-Prediger stays at 0.4 and Gwet's AC1 rises (0.4059 -> 0.52)."""
+    before, after = reviews(15, 20, 11, 4), reviews(5, 30, 11, 4)
+    for acc in (before, after):
+        assert acc.irr(metric="percent") == pytest.approx(0.70, abs=1e-12)
+        assert acc.irr(metric="bp") == pytest.approx(0.40, abs=1e-12)
+    assert before.irr(metric="cohen") == pytest.approx(0.405705, abs=5e-7)
+    assert after.irr(metric="cohen") == pytest.approx(0.220374, abs=5e-7)
+    # AC1 chance = 2 pi (1 - pi): pi(accept) = 45/100 before, 25/100 after
+    assert before.irr(metric="gwet") == pytest.approx((0.7 - 0.495) / 0.505, abs=1e-12)
+    assert after.irr(metric="gwet") == pytest.approx((0.7 - 0.375) / 0.625, abs=1e-12)
+    assert after.irr(metric="gwet") > after.irr(metric="cohen") + 0.25
+
+
+def test_fleiss_1971():
+    """Fleiss (1971): 30 patients x 6 psychiatrists x 5 diagnoses, kappa 0.430."""
+    df = pd.read_csv(DATA / "fleiss1971_diagnoses.csv")
+    assert round(df.xrr.irr(metric="fleiss"), 3) == 0.430
+    table = pd.crosstab(df["item"], df["value"]).to_numpy()
+    assert df.xrr.irr(metric="fleiss") == pytest.approx(fleiss_kappa(table), abs=1e-12)
+
+
+# -------------------------------------------------------------------------- peers
+
+IRRCAC = json.loads((DATA / "irrcac_reference.json").read_text())
+CASES = [(name, weights) for name, entry in IRRCAC["tables"].items()
+         for weights in entry["results"]]
+OURS = {"fleiss": "fleiss", "gwet": "gwet", "bp": "bp", "conger": "conger"}
+
+
+def _has_blank_cells(ratings: pd.DataFrame) -> bool:
+    return bool(ratings.apply(lambda c: c.astype(str).str.strip().eq("") & c.notna())
+                .to_numpy().any())
+
+
+@pytest.mark.parametrize(("name", "weights"), CASES)
+def test_irrcac_fixture_values(name, weights):
+    """irrCAC 0.4.4 values (tests/fixtures/make_irrcac.py), to 1e-9.
+
+    Documented difference: irrCAC keeps whitespace-only cells as categories
+    (Gwet's g1g2 file marks missing ratings with "  "); we read them as
+    missing. On such a table the values differ, and on the same table with
+    blanks as missing they agree.
+    """
+    entry = IRRCAC["tables"][name]
+    ratings = pd.DataFrame(entry["ratings"]["data"], columns=entry["ratings"]["columns"])
+    acc = ratings.xrr(wide=True)
+    w = "unweighted" if weights == "identity" else weights
+    blanks = _has_blank_cells(ratings)
+    for method, ours in OURS.items():
+        want = entry["results"][weights][method]["coefficient_value"]
+        got, _ = quietly(lambda ours=ours: acc.irr(metric=ours, weights=w))
+        if blanks:
+            assert abs(got - want) > 1e-3, method
+            cleaned = IRRCAC["tables"][f"{name}:blanks-as-missing"]["results"][weights]
+            assert got == pytest.approx(cleaned[method]["coefficient_value"], abs=1e-9)
+        else:
+            assert got == pytest.approx(want, abs=1e-9), method
+    if blanks:
+        return
+    pa, _ = quietly(lambda: acc.irr(metric="percent", weights=w))
+    assert pa == pytest.approx(entry["results"][weights]["fleiss"]["pa"], abs=1e-9)
+    # irrCAC's alpha: identity = nominal, quadratic = interval, linear = |a - b|
+    level = {"identity": "nominal", "quadratic": "interval",
+             "linear": lambda a, b: abs(a - b)}[weights]
+    got, _ = quietly(lambda: acc.irr(metric="alpha", level=level))
+    assert got == pytest.approx(entry["results"][weights]["krippendorff"]["coefficient_value"],
+                                abs=1e-9)
+
+
+@st.composite
+def complete_tables(draw):
+    n, b, q = draw(st.integers(2, 30)), draw(st.integers(2, 5)), draw(st.integers(2, 4))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    vals = rng.integers(0, q, size=(n, b))
+    agree = rng.random(n) < 0.5
+    vals[agree] = vals[agree, :1]
+    return vals
+
+
+@given(vals=complete_tables())
+def test_nltk_and_statsmodels_on_complete_data(vals):
+    task = AnnotationTask([(f"c{g}", str(i), str(v)) for i, row in enumerate(vals)
+                           for g, v in enumerate(row)])
+    acc = pd.DataFrame(vals).xrr(wide=True)
+    observed = np.unique(vals)
+    table = np.stack([np.bincount(np.searchsorted(observed, row), minlength=len(observed))
+                      for row in vals])
+    pairs = [("conger", task.multi_kappa), ("fleiss", task.pi),
+             ("scott", task.pi), ("bp", task.S), ("alpha", task.alpha),
+             ("fleiss", lambda: fleiss_kappa(table, method="fleiss")),
+             ("bp", lambda: fleiss_kappa(table, method="randolph"))]
+    for ours, theirs in pairs:
+        with np.errstate(all="ignore"):
+            try:
+                want = theirs()
+            except ZeroDivisionError:
+                want = math.nan
+        got, _ = quietly(lambda ours=ours: acc.irr(metric=ours))
+        if np.isfinite(want) and np.isfinite(got):
+            assert got == pytest.approx(want, abs=1e-9), ours
+    # Light = nltk's kappa (mean pairwise Cohen) when every pair's kappa is defined
+    defined = all(len(set(vals[:, g]) | set(vals[:, h])) > 1
+                  for g, h in combinations(range(vals.shape[1]), 2))
+    if defined:
+        got, _ = quietly(lambda: acc.irr(metric="light"))
+        assert got == pytest.approx(task.kappa(), abs=1e-9)
+
+
+def test_light_leaves_out_undefined_pairs_nltk_counts_them_as_one():
+    """Documented difference: a rater pair using one category only has no
+    Cohen's kappa (p_e = 1). We leave it out (counted in n_pairs_left_out);
+    nltk's kappa scores it 1."""
+    vals = np.array([[0, 1, 1], [1, 1, 1], [1, 1, 1]])
+    task = AnnotationTask([(f"c{g}", str(i), str(v)) for i, row in enumerate(vals)
+                           for g, v in enumerate(row)])
+    da = xa.to_xarray(pd.DataFrame(vals).xrr(wide=True))["value"]
+    got = da.xrr.irr(metric="light")
+    pairwise = [0.0, 0.0]  # (0, 1) and (0, 2): p_o = p_e = 2/3; (1, 2) is undefined
+    assert float(got) == pytest.approx(np.mean(pairwise))
+    assert int(got["n_pairs_left_out"]) == 1
+    assert task.kappa() == pytest.approx(np.mean([*pairwise, 1.0]))
+
+
+def test_q_is_the_declared_categories():
+    """Brennan-Prediger and AC1 depend on q: observed categories by default, the
+    declared ones with categories= (statsmodels' randolph uses its table's columns)."""
+    vals = np.array([[0, 0], [0, 2], [2, 2], [0, 0]])
+    table = np.stack([np.bincount(row, minlength=3) for row in vals])  # category 1 unused
+    declared = pd.DataFrame(vals).xrr(wide=True, categories=[0, 1, 2])
+    assert declared.irr(metric="bp") == pytest.approx(fleiss_kappa(table, method="randolph"))
+    observed = pd.DataFrame(vals).xrr(wide=True).irr(metric="bp")
+    assert observed == pytest.approx((0.75 - 0.5) / 0.5)
+
+
+def test_fleiss_with_varying_raters_differs_from_pooled_scott():
+    """Documented difference: with 2-4 ratings per item, Fleiss (Gwet's form,
+    mean per-item shares) is not Scott's pooled pi (equal for complete data)."""
+    rows = [["a", "a", "b", None], ["a", "b", None, None], ["b", "b", "b", "b"],
+            ["a", "a", None, None], ["b", "a", "a", "a"], ["a", "b", "b", None]]
+    df = pd.DataFrame(rows)
+    fleiss = df.xrr(wide=True).irr(metric="fleiss")
+    scott = df.xrr(wide=True).irr(metric="scott")
+    assert abs(fleiss - scott) > 1e-3
+    assert fleiss == pytest.approx(naive(rows, "fleiss"), abs=1e-12)
+    assert scott == pytest.approx(naive(rows, "scott"), abs=1e-12)
+
+
+# ---------------------------------------------------------------------- bad input
+
+
+def test_weights_errors():
+    strs = pd.DataFrame({"A": ["x", "y", "z"], "B": ["x", "z", "z"]}).xrr(wide=True)
+    with pytest.raises(LevelError, match="linear or quadratic weights need their order"):
+        strs.irr(metric="cohen", weights="linear")
+    nums = pd.DataFrame({"A": [1, 2, 3], "B": [1, 3, 3]}).xrr(wide=True)
+    with pytest.raises(InputError, match=r"2 x 2 but .* has 3 categories"):
+        nums.irr(metric="fleiss", weights=np.eye(2))
+    with pytest.raises(InputError, match="symmetric"):
+        nums.irr(metric="gwet", weights=np.array([[1, .5, 0], [0, 1, 0], [0, 0, 1.0]]))
+    with pytest.raises(InputError, match="not with level="):
+        nums.irr(metric="fleiss", level="interval")
+    with pytest.raises(InputError, match="alpha is weighted through level="):
+        nums.irr(metric="alpha", weights="linear")
+    with pytest.raises(InputError, match="unknown weights"):
+        nums.irr(metric="bp", weights="cubic")
+    ordered = strs._obj.xrr(wide=True, categories=["x", "y", "z"])
+    assert ordered.irr(metric="cohen", weights="linear") == pytest.approx(
+        nums.irr(metric="cohen", weights="linear"))
