@@ -1,0 +1,107 @@
+"""Student t and Fisher F distribution functions, from the incomplete beta function.
+
+Confidence intervals need a handful of quantiles per call; these few lines
+keep scipy out of the core dependencies. The regularized incomplete beta
+I_x(a, b) is evaluated by its continued fraction (modified Lentz method,
+Abramowitz & Stegun 26.5.8), using the symmetry I_x(a, b) = 1 - I_{1-x}(b, a)
+where the fraction converges slowly; quantiles are found by bisection, which
+reaches full relative double precision. Accuracy: within 1e-10 of
+scipy.stats over the ranges the tests check.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+__all__ = ["betainc", "f_ppf", "t_ppf", "t_sf"]
+
+_TINY = 1e-300
+
+
+def _continued_fraction(a: float, b: float, x: float) -> float:
+    c, d = 1.0, 1.0 - (a + b) * x / (a + 1.0)
+    d = 1.0 / (d if abs(d) > _TINY else _TINY)
+    h = d
+    for m in range(1, 1000):
+        m2 = 2 * m
+        for num in (m * (b - m) * x / ((a + m2 - 1) * (a + m2)),
+                    -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1))):
+            d = 1.0 + num * d
+            d = 1.0 / (d if abs(d) > _TINY else _TINY)
+            c = 1.0 + num / c
+            c = c if abs(c) > _TINY else _TINY
+            step = c * d
+            h *= step
+        if abs(step - 1.0) < 1e-16:
+            break
+    return h
+
+
+def betainc(a: float, b: float, x: float, y: float | None = None) -> float:
+    """Regularized incomplete beta function I_x(a, b) for a, b > 0, 0 <= x <= 1.
+
+    ``y`` is 1 - x, when the caller can compute it without cancellation.
+    """
+    y = 1.0 - x if y is None else y
+    if x <= 0.0:
+        return 0.0
+    if y <= 0.0:
+        return 1.0
+    log_front = (math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b)
+                 + a * math.log(x) + b * math.log(y))
+    if x < (a + 1.0) / (a + b + 2.0):
+        return math.exp(log_front) * _continued_fraction(a, b, x) / a
+    return 1.0 - math.exp(log_front) * _continued_fraction(b, a, y) / b
+
+
+def _beta_ppf_small(p: float, a: float, b: float) -> float:
+    lo, hi = 0.0, 1.0
+    for _ in range(1100):  # enough halvings to resolve x down to the smallest doubles
+        mid = (lo + hi) / 2.0
+        if betainc(a, b, mid) < p:
+            lo = mid
+        else:
+            hi = mid
+        if hi - lo <= 2e-16 * hi:  # relative: the tails need tiny x to full precision
+            break
+    return (lo + hi) / 2.0
+
+
+def t_sf(t: float, df: float) -> float:
+    """Survival function P(T > t) of Student's t with ``df`` degrees of freedom."""
+    if not np.isfinite(t):
+        return 0.0 if t > 0 else 1.0
+    tail = 0.5 * betainc(df / 2.0, 0.5, df / (df + t * t), t * t / (df + t * t))
+    return tail if t >= 0 else 1.0 - tail
+
+
+def t_ppf(p: float, df: float) -> float:
+    """Quantile of Student's t: the t with P(T <= t) = p."""
+    if not 0.0 < p < 1.0 or not df > 0:
+        return math.nan
+    if p == 0.5:
+        return 0.0
+    tail = min(p, 1.0 - p)
+    # P(|T| > t) = 2 tail = I_x(df/2, 1/2) with x = df / (df + t^2); equivalently
+    # I_y(1/2, df/2) = 1 - 2 tail with y = t^2 / (df + t^2). Bisect on the small one.
+    if 2.0 * tail < 0.5:
+        x = _beta_ppf_small(2.0 * tail, df / 2.0, 0.5)
+        t = math.sqrt(df * (1.0 / x - 1.0)) if x > 0 else math.inf
+    else:
+        y = _beta_ppf_small(1.0 - 2.0 * tail, 0.5, df / 2.0)
+        t = math.sqrt(df * y / (1.0 - y))
+    return t if p > 0.5 else -t
+
+
+def f_ppf(p: float, d1: float, d2: float) -> float:
+    """Quantile of Fisher's F with (d1, d2) degrees of freedom."""
+    if not 0.0 < p < 1.0 or not (d1 > 0 and d2 > 0):
+        return math.nan
+    # F = (d2 / d1) x / (1 - x) with x ~ Beta(d1/2, d2/2), and 1 - x ~ Beta(d2/2, d1/2)
+    if p > 0.5:
+        y = _beta_ppf_small(1.0 - p, d2 / 2.0, d1 / 2.0)
+        return math.inf if y <= 0.0 else d2 / d1 * (1.0 - y) / y
+    x = _beta_ppf_small(p, d1 / 2.0, d2 / 2.0)
+    return d2 / d1 * x / (1.0 - x)

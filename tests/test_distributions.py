@@ -1,0 +1,32 @@
+"""t and F quantiles used for confidence intervals, against scipy (test extra only)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from scipy import stats
+
+from xrr_accessor.distributions import betainc, f_ppf, t_ppf, t_sf
+
+
+@given(a=st.floats(0.05, 500), b=st.floats(0.05, 500), x=st.floats(0, 1))
+def test_betainc(a, b, x):
+    from scipy.special import betainc as ref
+
+    assert betainc(a, b, x) == pytest.approx(ref(a, b, x), abs=1e-10)
+
+
+@given(p=st.floats(1e-6, 1 - 1e-6), df=st.floats(0.5, 5000))
+def test_t(p, df):
+    assert t_ppf(p, df) == pytest.approx(stats.t.ppf(p, df), rel=1e-9, abs=1e-9)
+
+
+@given(t=st.floats(-50, 50), df=st.floats(0.5, 5000))
+def test_t_sf(t, df):
+    assert t_sf(t, df) == pytest.approx(stats.t.sf(t, df), abs=1e-10)
+
+
+@given(p=st.floats(1e-4, 1 - 1e-4), d1=st.floats(0.5, 2000), d2=st.floats(0.5, 2000))
+def test_f(p, d1, d2):
+    assert f_ppf(p, d1, d2) == pytest.approx(stats.f.ppf(p, d1, d2), rel=1e-8)
