@@ -310,3 +310,85 @@ def test_weights_errors():
     ordered = strs._obj.xrr(wide=True, categories=["x", "y", "z"])
     assert ordered.irr(metric="cohen", weights="linear") == pytest.approx(
         nums.irr(metric="cohen", weights="linear"))
+
+
+# ------------------------------------------------------ standard errors, intervals
+
+SE_METHODS = {"fleiss": "fleiss", "gwet": "gwet", "bp": "bp", "conger": "conger",
+              "krippendorff": "alpha"}
+
+
+@pytest.mark.parametrize(("name", "weights"), [c for c in CASES if c[0] != "cac.raw.g1g2"])
+def test_standard_errors_and_intervals_equal_irrcac(name, weights):
+    """Gwet's variance formulas: se, 95% interval and p-value as irrCAC, to 1e-9."""
+    entry = IRRCAC["tables"][name]
+    ratings = pd.DataFrame(entry["ratings"]["data"], columns=entry["ratings"]["columns"])
+    acc = ratings.xrr(wide=True)
+    w = "unweighted" if weights == "identity" else weights
+    for method, ours in SE_METHODS.items():
+        want = entry["results"][weights][method]
+        if ours == "alpha":
+            level = {"identity": "nominal", "quadratic": "interval",
+                     "linear": lambda a, b: abs(a - b)}[weights]
+            got, _ = quietly(lambda level=level: acc.irr(metric="alpha", level=level, ci=0.95))
+        else:
+            got, _ = quietly(lambda ours=ours: acc.irr(metric=ours, weights=w, ci=0.95))
+        assert got["se"] == pytest.approx(want["se"], abs=1e-9), method
+        lower, upper = want["confidence_interval"]
+        assert got["lower"] == pytest.approx(lower, abs=1e-9), method
+        assert got["upper"] == pytest.approx(upper, abs=1e-9), method
+        # documented difference: irrCAC's Brennan-Prediger p-value alone is one-sided
+        # (1 - F_t); ours is two-sided for every coefficient
+        factor = 2.0 if method == "bp" else 1.0
+        assert got["p_value"] == pytest.approx(factor * want["p_value"], abs=1e-9), method
+
+
+def test_cohen_se_is_conger_with_two_raters_and_percent_se():
+    entry = IRRCAC["tables"]["cac.ben.gerry"]
+    ratings = pd.DataFrame(entry["ratings"]["data"], columns=entry["ratings"]["columns"])
+    complete = ratings.dropna()
+    cohen = complete.xrr(wide=True).irr(metric="cohen", ci=0.95)
+    conger = complete.xrr(wide=True).irr(metric="conger", ci=0.95)
+    assert cohen["estimate"] == pytest.approx(conger["estimate"], abs=1e-12)
+    assert cohen["se"] == pytest.approx(conger["se"], abs=1e-12)
+    # percent agreement: se of a mean of per-item agreements
+    vals = np.array([[1, 1], [1, 2], [2, 2], [1, 1], [2, 1], [2, 2]])
+    out = pd.DataFrame(vals).xrr(wide=True).irr(metric="percent", ci=0.95)
+    agree = (vals[:, 0] == vals[:, 1]).astype(float)
+    assert out["estimate"] == pytest.approx(agree.mean())
+    assert out["se"] == pytest.approx(agree.std(ddof=1) / np.sqrt(len(agree)))
+
+
+def test_finite_population_correction():
+    entry = IRRCAC["tables"]["cac.raw4raters"]
+    ratings = pd.DataFrame(entry["ratings"]["data"], columns=entry["ratings"]["columns"])
+    acc = ratings.xrr(wide=True)
+    infinite = acc.irr(metric="gwet", ci=0.95)
+    finite = acc.irr(metric="gwet", ci=0.95, population=48)
+    n = 12  # items with at least one rating
+    assert finite["se"] == pytest.approx(infinite["se"] * np.sqrt(1 - n / 48))
+    assert finite["estimate"] == infinite["estimate"]
+
+
+def test_interval_tables_are_labeled():
+    df = pd.DataFrame({"item": np.repeat(np.arange(20), 2), "rater": ["a", "b"] * 20,
+                       "pool": np.repeat(["X", "Y"], 20),
+                       "joy": np.random.default_rng(0).integers(0, 2, 40)})
+    out = df.xrr.irr(metric="fleiss", ci=0.9)
+    assert out.index.names == ["label", "replication"]
+    assert {"estimate", "se", "lower", "upper", "p_value", "n_items"} <= set(out.columns)
+    assert (out["lower"] <= out["estimate"]).all() and (out["estimate"] <= out["upper"]).all()
+    ds = df.xrr.to_xarray().xrr.irr(metric="fleiss", ci=0.9)
+    np.testing.assert_allclose(ds["se"].values, out["se"].to_numpy().reshape(1, 2))
+
+
+@pytest.mark.parametrize(("kwargs", "match"), [
+    ({"metric": "scott", "ci": 0.95}, "no analytic standard error"),
+    ({"metric": "light", "ci": 0.95}, "no analytic standard error"),
+    ({"metric": "fleiss", "ci": 95}, "between 0 and 1"),
+    ({"metric": "fleiss", "ci": 0.95, "population": 0}, "population"),
+])
+def test_interval_errors(kwargs, match):
+    acc = pd.DataFrame({"A": [1, 2, 2], "B": [1, 2, 1]}).xrr(wide=True)
+    with pytest.raises(InputError, match=match):
+        acc.irr(**kwargs)

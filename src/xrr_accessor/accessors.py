@@ -51,9 +51,13 @@ class XRRAccessor:
     def _xrr_bound(self) -> tuple[Any, dict[str, Any]]:
         return self._obj, self._roles
 
-    def irr(self, metric: str = "alpha", level: Any = "nominal", weights: Any = None) -> Any:
+    def irr(
+        self, metric: str = "alpha", level: Any = "nominal", weights: Any = None,
+        ci: float | None = None, population: float | None = None,
+    ) -> Any:
         """IRR per label and replication; see :func:`xrr_accessor.irr`."""
-        return api.irr(self._obj, metric=metric, level=level, weights=weights, **self._roles)
+        return api.irr(self._obj, metric=metric, level=level, weights=weights, ci=ci,
+                       population=population, **self._roles)
 
     def cross_kappa(self, other: Any = None, level: Any = "nominal") -> Any:
         """kappa_x per label and replication pair; see :func:`xrr_accessor.cross_kappa`."""

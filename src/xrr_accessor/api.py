@@ -8,6 +8,7 @@ into coefficients (:mod:`.coefficients`) and labels the result
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -15,9 +16,10 @@ import pandas as pd
 import xarray as xr
 
 from .coefficients import CROSS, IRR, Estimates, ItemStats, item_statistics
+from .coefficients.variance import interval
 from .errors import InputError
 from .levels import Level, resolve_level, resolve_weights
-from .results import label_result, pair_index, warn_dropped, warn_undefined
+from .results import label_result, label_table, pair_index, warn_dropped, warn_undefined
 from .schema import Annotations, Roles, Table, encode, read
 
 __all__ = [
@@ -77,6 +79,21 @@ def annotations(
     return ann, lvl
 
 
+def _confidence(ci: float) -> float:
+    if not (isinstance(ci, int | float) and 0 < ci < 1):
+        raise InputError(f"ci={ci!r} is a confidence level between 0 and 1, e.g. ci=0.95.")
+    return float(ci)
+
+
+def _population(population: float | None) -> float:
+    if population is None:
+        return math.inf
+    if not population >= 1:
+        raise InputError(f"population={population!r} is the number of items in the "
+                         "population (>= the items rated), or None for an infinite one.")
+    return float(population)
+
+
 def _check_metric(metric: str) -> None:
     if metric not in IRR:
         raise InputError(f"unknown metric {metric!r}; use one of {', '.join(IRR)}.")
@@ -112,7 +129,7 @@ def _irr_estimates(stats: ItemStats, metric: str) -> Estimates:
 
 def irr(
     data: Any, metric: str = "alpha", level: Any = "nominal", weights: Any = None,
-    **roles: Any,
+    ci: float | None = None, population: float | None = None, **roles: Any,
 ) -> Any:
     """Inter-rater reliability of each label in each replication.
 
@@ -141,6 +158,16 @@ def irr(
         the category values when they are numbers (as irrCAC) or their
         ranks otherwise (scikit-learn always uses ranks), or a K x K matrix
         with 1 on the diagonal.
+    ci : float, optional
+        Confidence level (e.g. 0.95). Given, the result is a table with the
+        ``estimate``, its standard error ``se``, the ``lower`` and ``upper``
+        limits and the ``p_value`` of "no agreement beyond chance", from
+        Gwet's analytic variance (percent, fleiss, gwet, bp, conger, cohen,
+        alpha) with Student's t on n - 1 degrees of freedom, n the items used.
+    population : float, optional
+        Number of items in the population the items are a sample of: the
+        finite-population correction 1 - n / N of the variance (default: an
+        infinite population, no correction).
     **roles
         Column or dimension names, see :func:`annotations`.
 
@@ -179,6 +206,11 @@ def irr(
              "citation": IRR[metric].citation}
     if lvl.name == "weights":
         attrs["weights"] = lvl.custom if isinstance(lvl.custom, str) else "custom"
+    if ci is not None:
+        iv = interval(stats, metric, est.value, _population(population))
+        columns = {"estimate": est.value, **iv.bounds(est.value, _confidence(ci))}
+        attrs["ci"] = ci
+        return label_table(est, columns, ann, cells, _kind(data), attrs)
     return label_result(est, ann, cells, _kind(data), attrs)
 
 

@@ -26,7 +26,7 @@ from .coefficients import Estimates
 from .errors import DroppedDataWarning, UndefinedWarning
 from .schema import Annotations
 
-__all__ = ["label_result", "pair_index", "warn_dropped", "warn_undefined"]
+__all__ = ["label_result", "label_table", "pair_index", "warn_dropped", "warn_undefined"]
 
 
 def pair_index(ann: Annotations, pairs: np.ndarray) -> pd.MultiIndex:
@@ -90,6 +90,32 @@ def label_result(
     # plain dicts, not frames: pandas compares attrs with == when concatenating
     for k, v in counts.items():
         out.attrs[k] = frame(np.asarray(v, dtype=object)).to_dict()
+    return out
+
+
+def label_table(
+    est: Estimates, columns: dict[str, np.ndarray], ann: Annotations, cells: pd.Index,
+    kind: str, attrs: dict[str, Any],
+) -> Any:
+    """Several statistics per cell (estimate, se, lower, upper, ...) as one table.
+
+    From pandas: a DataFrame with one row per (label, replication) (a Series
+    when there is one cell); from xarray: a Dataset with one variable per
+    statistic. The counts of ``est`` ride along as columns / coordinates.
+    """
+    parts = {name: label_result(Estimates(arr, counts=dict(est.counts)), ann, cells,
+                                "xarray", {}) for name, arr in columns.items()}
+    ds = xr.Dataset({name: da.reset_coords(drop=True) for name, da in parts.items()})
+    first = next(iter(parts.values()))
+    ds = ds.assign_coords({k: v for k, v in first.coords.items() if k not in ds.coords})
+    ds.attrs.update({k: v for k, v in attrs.items() if k != "name"})
+    if kind == "xarray":
+        return ds
+    if not ds.sizes:
+        out = pd.Series({k: float(v) for k, v in ds.variables.items() if k not in ds.dims})
+    else:
+        out = ds.reset_coords().to_dataframe()
+    out.attrs.update(ds.attrs)
     return out
 
 
