@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from scipy import stats
 
-from xrr_accessor.distributions import betainc, f_ppf, t_ppf, t_sf
+from xrr_accessor.distributions import betainc, f_ppf, f_sf, t_ppf, t_sf
 
 
 @given(a=st.floats(0.05, 500), b=st.floats(0.05, 500), x=st.floats(0, 1))
@@ -40,3 +40,8 @@ def test_t_sf_closed_forms(t):
 @given(p=st.floats(1e-4, 1 - 1e-4), d1=st.floats(0.5, 2000), d2=st.floats(0.5, 2000))
 def test_f(p, d1, d2):
     assert f_ppf(p, d1, d2) == pytest.approx(stats.f.ppf(p, d1, d2), rel=1e-8)
+
+
+@given(f=st.floats(0, 1e4), d1=st.floats(0.5, 2000), d2=st.floats(0.5, 2000))
+def test_f_sf(f, d1, d2):
+    assert f_sf(f, d1, d2) == pytest.approx(stats.f.sf(f, d1, d2), abs=1e-10)

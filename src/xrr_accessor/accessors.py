@@ -53,11 +53,11 @@ class XRRAccessor:
 
     def irr(
         self, metric: str = "alpha", level: Any = "nominal", weights: Any = None,
-        ci: float | None = None, population: float | None = None,
+        ci: float | None = None, population: float | None = None, form: str | None = None,
     ) -> Any:
         """IRR per label and replication; see :func:`xrr_accessor.irr`."""
         return api.irr(self._obj, metric=metric, level=level, weights=weights, ci=ci,
-                       population=population, **self._roles)
+                       population=population, form=form, **self._roles)
 
     def cross_kappa(self, other: Any = None, level: Any = "nominal") -> Any:
         """kappa_x per label and replication pair; see :func:`xrr_accessor.cross_kappa`."""

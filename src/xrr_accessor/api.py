@@ -16,6 +16,7 @@ import pandas as pd
 import xarray as xr
 
 from .coefficients import CROSS, IRR, Estimates, ItemStats, item_statistics
+from .coefficients.icc import anova, icc, icc_table, parse_form
 from .coefficients.variance import interval
 from .errors import InputError
 from .levels import Level, resolve_level, resolve_weights
@@ -103,6 +104,11 @@ def _irr_level(metric: str, level: Any, weights: Any) -> Any:
     """The level an IRR metric is computed at, from ``level=`` and ``weights=``."""
     entry = IRR[metric]
     given_level = not (isinstance(level, str) and level == "nominal")
+    if metric == "icc":
+        if weights is not None or (given_level and level != "interval"):
+            raise InputError("the ICC treats ratings as interval numbers; leave level= and "
+                             "weights= out (or use metric='alpha' for other levels).")
+        return "interval"
     if weights is None:
         if entry.weights_only:
             if given_level:
@@ -129,7 +135,8 @@ def _irr_estimates(stats: ItemStats, metric: str) -> Estimates:
 
 def irr(
     data: Any, metric: str = "alpha", level: Any = "nominal", weights: Any = None,
-    ci: float | None = None, population: float | None = None, **roles: Any,
+    ci: float | None = None, population: float | None = None, form: str | None = None,
+    **roles: Any,
 ) -> Any:
     """Inter-rater reliability of each label in each replication.
 
@@ -168,6 +175,11 @@ def irr(
         Number of items in the population the items are a sample of: the
         finite-population correction 1 - n / N of the variance (default: an
         infinite population, no correction).
+    form : str, optional
+        The ICC form (``metric="icc"``): ``"1,1"``, ``"2,1"`` (default: two-way
+        random effects, absolute agreement, one rater), ``"3,1"``, ``"1,k"``,
+        ``"2,k"``, ``"3,k"`` (also ``"ICC(2,1)"``, ``"ICC2k"``). Intervals are
+        F-based; the ICC needs every rater on every item.
     **roles
         Column or dimension names, see :func:`annotations`.
 
@@ -196,9 +208,17 @@ def irr(
     0.849
     """
     _check_metric(metric)
+    if metric == "icc":
+        form = parse_form(form)
+    elif form is not None:
+        raise InputError("form= selects an ICC form; it goes with metric='icc'.")
     ann, lvl = annotations(data, level=_irr_level(metric, level, weights), **roles)
     stats = item_statistics(ann, lvl)
-    est = _irr_estimates(stats, metric)
+    if metric == "icc":
+        mean_squares = anova(stats)
+        est = icc(stats, form, mean_squares)
+    else:
+        est = _irr_estimates(stats, metric)
     cells = ann.replications
     warn_undefined(est, ann, cells, metric)
     warn_dropped(est, ann, metric)
@@ -206,9 +226,15 @@ def irr(
              "citation": IRR[metric].citation}
     if lvl.name == "weights":
         attrs["weights"] = lvl.custom if isinstance(lvl.custom, str) else "custom"
+    if metric == "icc":
+        attrs["form"] = form
     if ci is not None:
-        iv = interval(stats, metric, est.value, _population(population))
-        columns = {"estimate": est.value, **iv.bounds(est.value, _confidence(ci))}
+        if metric == "icc":
+            columns = {"estimate": est.value,
+                       **icc_table(mean_squares, form, est.value, _confidence(ci))}
+        else:
+            iv = interval(stats, metric, est.value, _population(population))
+            columns = {"estimate": est.value, **iv.bounds(est.value, _confidence(ci))}
         attrs["ci"] = ci
         return label_table(est, columns, ann, cells, _kind(data), attrs)
     return label_result(est, ann, cells, _kind(data), attrs)

@@ -15,7 +15,7 @@ import math
 
 import numpy as np
 
-__all__ = ["betainc", "f_ppf", "t_ppf", "t_sf"]
+__all__ = ["betainc", "f_ppf", "f_sf", "t_ppf", "t_sf"]
 
 _TINY = 1e-300
 
@@ -105,3 +105,15 @@ def f_ppf(p: float, d1: float, d2: float) -> float:
         return math.inf if y <= 0.0 else d2 / d1 * (1.0 - y) / y
     x = _beta_ppf_small(p, d1 / 2.0, d2 / 2.0)
     return d2 / d1 * x / (1.0 - x)
+
+
+def f_sf(f: float, d1: float, d2: float) -> float:
+    """Survival function P(F > f) of Fisher's F with (d1, d2) degrees of freedom."""
+    if not (d1 > 0 and d2 > 0) or math.isnan(f):
+        return math.nan
+    if f <= 0:
+        return 1.0
+    if math.isinf(f):
+        return 0.0
+    # P(F > f) = I_y(d2/2, d1/2) with y = d2 / (d2 + d1 f)
+    return betainc(d2 / 2.0, d1 / 2.0, d2 / (d2 + d1 * f), d1 * f / (d2 + d1 * f))

@@ -14,6 +14,7 @@ from functools import partial
 from . import alpha as _alpha
 from . import chance as _chance
 from . import cross as _cross
+from . import icc as _icc
 from . import iota as _iota
 from .base import Estimates, ItemStats, item_statistics
 
@@ -70,6 +71,10 @@ IRR: dict[str, Coefficient] = {
     "light": Coefficient(
         "light", _chance.light, ("weights",), "Light (1971)",
         "Light's kappa: mean pairwise Cohen's kappa over rater pairs", weights_only=True,
+    ),
+    "icc": Coefficient(
+        "icc", _icc.icc, ("interval",), _icc.CITATION,
+        "intraclass correlation, six Shrout-Fleiss forms (form=), complete data",
     ),
 }
 

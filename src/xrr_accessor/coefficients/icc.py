@@ -1,0 +1,176 @@
+"""Intraclass correlations: the six forms of Shrout & Fleiss (1979).
+
+From the two-way ANOVA of n targets (items) x k judges (raters), every judge
+rating every target: mean squares between targets MSR, between judges MSC,
+residual MSE and within targets MSW = (SSC + SSE) / (n (k - 1)).
+
+=======  ==========================================================  ================
+form     estimate                                                    model
+=======  ==========================================================  ================
+1,1      (MSR - MSW) / (MSR + (k - 1) MSW)                           one-way random
+2,1      (MSR - MSE) / (MSR + (k - 1) MSE + k (MSC - MSE) / n)       two-way random
+3,1      (MSR - MSE) / (MSR + (k - 1) MSE)                           two-way mixed
+1,k      (MSR - MSW) / MSR                                           mean of k judges
+2,k      (MSR - MSE) / (MSR + (MSC - MSE) / n)                       mean of k judges
+3,k      (MSR - MSE) / MSR                                           mean of k judges
+=======  ==========================================================  ================
+
+Confidence intervals are F-based (Shrout & Fleiss 1979; McGraw & Wong 1996),
+with Satterthwaite's degrees of freedom for the two-way random forms (a lower
+limit of ICC(2,1) at or below -1/(k - 1) makes that of ICC(2,k) -inf); the
+p-value tests ICC = 0 with F = MSR / MSW (form 1) or MSR / MSE (forms 2, 3).
+The sums of squares come from per-item and per-rater counts, sums and sums of
+squares: O(N), no n x k table.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .. import kernels
+from ..distributions import f_ppf, f_sf
+from ..errors import InputError
+from .base import Estimates, ItemStats
+
+__all__ = ["FORMS", "anova", "icc", "icc_table", "parse_form"]
+
+FORMS = ("1,1", "2,1", "3,1", "1,k", "2,k", "3,k")
+CITATION = "Shrout & Fleiss (1979), Intraclass correlations: uses in assessing rater reliability"
+
+
+def parse_form(form: str | None) -> str:
+    """Normalize ``"ICC(2,1)"``, ``"2,1"``, ``"ICC2"``, ``"ICC2k"``, ``"ICC(3,4)"``..."""
+    if form is None:
+        return "2,1"
+    text = str(form).upper().replace("ICC", "").replace("(", "").replace(")", "")
+    text = text.replace(" ", "").replace("_", ",")
+    model, _, raters = text.partition(",")
+    if not raters and len(model) == 2 and model[1] == "K":
+        model, raters = model[0], "K"
+    raters = raters or "1"
+    if model not in ("1", "2", "3") or not (raters == "K" or raters.isdigit()):
+        raise InputError(
+            f"unknown ICC form {form!r}; use one of {', '.join(FORMS)} (also written "
+            "'ICC(2,1)', 'ICC2' or 'ICC2k')."
+        )
+    return f"{model},{'1' if raters == '1' else 'k'}"
+
+
+def anova(stats: ItemStats) -> dict[str, np.ndarray]:
+    """Mean squares per (label, replication) over complete items."""
+    ann = stats.ann
+    if stats.moments is None:
+        raise InputError("the ICC needs level='interval' statistics.")
+    m = stats.item_n
+    n_label, n_rep = m.shape[:2]
+    present = np.zeros((n_label, n_rep, len(ann.raters)), dtype=bool)
+    has = ann.codes >= 0
+    for lab in range(n_label):
+        present[lab, ann.replication[has[lab]], ann.rater[has[lab]]] = True
+    k = present.sum(axis=-1)
+    incomplete = ((m > 0) & (m < k[..., None])).sum(axis=-1)
+    if incomplete.any():
+        lab, r = np.argwhere(incomplete > 0)[0]
+        where = ann.source.get(ann.labels[lab], repr(ann.labels[lab]))
+        rep = f" in replication {ann.replications[r]!r}" if ann.has_replication else ""
+        raise InputError(
+            f"the ICC needs every rater on every item, but {incomplete[lab, r]} item(s) of "
+            f"{where}{rep} lack a rating. Keep the complete items (e.g. pivot to items x "
+            "raters and .dropna()), or use metric='alpha' with level='interval', which "
+            "handles missing ratings."
+        )
+    complete = (m > 0) & (m == k[..., None])
+    n = complete.sum(axis=-1).astype(float)
+    kf = k.astype(float)
+    mom = stats.moments
+    s_item = np.where(complete, mom[..., 1], 0.0)
+    total = s_item.sum(axis=-1)
+    total_sq = np.where(complete, mom[..., 2], 0.0).sum(axis=-1)
+    per_rater = kernels.grouped_moments(ann.rater, ann.item, ann.replication, ann.codes,
+                                        stats.values, complete, len(ann.raters))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        grand = total**2 / (n * kf)
+        sst = total_sq - grand
+        ssr = (s_item**2).sum(axis=-1) / kf - grand
+        ssc = (per_rater[..., 1] ** 2).sum(axis=-1) / n - grand
+        sse = sst - ssr - ssc
+        return {
+            "n": n, "k": kf,
+            "msr": ssr / (n - 1), "msc": ssc / (kf - 1),
+            "mse": sse / ((n - 1) * (kf - 1)), "msw": (ssc + sse) / (n * (kf - 1)),
+        }
+
+
+def icc(stats: ItemStats, form: str, a: dict[str, np.ndarray] | None = None) -> Estimates:
+    """ICC of the given form per (label, replication), from :func:`anova` (computed
+    here unless given)."""
+    a = anova(stats) if a is None else a
+    n, k, msr, msc, mse, msw = (a[x] for x in ("n", "k", "msr", "msc", "mse", "msw"))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        value = {
+            "1,1": (msr - msw) / (msr + (k - 1) * msw),
+            "2,1": (msr - mse) / (msr + (k - 1) * mse + k * (msc - mse) / n),
+            "3,1": (msr - mse) / (msr + (k - 1) * mse),
+            "1,k": (msr - msw) / msr,
+            "2,k": (msr - mse) / (msr + (msc - mse) / n),
+            "3,k": (msr - mse) / msr,
+        }[form]
+    est = Estimates(np.where(np.isfinite(value), value, np.nan),
+                    counts={"n_items": n.astype(np.int64), "n_raters": k.astype(np.int64)})
+    est.undefined(k < 2, "fewer than two raters")
+    est.undefined(n < 2, "fewer than two items rated by every rater")
+    est.undefined(~np.isfinite(value), "no variance between or within items")
+    return est
+
+
+def icc_table(a: dict[str, np.ndarray], form: str, estimate: np.ndarray,
+              level: float) -> dict[str, np.ndarray]:
+    """F-based confidence limits, F statistic, degrees of freedom and p-value."""
+    shape = estimate.shape
+    out = {name: np.full(shape, np.nan) for name in ("lower", "upper", "F", "df1", "df2",
+                                                      "p_value")}
+    q = 1 - (1 - level) / 2
+    model, avg = form[0], form.endswith("k")
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        # an infinite F quantile (tiny Satterthwaite df) leaves a limit undefined: NaN
+        for idx in np.ndindex(shape):
+            _icc_limits(a, idx, estimate, out, q, model, avg)
+    return out
+
+
+def _icc_limits(a: dict[str, np.ndarray], idx: tuple[int, ...], estimate: np.ndarray,
+                out: dict[str, np.ndarray], q: float, model: str, avg: bool) -> None:
+    """Fill the F statistic, p-value and limits of one (label, replication) cell."""
+    n, k = a["n"][idx], a["k"][idx]
+    msr, msc, mse, msw = a["msr"][idx], a["msc"][idx], a["mse"][idx], a["msw"][idx]
+    if not np.isfinite(estimate[idx]):
+        return
+    if model == "1":
+        f, df1, df2 = msr / msw, n - 1, n * (k - 1)
+    else:
+        f, df1, df2 = msr / mse, n - 1, (n - 1) * (k - 1)
+    out["F"][idx], out["df1"][idx], out["df2"][idx] = f, df1, df2
+    out["p_value"][idx] = f_sf(f, df1, df2)
+    if model in ("1", "3"):
+        f_lo = f / f_ppf(q, df1, df2)
+        f_hi = f * f_ppf(q, df2, df1)
+        if avg:
+            lo, hi = 1 - 1 / f_lo, 1 - 1 / f_hi
+        else:
+            lo, hi = (f_lo - 1) / (f_lo + k - 1), (f_hi - 1) / (f_hi + k - 1)
+    else:
+        icc21 = (msr - mse) / (msr + (k - 1) * mse + k * (msc - mse) / n)
+        va = k * icc21 / (n * (1 - icc21))
+        vb = 1 + k * icc21 * (n - 1) / (n * (1 - icc21))
+        v = (va * msc + vb * mse) ** 2 / (
+            (va * msc) ** 2 / (k - 1) + (vb * mse) ** 2 / ((n - 1) * (k - 1)))
+        f_lo, f_hi = f_ppf(q, n - 1, v), f_ppf(q, v, n - 1)
+        lo = n * (msr - f_lo * mse) / (f_lo * (k * msc + (k * n - k - n) * mse) + n * msr)
+        hi = n * (f_hi * msr - mse) / (k * msc + (k * n - k - n) * mse + n * f_hi * msr)
+        if avg:  # Spearman-Brown; below -1/(k-1) the mean-rating ICC is unbounded
+            lo = lo * k / (1 + lo * (k - 1)) if lo > -1 / (k - 1) else -math.inf
+            hi = hi * k / (1 + hi * (k - 1)) if hi > -1 / (k - 1) else -math.inf
+    out["lower"][idx] = lo if not math.isnan(lo) else np.nan
+    out["upper"][idx] = hi if not math.isnan(hi) else np.nan
