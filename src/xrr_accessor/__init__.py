@@ -17,6 +17,7 @@ from .errors import (
     UndefinedWarning,
     XRRWarning,
 )
+from .report import agreement_table, interpret, per_category
 
 __version__ = "0.1.0"
 
@@ -28,10 +29,13 @@ __all__ = [
     "UndefinedWarning",
     "XRRAccessor",
     "XRRWarning",
+    "agreement_table",
     "annotations",
     "cross_kappa",
+    "interpret",
     "irr",
     "normalized",
+    "per_category",
     "summary",
     "to_frame",
     "to_xarray",

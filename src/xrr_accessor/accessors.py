@@ -12,7 +12,7 @@ from typing import Any
 import pandas as pd
 import xarray as xr
 
-from . import api
+from . import api, report
 from .schema import Roles
 
 __all__ = ["XRRAccessor"]
@@ -75,6 +75,19 @@ class XRRAccessor:
     def summary(self, other: Any = None, irr: str = "alpha", level: Any = "nominal") -> Any:
         """IRR, kappa_x and normalized kappa_x side by side; see :func:`xrr_accessor.summary`."""
         return api.summary(self._obj, other, irr=irr, level=level, **self._roles)
+
+    def per_category(self, metric: str = "fleiss") -> Any:
+        """Agreement on each category against the rest; see
+        :func:`xrr_accessor.per_category`."""
+        return report.per_category(self._obj, metric=metric, **self._roles)
+
+    def agreement_table(
+        self, weights: Any = "unweighted", ci: float | None = None,
+        population: float | None = None,
+    ) -> pd.DataFrame:
+        """Every coefficient side by side; see :func:`xrr_accessor.agreement_table`."""
+        return report.agreement_table(self._obj, weights=weights, ci=ci, population=population,
+                                      **self._roles)
 
     def to_xarray(self) -> xr.Dataset:
         """The annotations as a Dataset; see :func:`xrr_accessor.to_xarray`."""
