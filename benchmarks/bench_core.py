@@ -27,6 +27,7 @@ import xarray as xr
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import xrr_accessor as xa  # noqa: E402
 from xrr_accessor.coefficients import CROSS, item_statistics  # noqa: E402
@@ -145,16 +146,23 @@ def main(argv: list[str] | None = None) -> str:
         rows = bench_kappa_x(300, 1) + bench_naive([30], 1) + bench_alpha(200, 3, 1)
     else:
         rows = (bench_kappa_x(38_499, 5) + bench_naive([100, 200, 400, 800], 3)
-                + bench_alpha(250_000, 5, 3))
+                + bench_alpha(20_000, 5, 3) + bench_alpha(250_000, 5, 3))
     md = table(rows) + "\n\n" + extrapolate(rows)
     print(md)
+    from bench_classic import main as classic
+
+    classic_md = table(classic(["--quick"] if args.quick else []))
+    print(classic_md)
     if args.write and not args.quick:
         env = (f"Python {platform.python_version()}, numpy {np.__version__}, pandas "
                f"{pd.__version__}, xarray {xr.__version__}, numba {version('numba')}, "
                f"krippendorff {version('krippendorff')}; {platform.machine()} "
                f"{platform.system()}, {os.cpu_count()} cores")
         text = (ROOT / "benchmarks" / "BENCHMARKS.template.md").read_text()
-        (ROOT / "BENCHMARKS.md").write_text(text.replace("{{TABLE}}", md).replace("{{ENV}}", env))
+        irrcac = ("irrCAC rows timed through IRRCAC_PYTHON" if os.environ.get("IRRCAC_PYTHON")
+                  else "irrCAC not timed (set IRRCAC_PYTHON)")
+        text = text.replace("{{TABLE}}", md).replace("{{CLASSIC}}", classic_md)
+        (ROOT / "BENCHMARKS.md").write_text(text.replace("{{ENV}}", f"{env}; {irrcac}"))
     return md
 
 

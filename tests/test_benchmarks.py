@@ -12,3 +12,4 @@ def test_benchmark_script_smoke(capsys):
     md = module["main"](["--quick"])
     assert "kappa_x, 31 labels x 3 pool pairs" in md
     assert "krippendorff" in md
+    assert "Fleiss' kappa, 5 raters" in capsys.readouterr().out

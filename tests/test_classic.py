@@ -392,3 +392,26 @@ def test_interval_errors(kwargs, match):
     acc = pd.DataFrame({"A": [1, 2, 2], "B": [1, 2, 1]}).xrr(wide=True)
     with pytest.raises(InputError, match=match):
         acc.irr(**kwargs)
+
+
+@given(vals=complete_tables())
+def test_cohen_equals_statsmodels_cohens_kappa(vals):
+    """statsmodels' cohens_kappa on the 2-rater table: unweighted, linear, quadratic
+    (wt='linear'/'quadratic' weight by category position, as scikit-learn does)."""
+    from statsmodels.stats.inter_rater import cohens_kappa
+
+    a, b = vals[:, 0], vals[:, 1]
+    cats = np.unique(np.concatenate([a, b]))
+    if len(cats) < 2:
+        return
+    ranks_a, ranks_b = np.searchsorted(cats, a), np.searchsorted(cats, b)
+    table = np.zeros((len(cats), len(cats)))
+    np.add.at(table, (ranks_a, ranks_b), 1)
+    acc = pd.DataFrame({"A": ranks_a, "B": ranks_b}).xrr(wide=True)
+    for wt, weights in [(None, "unweighted"), ("linear", "linear"),
+                        ("quadratic", "quadratic")]:
+        with np.errstate(all="ignore"):  # the peer divides by zero on degenerate tables
+            want = cohens_kappa(table, wt=wt).kappa
+        got, _ = quietly(lambda weights=weights: acc.irr(metric="cohen", weights=weights))
+        if np.isfinite(want) and np.isfinite(got):
+            assert got == pytest.approx(want, abs=1e-9), wt

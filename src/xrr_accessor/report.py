@@ -15,6 +15,7 @@ import xarray as xr
 
 from .api import _check_metric, _confidence, _population, annotations
 from .coefficients import IRR, item_statistics
+from .coefficients.iota import raters_present
 from .coefficients.variance import ANALYTIC, interval
 from .errors import InputError
 from .levels import resolve_weights
@@ -192,7 +193,7 @@ def agreement_table(
     level = _confidence(ci) if ci is not None else None
     blocks = []
     for metric in TABLE_METRICS:
-        if metric == "cohen" and _raters_per_replication(ann).max(initial=0) != 2:
+        if metric == "cohen" and raters_present(ann).sum(axis=-1).max(initial=0) != 2:
             continue
         est = IRR[metric].finalize(stats)
         cols = {"estimate": est.value}
@@ -215,16 +216,6 @@ def agreement_table(
     out = out.iloc[order].set_index([*keys, "metric"])
     out.attrs.update({"weights": weights if isinstance(weights, str) else "custom"})
     return out
-
-
-def _raters_per_replication(ann: Annotations) -> np.ndarray:
-    has = ann.codes >= 0
-    counts = []
-    for j in range(len(ann.labels)):
-        for r in range(len(ann.replications)):
-            sel = has[j] & (ann.replication == r)
-            counts.append(len(np.unique(ann.rater[sel])))
-    return np.array(counts)
 
 
 def _long(cols: dict[str, np.ndarray], ann: Annotations, metric: str) -> pd.DataFrame:

@@ -498,7 +498,6 @@ def _read_xarray(data: xr.Dataset | xr.DataArray, roles: Roles) -> Table:
             "optionally replication and label. Select or stack the others first, or "
             "name the roles with .xrr(item=..., rater=..., replication=...)."
         )
-    sizes = [ds.sizes[d] for d in core]
     index = [ds.indexes[d] if d in ds.indexes else pd.RangeIndex(ds.sizes[d]) for d in core]
     for d, idx in zip(core, index, strict=True):
         if idx.has_duplicates:
@@ -507,19 +506,30 @@ def _read_xarray(data: xr.Dataset | xr.DataArray, roles: Roles) -> Table:
                 f"{idx[idx.duplicated()][0]!r}); each item/rater/replication must appear "
                 "once along its dimension."
             )
-    # aligned on its dimensions already: codes are positions, nothing to factorize
-    mesh = np.meshgrid(*[np.arange(s, dtype=np.int64) for s in sizes], indexing="ij")
     if index[0].hasnans:
         raise InputError(f"dimension {dim_of['item']!r} has missing item ids; drop them first.")
-    item = Ids(mesh[0].reshape(-1), index[0])
-    rater = Ids(mesh[1].reshape(-1), index[1])
-    rep = Ids(mesh[2].reshape(-1), index[2]) if len(core) == 3 else None
-    rows = np.arange(int(np.prod(sizes)), dtype=np.int64)
+    # aligned on its dimensions already: codes are positions, nothing to factorize. Keep
+    # the first variable's dimension order, so that flattening it copies nothing.
+    first = next(iter(ds.data_vars.values()))
+    order = list(first.dims) if set(first.dims) == set(core) else core
+    shape = [ds.sizes[d] for d in order]
+    total = int(np.prod(shape))
+
+    def positions(dim: Hashable) -> np.ndarray:
+        p = order.index(dim)
+        inner, outer = int(np.prod(shape[p + 1:])), int(np.prod(shape[:p]))
+        grid = np.arange(shape[p], dtype=np.int64)[None, :, None]
+        return np.broadcast_to(grid, (outer, shape[p], inner)).reshape(-1)
+
+    item = Ids(positions(core[0]), index[0])
+    rater = Ids(positions(core[1]), index[1])
+    rep = Ids(positions(core[2]), index[2]) if len(core) == 3 else None
+    rows = np.arange(total, dtype=np.int64)
     labels: dict[Hashable, tuple[np.ndarray, pd.Series]] = {}
     source: dict[Hashable, str] = {}
-    template = xr.DataArray(np.empty(sizes, dtype=np.int8), dims=core)
+    template = xr.DataArray(np.empty(shape, dtype=np.int8), dims=order)
     for name, var in ds.data_vars.items():
-        vals = var.broadcast_like(template).transpose(*core)
+        vals = var.broadcast_like(template).transpose(*order)
         labels[name] = (rows, pd.Series(vals.values.reshape(-1), copy=False))
         source[name] = f"variable {name!r}"
     return Table(
@@ -677,6 +687,9 @@ def _label_categories(
     if isinstance(dtype, pd.CategoricalDtype):
         codes = np.asarray(values.cat.codes, dtype=np.int64)
         return codes, pd.Index(dtype.categories)
+    small = _small_integers(values)
+    if small is not None:
+        return small
     try:
         codes, cats = pd.factorize(values, sort=True)
     except TypeError as exc:
@@ -686,6 +699,30 @@ def _label_categories(
             "Make the column one type (e.g. .astype(str) or pd.to_numeric)."
         ) from exc
     return np.asarray(codes, dtype=np.int64), pd.Index(cats)
+
+
+def _small_integers(values: pd.Series) -> tuple[np.ndarray, pd.Index] | None:
+    """Fast codes for numpy integer or boolean ratings spanning a small range.
+
+    A lookup table over [min, max] replaces hashing: the common case of
+    Likert scales and 0/1 labels. None when it does not apply.
+    """
+    arr = values.to_numpy() if isinstance(values.dtype, np.dtype) else None
+    if arr is None or arr.size == 0 or arr.dtype.kind not in "iub":
+        return None
+    if arr.dtype.kind == "u" and arr.dtype.itemsize == 8:  # may not fit in int64
+        return None
+    arr = arr.astype(np.int64, copy=False)
+    lo, hi = int(arr.min()), int(arr.max())
+    if hi - lo > max(1024, 4 * arr.size):
+        return None
+    shifted = arr - lo
+    used = np.bincount(shifted, minlength=hi - lo + 1) > 0
+    lookup = np.cumsum(used) - 1
+    cats = np.flatnonzero(used) + lo
+    if values.dtype.kind == "b":
+        return lookup[shifted], pd.Index(cats.astype(bool))
+    return lookup[shifted], pd.Index(cats.astype(values.dtype))
 
 
 def _is_ordered(values: pd.Series, cats: pd.Index, explicit: bool) -> bool:

@@ -33,6 +33,7 @@ from .. import kernels
 from ..distributions import f_ppf, f_sf
 from ..errors import InputError
 from .base import Estimates, ItemStats
+from .iota import raters_present
 
 __all__ = ["FORMS", "anova", "icc", "icc_table", "parse_form"]
 
@@ -64,12 +65,7 @@ def anova(stats: ItemStats) -> dict[str, np.ndarray]:
     if stats.moments is None:
         raise InputError("the ICC needs level='interval' statistics.")
     m = stats.item_n
-    n_label, n_rep = m.shape[:2]
-    present = np.zeros((n_label, n_rep, len(ann.raters)), dtype=bool)
-    has = ann.codes >= 0
-    for lab in range(n_label):
-        present[lab, ann.replication[has[lab]], ann.rater[has[lab]]] = True
-    k = present.sum(axis=-1)
+    k = raters_present(ann).sum(axis=-1)
     incomplete = ((m > 0) & (m < k[..., None])).sum(axis=-1)
     if incomplete.any():
         lab, r = np.argwhere(incomplete > 0)[0]

@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import InputError
+from ..schema import Annotations
 from .base import Estimates, ItemStats, one_minus_ratio
 from .sums import same_rater_sums, within_sums
 
@@ -23,6 +24,16 @@ CITATION = (
     "Janson & Olsson (2001), A measure of agreement for interval or nominal "
     "multivariate observations; Cohen (1960); Conger (1980)"
 )
+
+
+def raters_present(ann: Annotations) -> np.ndarray:
+    """(L, R, B): whether a rater annotated the label at least once in the replication."""
+    n_rep, n_rater = len(ann.replications), len(ann.raters)
+    key = ann.replication * n_rater + ann.rater
+    return np.stack([
+        np.bincount(key[codes >= 0], minlength=n_rep * n_rater).reshape(n_rep, n_rater) > 0
+        for codes in ann.codes
+    ]).reshape(len(ann.labels), n_rep, n_rater)
 
 
 def iota(stats: ItemStats, exactly_two: bool = False) -> Estimates:
@@ -36,13 +47,8 @@ def iota(stats: ItemStats, exactly_two: bool = False) -> Estimates:
     """
     ann = stats.ann
     n_label, n_rep = len(ann.labels), len(ann.replications)
-    n_rater = len(ann.raters)
     m = stats.item_n
-    # raters with any annotation of the label in the replication
-    present = np.zeros((n_label, n_rep, n_rater), dtype=bool)
-    has = ann.codes >= 0
-    for lab in range(n_label):
-        present[lab, ann.replication[has[lab]], ann.rater[has[lab]]] = True
+    present = raters_present(ann)
     b = present.sum(axis=-1)
     if exactly_two and (b > 2).any():
         lab, r = np.argwhere(b > 2)[0]
