@@ -18,24 +18,14 @@ import sys
 import tempfile
 import time
 import warnings
-from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import xarray as xr
+from bench_core import best
 
 import xrr_accessor  # noqa: F401  (registers .xrr)
-
-
-def best(fn: Callable[[], object], repeat: int) -> float:
-    fn()
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return min(times)
 
 
 def matrix(n_annotations: int, n_raters: int, k: int, seed: int = 0) -> np.ndarray:

@@ -70,7 +70,7 @@ def test_normalized_is_eq_13(df, level):
     for (a, b), value in got.items():
         kx = naive.kappa_x(units(df, a), units(df, b), level)
         ra, rb = naive.alpha(units(df, a), level), naive.alpha(units(df, b), level)
-        want = kx / math.sqrt(ra * rb) if ra > 0 and rb > 0 else math.nan
+        want = kx / math.sqrt(ra * rb) if ra > 1e-12 and rb > 1e-12 else math.nan
         assert_close_or_both_nan(value, want, tol=1e-9)
 
 

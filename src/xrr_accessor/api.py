@@ -330,7 +330,7 @@ def normalized(
     ``"self"`` when ``other`` is given): ``kappa_x(X, ref) / IRR_ref`` for
     every other replication X (Section 6 of the paper, e.g. crowd against an
     expert pool). Undefined (NaN, with a warning) where an IRR used is <= 0
-    or NaN.
+    (or within 1e-12 of 0, where its sign is rounding noise) or NaN.
 
     Parameters
     ----------
@@ -380,6 +380,10 @@ def normalized(
                         keep_cells=_keep(ann) or reference is not None)
 
 
+#: IRRs at or below this are zero up to rounding: normalized kappa_x is undefined.
+IRR_TOLERANCE = 1e-12
+
+
 def _normalize(
     stats: ItemStats, pairs: np.ndarray, irr: str, by_reference: bool
 ) -> tuple[Estimates, Estimates, Estimates]:
@@ -388,13 +392,15 @@ def _normalize(
     rel_est = _irr_estimates(stats, irr)
     rel = rel_est.value
     ra, rb = rel[:, pairs[:, 0]], rel[:, pairs[:, 1]]
-    bad = ~(rb > 0) if by_reference else ~((ra > 0) & (rb > 0))
+    # an IRR that is zero up to rounding (|IRR| <= 1e-12) cannot normalize either
+    bad = ~(rb > IRR_TOLERANCE) if by_reference else ~((ra > IRR_TOLERANCE) &
+                                                       (rb > IRR_TOLERANCE))
     denom = rb if by_reference else np.sqrt(np.where(bad, 1.0, ra * rb))
     est = Estimates(np.where(bad, np.nan, kx.value / np.where(bad, 1.0, denom)),
                     counts=dict(kx.counts), reason=kx.reason.copy())
     reps = stats.ann.replications
     for lab, p in np.argwhere(bad):
-        low = [(reps[r], rel[lab, r]) for r in pairs[p] if not rel[lab, r] > 0]
+        low = [(reps[r], rel[lab, r]) for r in pairs[p] if not rel[lab, r] > IRR_TOLERANCE]
         if by_reference:
             low = low[-1:]
         est.undefined(_cell_mask(bad.shape, lab, p), "IRR (" + irr + ") of " + ", ".join(

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .errors import InputError
+from .errors import InputError, LevelError
 
 __all__ = [
     "LEVELS", "WEIGHTS", "Level", "agreement_weights", "distance_matrix", "resolve_level",
@@ -101,6 +101,11 @@ def agreement_weights(
             x = categories.to_numpy(dtype=float)
         else:
             x = np.arange(k, dtype=float)
+        if not np.isfinite(x).all():
+            raise LevelError(
+                f"{where} holds infinite values; {spec} weights need finite numbers. "
+                "Replace them (e.g. with NaN for missing) first."
+            )
         span = x.max() - x.min()
         diff = np.abs(np.subtract.outer(x, x)) / (span if span > 0 else 1.0)
         return 1.0 - (diff if spec == "linear" else diff**2)

@@ -129,11 +129,8 @@ def per_category(data: Any, metric: str = "fleiss", **roles: Any) -> Any:
     est = IRR[metric].finalize(stats)
     warn_undefined(est, binary, binary.replications, f"{metric} per category")
     kind = "xarray" if isinstance(data, xr.Dataset | xr.DataArray) else "pandas"
-    out = label_result(est, binary, binary.replications, kind,
-                       {"name": metric, "metric": metric, "per_category": True})
-    if kind == "xarray":
-        out = out.rename(label="label_category")
-    return out
+    return label_result(est, binary, binary.replications, kind,
+                        {"name": metric, "metric": metric, "per_category": True})
 
 
 #: The rows of :func:`agreement_table`, in order.

@@ -65,9 +65,13 @@ def label_result(
     dims = (["label"] if ann.has_label else []) + ([dim] if keep else [])
     if kind == "xarray":
         coords: dict[str, Any] = {}
-        if ann.has_label:
+        if ann.has_label and not isinstance(labels, pd.MultiIndex):
             coords["label"] = labels
         out = xr.DataArray(value, dims=dims, coords=coords, name=attrs.get("name"))
+        if ann.has_label and isinstance(labels, pd.MultiIndex):  # e.g. (label, category)
+            levels = [f"{n}_name" if n == "label" else n for n in labels.names]
+            out = out.assign_coords(xr.Coordinates.from_pandas_multiindex(
+                labels.set_names(levels), "label"))
         if keep:
             if dim == "pair":
                 out = out.assign_coords(xr.Coordinates.from_pandas_multiindex(cells, "pair"))

@@ -188,6 +188,13 @@ class Annotations:
     #: whether that input had a replication column or dimension.
     inputs: tuple[tuple[int, bool], ...] = ()
 
+    def where(self, label: int, replication: int | None = None) -> str:
+        """Names a label (and replication) in messages: "column 'joy' in replication 'X'"."""
+        out = self.source.get(self.labels[label], repr(self.labels[label]))
+        if replication is not None and self.has_replication:
+            out += f" in replication {self.replications[replication]!r}"
+        return out
+
     @property
     def n_category(self) -> int:
         """Largest number of categories of any label (at least 1)."""

@@ -51,9 +51,9 @@ def _weights(stats: ItemStats, lab: int) -> np.ndarray:
 def _label_counts(stats: ItemStats, lab: int) -> tuple[np.ndarray, np.ndarray, int]:
     if stats.counts is None:
         raise InputError(
-            f"{stats.ann.source.get(stats.ann.labels[lab], 'this label')} has "
-            f"{stats.ann.n_category:,} categories; the chance-corrected family works on up "
-            "to 1,023. Use metric='alpha' (any number of categories) or merge categories."
+            f"{stats.ann.where(lab)} has {stats.ann.n_category:,} categories; the "
+            "chance-corrected family works on up to 1,023. Use metric='alpha' (any number "
+            "of categories) or merge categories."
         )
     k = len(stats.ann.categories[lab])
     return stats.counts[lab, :, :, :k].astype(float), stats.item_n[lab].astype(float), k
@@ -163,7 +163,7 @@ def light(stats: ItemStats) -> Estimates:
             if b > MAX_LIGHT_RATERS:
                 raise InputError(
                     f"Light's kappa averages Cohen's kappa over rater pairs, but "
-                    f"{ann.source.get(ann.labels[lab], 'the label')} has {b} raters "
+                    f"{ann.where(lab, r)} has {b} raters "
                     f"({b * (b - 1) // 2:,} pairs). Use metric='fleiss', 'conger' or 'alpha'."
                 )
             grid = np.full((n_item, b), -1, dtype=np.int64)

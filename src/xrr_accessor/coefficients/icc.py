@@ -69,11 +69,9 @@ def anova(stats: ItemStats) -> dict[str, np.ndarray]:
     incomplete = ((m > 0) & (m < k[..., None])).sum(axis=-1)
     if incomplete.any():
         lab, r = np.argwhere(incomplete > 0)[0]
-        where = ann.source.get(ann.labels[lab], repr(ann.labels[lab]))
-        rep = f" in replication {ann.replications[r]!r}" if ann.has_replication else ""
         raise InputError(
             f"the ICC needs every rater on every item, but {incomplete[lab, r]} item(s) of "
-            f"{where}{rep} lack a rating. Keep the complete items (e.g. pivot to items x "
+            f"{ann.where(lab, r)} lack a rating. Keep the complete items (e.g. pivot to items x "
             "raters and .dropna()), or use metric='alpha' with level='interval', which "
             "handles missing ratings."
         )

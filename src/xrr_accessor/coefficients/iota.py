@@ -53,10 +53,8 @@ def iota(stats: ItemStats, exactly_two: bool = False) -> Estimates:
     if exactly_two and (b > 2).any():
         lab, r = np.argwhere(b > 2)[0]
         names = list(ann.raters[present[lab, r]][:5])
-        where = ann.source.get(ann.labels[lab], repr(ann.labels[lab]))
-        rep = f" in replication {ann.replications[r]!r}" if ann.has_replication else ""
         raise InputError(
-            f"Cohen's kappa compares exactly 2 raters, but {where}{rep} has {b[lab, r]} "
+            f"Cohen's kappa compares exactly 2 raters, but {ann.where(lab, r)} has {b[lab, r]} "
             f"raters ({', '.join(map(repr, names))}{', ...' if b[lab, r] > 5 else ''}). "
             "Use metric='iota' (Conger's kappa for nominal data) or metric='alpha', or "
             "select two raters."
