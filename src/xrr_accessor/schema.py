@@ -148,9 +148,6 @@ class Table:
     labels: dict[Hashable, tuple[np.ndarray, pd.Series]]
     source: dict[Hashable, str]
     has_label: bool
-    item_source: str = "item"
-    rater_source: str = "rater"
-    replication_source: str = "replication"
     categories: Any = None
 
 
@@ -391,8 +388,7 @@ def _read_long(df: pd.DataFrame, roles: Roles) -> Table:
         lab = None if lab is None else lab.take(keep)
     table = Table(
         item=item, rater=rater, replication=rep, labels={}, source={}, has_label=has_label,
-        item_source=repr(found["item"]), rater_source=repr(found["rater"]),
-        replication_source=repr(found["replication"]), categories=roles.categories,
+        categories=roles.categories,
     )
     if lab is None:
         rows = np.arange(len(item), dtype=np.int64)
@@ -466,8 +462,7 @@ def _read_wide(df: pd.DataFrame, roles: Roles) -> Table:
         item=item, rater=rater, replication=rep,
         labels={name: (rows, flat)},
         source={name: "the wide frame's cells"}, has_label=False,
-        item_source="the index", rater_source="the columns",
-        replication_source="the first column level", categories=roles.categories,
+        categories=roles.categories,
     )
 
 
@@ -541,10 +536,7 @@ def _read_xarray(data: xr.Dataset | xr.DataArray, roles: Roles) -> Table:
         source[name] = f"variable {name!r}"
     return Table(
         item=item, rater=rater, replication=rep, labels=labels, source=source,
-        has_label=has_label, item_source=f"dimension {dim_of['item']!r}",
-        rater_source=f"dimension {dim_of['rater']!r}",
-        replication_source=f"dimension {dim_of['replication']!r}",
-        categories=roles.categories,
+        has_label=has_label, categories=roles.categories,
     )
 
 

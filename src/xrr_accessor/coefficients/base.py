@@ -45,11 +45,6 @@ class ItemStats:
     cells: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] | None = None
     values: np.ndarray | None = None
 
-    @property
-    def per_item_n(self) -> np.ndarray:
-        """Annotations per (label, replication, item): (L, R, n)."""
-        return self.item_n
-
     def distance(self, label: int, marginals: np.ndarray | None) -> np.ndarray:
         """D(c, k) over the categories of label ``label`` (not for interval)."""
         cats = self.ann.categories[label]
