@@ -415,3 +415,24 @@ def test_cohen_equals_statsmodels_cohens_kappa(vals):
         got, _ = quietly(lambda weights=weights: acc.irr(metric="cohen", weights=weights))
         if np.isfinite(want) and np.isfinite(got):
             assert got == pytest.approx(want, abs=1e-9), wt
+
+
+@pytest.mark.parametrize("metric", METRICS)
+@given(vals=rating_tables(), kind=st.sampled_from(["unweighted", "linear", "quadratic"]))
+def test_bounds(vals, metric, kind):
+    """Every coefficient is at most 1; percent agreement lies in [0, 1]; a standard
+    error is never negative and an interval contains its estimate."""
+    acc = pd.DataFrame(vals).xrr(wide=True)
+    cats = np.unique(vals[~np.isnan(vals)])
+    kind = kind if len(cats) > 1 else "unweighted"
+    got, _ = quietly(lambda: acc.irr(metric=metric, weights=kind))
+    if np.isfinite(got):
+        assert got <= 1 + 1e-12
+        if metric == "percent":
+            assert got >= -1e-12
+    if metric in ("percent", "fleiss", "gwet", "bp", "conger"):
+        table, _ = quietly(lambda: acc.irr(metric=metric, weights=kind, ci=0.95))
+        if np.isfinite(table["se"]):
+            assert table["se"] >= 0
+            assert table["lower"] <= table["estimate"] + 1e-12
+            assert table["estimate"] <= table["upper"] + 1e-12 or table["upper"] == 1.0

@@ -99,3 +99,57 @@ def test_identity_kappa_x_of_exact_copy_and_alpha():
         kx = x.xrr.cross_kappa(x.copy())["v"]
         big_m = n * m
         assert 1 - kx == pytest.approx((m - 1) / m * big_m / (big_m - 1) * (1 - alpha), abs=1e-12)
+
+
+# Gwet, *Handbook of Inter-Rater Reliability* (4th ed., 2014): worked examples, with the
+# data as shipped in Gwet's R package irrCAC (datasets cac.raw4raters and cac.ben.gerry).
+# cac.raw4raters is Krippendorff's 2011 table with raters as columns, except that unit
+# 12's single rating sits with Rater3 (Krippendorff: observer B); only the
+# rater-specific Conger's kappa notices. The values
+# are irrCAC's for these data (recomputed with its Python port in
+# tests/data/irrcac_reference.json, which the peer tests check to 1e-9); here, typed in
+# at the 5 decimals the package prints.
+RAW4RATERS = [  # units x Rater1..Rater4, typed from irrCAC's cac.raw4raters
+    [1, 1, None, 1], [2, 2, 3, 2], [3, 3, 3, 3], [3, 3, 3, 3], [2, 2, 2, 2],
+    [1, 2, 3, 4], [4, 4, 4, 4], [1, 1, 2, 1], [2, 2, 2, 2], [None, 5, 5, 5],
+    [None, None, 1, 1], [None, None, 3, None],
+]
+GWET_RAW4RATERS = {  # (estimate, standard error)
+    ("gwet", "unweighted"): (0.77544, 0.14295),   # AC1
+    ("gwet", "quadratic"): (0.91400, 0.10396),    # AC2
+    ("gwet", "linear"): (0.85874, 0.11733),
+    ("fleiss", "unweighted"): (0.76117, 0.15302),
+    ("conger", "unweighted"): (0.76282, 0.14917),
+    ("bp", "unweighted"): (0.77273, 0.14472),
+}
+BEN_GERRY = [("a", "b"), ("a", "a"), ("b", "b"), ("b", "b"), ("d", "b"), ("c", "c"),
+             ("c", "c"), ("c", "c"), ("e", "e"), ("d", None), ("d", "d"), ("a", "d")]
+GWET_BEN_GERRY = {"gwet": (0.66144, 0.18396), "fleiss": (0.64935, 0.19130),
+                  "conger": (0.65714, 0.17943), "bp": (0.65909, 0.18527)}
+
+
+@pytest.mark.parametrize(("key", "published"), GWET_RAW4RATERS.items())
+def test_gwet_handbook_raw4raters(key, published):
+    metric, weights = key
+    wide = pd.DataFrame(RAW4RATERS, columns=["Rater1", "Rater2", "Rater3", "Rater4"],
+                        dtype=float)
+    out = wide.xrr(wide=True).irr(metric=metric, weights=weights, ci=0.95)
+    assert round(out["estimate"], 5) == published[0]
+    assert round(out["se"], 5) == published[1]
+
+
+@pytest.mark.parametrize(("metric", "published"), GWET_BEN_GERRY.items())
+def test_gwet_handbook_ben_gerry(metric, published):
+    wide = pd.DataFrame(BEN_GERRY, columns=["Ben", "Gerry"])
+    out = wide.xrr(wide=True).irr(metric=metric, ci=0.95)
+    assert round(out["estimate"], 5) == published[0]
+    assert round(out["se"], 5) == published[1]
+
+
+def test_raw4raters_is_krippendorff_2011_but_for_one_rater():
+    """Only the rater of unit 12's single rating differs; rater-free coefficients agree."""
+    gwet = pd.DataFrame(RAW4RATERS, dtype=float).xrr(wide=True)
+    kripp = pd.DataFrame(K2011.T).xrr(wide=True)
+    for metric in ("alpha", "fleiss", "gwet", "bp"):
+        assert gwet.irr(metric=metric) == pytest.approx(kripp.irr(metric=metric), abs=1e-12)
+    assert abs(gwet.irr(metric="conger") - kripp.irr(metric="conger")) > 1e-4
