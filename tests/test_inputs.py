@@ -310,3 +310,11 @@ def test_too_many_categories_is_a_clear_error(monkeypatch):
     with pytest.raises(InputError, match=r"60 categories \(column 'score'\).*level='interval'"):
         df.xrr.irr()
     assert np.isfinite(df.xrr.irr(level="interval")["score"])
+
+
+@pytest.mark.parametrize("irr", ["icc", "fleiss", "light", "kappa"])
+def test_normalizing_irr_is_validated(irr, irep):
+    """Only IRRs defined at every level can normalize kappa_x; others fail clearly."""
+    for fn in (irep.xrr.normalized, irep.xrr.summary):
+        with pytest.raises(InputError, match=rf"irr='{irr}' cannot normalize.*alpha, iota"):
+            fn(irr=irr)

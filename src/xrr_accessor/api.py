@@ -95,6 +95,18 @@ def _population(population: float | None) -> float:
     return float(population)
 
 
+#: IRRs that can normalize kappa_x: defined at every level, like kappa_x itself.
+NORMALIZING = ("alpha", "iota", "cohen")
+
+
+def _check_normalizing(irr: str) -> None:
+    if irr not in NORMALIZING:
+        raise InputError(
+            f"irr={irr!r} cannot normalize kappa_x; use one of {', '.join(NORMALIZING)} "
+            "(defined at every level of measurement, as kappa_x is)."
+        )
+
+
 def _check_metric(metric: str) -> None:
     if metric not in IRR:
         raise InputError(f"unknown metric {metric!r}; use one of {', '.join(IRR)}.")
@@ -360,7 +372,7 @@ def normalized(
     >>> round(float(normalized(df).iloc[0, 0]), 1)
     1.0
     """
-    _check_metric(irr)
+    _check_normalizing(irr)
     ann, lvl = annotations(data, other, level=level, **roles)
     n_self = _n_self(ann)
     pairs = _pairs(ann, n_self)
@@ -463,7 +475,7 @@ def summary(
     >>> summary(df).columns.get_level_values(0).unique().tolist()
     ['irr', 'kappa_x', 'normalized']
     """
-    _check_metric(irr)
+    _check_normalizing(irr)
     ann, lvl = annotations(data, other, level=level, **roles)
     pairs = _pairs(ann, _n_self(ann))
     stats = item_statistics(ann, lvl)

@@ -107,11 +107,10 @@ def label_table(
     when there is one cell); from xarray: a Dataset with one variable per
     statistic. The counts of ``est`` ride along as columns / coordinates.
     """
-    parts = {name: label_result(Estimates(arr, counts=dict(est.counts)), ann, cells,
-                                "xarray", {}) for name, arr in columns.items()}
-    ds = xr.Dataset({name: da.reset_coords(drop=True) for name, da in parts.items()})
-    first = next(iter(parts.values()))
-    ds = ds.assign_coords({k: v for k, v in first.coords.items() if k not in ds.coords})
+    counts = label_result(est, ann, cells, "xarray", {}).coords  # the cell counts, once
+    ds = xr.Dataset({name: label_result(Estimates(arr), ann, cells, "xarray", {})
+                     for name, arr in columns.items()})
+    ds = ds.assign_coords({k: v for k, v in counts.items() if k not in ds.coords})
     ds.attrs.update({k: v for k, v in attrs.items() if k != "name"})
     if kind == "xarray":
         return ds

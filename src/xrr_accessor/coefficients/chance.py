@@ -32,6 +32,7 @@ import numpy as np
 from .. import kernels
 from ..errors import InputError
 from .base import Estimates, ItemStats
+from .iota import raters_present
 
 __all__ = ["CHANCE", "chance_corrected", "light"]
 
@@ -145,29 +146,24 @@ def light(stats: ItemStats) -> Estimates:
     """
     ann = stats.ann
     n_label, n_rep = len(ann.labels), len(ann.replications)
-    n_item = len(ann.items)
     est = Estimates(np.full((n_label, n_rep), np.nan), counts={
         "n_raters": np.zeros((n_label, n_rep), dtype=np.int64),
         "n_pairs": np.zeros((n_label, n_rep), dtype=np.int64),
         "n_pairs_left_out": np.zeros((n_label, n_rep), dtype=np.int64),
     })
+    est.counts["n_raters"][...] = raters_present(ann).sum(axis=-1)
     for lab in range(n_label):
         k = len(ann.categories[lab])
         w = _weights(stats, lab) if k else np.eye(0)
-        has = ann.codes[lab] >= 0
         for r in range(n_rep):
-            sel = has & (ann.replication == r)
-            raters = np.unique(ann.rater[sel])
-            b = len(raters)
-            est.counts["n_raters"][lab, r] = b
+            b = int(est.counts["n_raters"][lab, r])
             if b > MAX_LIGHT_RATERS:
                 raise InputError(
                     f"Light's kappa averages Cohen's kappa over rater pairs, but "
                     f"{ann.where(lab, r)} has {b} raters "
                     f"({b * (b - 1) // 2:,} pairs). Use metric='fleiss', 'conger' or 'alpha'."
                 )
-            grid = np.full((n_item, b), -1, dtype=np.int64)
-            grid[ann.item[sel], np.searchsorted(raters, ann.rater[sel])] = ann.codes[lab][sel]
+            grid = ann.grid(lab, r)
             kappas = []
             for g in range(b):
                 for h in range(g + 1, b):

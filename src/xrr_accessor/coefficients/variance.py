@@ -158,12 +158,8 @@ def _conger_terms(stats: ItemStats, lab: int, r: int, c: np.ndarray, ri: np.ndar
                   w: np.ndarray, k: int, kappa: float, complete: bool
                   ) -> tuple[np.ndarray, int]:
     """kappa*_i of Conger's kappa (and Cohen's, on the items both raters rated)."""
-    ann = stats.ann
-    sel = (ann.codes[lab] >= 0) & (ann.replication == r)
-    raters = np.unique(ann.rater[sel])
-    b = len(raters)
-    grid = np.full((len(ann.items), b), -1, dtype=np.int64)
-    grid[ann.item[sel], np.searchsorted(raters, ann.rater[sel])] = ann.codes[lab][sel]
+    grid = stats.ann.grid(lab, r)
+    b = grid.shape[1]
     keep = (grid >= 0).all(axis=1) if complete else ri >= 1
     grid, c, ri = grid[keep], c[keep], ri[keep]
     n, n2 = len(ri), int((ri >= 2).sum())
