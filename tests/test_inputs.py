@@ -302,13 +302,14 @@ def test_iota_listwise_deletion_is_counted_and_warned():
 
 
 def test_too_many_categories_is_a_clear_error(monkeypatch):
-    from xrr_accessor.coefficients import base
+    from xrr_accessor import statistics
 
-    monkeypatch.setattr(base, "MAX_COUNT_CELLS", 100)
+    monkeypatch.setattr(statistics, "MAX_STAT_CELLS", 1000)
     df = pd.DataFrame({"item": np.repeat(np.arange(30), 2), "rater": ["a", "b"] * 30,
                        "score": np.arange(60) * 0.5})
+    assert np.isfinite(df.xrr.irr()["score"])  # nominal: no K x K matrix, any K
     with pytest.raises(InputError, match=r"60 categories \(column 'score'\).*level='interval'"):
-        df.xrr.irr()
+        df.xrr.irr(level="ordinal")  # 60 x 60 x 3 strata > 1,000 cells
     assert np.isfinite(df.xrr.irr(level="interval")["score"])
 
 

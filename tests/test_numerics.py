@@ -1,8 +1,9 @@
-"""Numerical robustness: int64 counts and float64 sums far past 2^31 annotations.
+"""Numerical robustness: counts and float64 sums far past 2^31 annotations.
 
-Synthetic per-item statistics (not data): a few items carrying billions of
-annotations each, checked against the same formulas in exact rational
-arithmetic (fractions.Fraction over Python integers).
+Synthetic statistics (not data): a few items carrying billions of annotations
+each, fed to the statistics pass as rows with a multiplicity, and checked
+against the same formulas in exact rational arithmetic (fractions.Fraction
+over Python integers).
 """
 
 from __future__ import annotations
@@ -14,22 +15,41 @@ import pandas as pd
 import pytest
 
 from xrr_accessor.api import annotations
-from xrr_accessor.coefficients import CROSS, IRR, ItemStats
+from xrr_accessor.coefficients import Context, lookup
+from xrr_accessor.pipeline import make_meta
+from xrr_accessor.statistics import chunk
 
 BIG = np.array([
     # replication X: items x categories
     [[3_000_000_017, 1_500_000_003], [2_000_000_011, 2_900_000_029], [7, 4_100_000_001]],
     # replication Y
     [[2_600_000_000, 1_900_000_019], [1, 3_300_000_013], [1_000_000_007, 3_000_000_000]],
-], dtype=np.int64)[None]  # (L=1, R=2, n=3, K=2): over 2.5e10 annotations in all
+], dtype=np.int64)  # (R=2, n=3, K=2): over 2.5e10 annotations in all
 
 
-def _stats() -> ItemStats:
+class _Rows:
+    """One row per (replication, item, category) with its count as multiplicity."""
+
+    def __init__(self) -> None:
+        rep, item, cat = np.meshgrid(np.arange(2), np.arange(3), np.arange(2), indexing="ij")
+        self.replication = rep.reshape(-1).astype(np.int64)
+        self.item = item.reshape(-1).astype(np.int64)
+        self.codes = cat.reshape(1, -1).astype(np.int64)
+        self.rater = np.zeros(len(self.item), dtype=np.int64)
+        self.mult = BIG.reshape(-1)
+        self.n_items = 3
+
+
+def _finalize(name: str, kind: str = "irr") -> np.ndarray:
     df = pd.DataFrame({"item": [0, 0, 1, 1, 2, 2], "rater": ["a", "b"] * 3,
                        "pool": ["X", "Y"] * 3, "v": [0, 1, 0, 1, 0, 1]})
     ann, level = annotations(df, replication="pool")
     assert ann.items.tolist() == [0, 1, 2] and ann.replications.tolist() == ["X", "Y"]
-    return ItemStats(ann, level, BIG.sum(axis=-1), counts=BIG.copy())
+    entry = lookup(name, kind=kind)
+    meta = make_meta(ann, level, set(entry.needs), np.array([[0, 1]]))
+    ctx = Context(meta, level, ann.categories, ("v",), ann.replications, ann.raters)
+    stats = chunk(_Rows(), meta)
+    return entry.finalize(stats, ctx).value[0]
 
 
 def _alpha_exact(counts: np.ndarray) -> Fraction:
@@ -62,13 +82,12 @@ def _kappa_x_exact(x: np.ndarray, y: np.ndarray) -> Fraction:
 
 def test_counts_past_int32_are_exact_to_float64():
     assert BIG.sum() > 2**34
-    stats = _stats()
-    alpha = IRR["alpha"].finalize(stats).value[0]
+    alpha = _finalize("alpha")
     for r in range(2):
-        want = float(_alpha_exact(BIG[0, r]))
+        want = float(_alpha_exact(BIG[r]))
         assert alpha[r] == pytest.approx(want, rel=1e-12)
-    kx = CROSS["kappa_x"].finalize(stats, np.array([[0, 1]])).value[0, 0]
-    assert kx == pytest.approx(float(_kappa_x_exact(BIG[0, 0], BIG[0, 1])), rel=1e-12)
+    kx = _finalize("kappa_x", kind="cross")[0]
+    assert kx == pytest.approx(float(_kappa_x_exact(BIG[0], BIG[1])), rel=1e-12)
 
 
 def test_kernel_counts_are_int64():

@@ -1,8 +1,7 @@
-"""Nominal labels with very many categories take the sparse path; same numbers."""
+"""Nominal labels take the vector form (no K x K matrix, any K); same numbers as the
+matrix form, which a nominal disagreement matrix given as a custom level forces."""
 
 from __future__ import annotations
-
-from unittest import mock
 
 import numpy as np
 import pandas as pd
@@ -10,16 +9,19 @@ import pytest
 from hypothesis import given
 
 import xrr_accessor as xa
-from xrr_accessor.coefficients import base, item_statistics
+from xrr_accessor.pipeline import run
+from xrr_accessor.coefficients import lookup
 
 import naive
 from helpers import annotation_frames, assert_close_or_both_nan, quietly, units
 
 
-def _both_paths(fn, *args, **kwargs):
-    dense, _ = quietly(fn, *args, **kwargs)
-    with mock.patch.object(base, "SPARSE_MIN_CATEGORIES", 1):
-        sparse, _ = quietly(fn, *args, **kwargs)
+def _both_paths(fn, df, **kwargs):
+    """(matrix form, vector form): nominal D as a custom matrix, and as the nominal level."""
+    sparse, _ = quietly(fn, df, **kwargs)
+    cats = pd.unique(df["value"].dropna())
+    nominal = pd.DataFrame(1.0 - np.eye(len(cats)), index=cats, columns=cats)
+    dense, _ = quietly(fn, df, level=nominal, **kwargs)
     return dense, sparse
 
 
@@ -37,10 +39,10 @@ def test_sparse_equals_dense(df):
 
 def test_sparse_path_is_taken():
     df = pd.DataFrame({"item": [1, 1], "rater": ["a", "b"], "v": [0, 1]})
-    ann, level = xa.annotations(df)
-    with mock.patch.object(base, "SPARSE_MIN_CATEGORIES", 1):
-        stats = item_statistics(ann, level)
-    assert stats.cells is not None and stats.counts is None
+    stats = run(df, [lookup("alpha")]).stats
+    assert "pair_diag" in stats and "pair_o" not in stats  # no K x K sums
+    stats = run(df, [lookup("alpha")], level="ordinal").stats
+    assert "pair_o" in stats and "pair_diag" not in stats
 
 
 def test_twenty_thousand_categories():
@@ -57,7 +59,9 @@ def test_twenty_thousand_categories():
     df = pd.concat(rows, ignore_index=True)
     ann, level = xa.annotations(df)
     assert ann.n_category > 20_000
-    assert item_statistics(ann, level).counts is None
+    stats = run(df, [lookup("alpha"), lookup("kappa_x", kind="cross")]).stats
+    assert max(v.ndim for v in stats.arrays.values() if v.size) <= 4  # no K x K, no n x K
+    assert stats.nbytes() < 5e6
     sub = df[df["item"] < 150]  # the naive O(n^2) definition on a slice
     for frame in (sub, df):
         kx = frame.xrr.cross_kappa().iloc[0]

@@ -1,9 +1,9 @@
-"""Public functions: validate -> statistics -> finalize -> labeled result.
+"""Public functions: each reads its input, runs the one pipeline, labels the result.
 
-Each function reads its input once into integer codes (:mod:`.schema`),
-builds per-item statistics in one numba pass (:mod:`.kernels`), turns them
-into coefficients (:mod:`.coefficients`) and labels the result
-(:mod:`.results`). The ``.xrr`` accessors call these functions.
+The flow input -> codes (:mod:`.schema`) -> statistics (:mod:`.statistics`)
+-> finalize (:mod:`.coefficients`) -> labeled result (:mod:`.results`) lives
+in :mod:`.pipeline`; the functions here choose the registry entries and the
+shape of what they return. The ``.xrr`` accessors call these functions.
 """
 
 from __future__ import annotations
@@ -15,78 +15,26 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from .coefficients import CROSS, IRR, Estimates, ItemStats, item_statistics
-from .coefficients.icc import anova, icc, icc_table, parse_form
-from .coefficients.variance import interval
+from .coefficients import REGISTRY, Coefficient, lookup
+from .coefficients.icc import anova, icc_table, parse_form
 from .errors import InputError
-from .levels import Level, resolve_level, resolve_weights
-from .results import label_result, label_table, pair_index, warn_dropped, warn_undefined
-from .schema import Annotations, Roles, Table, encode, read
+from .pipeline import annotations, entry_level, keep_pairs, kind_of, run
+from .results import pair_index, warn_dropped
 
 __all__ = [
     "annotations", "cross_kappa", "irr", "normalized", "summary", "to_frame", "to_xarray",
 ]
 
 
-def _kind(data: Any) -> str:
-    return "xarray" if isinstance(data, xr.Dataset | xr.DataArray) else "pandas"
-
-
-def _table(data: Any, roles: dict[str, Any]) -> Table:
-    bound = getattr(data, "_xrr_bound", None)
-    if bound is not None:  # an accessor called with roles: other=df.xrr(rater="w")
-        data, roles = bound
-    return read(data, Roles.from_kwargs(roles))
-
-
-def annotations(
-    data: Any, other: Any = None, level: Any = "nominal", **roles: Any
-) -> tuple[Annotations, Level]:
-    """Read ``data`` (and ``other``) into the canonical form, validating once.
-
-    Parameters
-    ----------
-    data : DataFrame, Dataset or DataArray
-        The annotations (see :class:`xrr_accessor.schema.Roles` for layouts).
-    other : same kinds, optional
-        A second set of annotations of the same items (another replication).
-    level : str, matrix or callable
-        Level of measurement; checked against the values here.
-    **roles
-        ``item=``, ``rater=``, ``replication=``, ``label=``, ``value=``,
-        ``wide=``, ``categories=``, ``duplicates=``. ``other`` is read with
-        the same roles, unless it is passed as ``other.xrr(...)`` with its own.
-
-    Returns
-    -------
-    (Annotations, Level)
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> df = pd.DataFrame({"item": [1, 1, 2, 2], "rater": ["a", "b", "a", "b"],
-    ...                    "joy": [0, 1, 1, 1]})
-    >>> ann, level = annotations(df)
-    >>> ann.codes
-    array([[0, 1, 1, 1]])
-    """
-    lvl = resolve_level(level)
-    tables = [_table(data, roles)]
-    if other is not None:
-        tables.append(_table(other, roles))
-    ann = encode(tables, ordinal=lvl.ordered)
-    if lvl.numeric:
-        ann.values(lvl.name)  # raises a LevelError naming the column
-    return ann, lvl
-
-
-def _confidence(ci: float) -> float:
+def confidence(ci: float) -> float:
+    """Validate a confidence level in (0, 1)."""
     if not (isinstance(ci, int | float) and 0 < ci < 1):
         raise InputError(f"ci={ci!r} is a confidence level between 0 and 1, e.g. ci=0.95.")
     return float(ci)
 
 
-def _population(population: float | None) -> float:
+def population_size(population: float | None) -> float:
+    """Validate a finite-population size (None: infinite)."""
     if population is None:
         return math.inf
     if not population >= 1:
@@ -95,54 +43,36 @@ def _population(population: float | None) -> float:
     return float(population)
 
 
-#: IRRs that can normalize kappa_x: defined at every level, like kappa_x itself.
-NORMALIZING = ("alpha", "iota", "cohen")
-
-
-def _check_normalizing(irr: str) -> None:
-    if irr not in NORMALIZING:
+def normalizing(name: str) -> Coefficient:
+    """The registry entry of an IRR that can normalize kappa_x."""
+    try:
+        entry = lookup(name)
+    except InputError:
+        entry = None
+    if entry is None or not entry.normalizes:
+        names = [e.name for e in REGISTRY.values() if e.normalizes]
         raise InputError(
-            f"irr={irr!r} cannot normalize kappa_x; use one of {', '.join(NORMALIZING)} "
+            f"irr={name!r} cannot normalize kappa_x; use one of {', '.join(names)} "
             "(defined at every level of measurement, as kappa_x is)."
         )
+    return entry
 
 
-def _check_metric(metric: str) -> None:
-    if metric not in IRR:
-        raise InputError(f"unknown metric {metric!r}; use one of {', '.join(IRR)}.")
-
-
-def _irr_level(metric: str, level: Any, weights: Any) -> Any:
-    """The level an IRR metric is computed at, from ``level=`` and ``weights=``."""
-    entry = IRR[metric]
-    given_level = not (isinstance(level, str) and level == "nominal")
-    if metric == "icc":
-        if weights is not None or (given_level and level != "interval"):
-            raise InputError("the ICC treats ratings as interval numbers; leave level= and "
-                             "weights= out (or use metric='alpha' for other levels).")
-        return "interval"
-    if weights is None:
-        if entry.weights_only:
-            if given_level:
-                raise InputError(
-                    f"metric={metric!r} is weighted with weights='linear', 'quadratic' or a "
-                    "K x K matrix of agreement weights, not with level=."
-                )
-            return resolve_weights("unweighted")
-        return level
-    if metric == "alpha":
-        raise InputError(
-            "alpha is weighted through level= ('ordinal', 'interval', 'ratio', or a "
-            "disagreement matrix), not weights=."
-        )
-    if given_level:
-        raise InputError("give level= or weights=, not both.")
-    return resolve_weights(weights)
-
-
-def _irr_estimates(stats: ItemStats, metric: str) -> Estimates:
-    _check_metric(metric)
-    return IRR[metric].finalize(stats)
+def intervals(result: Any, entry: Coefficient, ci: float, population: float | None,
+              params: dict[str, Any]) -> dict[str, np.ndarray]:
+    """Analytic standard errors and limits of ``entry`` (ICC: F-based)."""
+    est = result.estimate(entry, **params)
+    level = confidence(ci)
+    if entry.name == "icc":
+        return {"estimate": est.value, **icc_table(anova(result.stats, result.ctx),
+                                                   params["form"], est.value, level)}
+    if entry.variance is None:
+        names = [e.name for e in REGISTRY.values() if e.variance is not None]
+        raise InputError(f"metric={entry.name!r} has no analytic standard error here; those "
+                         f"with one are {', '.join(names)}.")
+    iv = entry.variance(result.ann, result.ctx, entry.name, est.value,
+                        population_size(population))
+    return {"estimate": est.value, **iv.bounds(est.value, level)}
 
 
 def irr(
@@ -166,7 +96,10 @@ def irr(
         and report the others in ``n_dropped`` --, or the chance-corrected
         family in Gwet's form: ``"percent"`` agreement, ``"scott"``,
         ``"fleiss"``, ``"conger"``, ``"bp"`` (Brennan-Prediger), ``"gwet"``
-        (AC1; AC2 when weighted), and ``"light"`` (mean pairwise Cohen).
+        (AC1; AC2 when weighted), ``"light"`` (mean pairwise Cohen) and
+        ``"icc"``. Case and common aliases are forgiven (``"Fleiss"``,
+        ``"krippendorff"``, ``"ac1"``); the registry
+        (:data:`xrr_accessor.coefficients.REGISTRY`) lists them all.
     level : {"nominal", "ordinal", "interval", "ratio"}, matrix or callable
         Level of measurement for alpha, iota and cohen: a name, a K x K
         disagreement matrix over the categories (ndarray in category order,
@@ -191,7 +124,8 @@ def irr(
         The ICC form (``metric="icc"``): ``"1,1"``, ``"2,1"`` (default: two-way
         random effects, absolute agreement, one rater), ``"3,1"``, ``"1,k"``,
         ``"2,k"``, ``"3,k"`` (also ``"ICC(2,1)"``, ``"ICC2k"``). Intervals are
-        F-based; the ICC needs every rater on every item.
+        F-based; the ICC needs every rater on every item (a label with an
+        item lacking a rating is NaN, with a warning saying how many).
     **roles
         Column or dimension names, see :func:`annotations`.
 
@@ -219,62 +153,25 @@ def irr(
     >>> round(irr(data, level="interval", wide=True), 3)
     0.849
     """
-    _check_metric(metric)
-    if metric == "icc":
-        form = parse_form(form)
+    entry = lookup(metric)
+    params: dict[str, Any] = {}
+    if "form" in entry.params:
+        params["form"] = parse_form(form)
     elif form is not None:
         raise InputError("form= selects an ICC form; it goes with metric='icc'.")
-    ann, lvl = annotations(data, level=_irr_level(metric, level, weights), **roles)
-    stats = item_statistics(ann, lvl)
-    if metric == "icc":
-        mean_squares = anova(stats)
-        est = icc(stats, form, mean_squares)
-    else:
-        est = _irr_estimates(stats, metric)
-    cells = ann.replications
-    warn_undefined(est, ann, cells, metric)
-    warn_dropped(est, ann, metric)
-    attrs = {"name": metric, "metric": metric, "level": lvl.name,
-             "citation": IRR[metric].citation}
-    if lvl.name == "weights":
-        attrs["weights"] = lvl.custom if isinstance(lvl.custom, str) else "custom"
-    if metric == "icc":
-        attrs["form"] = form
+    result = run(data, [entry], level=entry_level(entry, level, weights), **roles)
+    est = result.estimate(entry, **params)
+    result.warn(entry, est)
+    attrs = {"name": entry.name, "metric": entry.name, "level": result.level.name,
+             "citation": entry.citation, **params}
+    if result.level.name == "weights":
+        attrs["weights"] = (result.level.custom if isinstance(result.level.custom, str)
+                            else "custom")
     if ci is not None:
-        if metric == "icc":
-            columns = {"estimate": est.value,
-                       **icc_table(mean_squares, form, est.value, _confidence(ci))}
-        else:
-            iv = interval(stats, metric, est.value, _population(population))
-            columns = {"estimate": est.value, **iv.bounds(est.value, _confidence(ci))}
         attrs["ci"] = ci
-        return label_table(est, columns, ann, cells, _kind(data), attrs)
-    return label_result(est, ann, cells, _kind(data), attrs)
-
-
-def _pairs(ann: Annotations, n_self: int | None) -> np.ndarray:
-    r = len(ann.replications)
-    if n_self is None:
-        rows = [(a, b) for a in range(r) for b in range(a + 1, r)]
-    else:
-        rows = [(a, b) for a in range(n_self) for b in range(n_self, r)]
-    if not rows:
-        raise InputError(
-            "cross-kappa compares two replications, but the data have "
-            f"{r} ({list(ann.replications)}). Add a replication column "
-            "(.xrr(replication='<column>')) or pass other=."
-        )
-    return np.array(rows, dtype=np.int64).reshape(-1, 2)
-
-
-def _n_self(ann: Annotations) -> int | None:
-    """Replications of the first input when two inputs were compared, else None."""
-    return ann.inputs[0][0] if len(ann.inputs) > 1 else None
-
-
-def _keep(ann: Annotations) -> bool:
-    """Keep the pair dimension unless two inputs without replications were compared."""
-    return len(ann.inputs) < 2 or any(had for _, had in ann.inputs)
+        return result.label(entry, est, attrs, intervals(result, entry, ci, population,
+                                                         params))
+    return result.label(entry, est, attrs)
 
 
 def cross_kappa(data: Any, other: Any = None, level: Any = "nominal", **roles: Any) -> Any:
@@ -316,15 +213,13 @@ def cross_kappa(data: Any, other: Any = None, level: Any = "nominal", **roles: A
     >>> round(float(cross_kappa(x, y)["decision"]), 6)
     0.405705
     """
-    ann, lvl = annotations(data, other, level=level, **roles)
-    pairs = _pairs(ann, _n_self(ann))
-    stats = item_statistics(ann, lvl)
-    est = CROSS["kappa_x"].finalize(stats, pairs)
-    cells = pair_index(ann, pairs)
-    warn_undefined(est, ann, cells, "kappa_x")
-    attrs = {"name": "kappa_x", "metric": "kappa_x", "level": lvl.name,
-             "citation": CROSS["kappa_x"].citation}
-    return label_result(est, ann, cells, _kind(data), attrs, keep_cells=_keep(ann))
+    entry = lookup("kappa_x", kind="cross")
+    result = run(data, [entry], other=other, level=level, **roles)
+    est = result.estimate(entry)
+    result.warn(entry, est)
+    attrs = {"name": "kappa_x", "metric": "kappa_x", "level": result.level.name,
+             "citation": entry.citation}
+    return result.label(entry, est, attrs, keep_cells=keep_pairs(result.ann))
 
 
 def normalized(
@@ -372,79 +267,22 @@ def normalized(
     >>> round(float(normalized(df).iloc[0, 0]), 1)
     1.0
     """
-    _check_normalizing(irr)
-    ann, lvl = annotations(data, other, level=level, **roles)
-    n_self = _n_self(ann)
-    pairs = _pairs(ann, n_self)
-    if reference is not None:
-        ref = _reference_code(ann, reference, n_self)
-        others = [r for r in range(len(ann.replications)) if r != ref]
-        pairs = np.array([(r, ref) for r in others], dtype=np.int64).reshape(-1, 2)
-    stats = item_statistics(ann, lvl)
-    est, _, rel = _normalize(stats, pairs, irr, reference is not None)
-    cells = pair_index(ann, pairs)
-    warn_undefined(est, ann, cells, "normalized kappa_x")
-    warn_dropped(rel, ann, irr)
-    attrs = {"name": "normalized_kappa_x", "metric": "normalized_kappa_x", "irr": irr,
-             "level": lvl.name, "reference": reference,
-             "citation": CROSS["kappa_x"].citation + "; Eq 13"}
-    return label_result(est, ann, cells, _kind(data), attrs,
-                        keep_cells=_keep(ann) or reference is not None)
-
-
-#: IRRs at or below this are zero up to rounding: normalized kappa_x is undefined.
-IRR_TOLERANCE = 1e-12
-
-
-def _normalize(
-    stats: ItemStats, pairs: np.ndarray, irr: str, by_reference: bool
-) -> tuple[Estimates, Estimates, Estimates]:
-    """kappa_x / sqrt(IRR_a IRR_b), or kappa_x / IRR_b when ``by_reference``."""
-    kx = CROSS["kappa_x"].finalize(stats, pairs)
-    rel_est = _irr_estimates(stats, irr)
-    rel = rel_est.value
-    ra, rb = rel[:, pairs[:, 0]], rel[:, pairs[:, 1]]
-    # an IRR that is zero up to rounding (|IRR| <= 1e-12) cannot normalize either
-    bad = ~(rb > IRR_TOLERANCE) if by_reference else ~((ra > IRR_TOLERANCE) &
-                                                       (rb > IRR_TOLERANCE))
-    denom = rb if by_reference else np.sqrt(np.where(bad, 1.0, ra * rb))
-    est = Estimates(np.where(bad, np.nan, kx.value / np.where(bad, 1.0, denom)),
-                    counts=dict(kx.counts), reason=kx.reason.copy())
-    reps = stats.ann.replications
-    for lab, p in np.argwhere(bad):
-        low = [(reps[r], rel[lab, r]) for r in pairs[p] if not rel[lab, r] > IRR_TOLERANCE]
-        if by_reference:
-            low = low[-1:]
-        est.undefined(_cell_mask(bad.shape, lab, p), "IRR (" + irr + ") of " + ", ".join(
-            f"{name!s} is {value:.3g}" for name, value in low) + ", not > 0")
-    return est, kx, rel_est
-
-
-def _cell_mask(shape: tuple[int, ...], lab: int, p: int) -> np.ndarray:
-    mask = np.zeros(shape, dtype=bool)
-    mask[lab, p] = True
-    return mask
-
-
-def _reference_code(ann: Annotations, reference: Any, n_self: int | None) -> int:
-    reps = list(ann.replications)
-    if n_self is not None and reference in ("self", "other"):
-        if (reference == "self" and n_self != 1) or (
-            reference == "other" and len(reps) - n_self != 1
-        ):
-            raise InputError(
-                f"reference={reference!r} needs that input to hold one replication; "
-                f"name the replication instead, one of {reps}."
-            )
-        return 0 if reference == "self" else n_self
-    if reference not in reps:
-        raise InputError(f"reference={reference!r} is not a replication; use one of {reps}.")
-    return reps.index(reference)
+    rel = normalizing(irr)
+    entry = lookup("normalized_kappa_x", kind="cross")
+    result = run(data, [entry, rel], other=other, level=level, reference=reference, **roles)
+    est = result.estimate(entry, irr=rel.name, by_reference=reference is not None)
+    result.warn(entry, est, "normalized kappa_x")
+    warn_dropped(result.estimate(rel), result.ann, rel.name)
+    attrs = {"name": "normalized_kappa_x", "metric": "normalized_kappa_x", "irr": rel.name,
+             "level": result.level.name, "reference": reference,
+             "citation": entry.citation}
+    return result.label(entry, est, attrs,
+                        keep_cells=keep_pairs(result.ann) or reference is not None)
 
 
 def summary(
     data: Any, other: Any = None, irr: str = "alpha", level: Any = "nominal", **roles: Any
-) -> pd.DataFrame:
+) -> Any:
     """The xRR table of the paper (Table 5): IRR, kappa_x and normalized kappa_x.
 
     One row per label; columns grouped by statistic: the IRR of each
@@ -464,9 +302,13 @@ def summary(
 
     Returns
     -------
-    DataFrame
-        Index ``label``; columns a MultiIndex (statistic, replication or
-        pair), with the statistics ``irr``, ``kappa_x``, ``normalized``.
+    DataFrame or Dataset
+        From pandas: index ``label``; columns a MultiIndex (statistic,
+        replication, replication_other) with the statistics ``irr`` (whose
+        ``replication_other`` is empty), ``kappa_x`` and ``normalized``, so
+        that ``summary()["kappa_x"]`` is laid out as :func:`cross_kappa`.
+        From xarray: a Dataset with the variables ``irr`` (label,
+        replication), ``kappa_x`` and ``normalized`` (label, pair).
 
     Examples
     --------
@@ -475,26 +317,36 @@ def summary(
     >>> summary(df).columns.get_level_values(0).unique().tolist()
     ['irr', 'kappa_x', 'normalized']
     """
-    _check_normalizing(irr)
-    ann, lvl = annotations(data, other, level=level, **roles)
-    pairs = _pairs(ann, _n_self(ann))
-    stats = item_statistics(ann, lvl)
-    norm, kx, rel = _normalize(stats, pairs, irr, False)
-    cells = pair_index(ann, pairs)
-    warn_undefined(rel, ann, ann.replications, irr)
-    warn_undefined(kx, ann, cells, "kappa_x")
-    warn_dropped(rel, ann, irr)
-    pair_names = [f"{a} x {b}" for a, b in cells]
+    rel = normalizing(irr)
+    kx = lookup("kappa_x", kind="cross")
+    norm = lookup("normalized_kappa_x", kind="cross")
+    result = run(data, [kx, norm, rel], other=other, level=level, **roles)
+    rel_est, kx_est = result.estimate(rel), result.estimate(kx)
+    norm_est = result.estimate(norm, irr=rel.name)
+    result.warn(rel, rel_est)
+    result.warn(kx, kx_est)
+    ann = result.ann
+    pairs = pair_index(ann, result.pairs)
+    attrs = {"irr": rel.name, "level": result.level.name}
+    if kind_of(data) == "xarray":
+        blocks = {name: result.label(entry, est, {"name": name})
+                  for name, entry, est in (("irr", rel, rel_est), ("kappa_x", kx, kx_est),
+                                           ("normalized", norm, norm_est))}
+        return xr.Dataset({k: v.reset_coords(drop=True) for k, v in blocks.items()},
+                          attrs=attrs)
+    irr_cols = pd.MultiIndex.from_arrays(
+        [ann.replications, [""] * len(ann.replications)],
+        names=["replication", "replication_other"])
     blocks = {
-        "irr": pd.DataFrame(rel.value, index=ann.labels, columns=ann.replications.astype(str)),
-        "kappa_x": pd.DataFrame(kx.value, index=ann.labels, columns=pair_names),
-        "normalized": pd.DataFrame(norm.value, index=ann.labels, columns=pair_names),
+        "irr": pd.DataFrame(rel_est.value, index=ann.labels, columns=irr_cols),
+        "kappa_x": pd.DataFrame(kx_est.value, index=ann.labels, columns=pairs),
+        "normalized": pd.DataFrame(norm_est.value, index=ann.labels, columns=pairs),
     }
-    out = pd.concat(blocks, axis=1, names=["statistic", "cell"])
-    out.attrs.update({"irr": irr, "level": lvl.name,
-                      "n_unpairable": pd.DataFrame(kx.counts["n_unpairable"].astype(object),
-                                                   index=ann.labels,
-                                                   columns=pair_names).to_dict()})
+    out = pd.concat(blocks, axis=1, names=["statistic"])
+    out.attrs.update(attrs)
+    out.attrs["n_unpairable"] = pd.DataFrame(
+        kx_est.counts["n_unpairable"].astype(object), index=ann.labels,
+        columns=[f"{a} x {b}" for a, b in pairs]).to_dict()
     return out
 
 

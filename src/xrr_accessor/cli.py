@@ -15,6 +15,7 @@ from collections.abc import Sequence
 import pandas as pd
 
 from . import api
+from .coefficients import REGISTRY
 from .datasets import load_demo
 from .errors import LevelError, XRRWarning
 
@@ -35,7 +36,11 @@ def _print_table(table: pd.DataFrame, args: argparse.Namespace) -> None:
         for stat in table.columns.get_level_values(0).unique():
             print(TITLES[stat].format(irr=args.irr, level=args.level))
             block = table[stat].round(args.digits)
-            block.columns.name = "replication" if stat == "irr" else "pair"
+            if stat == "irr":
+                block.columns = block.columns.get_level_values(0)
+                block.columns.name = "replication"
+            else:
+                block.columns = pd.Index([f"{a} x {b}" for a, b in block.columns], name="pair")
             print(block.to_string(na_rep="NaN"))
             print()
 
@@ -51,6 +56,13 @@ def _run_summary(df: pd.DataFrame, args: argparse.Namespace, roles: dict[str, st
     for w in caught:
         if issubclass(w.category, XRRWarning):
             print(f"note: {w.message}", file=sys.stderr)
+
+
+def _read_csv(path: str) -> pd.DataFrame:
+    try:
+        return pd.read_csv(path)
+    except (ValueError, OSError, UnicodeError) as exc:
+        raise ValueError(f"cannot read {path} as CSV: {exc}") from exc
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -82,7 +94,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     sub = parser.add_subparsers(dest="command", required=True)
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--irr", default="alpha", choices=["alpha", "cohen", "iota"],
+    common.add_argument("--irr", default="alpha",
+                        choices=[e.name for e in REGISTRY.values() if e.normalizes],
                         help="IRR coefficient (default alpha; the paper's Table 5 uses cohen)")
     common.add_argument("--level", default="nominal",
                         choices=["nominal", "ordinal", "interval", "ratio"])
@@ -94,9 +107,36 @@ def main(argv: Sequence[str] | None = None) -> int:
     summ.add_argument("path", help="CSV: one row per item x rater, one column per label")
     for role in ("item", "rater", "replication", "label", "value"):
         summ.add_argument(f"--{role}", default=None, help=f"column holding the {role}")
+    metrics = [e for e in REGISTRY.values() if e.kind == "irr"]
+    one = sub.add_parser(
+        "irr", help="IRR of each label and replication of a long CSV file",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="metrics:\n" + "\n".join(f"  {e.name:8} {e.description}" for e in metrics))
+    one.add_argument("path", help="CSV: one row per item x rater, one column per label")
+    one.add_argument("--metric", default="alpha", choices=[e.name for e in metrics],
+                     help="coefficient (default alpha; see the list below)")
+    one.add_argument("--level", default="nominal",
+                     choices=["nominal", "ordinal", "interval", "ratio"])
+    one.add_argument("--digits", type=int, default=3, help="decimals shown (default 3)")
+    for role in ("item", "rater", "replication", "label", "value"):
+        one.add_argument(f"--{role}", default=None, help=f"column holding the {role}")
     args = parser.parse_args(argv)
     try:
-        if args.command == "demo":
+        if args.command == "irr":
+            df = _read_csv(args.path)
+            roles = {r: getattr(args, r) for r in ("item", "rater", "replication", "label",
+                                                    "value") if getattr(args, r)}
+            level = "interval" if args.metric == "icc" else args.level
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always", XRRWarning)
+                out = api.irr(df, metric=args.metric, level=level, **roles)
+            if isinstance(out, float):
+                print(round(out, args.digits))
+            else:
+                print(out.round(args.digits).to_string(na_rep="NaN"))
+            for w in caught:
+                print(f"note: {w.message}", file=sys.stderr)
+        elif args.command == "demo":
             df = load_demo()
             if args.labels is not None:
                 df = df.iloc[:, : 3 + max(args.labels, 1)]
@@ -105,10 +145,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                   f"{', '.join(sorted(df['pool'].unique()))}.\n")
             _run_summary(df, args, {})
         else:
-            try:
-                df = pd.read_csv(args.path)
-            except (ValueError, OSError, UnicodeError) as exc:
-                raise ValueError(f"cannot read {args.path} as CSV: {exc}") from exc
+            df = _read_csv(args.path)
             roles = {r: getattr(args, r) for r in ("item", "rater", "replication", "label",
                                                     "value") if getattr(args, r)}
             _run_summary(df, args, roles)

@@ -10,6 +10,7 @@ pipeline can turn just ours into errors with
 from __future__ import annotations
 
 __all__ = [
+    "warn",
     "DroppedDataWarning",
     "InputError",
     "LevelError",
@@ -41,3 +42,22 @@ class UndefinedWarning(XRRWarning):
 
 class DroppedDataWarning(XRRWarning):
     """Some annotations were left out of a coefficient, as its definition requires."""
+
+
+def warn(message: str, category: type[Warning]) -> None:
+    """Warn at the caller's line: the first frame outside this package.
+
+    Warnings raised deep inside a call point at the user's code, not at a
+    library line, whatever the call depth (accessor, api, pipeline).
+    """
+    import os
+    import sys
+    import warnings
+
+    package = os.path.dirname(os.path.abspath(__file__))
+    level = 1
+    frame = sys._getframe(1)
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(package):
+        frame = frame.f_back
+        level += 1
+    warnings.warn(message, category, stacklevel=level)

@@ -13,13 +13,12 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from .api import _check_metric, _confidence, _population, annotations
-from .coefficients import IRR, item_statistics
-from .coefficients.iota import raters_present
-from .coefficients.variance import ANALYTIC, interval
+from .api import intervals
+from .coefficients import REGISTRY, lookup
+from .coefficients.sums import rater_totals
 from .errors import InputError
 from .levels import resolve_weights
-from .results import label_result, warn_undefined
+from .pipeline import annotations, entry_level, run
 from .schema import Annotations
 
 __all__ = ["LANDIS_KOCH", "agreement_table", "interpret", "per_category"]
@@ -118,24 +117,17 @@ def per_category(data: Any, metric: str = "fleiss", **roles: Any) -> Any:
     >>> per_category(df, wide=True).round(3).tolist()
     [0.467, 1.0, -0.143]
     """
-    _check_metric(metric)
-    if metric == "icc":
-        raise InputError("per-category agreement recodes categories to 0/1; use a kappa "
-                         "or alpha, not the ICC.")
-    level = resolve_weights("unweighted") if IRR[metric].weights_only else "nominal"
-    ann, lvl = annotations(data, level=level, **roles)
+    entry = lookup(metric)
+    if not entry.per_category:
+        raise InputError(f"per-category agreement recodes categories to 0/1; use a kappa "
+                         f"or alpha, not {entry.name}.")
+    ann, lvl = annotations(data, level=entry_level(entry, "nominal", None), **roles)
     binary = _binary(ann)
-    stats = item_statistics(binary, lvl)
-    est = IRR[metric].finalize(stats)
-    warn_undefined(est, binary, binary.replications, f"{metric} per category")
-    kind = "xarray" if isinstance(data, xr.Dataset | xr.DataArray) else "pandas"
-    return label_result(est, binary, binary.replications, kind,
-                        {"name": metric, "metric": metric, "per_category": True})
-
-
-#: The rows of :func:`agreement_table`, in order.
-TABLE_METRICS = ("percent", "cohen", "scott", "fleiss", "conger", "light", "bp", "gwet",
-                 "alpha")
+    result = run(data, [entry], ann=binary, lvl=lvl)
+    est = result.estimate(entry)
+    result.warn(entry, est, f"{entry.name} per category")
+    return result.label(entry, est, {"name": entry.name, "metric": entry.name,
+                                     "per_category": True})
 
 
 def agreement_table(
@@ -147,7 +139,8 @@ def agreement_table(
     One row per coefficient (per label and replication when there are
     several): the ``estimate``, observed agreement ``pa`` and chance
     agreement ``pe`` where the coefficient has them, the Landis-Koch
-    ``band``, and with ``ci`` the standard error and limits. Reading ``pa``
+    ``band``, and with ``ci`` the standard error and limits; a coefficient
+    that cannot be computed on these data is NaN with its ``reason``. Reading ``pa``
     against ``pe`` makes the kappa paradox visible: the same observed
     agreement, a larger chance term, a lower kappa, while Brennan-Prediger
     and AC1 hold (seed 004). Cohen's kappa appears when every replication
@@ -184,31 +177,34 @@ def agreement_table(
     bp         0.400  0.7  0.500      fair
     gwet       0.520  0.7  0.375  moderate
     """
+    entries = [e for e in REGISTRY.values() if e.in_table]
     lvl = resolve_weights(weights)
-    ann, lvl = annotations(data, level=lvl, **roles)
-    stats = item_statistics(ann, lvl)
-    level = _confidence(ci) if ci is not None else None
+    result = run(data, entries, level=lvl, **roles)
+    ann = result.ann
+    two = (rater_totals(result.stats) > 0).sum(axis=-1).max(initial=0) == 2
     blocks = []
-    for metric in TABLE_METRICS:
-        if metric == "cohen" and raters_present(ann).sum(axis=-1).max(initial=0) != 2:
+    for entry in entries:
+        if entry.name == "cohen" and not two:
             continue
-        est = IRR[metric].finalize(stats)
+        est = result.estimate(entry)
         cols = {"estimate": est.value}
         for side in ("pa", "pe"):
-            cols[side] = np.asarray(est.counts.get(side, np.full(est.value.shape, np.nan)),
+            cols[side] = np.asarray(est.extras.get(side, np.full(est.value.shape, np.nan)),
                                     dtype=float)
-        if level is not None:
-            if metric in ANALYTIC:
-                iv = interval(stats, metric, est.value, _population(population))
-                cols.update({k: v for k, v in iv.bounds(est.value, level).items()})
+        if ci is not None:
+            if entry.variance is not None:
+                iv = intervals(result, entry, ci, population, {})
+                cols.update({k: v for k, v in iv.items() if k != "estimate"})
             else:
                 cols.update({k: np.full(est.value.shape, np.nan)
                              for k in ("se", "lower", "upper", "p_value")})
-        blocks.append(_long(cols, ann, metric))
+        cols["reason"] = est.reason
+        blocks.append(_long(cols, ann, entry.name))
     out = pd.concat(blocks, ignore_index=True)
-    out["band"] = interpret(out["estimate"])
+    out.insert(out.columns.get_loc("reason"), "band", interpret(out["estimate"]))
     keys = [k for k in ("label", "replication") if k in out.columns]
-    rank = out["metric"].map({m: i for i, m in enumerate(TABLE_METRICS)})
+    order_of = {e.name: i for i, e in enumerate(entries)}
+    rank = out["metric"].map(order_of)
     order = np.lexsort([rank.to_numpy()] + [pd.factorize(out[k])[0] for k in keys[::-1]])
     out = out.iloc[order].set_index([*keys, "metric"])
     out.attrs.update({"weights": weights if isinstance(weights, str) else "custom"})
@@ -225,5 +221,3 @@ def _long(cols: dict[str, np.ndarray], ann: Annotations, metric: str) -> pd.Data
                      np.tile(ann.replications.to_numpy(), n_label))
     frame["metric"] = metric
     return frame
-
-

@@ -15,7 +15,6 @@ A dimension the input did not have (no label, no replication) is dropped.
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
 import numpy as np
@@ -23,7 +22,7 @@ import pandas as pd
 import xarray as xr
 
 from .coefficients import Estimates
-from .errors import DroppedDataWarning, UndefinedWarning
+from .errors import DroppedDataWarning, UndefinedWarning, warn
 from .schema import Annotations
 
 __all__ = ["label_result", "label_table", "pair_index", "warn_dropped", "warn_undefined"]
@@ -99,25 +98,28 @@ def label_result(
 
 def label_table(
     est: Estimates, columns: dict[str, np.ndarray], ann: Annotations, cells: pd.Index,
-    kind: str, attrs: dict[str, Any],
+    kind: str, attrs: dict[str, Any], keep_cells: bool | None = None,
 ) -> Any:
     """Several statistics per cell (estimate, se, lower, upper, ...) as one table.
 
-    From pandas: a DataFrame with one row per (label, replication) (a Series
-    when there is one cell); from xarray: a Dataset with one variable per
-    statistic. The counts of ``est`` ride along as columns / coordinates.
+    From pandas: a DataFrame with one row per (label, cell) and the counts of
+    ``est`` as columns; for a single cell, a Series of the statistics with
+    the counts in ``attrs`` (as every single value keeps them). From xarray:
+    a Dataset with one variable per statistic, counts as coordinates.
     """
-    counts = label_result(est, ann, cells, "xarray", {}).coords  # the cell counts, once
-    ds = xr.Dataset({name: label_result(Estimates(arr), ann, cells, "xarray", {})
+    counts = label_result(est, ann, cells, "xarray", {}, keep_cells).coords
+    ds = xr.Dataset({name: label_result(Estimates(arr), ann, cells, "xarray", {}, keep_cells)
                      for name, arr in columns.items()})
     ds = ds.assign_coords({k: v for k, v in counts.items() if k not in ds.coords})
     ds.attrs.update({k: v for k, v in attrs.items() if k != "name"})
     if kind == "xarray":
         return ds
     if not ds.sizes:
-        out = pd.Series({k: float(v) for k, v in ds.variables.items() if k not in ds.dims})
-    else:
-        out = ds.reset_coords().to_dataframe()
+        out = pd.Series({k: float(v) for k, v in ds.data_vars.items()}, name=attrs.get("name"))
+        out.attrs.update(ds.attrs)
+        out.attrs.update({k: int(v) for k, v in ds.coords.items()})
+        return out
+    out = ds.reset_coords().to_dataframe()
     out.attrs.update(ds.attrs)
     return out
 
@@ -144,29 +146,30 @@ def warn_undefined(est: Estimates, ann: Annotations, cells: pd.Index, what: str)
             where.append(_cell_name(cells, j))
         parts.append(f"{', '.join(where) or 'the data'}: {est.reason[lab, j]}")
     more = f" (and {len(bad) - 3} more)" if len(bad) > 3 else ""
-    warnings.warn(
-        f"{what} is undefined (NaN) for {len(bad)} of {est.value.size} cell(s): "
-        + "; ".join(parts) + more,
-        UndefinedWarning,
-        stacklevel=4,
-    )
+    warn(f"{what} is undefined (NaN) for {len(bad)} of {est.value.size} cell(s): "
+         + "; ".join(parts) + more, UndefinedWarning)
 
 
 def warn_dropped(est: Estimates, ann: Annotations, what: str) -> None:
     """A :class:`DroppedDataWarning` when ``n_dropped`` counts any item.
 
-    Says, per replication, the most items left out for any one label.
+    Names the cells (label, replication) that lost the most items.
     """
     dropped = est.counts.get("n_dropped")
     if dropped is None or not dropped.any():
         return
-    most = dropped.max(axis=0)
-    where = ", ".join(f"{ann.replications[r]}: {most[r]}" for r in np.flatnonzero(most))
-    detail = f"up to {where} items per label" if ann.has_replication else (
-        f"up to {most.max()} items per label" if ann.has_label else f"{most.max()} items")
-    warnings.warn(
-        f"{what} needs every rater on every item: left out items rated by two or more "
-        f"but not all raters ({detail}; see n_dropped). Use metric='alpha' to keep them.",
-        DroppedDataWarning,
-        stacklevel=4,
-    )
+    cells = np.argwhere(dropped > 0)
+    cells = cells[np.argsort(-dropped[tuple(cells.T)], kind="stable")]
+    named = []
+    for lab, r in cells[:3]:
+        where = []
+        if ann.has_label:
+            where.append(f"label {ann.labels[lab]!r}")
+        if ann.has_replication:
+            where.append(f"replication {ann.replications[r]!r}")
+        named.append(f"{' in '.join(where) or 'the data'}: {dropped[lab, r]}")
+    more = f" and {len(cells) - 3} more" if len(cells) > 3 else ""
+    warn(f"{what} needs every rater on every item: left out items rated by two or more "
+         f"but not all raters (up to {dropped.max()} items per label; "
+         f"{'; '.join(named)}{more}; see n_dropped). Use metric='alpha' to keep them.",
+         DroppedDataWarning)

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .base import Estimates, ItemStats, one_minus_ratio
+from ..statistics import Stats
+from .base import Context, Estimates, counts, one_minus_ratio
 from .sums import within_sums
 
 __all__ = ["alpha"]
@@ -17,21 +18,28 @@ __all__ = ["alpha"]
 CITATION = "Krippendorff (2011), Computing Krippendorff's Alpha-Reliability"
 
 
-def alpha(stats: ItemStats) -> Estimates:
-    """Alpha per (label, replication) from per-item statistics.
+def pairable_strata(stats: Stats) -> np.ndarray:
+    """(L, R, S): the strata of items with two or more annotations."""
+    m_hist = stats["m_hist"]
+    sel = np.zeros(m_hist.shape, dtype=bool)
+    sel[..., 2:] = True
+    return sel
+
+
+def alpha(stats: Stats, ctx: Context) -> Estimates:
+    """Alpha per (label, replication) from the statistics.
 
     Items with a single annotation in a replication are unpairable there:
     left out, and counted in ``n_unpairable``.
     """
-    m = stats.item_n
-    mask = m >= 2
-    sums = within_sums(stats, mask)
+    m_hist = stats["m_hist"]
+    sums = within_sums(stats, ctx, pairable_strata(stats))
     est = Estimates(
-        np.full(m.shape[:2], np.nan),
+        np.full(m_hist.shape[:2], np.nan),
         counts={
-            "n_items": mask.sum(axis=-1),
-            "n_unpairable": (m == 1).sum(axis=-1),
-            "n_values": np.rint(sums.n_values).astype(np.int64),
+            "n_items": counts(m_hist[..., 2:].sum(axis=-1)),
+            "n_unpairable": counts(m_hist[..., 1]),
+            "n_values": counts(sums.n_values),
         },
     )
     est.undefined(

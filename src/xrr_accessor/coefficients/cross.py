@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .base import Estimates, ItemStats, one_minus_ratio
+from ..statistics import Stats
+from .base import Context, Estimates, counts, one_minus_ratio
 from .sums import cross_sums
 
 __all__ = ["cross_kappa"]
@@ -17,20 +18,20 @@ __all__ = ["cross_kappa"]
 CITATION = "Wong, Paritosh & Aroyo (2021), Cross-replication Reliability, ACL, Eq 9-11"
 
 
-def cross_kappa(stats: ItemStats, pairs: np.ndarray) -> Estimates:
-    """kappa_x per (label, pair) for replication pairs ``pairs`` (P, 2).
+def cross_kappa(stats: Stats, ctx: Context) -> Estimates:
+    """kappa_x per (label, pair) for the replication pairs of the call.
 
     Items annotated in only one replication of a pair cannot be paired: they
     are left out of both d_o and d_e and counted in ``n_unpairable``. For the
     ordinal level the rank metric uses the pooled marginals of both
     replications' pairable values.
     """
-    sums = cross_sums(stats, np.ascontiguousarray(pairs, dtype=np.int64))
+    sums = cross_sums(stats, ctx)
     est = Estimates(
         np.full(sums.used.shape, np.nan),
-        counts={"n_items": sums.used, "n_unpairable": sums.unpaired},
+        counts={"n_items": counts(sums.used), "n_unpairable": counts(sums.unpaired)},
     )
-    est.undefined(sums.used == 0, "no item is annotated in both replications")
+    est.undefined(est.counts["n_items"] == 0, "no item is annotated in both replications")
     total = sums.r + sums.s
     with np.errstate(divide="ignore", invalid="ignore"):
         d_o = np.where(total > 0, sums.observed / total, 0.0)

@@ -19,8 +19,9 @@ Confidence intervals are F-based (Shrout & Fleiss 1979; McGraw & Wong 1996),
 with Satterthwaite's degrees of freedom for the two-way random forms (a lower
 limit of ICC(2,1) at or below -1/(k - 1) makes that of ICC(2,k) -inf); the
 p-value tests ICC = 0 with F = MSR / MSW (form 1) or MSR / MSE (forms 2, 3).
-The sums of squares come from per-item and per-rater counts, sums and sums of
-squares: O(N), no n x k table.
+The sums of squares come from the statistics of the items rated by every
+rater (the stratum m = k): counts, sums, sums of squares, squared item sums
+and per-rater sums. O(N), no n x k table.
 """
 
 from __future__ import annotations
@@ -29,11 +30,11 @@ import math
 
 import numpy as np
 
-from .. import kernels
 from ..distributions import f_ppf, f_sf
 from ..errors import InputError
-from .base import Estimates, ItemStats
-from .iota import raters_present
+from ..statistics import Stats
+from .base import Context, Estimates
+from .iota import complete_strata
 
 __all__ = ["FORMS", "anova", "icc", "icc_table", "parse_form"]
 
@@ -59,48 +60,40 @@ def parse_form(form: str | None) -> str:
     return f"{model},{'1' if raters == '1' else 'k'}"
 
 
-def anova(stats: ItemStats) -> dict[str, np.ndarray]:
-    """Mean squares per (label, replication) over complete items."""
-    ann = stats.ann
-    if stats.moments is None:
-        raise InputError("the ICC needs level='interval' statistics.")
-    m = stats.item_n
-    k = raters_present(ann).sum(axis=-1)
-    incomplete = ((m > 0) & (m < k[..., None])).sum(axis=-1)
-    if incomplete.any():
-        lab, r = np.argwhere(incomplete > 0)[0]
-        raise InputError(
-            f"the ICC needs every rater on every item, but {incomplete[lab, r]} item(s) of "
-            f"{ann.where(lab, r)} lack a rating. Keep the complete items (e.g. pivot to items x "
-            "raters and .dropna()), or use metric='alpha' with level='interval', which "
-            "handles missing ratings."
-        )
-    complete = (m > 0) & (m == k[..., None])
-    n = complete.sum(axis=-1).astype(float)
-    kf = k.astype(float)
-    mom = stats.moments
-    s_item = np.where(complete, mom[..., 1], 0.0)
-    total = s_item.sum(axis=-1)
-    total_sq = np.where(complete, mom[..., 2], 0.0).sum(axis=-1)
-    per_rater = kernels.grouped_moments(ann.rater, ann.item, ann.replication, ann.codes,
-                                        stats.values, complete, len(ann.raters))
+def anova(stats: Stats, ctx: Context) -> dict[str, np.ndarray]:
+    """Mean squares per (label, replication) over the items rated by every rater.
+
+    ``incomplete`` counts the rated items that lack a rating: where it is not
+    0 the ICC of that label is undefined (NaN with the reason).
+    """
+    b, complete = complete_strata(stats)
+    m_hist = stats["m_hist"]
+    strata = np.arange(m_hist.shape[-1])
+    incomplete = (m_hist * ((strata >= 1) & (strata < b[..., None]))).sum(axis=-1)
+    n = (m_hist * complete).sum(axis=-1)
+    kf = b.astype(float)
+    sel = complete[..., None]
+    mom = (stats["strata_mom"] * sel).sum(axis=2)
+    item_sq = (stats["strata_item_sq"] * complete).sum(axis=-1)
+    rater_sums = (stats["strata_rater"][..., 1] * complete[..., None]).sum(axis=2)
     with np.errstate(divide="ignore", invalid="ignore"):
-        grand = total**2 / (n * kf)
-        sst = total_sq - grand
-        ssr = (s_item**2).sum(axis=-1) / kf - grand
-        ssc = (per_rater[..., 1] ** 2).sum(axis=-1) / n - grand
+        grand = mom[..., 1] ** 2 / (n * kf)
+        sst = mom[..., 2] - grand
+        ssr = item_sq / kf - grand
+        ssc = (rater_sums**2).sum(axis=-1) / n - grand
         sse = sst - ssr - ssc
         return {
-            "n": n, "k": kf,
+            "n": n, "k": kf, "incomplete": incomplete,
             "msr": ssr / (n - 1), "msc": ssc / (kf - 1),
             "mse": sse / ((n - 1) * (kf - 1)), "msw": (ssc + sse) / (n * (kf - 1)),
         }
 
 
-def icc(stats: ItemStats, form: str, a: dict[str, np.ndarray] | None = None) -> Estimates:
+def icc(stats: Stats, ctx: Context, form: str = "2,1",
+        a: dict[str, np.ndarray] | None = None) -> Estimates:
     """ICC of the given form per (label, replication), from :func:`anova` (computed
     here unless given)."""
-    a = anova(stats) if a is None else a
+    a = anova(stats, ctx) if a is None else a
     n, k, msr, msc, mse, msw = (a[x] for x in ("n", "k", "msr", "msc", "mse", "msw"))
     with np.errstate(divide="ignore", invalid="ignore"):
         value = {
@@ -112,8 +105,18 @@ def icc(stats: ItemStats, form: str, a: dict[str, np.ndarray] | None = None) -> 
             "3,k": (msr - mse) / msr,
         }[form]
     est = Estimates(np.where(np.isfinite(value), value, np.nan),
-                    counts={"n_items": n.astype(np.int64), "n_raters": k.astype(np.int64)})
+                    counts={"n_items": np.rint(n).astype(np.int64),
+                            "n_raters": k.astype(np.int64),
+                            "n_incomplete": np.rint(a["incomplete"]).astype(np.int64)})
     est.undefined(k < 2, "fewer than two raters")
+    for lab, r in np.argwhere(a["incomplete"] > 0):
+        cell = np.zeros(n.shape, dtype=bool)
+        cell[lab, r] = True
+        est.undefined(cell, (
+            f"the ICC needs every rater on every item, but {int(a['incomplete'][lab, r])} "
+            f"item(s) of {ctx.where(lab, r)} lack a rating. Keep the complete items (e.g. "
+            "pivot to items x raters and .dropna()), or use metric='alpha' with "
+            "level='interval', which handles missing ratings"))
     est.undefined(n < 2, "fewer than two items rated by every rater")
     est.undefined(~np.isfinite(value), "no variance between or within items")
     return est

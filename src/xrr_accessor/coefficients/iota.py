@@ -7,6 +7,10 @@ With b = 2 and nominal data this is Cohen's (1960) kappa; with b > 2 and
 nominal data it is Conger's (1980) kappa. Interval level: squared
 differences (Janson & Olsson 2001); with b = 2 that is quadratic-weighted
 kappa when categories are the integers 0..K-1.
+
+The items rated by every rater are the stratum m = b of the statistics: b,
+the raters of the replication, is known only once every item has been seen,
+so the statistics keep every stratum and finalize picks one.
 """
 
 from __future__ import annotations
@@ -14,11 +18,11 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import InputError
-from ..schema import Annotations
-from .base import Estimates, ItemStats, one_minus_ratio
-from .sums import same_rater_sums, within_sums
+from ..statistics import Stats
+from .base import Context, Estimates, counts, one_minus_ratio
+from .sums import rater_totals, same_rater_sums, within_sums
 
-__all__ = ["iota"]
+__all__ = ["complete_strata", "iota"]
 
 CITATION = (
     "Janson & Olsson (2001), A measure of agreement for interval or nominal "
@@ -26,17 +30,16 @@ CITATION = (
 )
 
 
-def raters_present(ann: Annotations) -> np.ndarray:
-    """(L, R, B): whether a rater annotated the label at least once in the replication."""
-    n_rep, n_rater = len(ann.replications), len(ann.raters)
-    key = ann.replication * n_rater + ann.rater
-    return np.stack([
-        np.bincount(key[codes >= 0], minlength=n_rep * n_rater).reshape(n_rep, n_rater) > 0
-        for codes in ann.codes
-    ]).reshape(len(ann.labels), n_rep, n_rater)
+def complete_strata(stats: Stats) -> tuple[np.ndarray, np.ndarray]:
+    """(b (L, R) raters present, sel (L, R, S) the stratum m = b where b >= 2)."""
+    b = (rater_totals(stats) > 0).sum(axis=-1)
+    m_hist = stats["m_hist"]
+    strata = np.arange(m_hist.shape[-1])
+    sel = (strata == b[..., None]) & (b[..., None] >= 2)
+    return b, sel
 
 
-def iota(stats: ItemStats, exactly_two: bool = False) -> Estimates:
+def iota(stats: Stats, ctx: Context, exactly_two: bool = False) -> Estimates:
     """Iota per (label, replication); Cohen's kappa when ``exactly_two``.
 
     The raters of a replication are those with at least one annotation of the
@@ -45,40 +48,39 @@ def iota(stats: ItemStats, exactly_two: bool = False) -> Estimates:
     with a single annotation are counted in ``n_unpairable`` (they have no
     pair, as in alpha), those with two or more in ``n_dropped``.
     """
-    ann = stats.ann
-    n_label, n_rep = len(ann.labels), len(ann.replications)
-    m = stats.item_n
-    present = raters_present(ann)
-    b = present.sum(axis=-1)
+    b, complete = complete_strata(stats)
     if exactly_two and (b > 2).any():
         lab, r = np.argwhere(b > 2)[0]
-        names = list(ann.raters[present[lab, r]][:5])
+        present = np.flatnonzero(rater_totals(stats)[lab, r] > 0)
+        names = list(ctx.raters[present[:5]])
         raise InputError(
-            f"Cohen's kappa compares exactly 2 raters, but {ann.where(lab, r)} has {b[lab, r]} "
+            f"Cohen's kappa compares exactly 2 raters, but {ctx.where(lab, r)} has {b[lab, r]} "
             f"raters ({', '.join(map(repr, names))}{', ...' if b[lab, r] > 5 else ''}). "
             "Use metric='iota' (Conger's kappa for nominal data) or metric='alpha', or "
             "select two raters."
         )
-    complete = (m == b[..., None]) & (b[..., None] >= 2)
-    n = complete.sum(axis=-1)
+    m_hist = stats["m_hist"]
+    strata = np.arange(m_hist.shape[-1])
+    n = (m_hist * complete).sum(axis=-1)
+    partial = (strata >= 2) & (strata < b[..., None])
     est = Estimates(
-        np.full((n_label, n_rep), np.nan),
+        np.full(b.shape, np.nan),
         counts={
-            "n_items": n,
-            "n_raters": b,
+            "n_items": counts(n),
+            "n_raters": b.astype(np.int64),
             # one annotation: nothing to pair, as in alpha; 2..b-1: pairs thrown away
-            "n_unpairable": (m == 1).sum(axis=-1),
-            "n_dropped": ((m >= 2) & ~complete).sum(axis=-1),
+            "n_unpairable": counts(m_hist[..., 1]),
+            "n_dropped": counts((m_hist * partial).sum(axis=-1)),
         },
     )
     est.undefined(b < 2, "fewer than two raters")
-    est.undefined(n == 0, "no item is rated by every rater (iota and Cohen's kappa need "
-                  "complete data; use metric='alpha' for missing data)")
-    sums = within_sums(stats, complete)
+    est.undefined(est.counts["n_items"] == 0, "no item is rated by every rater (iota and "
+                  "Cohen's kappa need complete data; use metric='alpha' for missing data)")
+    sums = within_sums(stats, ctx, complete)
     # sum_i sum_{r<s} D = (b - 1) / 2 * observed (each item weighted 1 / (b - 1));
     # sum_{r<s} N_r D N_s = (T D T - sum_g N_g D N_g) / 2
     pair_sum = (b - 1) / 2.0 * sums.observed
-    between_raters = (sums.expected - same_rater_sums(stats, complete)) / 2.0
+    between_raters = (sums.expected - same_rater_sums(stats, ctx, complete, sums.marginals)) / 2.0
     one_minus_ratio(n * pair_sum, between_raters, est, _ONE_VALUE)
     return est
 

@@ -37,13 +37,10 @@ import numpy as np
 from .. import kernels
 from ..distributions import t_ppf, t_sf
 from ..errors import InputError
-from .base import ItemStats, _check_size
-from .chance import _label_counts, _weights
+from ..schema import Annotations
+from .base import Context
 
-__all__ = ["ANALYTIC", "Interval", "interval"]
-
-#: Metrics with an analytic variance.
-ANALYTIC = ("percent", "fleiss", "gwet", "bp", "conger", "cohen", "alpha")
+__all__ = ["Interval", "interval"]
 
 
 class Interval:
@@ -68,22 +65,33 @@ class Interval:
         return {"se": self.se, "lower": lower, "upper": upper, "p_value": p_value}
 
 
-def interval(stats: ItemStats, metric: str, estimate: np.ndarray,
+def interval(ann: Annotations, ctx: Context, metric: str, estimate: np.ndarray,
              population: float = math.inf) -> Interval:
-    """Standard errors of ``metric`` per (label, replication)."""
-    if metric not in ANALYTIC:
-        raise InputError(
-            f"metric={metric!r} has no analytic standard error here; those with one are "
-            f"{', '.join(ANALYTIC)}."
-        )
-    ann = stats.ann
-    shape = (len(ann.labels), len(ann.replications))
+    """Standard errors of ``metric`` per (label, replication).
+
+    A second pass over the codes: the pseudo-values of an item depend on the
+    global estimate (and its chance terms), so they cannot be summed before
+    it is known. The pass builds each label's per-item category counts.
+    """
+    shape = estimate.shape
     se = np.full(shape, np.nan)
     n_used = np.zeros(shape, dtype=np.int64)
-    dense = stats if stats.counts is not None else _dense(stats)
+    everything = np.ones((1, shape[1], len(ann.items)), dtype=np.bool_)
     for lab in range(shape[0]):
-        c, ri, k = _label_counts(dense, lab)
-        w = _alpha_weights(stats, lab, c, ri) if metric == "alpha" else _weights(stats, lab)
+        k = len(ann.categories[lab])
+        if len(ann.items) * k * shape[1] > MAX_DENSE_CELLS:
+            raise InputError(
+                f"the analytic standard error of {ctx.where(lab)} needs per-item counts of "
+                f"{k:,} categories x {len(ann.items):,} items; merge categories.")
+        counts, totals = kernels.grouped_counts(
+            ann.item, ann.item, ann.replication, np.ascontiguousarray(ann.codes[lab:lab + 1]),
+            everything, len(ann.items), max(k, 1))
+        c, ri = counts[0, :, :, :k].astype(float), totals[0].astype(float)
+        if metric == "alpha":
+            w = _alpha_weights(ctx, lab, c, ri)
+        else:
+            w = ctx.weights(lab)
+            w = np.eye(k) if w is None else w
         for r in range(shape[1]):
             if not np.isfinite(estimate[lab, r]):
                 continue
@@ -91,7 +99,7 @@ def interval(stats: ItemStats, metric: str, estimate: np.ndarray,
             if metric == "alpha":
                 terms, center, n = _alpha_terms(c[r], ri[r], w)
             elif metric in ("conger", "cohen"):
-                terms, n = _conger_terms(stats, lab, r, c[r], ri[r], w, k,
+                terms, n = _conger_terms(ann.grid(lab, r), c[r], ri[r], w, k,
                                          estimate[lab, r], complete=metric == "cohen")
             else:
                 terms, n = _gwet_terms(metric, c[r], ri[r], w, k, estimate[lab, r])
@@ -103,22 +111,16 @@ def interval(stats: ItemStats, metric: str, estimate: np.ndarray,
     return Interval(se, n_used)
 
 
-def _dense(stats: ItemStats) -> ItemStats:
-    """Per-item category counts, for a coefficient computed from moments or cells."""
-    ann = stats.ann
-    _check_size(ann, stats.level)
-    everything = np.ones(stats.item_n.shape, dtype=np.bool_)
-    counts, totals = kernels.grouped_counts(ann.item, ann.item, ann.replication, ann.codes,
-                                            everything, len(ann.items), ann.n_category)
-    return ItemStats(ann, stats.level, totals, counts=counts, values=stats.values)
+#: Largest per-item count table of one label built for a standard error.
+MAX_DENSE_CELLS = 300_000_000
 
 
-def _alpha_weights(stats: ItemStats, lab: int, c: np.ndarray, ri: np.ndarray) -> np.ndarray:
+def _alpha_weights(ctx: Context, lab: int, c: np.ndarray, ri: np.ndarray) -> np.ndarray:
     """Agreement weights of alpha's level: W = 1 - D / max D (nominal: identity;
     interval: quadratic weights). For the ordinal level the rank metric's
     marginals are those of all pairable values and are treated as fixed."""
     marginals = (c * (ri >= 2)[..., None]).sum(axis=(0, 1))
-    d = stats.distance(lab, marginals)
+    d = ctx.distance(lab, marginals)
     top = d.max() if d.size else 0.0
     return 1.0 - d / top if top > 0 else np.ones_like(d)
 
@@ -154,11 +156,10 @@ def _gwet_terms(metric: str, c: np.ndarray, ri: np.ndarray, w: np.ndarray, k: in
     return kappa_i - 2 * (1 - kappa) * (pe_i - pe) / (1 - pe), n
 
 
-def _conger_terms(stats: ItemStats, lab: int, r: int, c: np.ndarray, ri: np.ndarray,
+def _conger_terms(grid: np.ndarray, c: np.ndarray, ri: np.ndarray,
                   w: np.ndarray, k: int, kappa: float, complete: bool
                   ) -> tuple[np.ndarray, int]:
     """kappa*_i of Conger's kappa (and Cohen's, on the items both raters rated)."""
-    grid = stats.ann.grid(lab, r)
     b = grid.shape[1]
     keep = (grid >= 0).all(axis=1) if complete else ri >= 1
     grid, c, ri = grid[keep], c[keep], ri[keep]

@@ -1,0 +1,314 @@
+"""The one pipeline: read -> codes -> statistics -> finalize -> warn -> label.
+
+Every public function calls :func:`run` with the registry entries it needs.
+:func:`run` reads and encodes the input once, makes one statistics pass for
+all of them (the union of their statistics groups), and returns a
+:class:`Run` that finalizes any of those entries from the same statistics,
+warns (once per call, at the caller's line) and labels the result the same
+way for every entry point.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import xarray as xr
+
+from .coefficients import Coefficient, Context, Estimates
+from .coefficients.light import MAX_LIGHT_RATERS
+from .errors import InputError
+from .levels import Level, resolve_level, resolve_weights
+from .results import label_result, label_table, pair_index, warn_dropped, warn_undefined
+from .schema import Annotations, Roles, Table, encode, read
+from .statistics import GROUPS, Meta, Stats, check_size, chunk
+
+__all__ = ["Run", "annotations", "entry_level", "make_meta", "run"]
+
+#: Largest K x K disagreement matrix built for one label (ordinal, ratio, custom, weights).
+MAX_MATRIX_CATEGORIES = 4096
+
+#: Largest rater-pair table (Light's kappa) built, in cells.
+MAX_JOINT_CELLS = 50_000_000
+
+
+def _table(data: Any, roles: dict[str, Any]) -> Table:
+    bound = getattr(data, "_xrr_bound", None)
+    if bound is not None:  # an accessor called with roles: other=df.xrr(rater="w")
+        data, roles = bound
+    return read(data, Roles.from_kwargs(roles))
+
+
+def annotations(data: Any, other: Any = None, level: Any = "nominal",
+                **roles: Any) -> tuple[Annotations, Level]:
+    """Read ``data`` (and ``other``) into the canonical form, validating once.
+
+    Parameters
+    ----------
+    data : DataFrame, Dataset or DataArray
+        The annotations (see :class:`xrr_accessor.schema.Roles` for layouts).
+    other : same kinds, optional
+        A second set of annotations of the same items (another replication).
+    level : str, matrix or callable
+        Level of measurement; checked against the values here.
+    **roles
+        ``item=``, ``rater=``, ``replication=``, ``label=``, ``value=``,
+        ``wide=``, ``categories=``, ``duplicates=``. ``other`` is read with
+        the same roles, unless it is passed as ``other.xrr(...)`` with its own.
+
+    Returns
+    -------
+    (Annotations, Level)
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"item": [1, 1, 2, 2], "rater": ["a", "b", "a", "b"],
+    ...                    "joy": [0, 1, 1, 1]})
+    >>> ann, level = annotations(df)
+    >>> ann.codes
+    array([[0, 1, 1, 1]])
+    """
+    lvl = resolve_level(level)
+    tables = [_table(data, roles)]
+    if other is not None:
+        tables.append(_table(other, roles))
+    ann = encode(tables, ordinal=lvl.ordered)
+    if lvl.numeric:
+        ann.values(lvl.name)  # raises a LevelError naming the column
+    return ann, lvl
+
+
+def entry_level(entry: Coefficient, level: Any, weights: Any) -> Any:
+    """The level ``entry`` is computed at, from ``level=`` and ``weights=``."""
+    given_level = not (isinstance(level, str) and level == "nominal")
+    if entry.weighting == "interval":
+        if weights is not None or (given_level and level != "interval"):
+            raise InputError(f"the {entry.name.upper()} treats ratings as interval numbers; "
+                             "leave level= and weights= out (or use metric='alpha' for "
+                             "other levels).")
+        return "interval"
+    if weights is None:
+        if entry.weighting == "weights":
+            if given_level:
+                raise InputError(
+                    f"metric={entry.name!r} is weighted with weights='linear', 'quadratic' or "
+                    "a K x K matrix of agreement weights, not with level=."
+                )
+            return resolve_weights("unweighted")
+        return level
+    if entry.weighting == "level":
+        raise InputError(
+            f"{entry.name} is weighted through level= ('ordinal', 'interval', 'ratio', or a "
+            "disagreement matrix), not weights=."
+        )
+    if given_level:
+        raise InputError("give level= or weights=, not both.")
+    return resolve_weights(weights)
+
+
+def _form(level: Level) -> str:
+    if level.uses_moments:
+        return "moments"
+    if level.name == "nominal" or (level.name == "weights" and isinstance(level.custom, str)
+                                   and level.custom == "unweighted"):
+        return "vector"
+    return "matrix"
+
+
+def _values(ann: Annotations, level: Level, form: str) -> np.ndarray | None:
+    if not level.numeric:
+        return None
+    values = ann.values(level.name)
+    if form != "moments":
+        return values
+    known = ~np.isnan(values)
+    lo = np.where(known, values, np.inf).min(axis=1, keepdims=True)
+    hi = np.where(known, values, -np.inf).max(axis=1, keepdims=True)
+    finite = np.isfinite(lo) & np.isfinite(hi)  # False for a label with no values
+    center = (np.where(finite, lo, 0.0) + np.where(finite, hi, 0.0)) / 2.0
+    return np.where(known, values - center, 0.0)
+
+
+def make_meta(ann: Annotations, level: Level, groups: set[str], pairs: np.ndarray) -> Meta:
+    """The :class:`Meta` of a call: form, values, strata and the groups to compute."""
+    form = _form(level)
+    groups = set(groups) & set(GROUPS)
+    n_rep, n_rater = len(ann.replications), len(ann.raters)
+    k = ann.n_category
+    if form == "moments":
+        groups.discard("chance")
+        groups.discard("joint")
+    if "joint" in groups and (n_rater > MAX_LIGHT_RATERS * n_rep or len(ann.labels) * n_rep
+                              * n_rater**2 * k**2 > MAX_JOINT_CELLS):
+        groups.discard("joint")  # Light's kappa says why it is NaN
+    top = 2
+    if "strata" in groups and len(ann.item):
+        per_item = np.bincount(ann.item * n_rep + ann.replication,
+                               minlength=len(ann.items) * n_rep)
+        top = max(2, int(per_item.max()))
+    return Meta(
+        n_label=len(ann.labels), n_rep=n_rep, n_rater=n_rater, n_category=k,
+        n_categories=tuple(len(c) for c in ann.categories), form=form,
+        groups=frozenset(groups), pairs=np.asarray(pairs, dtype=np.int64).reshape(-1, 2),
+        values=_values(ann, level, form), top=top,
+    )
+
+
+def kind_of(data: Any) -> str:
+    return "xarray" if isinstance(data, xr.Dataset | xr.DataArray) else "pandas"
+
+
+@dataclass
+class Run:
+    """One call's encoded annotations, statistics and finalized estimates."""
+
+    ann: Annotations
+    ctx: Context
+    stats: Stats
+    kind: str
+    _cache: dict[tuple[Any, ...], Estimates] = field(default_factory=dict)
+
+    @property
+    def level(self) -> Level:
+        return self.ctx.level
+
+    @property
+    def pairs(self) -> np.ndarray:
+        return self.ctx.meta.pairs
+
+    def cells(self, entry: Coefficient) -> pd.Index:
+        """Replications (IRR) or the pair MultiIndex (cross coefficients)."""
+        return self.ann.replications if entry.kind == "irr" else pair_index(self.ann,
+                                                                            self.pairs)
+
+    def estimate(self, entry: Coefficient, **params: Any) -> Estimates:
+        """``entry`` finalized from this run's statistics (each once per parameters)."""
+        key = (entry.name, *sorted(params.items()))
+        if key not in self._cache:
+            self._cache[key] = entry.finalize(self.stats, self.ctx, **params)
+        return self._cache[key]
+
+    def warn(self, entry: Coefficient, est: Estimates, what: str | None = None) -> None:
+        """The undefined-value and dropped-item warnings of ``est``."""
+        warn_undefined(est, self.ann, self.cells(entry), what or entry.name)
+        warn_dropped(est, self.ann, entry.name)
+
+    def label(self, entry: Coefficient, est: Estimates, attrs: dict[str, Any],
+              columns: dict[str, np.ndarray] | None = None,
+              keep_cells: bool | None = None) -> Any:
+        """``est`` as the caller's kind of object: a value per cell, or a table."""
+        if columns is not None:
+            return label_table(est, columns, self.ann, self.cells(entry), self.kind, attrs,
+                               keep_cells=keep_cells)
+        return label_result(est, self.ann, self.cells(entry), self.kind, attrs,
+                            keep_cells=keep_cells)
+
+
+def run(
+    data: Any, entries: Sequence[Coefficient], other: Any = None, level: Any = "nominal",
+    pairs: np.ndarray | None = None, reference: Any = None, ann: Annotations | None = None,
+    lvl: Level | None = None, **roles: Any,
+) -> Run:
+    """Read, encode and make one statistics pass for ``entries``.
+
+    ``pairs`` (P, 2) are replication pairs for cross coefficients (default:
+    every pair, or self x other when ``other`` is given; with ``reference``
+    each other replication against it). ``ann``/``lvl`` skip reading when
+    the caller already encoded the data (e.g. recoded it per category).
+    """
+    if ann is None or lvl is None:
+        ann, lvl = annotations(data, other, level=level, **roles)
+    groups = set().union(*(e.needs for e in entries))
+    if any(e.kind == "cross" for e in entries):
+        if pairs is None:
+            pairs = default_pairs(ann, reference)
+    pairs = np.zeros((0, 2), dtype=np.int64) if pairs is None else pairs
+    meta = make_meta(ann, lvl, groups, pairs)
+    ctx = Context(
+        meta=meta, level=lvl, categories=ann.categories,
+        labels=tuple(ann.source.get(label, repr(label)) for label in ann.labels),
+        replications=ann.replications, raters=ann.raters,
+        has_replication=ann.has_replication,
+    )
+    if meta.form == "matrix" and meta.n_category > MAX_MATRIX_CATEGORIES:
+        k = meta.n_category
+        name = lvl.name if lvl.name != "weights" else f"weights={lvl.custom!r}"
+        raise InputError(
+            f"{_widest(ann)} has {k:,} categories; level={name!r} needs a {k:,} x {k:,} "
+            "disagreement matrix. For numbers use level='interval' (no matrix), for "
+            "labels level='nominal' (no matrix at any K), or merge categories."
+        )
+    check_size(meta, lambda: _widest(ann))
+    return Run(ann, ctx, chunk(_contiguous(ann), meta), kind_of(data))
+
+
+def _widest(ann: Annotations) -> str:
+    widest = max(range(len(ann.labels)), key=lambda j: len(ann.categories[j]))
+    return ann.source.get(ann.labels[widest], repr(ann.labels[widest]))
+
+
+class _Codes:
+    """The arrays a statistics pass reads, contiguous (one compiled signature)."""
+
+    def __init__(self, ann: Annotations) -> None:
+        self.item = np.ascontiguousarray(ann.item, dtype=np.int64)
+        self.rater = np.ascontiguousarray(ann.rater, dtype=np.int64)
+        self.replication = np.ascontiguousarray(ann.replication, dtype=np.int64)
+        self.codes = np.ascontiguousarray(ann.codes, dtype=np.int64)
+        self.n_items = len(ann.items)
+
+
+def _contiguous(ann: Annotations) -> _Codes:
+    return _Codes(ann)
+
+
+def n_self(ann: Annotations) -> int | None:
+    """Replications of the first input when two inputs were compared, else None."""
+    return ann.inputs[0][0] if len(ann.inputs) > 1 else None
+
+
+def keep_pairs(ann: Annotations) -> bool:
+    """Keep the pair dimension unless two inputs without replications were compared."""
+    return len(ann.inputs) < 2 or any(had for _, had in ann.inputs)
+
+
+def default_pairs(ann: Annotations, reference: Any = None) -> np.ndarray:
+    """Every pair of replications (self x other for two inputs); with ``reference``,
+    each other replication paired with it."""
+    r = len(ann.replications)
+    first = n_self(ann)
+    if first is None:
+        rows = [(a, b) for a in range(r) for b in range(a + 1, r)]
+    else:
+        rows = [(a, b) for a in range(first) for b in range(first, r)]
+    if not rows:
+        raise InputError(
+            "cross-kappa compares two replications, but the data have "
+            f"{r} ({list(ann.replications)}). Add a replication column "
+            "(.xrr(replication='<column>')) or pass other=."
+        )
+    if reference is not None:
+        ref = reference_code(ann, reference, first)
+        rows = [(a, ref) for a in range(r) if a != ref]
+    return np.array(rows, dtype=np.int64).reshape(-1, 2)
+
+
+def reference_code(ann: Annotations, reference: Any, first: int | None) -> int:
+    """The replication code of ``reference`` (a name, or "self"/"other")."""
+    reps = list(ann.replications)
+    if first is not None and reference in ("self", "other"):
+        if (reference == "self" and first != 1) or (
+            reference == "other" and len(reps) - first != 1
+        ):
+            raise InputError(
+                f"reference={reference!r} needs that input to hold one replication; "
+                f"name the replication instead, one of {reps}."
+            )
+        return 0 if reference == "self" else first
+    if reference not in reps:
+        raise InputError(f"reference={reference!r} is not a replication; use one of {reps}.")
+    return reps.index(reference)

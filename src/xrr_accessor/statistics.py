@@ -1,0 +1,237 @@
+"""Additive item statistics: ``chunk`` -> ``Stats`` (``a + b``) -> coefficients.
+
+The middle of the flow input -> codes -> **statistics** -> finalize -> labeled
+result. :func:`chunk` makes one numba pass over integer codes and returns a
+:class:`Stats`: named arrays, each a sum over items of the item's
+contribution (times its weight). Statistics of disjoint sets of items add
+(``a + b``), an integer item weight acts as that many copies of the item, and
+nothing in a :class:`Stats` refers back to the annotations, so a chunk can be
+computed anywhere (a dask worker, a bootstrap replicate) and combined later.
+Every coefficient (:mod:`.coefficients`) is a function of a :class:`Stats` and
+the call's :class:`Meta`.
+
+Three forms, chosen by the level of measurement:
+
+* ``"vector"``: nominal disagreement (and unweighted agreement) needs only
+  per-category marginals and same-category sums, never a K x K matrix, so it
+  serves any number of categories (ids as categories: 20,000+ are tested).
+  This replaces the old sparse path for many-category nominal labels: the
+  same numbers, one code path, no n x K table at any K.
+* ``"matrix"``: ordinal, ratio, custom distances and agreement weights keep
+  K x K sums (D is applied in finalize, so the sums stay additive).
+* ``"moments"``: interval data keep count, sum and sum of squares.
+
+Groups of statistics are computed only when a requested coefficient needs
+them (the registry says which): ``within`` (pairs inside a replication),
+``chance`` (the agreement / chance terms of Gwet's family), ``raters`` (each
+rater's categories), ``strata`` (everything split by m, the item's number of
+annotations: iota, Cohen and the ICC use the items rated by every rater, and
+how many raters that is is known only after the pass), ``joint`` (rater-pair
+tables, Light's kappa) and ``cross`` (replication pairs, kappa_x).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .errors import InputError
+from .kernels import accumulate
+
+__all__ = ["GROUPS", "Meta", "Stats", "chunk", "combine"]
+
+GROUPS = ("within", "chance", "raters", "strata", "joint", "cross")
+
+#: Largest statistics table built for one call (float64 cells: 2.4 GB).
+MAX_STAT_CELLS = 300_000_000
+
+#: Labels at or above which the kernels run in parallel over labels (prange).
+PARALLEL_MIN_LABELS = 4
+
+
+@dataclass(frozen=True)
+class Meta:
+    """What a chunk pass and the finalize steps share: shapes, form, values.
+
+    ``values`` (L, K) are the numbers the categories stand for (``"moments"``:
+    centered per label on the midpoint of its range, which changes no
+    coefficient and keeps sums of squares well conditioned; ``"matrix"``:
+    raw, for ratio and weights; otherwise None). ``top`` is the largest
+    stratum of m kept (larger m are clipped to it). ``n_categories`` holds
+    each label's own K.
+    """
+
+    n_label: int
+    n_rep: int
+    n_rater: int
+    n_category: int
+    n_categories: tuple[int, ...]
+    form: str
+    groups: frozenset[str]
+    pairs: np.ndarray = field(default_factory=lambda: np.zeros((0, 2), dtype=np.int64))
+    values: np.ndarray | None = None
+    top: int = 2
+
+    def shapes(self) -> dict[str, tuple[int, ...]]:
+        """The shape of every statistic of this call (zero-length when not needed)."""
+        L, R, K, B, P = (self.n_label, self.n_rep, self.n_category, self.n_rater,
+                         len(self.pairs))
+        S = self.top + 1
+        g = self.groups
+
+        def need(group: str, shape: tuple[int, ...]) -> tuple[int, ...]:
+            return shape if group in g else (0,) * len(shape)
+
+        if self.form == "moments":
+            return {
+                "m_hist": (L, R, S),
+                "strata_mom": need("within", (L, R, S, 3)),
+                "strata_ss": need("within", (L, R, S)),
+                "strata_item_sq": need("within", (L, R, S)),
+                "strata_rater": need("raters", (L, R, S, B, 3)),
+                "cross_mom": need("cross", (L, P, 7)),
+                "cross_used": need("cross", (L, P)),
+                "cross_unpaired": need("cross", (L, P)),
+            }
+        matrix = self.form == "matrix"
+        return {
+            "m_hist": (L, R, S),
+            "pairable": need("within", (L, R, S, K)),
+            "pair_diag": need("within", (L, R, S, K)) if not matrix else (0, 0, 0, 0),
+            "pair_o": need("within", (L, R, S, K, K)) if matrix else (0,) * 5,
+            "pa_diag": need("chance", (L, R)) if not matrix else (0, 0),
+            "pa_mat": need("chance", (L, R, K, K)) if matrix else (0,) * 4,
+            "pa_inv": need("chance", (L, R)),
+            "shares": need("chance", (L, R, K)),
+            "strata_rater": need("raters", (L, R, S, B, K)),
+            "joint": need("joint", (L, R, B, B, K, K)),
+            "cross_agree": need("cross", (L, P)) if not matrix else (0, 0),
+            "cross_o": need("cross", (L, P, K, K)) if matrix else (0,) * 4,
+            "cross_total": need("cross", (L, P)),
+            "cross_x": need("cross", (L, P, K)),
+            "cross_y": need("cross", (L, P, K)),
+            "cross_used": need("cross", (L, P)),
+            "cross_unpaired": need("cross", (L, P)),
+        }
+
+
+class Stats:
+    """Named additive statistics (float64 arrays summed over items).
+
+    ``a + b`` adds two chunks name by name; arrays whose strata axis differs
+    (chunks with different largest m) are padded with zeros first.
+
+    Examples
+    --------
+    >>> a = Stats({"m_hist": np.ones((1, 1, 3))})
+    >>> b = Stats({"m_hist": np.ones((1, 1, 3))})
+    >>> (a + b)["m_hist"].tolist()
+    [[[2.0, 2.0, 2.0]]]
+    """
+
+    def __init__(self, arrays: dict[str, np.ndarray]) -> None:
+        self.arrays = arrays
+
+    def __getitem__(self, name: str) -> np.ndarray:
+        return self.arrays[name]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.arrays and self.arrays[name].size > 0
+
+    def __add__(self, other: Stats) -> Stats:
+        if set(self.arrays) != set(other.arrays):
+            raise ValueError("statistics of different calls cannot be added")
+        return Stats({k: _padded_sum(v, other.arrays[k]) for k, v in self.arrays.items()})
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{k}{tuple(v.shape)}" for k, v in self.arrays.items() if v.size)
+        return f"Stats({shown})"
+
+    def nbytes(self) -> int:
+        return sum(v.nbytes for v in self.arrays.values())
+
+
+def _padded_sum(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    if a.shape == b.shape:
+        return a + b
+    if a.size == 0 or b.size == 0:
+        return (a if b.size == 0 else b).copy()
+    shape = tuple(max(x, y) for x, y in zip(a.shape, b.shape, strict=True))
+    out = np.zeros(shape)
+    out[tuple(slice(0, s) for s in a.shape)] += a
+    out[tuple(slice(0, s) for s in b.shape)] += b
+    return out
+
+
+def combine(parts: Iterable[Stats]) -> Stats:
+    """Sum of the statistics of disjoint chunks of items."""
+    it = iter(parts)
+    out = next(it)
+    for part in it:
+        out = out + part
+    return out
+
+
+def check_size(meta: Meta, where: Any) -> None:
+    """Refuse, with the way out, statistics too large for memory."""
+    cells = sum(int(np.prod(s)) for s in meta.shapes().values())
+    if cells <= MAX_STAT_CELLS:
+        return
+    k = meta.n_category
+    raise InputError(
+        f"the statistics would need {cells * 8 / 1e9:.1f} GB: {k:,} categories "
+        f"({where()}) with level needing a {k:,} x {k:,} matrix, {meta.n_label} label(s), "
+        f"{meta.n_rep} replication(s), {meta.n_rater:,} raters. For numeric values use "
+        "level='interval' (three numbers per item), for labels level='nominal' (no "
+        "matrix); otherwise merge rare categories or pass fewer labels at a time with "
+        ".xrr(value=[...])."
+    )
+
+
+def chunk(
+    codes: Any, meta: Meta, weight: np.ndarray | None = None, parallel: bool | None = None,
+) -> Stats:
+    """Statistics of a set of items, in one pass over their annotations.
+
+    Parameters
+    ----------
+    codes : Annotations or any object with ``item``, ``rater``, ``replication``
+        (int64, N), ``codes`` (int64, L x N; -1 missing), ``n_items`` and
+        optionally ``mult`` (int64 multiplicity per row).
+    meta : Meta
+        Shapes, form, values and the groups to compute.
+    weight : ndarray of shape (n_items,), optional
+        Weight of each item (an integer weight is that many copies).
+    parallel : bool, optional
+        Run over labels in parallel threads (default: when there are at
+        least :data:`PARALLEL_MIN_LABELS` labels). Pass False inside dask
+        workers or other thread pools.
+
+    Returns
+    -------
+    Stats
+    """
+    n_item = int(codes.n_items)
+    offsets, order = accumulate.item_order(codes.item, n_item)
+    out = {k: np.zeros(s) for k, s in meta.shapes().items()}
+    mult = getattr(codes, "mult", None)
+    mult = np.zeros(0, dtype=np.int64) if mult is None else np.asarray(mult, dtype=np.int64)
+    w = np.zeros(0) if weight is None else np.ascontiguousarray(weight, dtype=np.float64)
+    if w.size and w.shape != (n_item,):
+        raise InputError(f"weight has shape {w.shape}; it needs one weight per item "
+                         f"({n_item}).")
+    if parallel is None:
+        parallel = meta.n_label >= PARALLEL_MIN_LABELS
+    pairs = np.ascontiguousarray(meta.pairs, dtype=np.int64).reshape(-1, 2)
+    args = (offsets, order, codes.replication, codes.rater, codes.codes, mult, w, pairs)
+    if meta.form == "moments":
+        kernel = accumulate.moments_parallel if parallel else accumulate.moments
+        values = np.zeros((0, 0)) if meta.values is None else meta.values
+        kernel(*args, values, *(out[k] for k in meta.shapes()))
+    else:
+        kernel = accumulate.categorical_parallel if parallel else accumulate.categorical
+        kernel(*args, meta.n_category, *(out[k] for k in meta.shapes()))
+    return Stats(out)
