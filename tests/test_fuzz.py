@@ -130,7 +130,7 @@ def _check(call: Callable[[], Any]) -> None:
     assert not foreign, [f"{w.category.__name__}: {w.message}" for w in foreign]
     if out is not None:
         assert isinstance(out, RESULT_TYPES), type(out)
-        numeric = [c for c in getattr(out, "columns", []) if c not in ("item", "band")]
+        numeric = [c for c in getattr(out, "columns", []) if c not in ("item", "band", "reason")]
         if isinstance(out, pd.Series) and out.dtype != object:
             assert out.dtype == np.float64
         elif isinstance(out, pd.DataFrame) and "item" not in out.columns:  # coefficients

@@ -20,6 +20,7 @@ import pandas as pd
 import xarray as xr
 
 from .errors import DroppedDataWarning, InputError, LevelError, RoleError
+from .kernels.encode import small_integer_codes
 
 __all__ = ["ROLE_ALIASES", "Annotations", "Roles", "Table", "encode", "read"]
 
@@ -723,16 +724,12 @@ def _small_integers(values: pd.Series) -> tuple[np.ndarray, pd.Index] | None:
     if arr.dtype.kind == "u" and arr.dtype.itemsize == 8:  # may not fit in int64
         return None
     arr = arr.astype(np.int64, copy=False)
-    lo, hi = int(arr.min()), int(arr.max())
-    if hi - lo > max(1024, 4 * arr.size):
+    codes, cats = small_integer_codes(arr, max(1024, 4 * arr.size))
+    if not codes.size:
         return None
-    shifted = arr - lo
-    used = np.bincount(shifted, minlength=hi - lo + 1) > 0
-    lookup = np.cumsum(used) - 1
-    cats = np.flatnonzero(used) + lo
     if values.dtype.kind == "b":
-        return lookup[shifted], pd.Index(cats.astype(bool))
-    return lookup[shifted], pd.Index(cats.astype(values.dtype))
+        return codes, pd.Index(cats.astype(bool))
+    return codes, pd.Index(cats.astype(values.dtype))
 
 
 def _is_ordered(values: pd.Series, cats: pd.Index, explicit: bool) -> bool:

@@ -32,7 +32,9 @@ tables, Light's kappa) and ``cross`` (replication pairs, kappa_x).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -206,7 +208,7 @@ def chunk(
     weight : ndarray of shape (n_items,), optional
         Weight of each item (an integer weight is that many copies).
     parallel : bool, optional
-        Run over labels in parallel threads (default: when there are at
+        Run blocks of labels in parallel threads (default: when there are at
         least :data:`PARALLEL_MIN_LABELS` labels). Pass False inside dask
         workers or other thread pools.
 
@@ -226,12 +228,26 @@ def chunk(
     if parallel is None:
         parallel = meta.n_label >= PARALLEL_MIN_LABELS
     pairs = np.ascontiguousarray(meta.pairs, dtype=np.int64).reshape(-1, 2)
-    args = (offsets, order, codes.replication, codes.rater, codes.codes, mult, w, pairs)
     if meta.form == "moments":
-        kernel = accumulate.moments_parallel if parallel else accumulate.moments
-        values = np.zeros((0, 0)) if meta.values is None else meta.values
-        kernel(*args, values, *(out[k] for k in meta.shapes()))
+        kernel = accumulate.moments
+        extra: tuple[Any, ...] = (np.zeros((0, 0)) if meta.values is None else meta.values,)
     else:
-        kernel = accumulate.categorical_parallel if parallel else accumulate.categorical
-        kernel(*args, meta.n_category, *(out[k] for k in meta.shapes()))
+        kernel = accumulate.categorical
+        extra = (meta.n_category,)
+    names = list(meta.shapes())
+    rep, rater = codes.replication[order], codes.rater[order]
+    mult = mult[order] if mult.size else mult
+
+    def block(lo: int, hi: int) -> None:
+        vals = extra if meta.form != "moments" or not extra[0].size else (extra[0][lo:hi],)
+        kernel(offsets, order, rep, rater, codes.codes[lo:hi], mult, w,
+               pairs, *vals, *(out[k][lo:hi] if out[k].size else out[k] for k in names))
+
+    threads = min(os.cpu_count() or 1, meta.n_label) if parallel else 1
+    if threads <= 1:
+        block(0, meta.n_label)
+    else:
+        edges = np.linspace(0, meta.n_label, threads + 1).astype(int)
+        with ThreadPoolExecutor(threads) as pool:  # the kernels release the GIL
+            list(pool.map(block, edges[:-1], edges[1:]))
     return Stats(out)

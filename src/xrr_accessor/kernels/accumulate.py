@@ -1,9 +1,10 @@
 """One pass over annotations grouped by item: every additive statistic at once.
 
 Input: annotations in CSR order by item (``offsets`` (n + 1), ``order`` (N)
-row numbers), their replication and rater codes, the category codes of each
-label (L, N; -1 = missing), an optional multiplicity per row (``mult``, empty
-= 1) and an optional weight per item (``weight``, empty = 1). For each label
+row numbers), their replication and rater codes and optional multiplicity
+(``mult``, empty = 1) already in that order, the category codes of each label
+(L, N; -1 = missing) in row order, and an optional weight per item
+(``weight``, empty = 1). For each label
 and item the kernel counts the item's categories per replication in a small
 scratch table (only the categories the item has are touched and reset, so
 there is no n x K table and K may be large) and adds the item's contribution,
@@ -43,6 +44,9 @@ from numba import njit, prange
 
 _JIT = {"cache": True, "nogil": True, "fastmath": False}
 
+#: Up to this many categories the kernel loops over all of them per item.
+DENSE_CATEGORIES = 16
+
 
 @njit(**_JIT)
 def item_order(item: np.ndarray, n_item: int) -> tuple[np.ndarray, np.ndarray]:
@@ -75,11 +79,19 @@ def _categorical(offsets, order, rep, rater, codes, mult, weight, pairs, n_cat,
     raters = strata_rater.shape[0] > 0
     pairs_of_raters = joint.shape[0] > 0
     n_pair = cross_used.shape[1] if cross_used.shape[0] > 0 else 0
+    # few categories: loop over all of them (no branches on which are present; zero
+    # counts add zero); many: only over those the item has, reset one by one
+    dense = n_cat <= DENSE_CATEGORIES
     for lab in prange(n_label):
         cnt = np.zeros((n_rep, n_cat), dtype=np.float64)
         nz = np.empty((n_rep, n_cat), dtype=np.int64)
         nnz = np.zeros(n_rep, dtype=np.int64)
         m = np.zeros(n_rep, dtype=np.float64)
+        if dense:
+            for r in range(n_rep):
+                for t in range(n_cat):
+                    nz[r, t] = t
+                nnz[r] = n_cat
         for i in range(n_item):
             w = 1.0 if weight.shape[0] == 0 else weight[i]
             if w == 0.0:
@@ -89,9 +101,9 @@ def _categorical(offsets, order, rep, rater, codes, mult, weight, pairs, n_cat,
                 c = codes[lab, row]
                 if c < 0:
                     continue
-                r = rep[row]
-                k = 1.0 if mult.shape[0] == 0 else float(mult[row])
-                if cnt[r, c] == 0.0:
+                r = rep[j]
+                k = 1.0 if mult.shape[0] == 0 else float(mult[j])
+                if not dense and cnt[r, c] == 0.0:
                     nz[r, nnz[r]] = c
                     nnz[r] += 1
                 cnt[r, c] += k
@@ -134,18 +146,18 @@ def _categorical(offsets, order, rep, rater, codes, mult, weight, pairs, n_cat,
                     c = codes[lab, row]
                     if c < 0:
                         continue
-                    r = rep[row]
-                    k = 1.0 if mult.shape[0] == 0 else float(mult[row])
+                    r = rep[j]
+                    k = 1.0 if mult.shape[0] == 0 else float(mult[j])
                     if raters:
-                        strata_rater[lab, r, min(int(m[r]), top), rater[row], c] += w * k
+                        strata_rater[lab, r, min(int(m[r]), top), rater[j], c] += w * k
                     if pairs_of_raters:
                         for j2 in range(j + 1, offsets[i + 1]):
                             row2 = order[j2]
                             c2 = codes[lab, row2]
-                            if c2 < 0 or rep[row2] != r or rater[row2] == rater[row]:
+                            if c2 < 0 or rep[j2] != r or rater[j2] == rater[j]:
                                 continue
-                            k2 = 1.0 if mult.shape[0] == 0 else float(mult[row2])
-                            g, h = rater[row], rater[row2]
+                            k2 = 1.0 if mult.shape[0] == 0 else float(mult[j2])
+                            g, h = rater[j], rater[j2]
                             if g < h:
                                 joint[lab, r, g, h, c, c2] += w * k * k2
                             else:
@@ -162,6 +174,16 @@ def _categorical(offsets, order, rep, rater, codes, mult, weight, pairs, n_cat,
                 cross_used[lab, p] += w
                 cross_total[lab, p] += w * (ra + sb)
                 wt = w * (ra + sb) / (ra * sb)
+                if dense and not matrix:  # the common case in one loop
+                    acc = 0.0
+                    for c in range(n_cat):
+                        x = cnt[a, c]
+                        y = cnt[b, c]
+                        cross_x[lab, p, c] += w * x
+                        cross_y[lab, p, c] += w * y
+                        acc += x * y
+                    cross_agree[lab, p] += wt * acc
+                    continue
                 for t in range(nnz[a]):
                     c = nz[a, t]
                     x = cnt[a, c]
@@ -178,7 +200,8 @@ def _categorical(offsets, order, rep, rater, codes, mult, weight, pairs, n_cat,
             for r in range(n_rep):
                 for t in range(nnz[r]):
                     cnt[r, nz[r, t]] = 0.0
-                nnz[r] = 0
+                if not dense:
+                    nnz[r] = 0
                 m[r] = 0.0
 
 
@@ -209,8 +232,8 @@ def _moments(offsets, order, rep, rater, codes, mult, weight, pairs, values,
                 c = codes[lab, row]
                 if c < 0:
                     continue
-                r = rep[row]
-                k = 1.0 if mult.shape[0] == 0 else float(mult[row])
+                r = rep[j]
+                k = 1.0 if mult.shape[0] == 0 else float(mult[j])
                 v = values[lab, c]
                 mom[r, 0] += k
                 mom[r, 1] += k * v
@@ -235,11 +258,11 @@ def _moments(offsets, order, rep, rater, codes, mult, weight, pairs, values,
                     c = codes[lab, row]
                     if c < 0:
                         continue
-                    r = rep[row]
-                    k = 1.0 if mult.shape[0] == 0 else float(mult[row])
+                    r = rep[j]
+                    k = 1.0 if mult.shape[0] == 0 else float(mult[j])
                     v = values[lab, c]
                     s = min(int(mom[r, 0]), top)
-                    g = rater[row]
+                    g = rater[j]
                     strata_rater[lab, r, s, g, 0] += w * k
                     strata_rater[lab, r, s, g, 1] += w * k * v
                     strata_rater[lab, r, s, g, 2] += w * k * v * v
@@ -268,9 +291,8 @@ def _moments(offsets, order, rep, rater, codes, mult, weight, pairs, values,
             mom[:, :] = 0.0
 
 
-#: Serial kernels (default, and inside dask workers: no nested thread pools).
+#: Serial kernels that release the GIL: :func:`xrr_accessor.statistics.chunk` runs
+#: blocks of labels in threads (parallel over labels without numba's thread pool,
+#: so nothing nests inside dask workers, and one compiled signature per kernel).
 categorical = njit(**_JIT)(_categorical)
 moments = njit(**_JIT)(_moments)
-#: The same kernels parallel over labels (numba prange), for many labels in memory.
-categorical_parallel = njit(parallel=True, **_JIT)(_categorical)
-moments_parallel = njit(parallel=True, **_JIT)(_moments)

@@ -1,0 +1,44 @@
+"""Integer ratings to category codes without hashing (the common Likert / 0-1 case)."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+
+@njit(cache=True, nogil=True)
+def small_integer_codes(values: np.ndarray, max_span: int) -> tuple[np.ndarray, np.ndarray]:
+    """Codes 0..K-1 of int64 ``values`` in sorted order, and the K categories.
+
+    Two passes over the values and a lookup table over [min, max]. When the
+    range is wider than ``max_span`` both results are empty (hash instead).
+    """
+    n = values.shape[0]
+    lo = values[0]
+    hi = values[0]
+    for a in range(n):
+        v = values[a]
+        if v < lo:
+            lo = v
+        if v > hi:
+            hi = v
+    if hi - lo > max_span:
+        return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64)
+    lookup = np.zeros(hi - lo + 1, dtype=np.int64)
+    for a in range(n):
+        lookup[values[a] - lo] = 1
+    k = 0
+    for v in range(hi - lo + 1):
+        if lookup[v]:
+            lookup[v] = k
+            k += 1
+        else:
+            lookup[v] = -1
+    cats = np.empty(k, dtype=np.int64)
+    for v in range(hi - lo + 1):
+        if lookup[v] >= 0:
+            cats[lookup[v]] = v + lo
+    codes = np.empty(n, dtype=np.int64)
+    for a in range(n):
+        codes[a] = lookup[values[a] - lo]
+    return codes, cats
