@@ -109,9 +109,13 @@ DUP = pd.DataFrame({"item": [1, 1, 1, 2, 2, 3, 3], "rater": ["a", "b", "a", "a",
                                                      ("mean", 2.0)])
 def test_duplicates_policies(policy, first_value):
     want_df = DUP.drop(index=2).assign(joy=lambda d: d["joy"].where(d.index != 0, first_value))
-    with pytest.warns(DroppedDataWarning, match=rf"1 repeated annotation.*{policy}"):
-        got = DUP.xrr(duplicates=policy).irr(level="interval")["joy"]
-    assert got == pytest.approx(want_df.xrr.irr(level="interval")["joy"])
+    # the policy is the user's explicit choice: no warning, the count rides in attrs
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        result = DUP.xrr(duplicates=policy).irr(level="interval")
+    assert result.attrs["n_duplicates"] == 1
+    assert result["joy"] == pytest.approx(want_df.xrr.irr(level="interval")["joy"])
+    assert "n_duplicates" not in want_df.xrr.irr(level="interval").attrs
 
 
 def test_duplicates_policy_validation():
@@ -122,10 +126,9 @@ def test_duplicates_policy_validation():
     with pytest.raises(LevelError, match="duplicates='mean' averages numbers"):
         DUP.assign(joy=list("abcdefg")).xrr(duplicates="mean").irr()
     long = DUP.melt(id_vars=["item", "rater"], var_name="label")
-    with pytest.warns(DroppedDataWarning):
-        got = long.xrr(duplicates="last").irr(level="interval")["joy"]
-    with pytest.warns(DroppedDataWarning):
-        assert got == pytest.approx(DUP.xrr(duplicates="last").irr(level="interval")["joy"])
+    got = long.xrr(duplicates="last").irr(level="interval")
+    assert got.attrs["n_duplicates"] == 1
+    assert got["joy"] == pytest.approx(DUP.xrr(duplicates="last").irr(level="interval")["joy"])
 
 
 @pytest.mark.parametrize("make_id", [

@@ -89,9 +89,9 @@ class XRRAccessor:
         return report.agreement_table(self._obj, weights=weights, ci=ci, population=population,
                                       **self._roles)
 
-    def to_xarray(self) -> xr.Dataset:
+    def to_xarray(self, layout: str = "auto") -> xr.Dataset:
         """The annotations as a Dataset; see :func:`xrr_accessor.to_xarray`."""
-        return api.to_xarray(self._obj, **self._roles)
+        return api.to_xarray(self._obj, layout=layout, **self._roles)
 
     def to_frame(self) -> pd.DataFrame:
         """The annotations as a long DataFrame; see :func:`xrr_accessor.to_frame`."""

@@ -350,11 +350,26 @@ def summary(
     return out
 
 
-def to_xarray(data: Any, **roles: Any) -> xr.Dataset:
-    """Annotations as a Dataset: one variable per label, dims (item, rater[, replication]).
+#: ``layout="auto"`` keeps the dense grid while at least this share of its cells is filled.
+DENSE_MIN_FILL = 0.25
 
-    Values keep their categories (numbers stay numbers, strings stay
-    strings); missing annotations are NaN.
+
+def to_xarray(data: Any, layout: str = "auto", **roles: Any) -> xr.Dataset:
+    """Annotations as a Dataset: one variable per label.
+
+    Two layouts, both read back by the ``.xrr`` accessor:
+
+    * ``"dense"``: dims (item, rater[, replication]), a missing annotation
+      is NaN;
+    * ``"annotation"``: one dim ``annotation``, with ``item``, ``rater``
+      (and ``replication``) as coordinates along it: nothing is stored for
+      a missing annotation, so crowd data (many raters, few per item) stay
+      as small as the frame they came from.
+
+    ``"auto"`` (default) takes the dense grid when at least
+    :data:`DENSE_MIN_FILL` of its cells hold an annotation, else the
+    annotation layout. Values keep their categories (numbers stay numbers,
+    strings stay strings).
 
     Examples
     --------
@@ -363,27 +378,46 @@ def to_xarray(data: Any, **roles: Any) -> xr.Dataset:
     >>> ds = to_xarray(df)
     >>> ds["joy"].sizes["item"], ds["joy"].sizes["rater"], int(ds["joy"].isnull().sum())
     (2, 2, 1)
+    >>> sparse = to_xarray(df, layout="annotation")
+    >>> sparse["joy"].dims, sparse["item"].values.tolist()
+    (('annotation',), [1, 1, 2])
+    >>> sparse.xrr.irr().values.tolist() == ds.xrr.irr().values.tolist()
+    True
     """
+    if layout not in ("auto", "dense", "annotation"):
+        raise InputError(f"layout={layout!r}; use 'auto', 'dense' or 'annotation'.")
     ann, _ = annotations(data, **roles)
-    dims = ["item", "rater"] + (["replication"] if ann.has_replication else [])
-    shape = [len(ann.items), len(ann.raters)] + (
-        [len(ann.replications)] if ann.has_replication else []
-    )
-    index = (ann.item, ann.rater) + ((ann.replication,) if ann.has_replication else ())
-    coords: dict[str, Any] = {"item": ann.items, "rater": ann.raters}
-    if ann.has_replication:
-        coords["replication"] = ann.replications
-    out = {}
+    rep = ann.has_replication
+    cells = len(ann.items) * len(ann.raters) * (len(ann.replications) if rep else 1)
+    if layout == "auto":
+        layout = "dense" if len(ann.item) >= DENSE_MIN_FILL * cells else "annotation"
+    values = {}
     for j, name in enumerate(ann.labels):
         cats = ann.categories[j]
         numeric = pd.api.types.is_numeric_dtype(cats.dtype) and not pd.api.types.is_bool_dtype(
-            cats.dtype
-        )
-        arr = np.full(shape, np.nan, dtype=float if numeric else object)
+            cats.dtype)
         ok = ann.codes[j] >= 0
-        arr[tuple(i[ok] for i in index)] = cats.to_numpy()[ann.codes[j][ok]]
-        out[name if ann.has_label else "value"] = (dims, arr)
-    return xr.Dataset(out, coords=coords)
+        arr = np.full(len(ann.item), np.nan, dtype=float if numeric else object)
+        arr[ok] = cats.to_numpy()[ann.codes[j][ok]]
+        values[name if ann.has_label else "value"] = arr
+    if layout == "annotation":
+        coords = {"item": ("annotation", ann.items.to_numpy()[ann.item]),
+                  "rater": ("annotation", ann.raters.to_numpy()[ann.rater])}
+        if rep:
+            coords["replication"] = ("annotation", ann.replications.to_numpy()[ann.replication])
+        return xr.Dataset({k: ("annotation", v) for k, v in values.items()}, coords=coords)
+    dims = ["item", "rater"] + (["replication"] if rep else [])
+    shape = [len(ann.items), len(ann.raters)] + ([len(ann.replications)] if rep else [])
+    index = (ann.item, ann.rater) + ((ann.replication,) if rep else ())
+    dense_coords: dict[str, Any] = {"item": ann.items, "rater": ann.raters}
+    if rep:
+        dense_coords["replication"] = ann.replications
+    out = {}
+    for name, arr in values.items():
+        grid = np.full(shape, np.nan, dtype=arr.dtype)
+        grid[index] = arr
+        out[name] = (dims, grid)
+    return xr.Dataset(out, coords=dense_coords)
 
 
 def to_frame(data: Any, **roles: Any) -> pd.DataFrame:

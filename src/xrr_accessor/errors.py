@@ -10,13 +10,13 @@ pipeline can turn just ours into errors with
 from __future__ import annotations
 
 __all__ = [
-    "warn",
     "DroppedDataWarning",
     "InputError",
     "LevelError",
     "RoleError",
     "UndefinedWarning",
     "XRRWarning",
+    "warn",
 ]
 
 
@@ -55,7 +55,7 @@ def warn(message: str, category: type[Warning]) -> None:
     import warnings
 
     package = os.path.dirname(os.path.abspath(__file__))
-    level = 1
+    level = 2  # 1 is this function; 2 its caller, the first frame looked at
     frame = sys._getframe(1)
     while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(package):
         frame = frame.f_back

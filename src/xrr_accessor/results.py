@@ -52,6 +52,7 @@ def label_result(
     """
     dim = "pair" if isinstance(cells, pd.MultiIndex) else "replication"
     keep = ann.has_replication if keep_cells is None else keep_cells
+    attrs = {**attrs, **ann.notes}
     value = est.value
     counts = dict(est.counts)
     labels = ann.labels

@@ -141,11 +141,13 @@ register(Coefficient(
 register(Coefficient(
     "bp", "irr", partial(_chance.chance_corrected, metric="bp"), _CHANCE, "weights",
     ("weights",), "Brennan & Prediger (1981)", "Brennan-Prediger: chance 1/q",
-    variance=_variance.interval, aliases=("brennan_prediger", "brennan_and_prediger"), in_table=True, extras=("pa", "pe")))
+    variance=_variance.interval, aliases=("brennan_prediger", "brennan_and_prediger"),
+    in_table=True, extras=("pa", "pe")))
 register(Coefficient(
     "gwet", "irr", partial(_chance.chance_corrected, metric="gwet"), _CHANCE, "weights",
     ("weights",), "Gwet (2008)", "Gwet's AC1 (unweighted) / AC2 (weighted)",
-    variance=_variance.interval, aliases=("ac1", "ac2", "gwet_ac1", "gwet_ac2"), in_table=True, extras=("pa", "pe")))
+    variance=_variance.interval, aliases=("ac1", "ac2", "gwet_ac1", "gwet_ac2"),
+    in_table=True, extras=("pa", "pe")))
 register(Coefficient(
     "alpha", "irr", _alpha.alpha, _WITHIN, "level", LEVELS, _alpha.CITATION,
     "Krippendorff's alpha: pairable values, any number of raters, missing data",

@@ -137,7 +137,8 @@ def _categorical(offsets, order, rep, rater, codes, mult, weight, pairs, n_cat,
                             d = nz[r, u]
                             y = cnt[r, d]
                             if within:
-                                pair_o[lab, r, s, c, d] += w * x * (y - (1.0 if c == d else 0.0)) * inv
+                                same = 1.0 if c == d else 0.0
+                                pair_o[lab, r, s, c, d] += w * x * (y - same) * inv
                             if chance:
                                 pa_mat[lab, r, c, d] += w * x * y * inv / mr
             if raters or pairs_of_raters:

@@ -1,0 +1,239 @@
+"""Encoding read tables together into :class:`~.tables.Annotations` (integer codes)."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..errors import DroppedDataWarning, InputError, LevelError, warn
+from ..kernels.encode import small_integer_codes
+from .tables import Annotations, Ids, Table, _show
+
+
+def _clean_values(values: pd.Series, where: str) -> pd.Series:
+    """Apply the value policy: one kind of value per column, blank strings missing.
+
+    Returns ``values`` itself or a new Series (never modifies it).
+    """
+    dtype = values.dtype
+    is_object = pd.api.types.is_object_dtype(dtype)
+    if is_object:
+        kind = pd.api.types.infer_dtype(values, skipna=True)
+        if kind in ("mixed", "mixed-integer"):
+            sample = values.dropna().iloc[:100_000]
+            kinds = sorted({type(v).__name__ for v in sample})
+            unhashable = [k for k in kinds if k in ("list", "dict", "set", "ndarray")]
+            if unhashable:
+                raise LevelError(
+                    f"{where} holds {unhashable[0]} values; an annotation is one value. "
+                    "Explode multi-label cells into one row or column per label first."
+                )
+            raise LevelError(
+                f"{where} mixes value types ({', '.join(kinds)}), so equal-looking values "
+                "(1 and '1', True and 1) would be different or merged categories. Make the "
+                "column one type, e.g. pd.to_numeric(df[col]) or df[col].astype(str)."
+            )
+    if is_object or pd.api.types.is_string_dtype(dtype):
+        if pd.api.types.infer_dtype(values, skipna=True) in ("string", "empty"):
+            blank = values.str.strip().eq("").fillna(False).to_numpy(dtype=bool)
+            if blank.any():
+                warn(
+                    f"{where}: {int(blank.sum())} empty or blank string(s) read as missing "
+                    "annotations.",
+                    DroppedDataWarning,
+                )
+                return values.mask(blank)
+    return values
+
+
+def _numeric_strings_hint(cats: pd.Index) -> str:
+    if pd.api.types.is_object_dtype(cats.dtype) or pd.api.types.is_string_dtype(cats.dtype):
+        if len(cats) and pd.to_numeric(pd.Series(cats), errors="coerce").notna().all():
+            return " The values look like numbers written as text: pd.to_numeric(df[col])."
+    return ""
+
+
+def _label_categories(
+    values: pd.Series, where: str, order: Sequence[Any] | None
+) -> tuple[np.ndarray, pd.Index]:
+    """Codes (-1 = missing) and ordered categories of one label's values."""
+    values = _clean_values(values, where)
+    if order is not None:
+        cats = pd.Index(list(order))
+        if cats.has_duplicates:
+            raise InputError(f"categories= for {where} lists a category twice: {list(order)}")
+        codes = np.asarray(cats.get_indexer(values), dtype=np.int64)
+        unknown = (codes < 0) & values.notna().to_numpy()
+        if unknown.any():
+            bad = ", ".join(_show(v) for v in pd.unique(values[unknown])[:3])
+            raise InputError(
+                f"{where} holds [{bad}] not among categories={list(order)}; add them "
+                "to categories= or clean the column."
+            )
+        return codes, cats
+    dtype = values.dtype
+    if isinstance(dtype, pd.CategoricalDtype):
+        codes = np.asarray(values.cat.codes, dtype=np.int64)
+        return codes, pd.Index(dtype.categories)
+    small = _small_integers(values)
+    if small is not None:
+        return small
+    try:
+        codes, cats = pd.factorize(values, sort=True)
+    except TypeError as exc:
+        kinds = sorted({type(v).__name__ for v in values.dropna()})
+        raise LevelError(
+            f"{where} mixes value types ({', '.join(kinds)}) that cannot be ordered. "
+            "Make the column one type (e.g. .astype(str) or pd.to_numeric)."
+        ) from exc
+    return np.asarray(codes, dtype=np.int64), pd.Index(cats)
+
+
+def _small_integers(values: pd.Series) -> tuple[np.ndarray, pd.Index] | None:
+    """Fast codes for numpy integer or boolean ratings spanning a small range.
+
+    A lookup table over [min, max] replaces hashing: the common case of
+    Likert scales and 0/1 labels. None when it does not apply.
+    """
+    arr = values.to_numpy() if isinstance(values.dtype, np.dtype) else None
+    if arr is None or arr.size == 0 or arr.dtype.kind not in "iub":
+        return None
+    if arr.dtype.kind == "u" and arr.dtype.itemsize == 8:  # may not fit in int64
+        return None
+    arr = arr.astype(np.int64, copy=False)
+    codes, cats = small_integer_codes(arr, max(1024, 4 * arr.size))
+    if not codes.size:
+        return None
+    if values.dtype.kind == "b":
+        return codes, pd.Index(cats.astype(bool))
+    return codes, pd.Index(cats.astype(values.dtype))
+
+
+def _is_ordered(values: pd.Series, cats: pd.Index, explicit: bool) -> bool:
+    if explicit:
+        return True
+    if isinstance(values.dtype, pd.CategoricalDtype) and values.dtype.ordered:
+        return True
+    if pd.api.types.is_bool_dtype(cats.dtype) or pd.api.types.is_numeric_dtype(cats.dtype):
+        return True
+    return all(isinstance(c, (bool, int, float, np.number)) for c in cats)
+
+
+def encode(tables: Sequence[Table], ordinal: bool = False) -> Annotations:
+    """Encode one or more tables together into :class:`Annotations`.
+
+    Items, raters and replications are factorized jointly, so the same item id
+    in two tables is the same item. Categories of a label are the union over
+    tables. With ``ordinal=True`` every label must have an order (numbers,
+    an ordered Categorical, or ``categories=``).
+    """
+    first = tables[0]
+    names = list(first.labels)
+    for t in tables[1:]:
+        if list(t.labels) != names and set(t.labels) != set(names):
+            raise InputError(
+                f"the two inputs have different labels: {sorted(map(str, names))} vs "
+                f"{sorted(map(str, t.labels))}. Select the common labels first "
+                "(or rename them to match)."
+            )
+    offsets = np.cumsum([0] + [len(t.item) for t in tables])
+    item_codes, items = _joint([t.item for t in tables])
+    rater_codes, raters = _joint([t.rater for t in tables])
+    has_rep = any(t.replication is not None for t in tables)
+    if len(tables) > 1:
+        rep_codes, reps = _joint_replications(tables)
+    elif first.replication is not None:
+        rep_codes, reps = _sorted(first.replication)
+    else:
+        rep_codes, reps = np.zeros(len(first.item), dtype=np.int64), pd.Index([0])
+    n_rows = int(offsets[-1])
+    codes = np.full((len(names), n_rows), -1, dtype=np.int64)
+    cats_all: list[pd.Index] = []
+    source = dict(first.source)
+    for j, name in enumerate(names):
+        if len(tables) == 1:
+            rows, vals = first.labels[name]
+        else:
+            rows = np.concatenate([t.labels[name][0] + off
+                                   for t, off in zip(tables, offsets, strict=False)])
+            vals = pd.concat([t.labels[name][1] for t in tables], ignore_index=True)
+        order = first.categories
+        if isinstance(order, Mapping):
+            order = order.get(name)
+        where = source.get(name, repr(name))
+        c, cats = _label_categories(vals, where, order)
+        if ordinal and not _is_ordered(vals, cats, order is not None):
+            raise LevelError(
+                f"{where} holds unordered categories ({', '.join(map(repr, cats[:4]))}"
+                f"{', ...' if len(cats) > 4 else ''}); the ordinal level and linear or "
+                "quadratic weights need their order. "
+                "Pass categories=[lowest, ..., highest] to .xrr(...), or make the column "
+                "an ordered pd.Categorical." + _numeric_strings_hint(cats)
+            )
+        codes[j, rows] = c
+        cats_all.append(cats)
+    return Annotations(
+        item=item_codes,
+        rater=rater_codes,
+        replication=rep_codes,
+        codes=codes,
+        items=items,
+        raters=raters,
+        replications=pd.Index(reps, name="replication"),
+        labels=pd.Index(names, name="label"),
+        categories=tuple(cats_all),
+        has_label=first.has_label,
+        has_replication=has_rep or len(tables) > 1,
+        source=source,
+        notes={k: sum(t.notes.get(k, 0) for t in tables)
+               for k in {k for t in tables for k in t.notes}},
+        inputs=tuple(
+            (1 if t.replication is None else len(t.replication.uniques),
+             t.replication is not None)
+            for t in tables
+        ),
+    )
+
+
+def _joint(ids: list[Ids]) -> tuple[np.ndarray, pd.Index]:
+    """Codes over the union of several inputs' ids (the same id is the same code)."""
+    if len(ids) == 1:
+        return ids[0].codes, ids[0].uniques
+    codes, uniques = pd.factorize(pd.concat([pd.Series(i.uniques) for i in ids],
+                                            ignore_index=True))
+    starts = np.cumsum([0] + [len(i.uniques) for i in ids])
+    joint = [np.asarray(codes, dtype=np.int64)[start + i.codes]
+             for start, i in zip(starts, ids, strict=False)]
+    return np.concatenate(joint), pd.Index(uniques)
+
+
+def _sorted(ids: Ids) -> tuple[np.ndarray, pd.Index]:
+    """Codes renumbered so that the uniques are sorted (when they can be)."""
+    try:
+        order = np.argsort(np.asarray(ids.uniques), kind="stable")
+    except TypeError:
+        return ids.codes, ids.uniques
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    return rank[ids.codes], ids.uniques[order]
+
+
+def _joint_replications(tables: Sequence[Table]) -> tuple[np.ndarray, pd.Index]:
+    """Replication codes when comparing separate inputs (``self`` vs ``other``)."""
+    defaults = ("self", "other")
+    names: list[Hashable] = []
+    out: list[np.ndarray] = []
+    per = [[defaults[k] if k < 2 else f"input{k}"] if t.replication is None
+           else list(t.replication.uniques) for k, t in enumerate(tables)]
+    seen = [n for names_k in per for n in names_k]
+    clash = {n for n in seen if seen.count(n) > 1}
+    for k, (t, names_k) in enumerate(zip(tables, per, strict=True)):
+        tag = defaults[k] if k < 2 else f"input{k}"
+        codes = (np.zeros(len(t.item), dtype=np.int64) if t.replication is None
+                 else t.replication.codes)
+        out.append(codes + len(names))
+        names.extend(f"{n} ({tag})" if n in clash else n for n in names_k)
+    return np.concatenate(out), pd.Index(names, name="replication")

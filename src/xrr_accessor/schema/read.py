@@ -1,0 +1,433 @@
+"""Reading a DataFrame, Dataset or DataArray into a :class:`~.tables.Table` (ids, raw values)."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import xarray as xr
+
+from ..errors import DroppedDataWarning, InputError, LevelError, RoleError, warn
+from .roles import ROLE_ALIASES, Roles, _check_given, _find, _norm, _resolve_roles
+from .tables import Ids, Table
+
+
+def read(data: Any, roles: Roles | None = None) -> Table:
+    """Read a DataFrame, Dataset or DataArray into a :class:`Table`."""
+    roles = roles or Roles()
+    if isinstance(data, pd.DataFrame):
+        return _read_wide(data, roles) if roles.wide else _read_long(data, roles)
+    if isinstance(data, xr.Dataset | xr.DataArray):
+        return _read_xarray(data, roles)
+    raise TypeError(
+        f"cannot read annotations from {type(data).__name__}; pass a pandas DataFrame "
+        "or an xarray Dataset/DataArray."
+    )
+
+
+def _read_long(df: pd.DataFrame, roles: Roles) -> Table:
+    cols = list(df.columns)
+    if df.columns.has_duplicates:
+        rep = df.columns[df.columns.duplicated()].unique().tolist()
+        raise InputError(
+            f"column name(s) {rep} appear more than once; give every column its own name "
+            "(e.g. df.columns = [...]) before reading annotations."
+        )
+    if isinstance(df.columns, pd.MultiIndex):
+        raise InputError(
+            "the frame has MultiIndex columns; a long frame needs flat column names "
+            "(flatten with df.columns = ['_'.join(map(str, c)) for c in df.columns]), "
+            "and a wide frame is read with .xrr(wide=True)."
+        )
+    found = _resolve_roles(cols, roles, "column")
+    value = roles.value
+    if roles.labels is not None:
+        if value is not None:
+            raise RoleError("give labels=[...] or value=..., not both (labels= names the "
+                            "label columns of a frame with one column per label).")
+        value = [roles.labels] if isinstance(roles.labels, str) else list(roles.labels)
+        if not value:
+            raise RoleError("labels= is empty; name at least one label column.")
+    value_cols: list[Hashable]
+    if value is None:
+        v = _find(cols, "value")
+        value_cols = [v] if v is not None else []
+    elif isinstance(value, str) or not isinstance(value, Sequence):
+        value_cols = [value]
+    else:
+        value_cols = list(value)
+    for v in value_cols:
+        _check_given(cols, "value", v, "column")
+    used = {found["item"], found["rater"], found["replication"]}
+    label_col = found["label"] if value_cols else None
+    if label_col is not None and len(value_cols) != 1:
+        raise RoleError(
+            f"a label column ({label_col!r}) goes with exactly one value column; got "
+            f"{value_cols}. Pass value='<column>'."
+        )
+    if not value_cols:
+        value_cols = [c for c in cols if c not in used]
+        has_label = True
+        if not value_cols:
+            raise RoleError(
+                f"no value columns: every column of {cols} plays a role. Add the "
+                "annotations, or name them with .xrr(labels=[...])."
+            )
+        value_cols = _infer_labels(df, value_cols, found["item"], found["rater"])
+    else:
+        has_label = label_col is not None or (value is not None and not (
+            len(value_cols) == 1 and _norm(value_cols[0]) in ROLE_ALIASES["value"]
+        ))
+    dup_roles = [c for c in value_cols if c in used or c == label_col]
+    if dup_roles:
+        raise RoleError(f"column {dup_roles[0]!r} cannot be both a role and a value column.")
+    item = Ids.factorize(df[found["item"]], f"column {found['item']!r}", found["item"])
+    rater = Ids.factorize(df[found["rater"]], f"column {found['rater']!r}", found["rater"])
+    rep = None
+    if found["replication"] is not None:
+        rep = Ids.factorize(df[found["replication"]], f"column {found['replication']!r}",
+                            found["replication"])
+    lab = None
+    if label_col is not None:
+        lab = Ids.factorize(df[label_col], f"column {label_col!r}", label_col)
+    key_names = [found["item"], found["rater"]]
+    keys = [item, rater]
+    for ids, name in ((rep, found["replication"]), (lab, label_col)):
+        if ids is not None:
+            keys.append(ids)
+            key_names.append(name)
+
+    def describe(i: int) -> str:
+        parts = [f"item={item.show(i)}", f"rater={rater.show(i)}"]
+        parts += [f"replication={rep.show(i)}"] if rep is not None else []
+        parts += [f"label={lab.show(i)}"] if lab is not None else []
+        return "(" + ", ".join(parts) + ")"
+
+    values = {c: df[c].reset_index(drop=True) for c in value_cols}
+    keep, values = _dedupe(_key_codes(keys), roles.duplicates, describe,
+                           "columns " + ", ".join(map(repr, key_names)), key_names, values)
+    n_duplicates = 0 if keep is None else len(item) - len(keep)
+    if keep is not None:
+        item, rater = item.take(keep), rater.take(keep)
+        rep = None if rep is None else rep.take(keep)
+        lab = None if lab is None else lab.take(keep)
+    table = Table(
+        item=item, rater=rater, replication=rep, labels={}, source={}, has_label=has_label,
+        categories=roles.categories,
+        notes={"n_duplicates": n_duplicates} if n_duplicates else {},
+    )
+    if lab is None:
+        rows = np.arange(len(item), dtype=np.int64)
+        for c in value_cols:
+            table.labels[c] = (rows, values[c])
+            table.source[c] = f"column {c!r}"
+        return table
+    # one label column + one value column: pivot to one row per (item, rater, replication)
+    value_col = value_cols[0]
+    label_order = np.arange(len(lab.uniques))  # first appearance, or the Categorical's order
+    if isinstance(df[label_col].dtype, pd.CategoricalDtype):
+        cats = df[label_col].dtype.categories
+        label_order = np.argsort(cats.get_indexer(lab.uniques), kind="stable")
+    row_of, first = pd.factorize(_key_codes([item, rater] + ([rep] if rep is not None else [])))
+    row_of = np.asarray(row_of, dtype=np.int64)
+    first_pos = _first_positions(row_of, len(first))
+    table.item = item.take(first_pos)
+    table.rater = rater.take(first_pos)
+    table.replication = None if rep is None else rep.take(first_pos)
+    by_label = np.argsort(lab.codes, kind="stable")
+    bounds = np.searchsorted(lab.codes[by_label], np.arange(len(lab.uniques) + 1))
+    for j in label_order:
+        pos = by_label[bounds[j]:bounds[j + 1]]
+        name = lab.uniques[j]
+        table.labels[name] = (row_of[pos], values[value_col].iloc[pos])
+        table.source[name] = f"column {value_col!r} (label {name!r})"
+    return table
+
+
+#: String columns whose values average longer than this are free text, not labels.
+FREE_TEXT_LENGTH = 40
+
+
+def _describes(df: pd.DataFrame, col: Hashable, by: Hashable) -> bool:
+    """Whether ``col`` has one value within every group of ``by`` that has several rows."""
+    try:
+        sizes = df.groupby(by, sort=False, observed=True)[col].transform("size")
+        several = (sizes > 1).to_numpy()
+        if not several.any():
+            return False
+        sub = df.loc[several, [by, col]]
+        return bool((sub.groupby(by, sort=False, observed=True)[col].nunique(dropna=False)
+                     <= 1).all())
+    except TypeError:  # unhashable ids or values: reading them fails with a clear error
+        return False
+
+
+def _infer_labels(df: pd.DataFrame, candidates: list[Hashable], item: Hashable,
+                  rater: Hashable) -> list[Hashable]:
+    """The label columns among ``candidates``: metadata-looking text columns left out.
+
+    Numbers are always labels. A text column is left out when it is free
+    text (long strings), or holds one value within every item (item metadata,
+    e.g. a split or domain) or within every rater (rater metadata, e.g. a
+    group). The warning names what was left out and how to choose.
+    """
+    kept: list[Hashable] = []
+    left: list[str] = []
+    suspects: list[tuple[Hashable, str]] = []
+    for col in candidates:
+        values = df[col]
+        dtype = values.dtype
+        if pd.api.types.is_numeric_dtype(dtype) or pd.api.types.is_bool_dtype(dtype):
+            kept.append(col)
+            continue
+        text = values.dropna()
+        kind = pd.api.types.infer_dtype(text, skipna=True) if len(text) else "empty"
+        if kind not in ("string", "categorical"):  # mixed kinds, lists: encode explains
+            kept.append(col)
+        elif kind == "string" and text.str.len().mean() > FREE_TEXT_LENGTH:
+            left.append(f"{col!r} (free text)")
+        elif len(text) and text.nunique() > 1 and _describes(df, col, item):
+            suspects.append((col, "one value per item: item metadata?"))
+        elif len(text) and text.nunique() > 1 and _describes(df, col, rater):
+            suspects.append((col, "one value per rater: rater metadata or a replication?"))
+        else:
+            kept.append(col)
+    # a text column constant within every item (or rater) is metadata only next to
+    # labels that do vary; alone, it may be a label everyone agreed on
+    varying = [c for c in kept if not _describes(df, c, item)]
+    if varying:
+        left += [f"{col!r} ({why})" for col, why in suspects]
+    else:
+        kept = [c for c in candidates if c in kept or c in dict(suspects)]
+    if left:
+        if not kept:  # pragma: no cover - free text alone: nothing to analyse
+            raise RoleError(
+                "no label columns: every column that plays no role looks like metadata "
+                f"({', '.join(left)}). Name the labels with .xrr(labels=[...]).")
+        warn(
+            f"labels inferred from the columns; left out {', '.join(left)}. Choose the "
+            f"labels with .xrr(labels=[...]) (kept: {', '.join(map(repr, kept[:6]))}"
+            f"{', ...' if len(kept) > 6 else ''}); a replication column with "
+            ".xrr(replication='<column>').",
+            DroppedDataWarning)
+    return kept
+
+
+def _read_wide(df: pd.DataFrame, roles: Roles) -> Table:
+    cols = df.columns
+    if isinstance(cols, pd.MultiIndex):
+        if cols.nlevels != 2:
+            raise InputError(
+                f"a wide frame's columns are raters, or (replication, rater) pairs; got "
+                f"a MultiIndex with {cols.nlevels} levels."
+            )
+        reps = cols.get_level_values(0)
+        raters = cols.get_level_values(1)
+    else:
+        reps, raters = None, cols
+    n, b = df.shape
+    name = roles.value if isinstance(roles.value, str) else "value"
+    dtypes = df.dtypes.unique()
+    if len(dtypes) == 1 and isinstance(dtypes[0], pd.CategoricalDtype):
+        flat = pd.Series(pd.Categorical.from_codes(
+            np.column_stack([df[c].cat.codes for c in df.columns]).reshape(-1),
+            dtype=dtypes[0]), copy=False)
+    else:
+        flat = pd.Series(df.to_numpy().reshape(-1), copy=False)
+    rows = Ids.factorize(df.index, "the index (items)")
+    item = Ids(np.repeat(rows.codes, b), rows.uniques)
+    rcodes, runiq = pd.factorize(np.asarray(raters, dtype=object))
+    rater = Ids(np.tile(np.asarray(rcodes, dtype=np.int64), n), pd.Index(runiq))
+    rep = None
+    if reps is not None:
+        pc, pu = pd.factorize(np.asarray(reps, dtype=object))
+        rep = Ids(np.tile(np.asarray(pc, dtype=np.int64), n), pd.Index(pu))
+    keep, values = _dedupe(
+        _key_codes([item, rater] + ([rep] if rep is not None else [])),
+        roles.duplicates,
+        lambda i: f"(item={item.show(i)}, rater={rater.show(i)})",
+        "the index and columns of the wide frame", None, {name: flat},
+    )
+    rows = np.arange(n * b, dtype=np.int64)
+    n_duplicates = 0 if keep is None else n * b - len(keep)
+    if keep is not None:
+        item, rater, flat = item.take(keep), rater.take(keep), values[name]
+        rep = None if rep is None else rep.take(keep)
+        rows = np.arange(len(keep), dtype=np.int64)
+    return Table(
+        item=item, rater=rater, replication=rep,
+        labels={name: (rows, flat)},
+        source={name: "the wide frame's cells"}, has_label=False,
+        categories=roles.categories,
+        notes={"n_duplicates": n_duplicates} if n_duplicates else {},
+    )
+
+
+#: The dimension of the sparse layout: one entry per annotation.
+ANNOTATION_DIM = "annotation"
+
+
+def _is_annotation_layout(data: xr.Dataset | xr.DataArray) -> bool:
+    """One dimension along which item and rater are coordinates (not dimensions)."""
+    return len(data.dims) == 1 and any(
+        _norm(c) in ROLE_ALIASES["item"] for c in data.coords if c not in data.dims)
+
+
+def _read_annotation_layout(data: xr.Dataset | xr.DataArray, roles: Roles) -> Table:
+    """The sparse layout (dim ``annotation``, item/rater/replication coordinates) is a
+    long frame: read it as one, labels from its data variables."""
+    ds = data.to_dataset(name=data.name if data.name is not None else "value") \
+        if isinstance(data, xr.DataArray) else data
+    if not ds.data_vars:
+        raise InputError("the Dataset has no data variables (one per label expected).")
+    frame = ds.reset_coords().to_dataframe().reset_index(drop=True)
+    names = list(ds.data_vars)
+    by_name = Roles(**{**roles.__dict__, "labels": None,
+                       "value": names if isinstance(data, xr.Dataset) else names[0]})
+    table = _read_long(frame, by_name)
+    table.source = {k: f"variable {k!r}" for k in table.source}
+    table.has_label = isinstance(data, xr.Dataset)
+    return table
+
+
+def _read_xarray(data: xr.Dataset | xr.DataArray, roles: Roles) -> Table:
+    if _is_annotation_layout(data):
+        return _read_annotation_layout(data, roles)
+    dims = list(data.dims)
+    dim_of = _resolve_roles(dims, roles, "dimension")
+    if isinstance(data, xr.Dataset):
+        if dim_of["label"] is not None:
+            raise RoleError(
+                f"a Dataset holds one data variable per label; it also has a label "
+                f"dimension {dim_of['label']!r}. Use ds.to_dataarray() or pick one."
+            )
+        if not data.data_vars:
+            raise InputError("the Dataset has no data variables (one per label expected).")
+        ds = data
+        has_label = True
+    else:
+        name = data.name if data.name is not None else "value"
+        if dim_of["label"] is not None:
+            if data.sizes[dim_of["label"]] == 0:
+                raise InputError(f"the label dimension {dim_of['label']!r} is empty; there "
+                                 "is nothing to compute.")
+            ds = data.to_dataset(dim=dim_of["label"])
+            has_label = True
+        else:
+            ds = data.to_dataset(name=name)
+            has_label = False
+    core = [dim_of["item"], dim_of["rater"]] + (
+        [dim_of["replication"]] if dim_of["replication"] is not None else []
+    )
+    extra = [d for d in ds.dims if d not in core]
+    if extra:
+        raise InputError(
+            f"unexpected dimension(s) {extra}; annotations have dims item, rater and "
+            "optionally replication and label. Select or stack the others first, or "
+            "name the roles with .xrr(item=..., rater=..., replication=...)."
+        )
+    index = [ds.indexes[d] if d in ds.indexes else pd.RangeIndex(ds.sizes[d]) for d in core]
+    for d, idx in zip(core, index, strict=True):
+        if idx.has_duplicates:
+            raise InputError(
+                f"dimension {d!r} has repeated coordinate values (e.g. "
+                f"{idx[idx.duplicated()][0]!r}); each item/rater/replication must appear "
+                "once along its dimension."
+            )
+    if index[0].hasnans:
+        raise InputError(f"dimension {dim_of['item']!r} has missing item ids; drop them first.")
+    # aligned on its dimensions already: codes are positions, nothing to factorize. Keep
+    # the first variable's dimension order, so that flattening it copies nothing.
+    first = next(iter(ds.data_vars.values()))
+    order = list(first.dims) if set(first.dims) == set(core) else core
+    shape = [ds.sizes[d] for d in order]
+    total = int(np.prod(shape))
+
+    def positions(dim: Hashable) -> np.ndarray:
+        p = order.index(dim)
+        inner, outer = int(np.prod(shape[p + 1:])), int(np.prod(shape[:p]))
+        grid = np.arange(shape[p], dtype=np.int64)[None, :, None]
+        return np.broadcast_to(grid, (outer, shape[p], inner)).reshape(-1)
+
+    item = Ids(positions(core[0]), index[0])
+    rater = Ids(positions(core[1]), index[1])
+    rep = Ids(positions(core[2]), index[2]) if len(core) == 3 else None
+    rows = np.arange(total, dtype=np.int64)
+    labels: dict[Hashable, tuple[np.ndarray, pd.Series]] = {}
+    source: dict[Hashable, str] = {}
+    template = xr.DataArray(np.empty(shape, dtype=np.int8), dims=order)
+    for name, var in ds.data_vars.items():
+        vals = var.broadcast_like(template).transpose(*order)
+        labels[name] = (rows, pd.Series(vals.values.reshape(-1), copy=False))
+        source[name] = f"variable {name!r}"
+    return Table(
+        item=item, rater=rater, replication=rep, labels=labels, source=source,
+        has_label=has_label, categories=roles.categories,
+    )
+
+
+def _key_codes(parts: list[Ids]) -> np.ndarray:
+    """One int64 key per row combining several factorized ids."""
+    key = np.zeros(len(parts[0]), dtype=np.int64)
+    for ids in parts:
+        key = key * max(len(ids.uniques), 1) + ids.codes
+    return key
+
+
+#: What to do with repeated annotations of one (item, rater, replication[, label]).
+def _first_positions(codes: np.ndarray, n: int) -> np.ndarray:
+    """Row of the first occurrence of each code 0..n-1."""
+    _, first = np.unique(codes, return_index=True)
+    assert len(first) == n
+    return first.astype(np.int64)
+
+
+def _dedupe(
+    key: np.ndarray,
+    policy: str,
+    describe: Any,
+    where: str,
+    columns: list[Hashable] | None,
+    values: dict[Hashable, pd.Series],
+) -> tuple[np.ndarray | None, dict[Hashable, pd.Series]]:
+    """Apply the ``duplicates=`` policy to rows sharing ``key``.
+
+    Returns the rows kept (None when there are no duplicates) and the values
+    of those rows: the first or last annotation, or the mean of numeric
+    values. The policy is the user's explicit choice, so it does not warn; the
+    count is reported in the result's ``attrs["n_duplicates"]``.
+    """
+    index = pd.Index(key)
+    dup = index.duplicated()
+    if not dup.any():
+        return None, values
+    n = int(dup.sum())
+    if policy == "error":
+        i = int(np.flatnonzero(dup)[0])
+        fix = (f"df.drop_duplicates(subset={list(columns)!r})" if columns
+               else "dropping the repeated index labels")
+        raise InputError(
+            f"{n} duplicate annotation(s) in {where}: {describe(i)} appears more than "
+            f"once in one replication. Keep one annotation each, e.g. with {fix}, or "
+            "choose a policy: .xrr(duplicates='first'), 'last' or 'mean'."
+        )
+    if policy in ("first", "last"):
+        keep = np.flatnonzero(~index.duplicated(keep=policy))
+        out = {k: v.iloc[keep].reset_index(drop=True) for k, v in values.items()}
+        what = f"kept the {policy}"
+    else:
+        group, uniq = pd.factorize(key)
+        keep = _first_positions(np.asarray(group, dtype=np.int64), len(uniq))
+        out = {}
+        for k, v in values.items():
+            if not (pd.api.types.is_numeric_dtype(v.dtype) or pd.api.types.is_bool_dtype(v.dtype)):
+                raise LevelError(
+                    f"duplicates='mean' averages numbers, but column {k!r} holds "
+                    f"{v.dtype} values; use duplicates='first' or 'last'."
+                )
+            out[k] = v.astype(float).groupby(group).mean().reset_index(drop=True)
+        what = "averaged each"
+    del what  # chosen explicitly: reported in the result's attrs (n_duplicates), no warning
+    return keep, out

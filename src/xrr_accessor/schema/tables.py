@@ -1,0 +1,175 @@
+"""The canonical form: factorized ids, read tables and encoded :class:`Annotations`."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..errors import InputError, LevelError
+
+
+@dataclass(frozen=True)
+class Ids:
+    """Factorized ids of one role: ``uniques[codes[row]]`` is the id of ``row``."""
+
+    codes: np.ndarray
+    uniques: pd.Index
+
+    @classmethod
+    def factorize(cls, values: Any, where: str, column: Hashable | None = None) -> Ids:
+        """Factorize once; missing or unhashable ids are an error naming ``where``."""
+        try:
+            codes, uniques = pd.factorize(values)
+        except TypeError as exc:
+            raise InputError(
+                f"{where} holds values that cannot be ids ({exc}); ids must be hashable "
+                "scalars such as strings or integers."
+            ) from exc
+        n_missing = int((codes < 0).sum())
+        if n_missing:
+            raise InputError(
+                f"{where} has {n_missing} missing id(s); every annotation needs one. "
+                "Drop or fill those rows first"
+                + (f" (e.g. df.dropna(subset=[{column!r}]))." if column is not None else ".")
+            )
+        return cls(np.asarray(codes, dtype=np.int64), pd.Index(uniques))
+
+    def __len__(self) -> int:
+        return len(self.codes)
+
+    def take(self, rows: np.ndarray) -> Ids:
+        return Ids(self.codes[rows], self.uniques)
+
+    def show(self, row: int) -> str:
+        return _show(self.uniques[self.codes[row]])
+
+
+@dataclass
+class Table:
+    """One input read into raw ids and raw values, not yet encoded.
+
+    ``labels`` maps each label to ``(rows, values)``: the row numbers (into
+    ``item``/``rater``/``replication``) that carry a value for that label, and
+    the values themselves. ``source`` names, per label, where it came from,
+    for error messages.
+    """
+
+    item: Ids
+    rater: Ids
+    replication: Ids | None
+    labels: dict[Hashable, tuple[np.ndarray, pd.Series]]
+    source: dict[Hashable, str]
+    has_label: bool
+    categories: Any = None
+    #: Counts reported with every result (e.g. ``n_duplicates`` merged by the policy).
+    notes: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Annotations:
+    """The canonical form: one row per (item, rater, replication) annotation.
+
+    Attributes
+    ----------
+    item, rater, replication : ndarray of int64, shape (N,)
+        Codes into ``items``, ``raters``, ``replications``.
+    codes : ndarray of int64, shape (L, N)
+        Category code of each annotation for each label; ``-1`` = missing.
+    items, raters, replications, labels : pandas.Index
+        What the codes stand for.
+    categories : tuple of pandas.Index
+        Per label, its categories in order (code ``k`` is ``categories[l][k]``).
+    has_label, has_replication : bool
+        Whether the input had those dimensions (for shaping results).
+    """
+
+    item: np.ndarray
+    rater: np.ndarray
+    replication: np.ndarray
+    codes: np.ndarray
+    items: pd.Index
+    raters: pd.Index
+    replications: pd.Index
+    labels: pd.Index
+    categories: tuple[pd.Index, ...]
+    has_label: bool
+    has_replication: bool
+    source: dict[Hashable, str] = field(default_factory=dict)
+    #: Replications contributed by each input (one entry per input read), and
+    #: whether that input had a replication column or dimension.
+    inputs: tuple[tuple[int, bool], ...] = ()
+    #: Counts reported with every result (``n_duplicates``: annotations merged).
+    notes: dict[str, int] = field(default_factory=dict)
+
+    def where(self, label: int, replication: int | None = None) -> str:
+        """Names a label (and replication) in messages: "column 'joy' in replication 'X'"."""
+        out = self.source.get(self.labels[label], repr(self.labels[label]))
+        if replication is not None and self.has_replication:
+            out += f" in replication {self.replications[replication]!r}"
+        return out
+
+    def grid(self, label: int, replication: int) -> np.ndarray:
+        """Codes of one label in one replication as items x raters present (-1 = none).
+
+        Columns follow the rater codes of the raters with at least one annotation.
+        """
+        sel = (self.codes[label] >= 0) & (self.replication == replication)
+        raters = np.unique(self.rater[sel])
+        out = np.full((len(self.items), len(raters)), -1, dtype=np.int64)
+        out[self.item[sel], np.searchsorted(raters, self.rater[sel])] = self.codes[label][sel]
+        return out
+
+    @property
+    def n_category(self) -> int:
+        """Largest number of categories of any label (at least 1)."""
+        return max([1, *(len(c) for c in self.categories)])
+
+    def values(self, level_name: str) -> np.ndarray:
+        """Numeric value of each category, shape (L, K), NaN-padded.
+
+        Raises :class:`LevelError` naming the column if a label's categories are
+        not numbers (interval and ratio levels need numbers).
+        """
+        out = np.full((len(self.labels), self.n_category), np.nan)
+        for j, (label, cats) in enumerate(zip(self.labels, self.categories, strict=True)):
+            out[j, : len(cats)] = numeric_categories(
+                cats, self.source.get(label, repr(label)), level_name
+            )
+        return out
+
+
+def numeric_categories(cats: pd.Index, where: str, level_name: str) -> np.ndarray:
+    """The categories as float64, or a :class:`LevelError` naming ``where``."""
+    if cats.dtype == bool or pd.api.types.is_bool_dtype(cats.dtype):
+        return cats.to_numpy(dtype=float)
+    if pd.api.types.is_numeric_dtype(cats.dtype):
+        vals = cats.to_numpy(dtype=float)
+    else:
+        try:
+            vals = np.array([float(c) if isinstance(c, (int, float, np.number, bool))
+                             else np.nan for c in cats], dtype=float)
+        except (TypeError, ValueError):  # pragma: no cover - defensive
+            vals = np.full(len(cats), np.nan)
+        if np.isnan(vals).any():
+            bad = [c for c, v in zip(cats, vals, strict=True) if np.isnan(v)][:3]
+            raise LevelError(
+                f"{where} holds non-numeric values ({', '.join(map(repr, bad))}); "
+                f"level={level_name!r} needs numbers. Convert the column with "
+                f"pd.to_numeric, or use level='nominal' (or 'ordinal' with categories=)."
+            )
+    if not np.isfinite(vals).all():
+        raise LevelError(
+            f"{where} holds infinite values; level={level_name!r} needs finite numbers. "
+            "Replace them (e.g. with NaN for missing) first."
+        )
+    return vals
+
+
+
+def _show(value: Any) -> str:
+    """repr of a value as a user typed it (no ``np.int64(...)`` wrappers)."""
+    return repr(value.item() if isinstance(value, np.generic) else value)
