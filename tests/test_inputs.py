@@ -127,9 +127,21 @@ def test_self_other_and_reference(irep):
     np.testing.assert_allclose(got.to_numpy(), want.to_numpy())
     by_ref = crowd.xrr.normalized(experts, reference="other")
     alpha_ref = irep.xrr.irr()["Mexico City"]
-    np.testing.assert_allclose(by_ref.iloc[:, 0].to_numpy(), (got / alpha_ref).to_numpy())
+    # two inputs without replication columns: one value per label, with or without reference
+    assert isinstance(by_ref, pd.Series) and by_ref.attrs["reference"] == "other"
+    np.testing.assert_allclose(by_ref.to_numpy(), (got / alpha_ref).to_numpy())
     by_name = irep.xrr.normalized(reference="Budapest")
-    assert list(by_name.columns) == [("Kuala Lumpur", "Budapest"), ("Mexico City", "Budapest")]
+    # pairs keep cross_kappa's orientation; the reference is named in attrs
+    assert list(by_name.columns) == [("Budapest", "Kuala Lumpur"), ("Budapest", "Mexico City")]
+    assert by_name.attrs["reference"] == "Budapest"
+    kx = irep.xrr.cross_kappa()
+    np.testing.assert_allclose(
+        by_name.to_numpy(),
+        (kx[by_name.columns].to_numpy() / irep.xrr.irr()[["Budapest"]].to_numpy()))
+    by_self = crowd.xrr.normalized(experts, reference="self")
+    assert list(by_self.index) == list(crowd.xrr.normalized(experts).index)
+    np.testing.assert_allclose(by_self.to_numpy(),
+                               (got / irep.xrr.irr()["Budapest"]).to_numpy())
     # another frame whose roles are named differently, bound through the accessor call
     other = experts.rename(columns={"rater": "worker_slot"})
     np.testing.assert_allclose(

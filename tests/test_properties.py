@@ -113,9 +113,11 @@ def test_dissimilar_pools_are_detected():
     assert np.all(np.abs(df.xrr.normalized().to_numpy()) < 0.1)
 
 
-def test_additive_over_item_chunks():
-    """Per-item statistics are additive: kappa_x of concatenated halves is unchanged
-    by the order in which item chunks arrive (the basis of the dask path)."""
+def test_row_order_of_item_chunks_does_not_matter():
+    """kappa_x does not depend on the order in which blocks of items' rows arrive.
+
+    (Additivity itself, statistics of disjoint item sets added, is tested in
+    tests/test_engine.py.)"""
     df = simulate(n_items=500, labels=["joy", "awe"], seed=5)
     items = df["item_id"].unique()
     first = df[df["item_id"].isin(items[:250])]

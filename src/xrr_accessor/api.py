@@ -18,7 +18,15 @@ import xarray as xr
 from .coefficients import REGISTRY, Coefficient, lookup
 from .coefficients.icc import anova, icc_table, parse_form
 from .errors import InputError
-from .pipeline import annotations, entry_level, keep_pairs, kind_of, run
+from .pipeline import (
+    annotations,
+    entry_level,
+    keep_pairs,
+    kind_of,
+    n_self,
+    reference_code,
+    run,
+)
 from .results import pair_index, warn_dropped
 
 __all__ = [
@@ -270,14 +278,15 @@ def normalized(
     rel = normalizing(irr)
     entry = lookup("normalized_kappa_x", kind="cross")
     result = run(data, [entry, rel], other=other, level=level, reference=reference, **roles)
-    est = result.estimate(entry, irr=rel.name, by_reference=reference is not None)
+    ref = None if reference is None else reference_code(result.ann, reference,
+                                                        n_self(result.ann))
+    est = result.estimate(entry, irr=rel.name, reference=ref)
     result.warn(entry, est, "normalized kappa_x")
     warn_dropped(result.estimate(rel), result.ann, rel.name)
     attrs = {"name": "normalized_kappa_x", "metric": "normalized_kappa_x", "irr": rel.name,
              "level": result.level.name, "reference": reference,
              "citation": entry.citation}
-    return result.label(entry, est, attrs,
-                        keep_cells=keep_pairs(result.ann) or reference is not None)
+    return result.label(entry, est, attrs, keep_cells=keep_pairs(result.ann))
 
 
 def summary(
@@ -308,7 +317,10 @@ def summary(
         ``replication_other`` is empty), ``kappa_x`` and ``normalized``, so
         that ``summary()["kappa_x"]`` is laid out as :func:`cross_kappa`.
         From xarray: a Dataset with the variables ``irr`` (label,
-        replication), ``kappa_x`` and ``normalized`` (label, pair).
+        replication), ``kappa_x`` and ``normalized`` (label, replication,
+        replication_other): the pairs of :func:`cross_kappa` unstacked
+        (``cross_kappa().unstack("pair")``), NaN where two replications are
+        not a pair of the call.
 
     Examples
     --------
@@ -332,8 +344,9 @@ def summary(
         blocks = {name: result.label(entry, est, {"name": name})
                   for name, entry, est in (("irr", rel, rel_est), ("kappa_x", kx, kx_est),
                                            ("normalized", norm, norm_est))}
-        return xr.Dataset({k: v.reset_coords(drop=True) for k, v in blocks.items()},
-                          attrs=attrs)
+        return xr.Dataset({k: v.reset_coords(drop=True) if k == "irr" else
+                           v.reset_coords(drop=True).unstack("pair")
+                           for k, v in blocks.items()}, attrs=attrs)
     irr_cols = pd.MultiIndex.from_arrays(
         [ann.replications, [""] * len(ann.replications)],
         names=["replication", "replication_other"])

@@ -278,7 +278,7 @@ def keep_pairs(ann: Annotations) -> bool:
 
 def default_pairs(ann: Annotations, reference: Any = None) -> np.ndarray:
     """Every pair of replications (self x other for two inputs); with ``reference``,
-    each other replication paired with it."""
+    only the pairs that include it (same orientation as without)."""
     r = len(ann.replications)
     first = n_self(ann)
     if first is None:
@@ -291,9 +291,9 @@ def default_pairs(ann: Annotations, reference: Any = None) -> np.ndarray:
             f"{r} ({list(ann.replications)}). Add a replication column "
             "(.xrr(replication='<column>')) or pass other=."
         )
-    if reference is not None:
+    if reference is not None:  # the pairs with the reference, in their usual orientation
         ref = reference_code(ann, reference, first)
-        rows = [(a, ref) for a in range(r) if a != ref]
+        rows = [(a, b) for a, b in rows if ref in (a, b)]
     return np.array(rows, dtype=np.int64).reshape(-1, 2)
 
 

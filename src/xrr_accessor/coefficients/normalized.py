@@ -21,17 +21,21 @@ IRR_TOLERANCE = 1e-12
 
 
 def normalized(stats: Stats, ctx: Context, irr: str = "alpha",
-               by_reference: bool = False) -> Estimates:
-    """kappa_x / sqrt(IRR_a IRR_b) per (label, pair), or kappa_x / IRR_b by reference.
+               reference: int | None = None) -> Estimates:
+    """kappa_x / sqrt(IRR_a IRR_b) per (label, pair), or kappa_x / IRR_ref.
 
     ``irr`` names the normalizing IRR in the registry (its statistics must
-    have been computed in the same pass).
+    have been computed in the same pass); ``reference`` is the code of the
+    reference replication, which every pair of the call includes.
     """
     from .registry import lookup
 
     kx = cross_kappa(stats, ctx)
     rel = lookup(irr).finalize(stats, ctx).value
     pairs = ctx.meta.pairs
+    by_reference = reference is not None
+    if by_reference:  # put the reference second
+        pairs = np.where((pairs[:, :1] == reference), pairs[:, ::-1], pairs)
     ra, rb = rel[:, pairs[:, 0]], rel[:, pairs[:, 1]]
     bad = ~(rb > IRR_TOLERANCE) if by_reference else ~((ra > IRR_TOLERANCE) &
                                                        (rb > IRR_TOLERANCE))
