@@ -7,6 +7,9 @@ raters x items DataArray (as the peers start from arrays). Peers: scikit-learn
 nltk (pi, Davies-Fleiss = Conger, mean pairwise Cohen = Light; pure Python, so
 only at 1e5), and irrCAC (AC1, Conger, percent) when IRRCAC_PYTHON names an
 interpreter that has it (it cannot share an environment with this package).
+Cohen's kappa is also timed from a Dataset holding the same matrix as a
+variable. Every value is also checked against the naive formula of its metric
+(``tests/naive.py`` ``REFERENCES``), untimed.
 """
 
 from __future__ import annotations
@@ -27,6 +30,8 @@ from bench_core import best
 
 import xrr_accessor  # noqa: F401  (registers .xrr)
 
+import naive
+
 
 def matrix(n_annotations: int, n_raters: int, k: int, seed: int = 0) -> np.ndarray:
     """raters x items, complete, correlated ratings in 0..k-1."""
@@ -44,6 +49,11 @@ def row(name: str, n_ann: int, ours: float, peer: str, theirs: float) -> dict:
 
 def _agree(a: float, b: float, what: str) -> None:
     assert abs(a - b) < 1e-9, (what, a, b)
+
+
+def _naive(metric: str, ours: float, *args: object) -> None:
+    """``ours`` equals the metric's naive reference (tests/naive.py REFERENCES) on ``args``."""
+    _agree(ours, naive.REFERENCES[metric][0].fn(*args), f"{metric} vs naive")
 
 
 def bench(sizes: list[int], repeat: int, nltk_max: int) -> list[dict]:
@@ -65,10 +75,19 @@ def _bench_size(size: int, repeat: int, nltk_max: int) -> list[dict]:
     ours = best(lambda: da2.xrr.irr(metric="cohen"), repeat)
     theirs = best(lambda: cohen_kappa_score(two[0], two[1]), repeat)
     _agree(float(da2.xrr.irr(metric="cohen")), cohen_kappa_score(two[0], two[1]), "cohen")
+    _naive("cohen", float(da2.xrr.irr(metric="cohen")), two[0].tolist(), two[1].tolist())
     rows.append(row("Cohen's kappa, 2 raters", size, ours, "scikit-learn", theirs))
+    ds2 = da2.to_dataset(name="joy")
+    ours = best(lambda: ds2.xrr.irr(metric="cohen"), repeat)
+    _agree(ds2.xrr.irr(metric="cohen").item(), cohen_kappa_score(two[0], two[1]), "cohen")
+    rows.append(row("Cohen's kappa, 2 raters (Dataset variable)", size, ours, "scikit-learn",
+                    theirs))
 
     five = matrix(size, 5, 4)
     da5 = xr.DataArray(five, dims=("rater", "item"))
+    rows5 = five.T.tolist()
+    for metric in ("fleiss", "bp", "conger", "light", "gwet", "percent", "scott"):
+        _naive(metric, float(da5.xrr.irr(metric=metric)), rows5)
     for metric, method, label in [("fleiss", "fleiss", "Fleiss' kappa"),
                                   ("bp", "randolph", "Brennan-Prediger")]:
         def peer(method: str = method) -> float:
@@ -91,6 +110,7 @@ def _bench_size(size: int, repeat: int, nltk_max: int) -> list[dict]:
     ours = best(lambda: dac.xrr.irr(metric="icc", form="2,1"), repeat)
     theirs = best(icc_peer, repeat)
     _agree(float(dac.xrr.irr(metric="icc", form="2,1")), icc_peer()["ICC"].iloc[1], "icc")
+    _naive("icc", float(dac.xrr.irr(metric="icc", form="2,1")), cont.T, "2,1")
     rows.append(row("ICC(2,1), 5 raters, continuous", size, ours, "pingouin", theirs))
 
     if size <= nltk_max:

@@ -1,4 +1,6 @@
-"""Core benchmarks: kappa_x at IRep scale vs the naive O(n^2) definition, alpha vs krippendorff.
+"""Core benchmarks: kappa_x at IRep scale vs the naive O(n^2) definition and the floor
+kernel, the Table 5 summary, alpha vs krippendorff, the classic family
+(``bench_classic.py``) and the engine targets (``bench_engine.py``).
 
 Every ratio is measured in one run on one machine. Run:
 
@@ -29,11 +31,15 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-import xrr_accessor as xa  # noqa: E402
-from xrr_accessor.coefficients import CROSS, item_statistics  # noqa: E402
+import bench_engine  # noqa: E402
+
+import xrr_accessor  # noqa: E402, F401  (registers .xrr)
 from xrr_accessor.datasets import simulate  # noqa: E402
 
 import naive  # noqa: E402
+
+#: The naive Eq 9-11 kappa_x (tests/naive.py's registry of slow references).
+NAIVE_KAPPA_X = naive.REFERENCES["kappa_x"][0].fn
 
 
 def best(fn: Callable[[], object], repeat: int) -> float:
@@ -47,19 +53,17 @@ def best(fn: Callable[[], object], repeat: int) -> float:
 
 
 def bench_kappa_x(n_items: int, repeat: int) -> list[dict]:
-    """The whole 31-label x 3-pool kappa_x table, IRep-shaped data."""
+    """The whole 31-label x 3-pool kappa_x table, IRep-shaped data: from a DataFrame, from
+    integer codes against the floor kernel, and the Table 5 summary (bench_engine.py)."""
     df = simulate(n_items=n_items, coverage=0.72, seed=0)
     n_ann = int(df.iloc[:, 3:].notna().to_numpy().sum())
     full = best(lambda: df.xrr.cross_kappa(), repeat)
-    ann, level = xa.annotations(df)
-    pairs = np.array([[0, 1], [0, 2], [1, 2]])
-    kernels = best(lambda: CROSS["kappa_x"].finalize(item_statistics(ann, level), pairs), repeat)
     return [
         {"benchmark": "kappa_x, 31 labels x 3 pool pairs, from a DataFrame",
          "annotations": n_ann, "n_items": df["item_id"].nunique(), "xrr_accessor_s": full,
          "peer": "", "peer_s": np.nan},
-        {"benchmark": "kappa_x, 31 labels x 3 pool pairs, from codes (kernels + finalize)",
-         "annotations": n_ann, "xrr_accessor_s": kernels, "peer": "", "peer_s": np.nan},
+        *bench_engine.bench_codes(df, n_ann, best, repeat),
+        *bench_engine.bench_table5(df, n_ann, best, repeat),
     ]
 
 
@@ -72,7 +76,7 @@ def bench_naive(sizes: list[int], repeat: int) -> list[dict]:
         y = {i: list(g["joy"]) for i, g in df[df.pool == "B"].groupby("item_id")}
         ours = best(lambda df=df: df.xrr.cross_kappa(), repeat)
         t = time.perf_counter()
-        slow = naive.kappa_x(x, y)
+        slow = NAIVE_KAPPA_X(x, y)
         naive_s = time.perf_counter() - t
         fast = float(df.xrr.cross_kappa().iloc[0, 0])
         assert abs(slow - fast) < 1e-10, (slow, fast)
@@ -108,12 +112,14 @@ def bench_alpha(n_items: int, n_raters: int, repeat: int) -> list[dict]:
 
 
 def table(rows: list[dict]) -> str:
-    out = ["| benchmark | annotations | xrr_accessor | peer | peer time | peer / xrr_accessor |",
+    out = ["| benchmark | annotations | xrr_accessor | peer | peer time "
+           "| speed-up (peer time / ours) |",
            "|---|---:|---:|---|---:|---:|"]
     for r in rows:
         ratio = r["peer_s"] / r["xrr_accessor_s"] if r["peer_s"] == r["peer_s"] else np.nan
         peer_t = f"{r['peer_s'] * 1e3:,.1f} ms" if r["peer_s"] == r["peer_s"] else ""
-        ratio_s = f"{ratio:,.1f}x" if ratio == ratio else ""
+        ratio_s = (f"**{ratio:,.1f}x**" if ratio >= 1 else f"{ratio:,.2f}x (slower)"
+                   ) if ratio == ratio else ""
         out.append(f"| {r['benchmark']} | {r['annotations']:,} | "
                    f"{r['xrr_accessor_s'] * 1e3:,.1f} ms | {r['peer']} | {peer_t} | {ratio_s} |")
     return "\n".join(out)
@@ -145,14 +151,21 @@ def main(argv: list[str] | None = None) -> str:
     if args.quick:
         rows = bench_kappa_x(300, 1) + bench_naive([30], 1) + bench_alpha(200, 3, 1)
     else:
-        rows = (bench_kappa_x(38_499, 5) + bench_naive([100, 200, 400, 800], 3)
+        rows = (bench_kappa_x(38_499, 7) + bench_naive([100, 200, 400, 800], 3)
                 + bench_alpha(20_000, 5, 3) + bench_alpha(250_000, 5, 3))
     md = table(rows) + "\n\n" + extrapolate(rows)
     print(md)
     from bench_classic import main as classic
 
-    classic_md = table(classic(["--quick"] if args.quick else []))
+    classic_rows = classic(["--quick"] if args.quick else [])
+    classic_md = table(classic_rows)
     print(classic_md)
+    first = bench_engine.first_call(runs=1 if args.quick else 3)
+    counts = bench_engine.line_counts()
+    targets_md = bench_engine.targets(rows + classic_rows, first, counts, quick=args.quick)
+    lines_md = bench_engine.lines_table(counts)
+    print(targets_md)
+    print(lines_md)
     if args.write and not args.quick:
         env = (f"Python {platform.python_version()}, numpy {np.__version__}, pandas "
                f"{pd.__version__}, xarray {xr.__version__}, numba {version('numba')}, "
@@ -160,10 +173,13 @@ def main(argv: list[str] | None = None) -> str:
                f"{platform.system()}, {os.cpu_count()} cores")
         text = (ROOT / "benchmarks" / "BENCHMARKS.template.md").read_text()
         irrcac = ("irrCAC rows timed through IRRCAC_PYTHON" if os.environ.get("IRRCAC_PYTHON")
-                  else "irrCAC not timed (set IRRCAC_PYTHON)")
-        text = text.replace("{{TABLE}}", md).replace("{{CLASSIC}}", classic_md)
-        (ROOT / "BENCHMARKS.md").write_text(text.replace("{{ENV}}", f"{env}; {irrcac}"))
-    return md
+                  else "irrCAC not timed (IRRCAC_PYTHON not set), so no irrCAC rows")
+        for key, value in [("{{TABLE}}", md), ("{{CLASSIC}}", classic_md),
+                           ("{{TARGETS}}", targets_md), ("{{LINES}}", lines_md),
+                           ("{{ENV}}", f"{env}; {irrcac}")]:
+            text = text.replace(key, value)
+        (ROOT / "BENCHMARKS.md").write_text(text)
+    return md + "\n\n" + targets_md + "\n\n" + lines_md
 
 
 if __name__ == "__main__":

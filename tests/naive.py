@@ -6,8 +6,15 @@ to Wong, Paritosh & Aroyo (2021), *Cross-replication Reliability*, ACL; alpha
 follows Krippendorff (2011), *Computing Krippendorff's Alpha-Reliability*.
 
 Data are plain Python: a replication is a dict ``item -> list of values``
-(IRR and kappa_x), or for iota a list of rows, one per item, each a list of b
-values in rater order.
+(alpha and kappa_x), or a list of rows, one per item, each a list of b values
+in rater order (iota; ``None`` for a missing rating in the chance-corrected
+family), or an items x raters array (the ICC). The chance-corrected family
+follows Gwet, *Handbook of Inter-Rater Reliability* (2014), ch. 2-5; the ICC
+the two-way ANOVA of Shrout & Fleiss (1979).
+
+:data:`REFERENCES` maps every metric name of the library's registry to its
+reference(s) here and the input each one takes (as numbagg's test
+``COMPARISONS``): the tests and the benchmarks take them from there.
 """
 
 from __future__ import annotations
@@ -15,6 +22,10 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from functools import partial
+from itertools import combinations
+from typing import Any
 
 Distance = Callable[[float, float], float]
 
@@ -139,3 +150,163 @@ def cohen(a: Sequence, b: Sequence) -> float:
     cats = set(a) | set(b)
     p_e = sum((list(a).count(c) / n) * (list(b).count(c) / n) for c in cats)
     return math.nan if p_e == 1 else (p_o - p_e) / (1 - p_e)
+
+
+def normalized_kappa_x(x: dict[object, list], y: dict[object, list], level: str = "nominal",
+                       irr: Callable[..., float] = alpha) -> float:
+    """Eq 13: kappa_x(X, Y) / sqrt(IRR_X IRR_Y), undefined when an IRR is <= 0.
+
+    ``irr`` is the IRR of one replication from its units (default: alpha);
+    IRRs within 1e-12 of zero count as zero (their sign is rounding noise).
+    """
+    r_x, r_y = irr(x, level), irr(y, level)
+    if not (r_x > 1e-12 and r_y > 1e-12):
+        return math.nan
+    return kappa_x(x, y, level) / math.sqrt(r_x * r_y)
+
+
+# ----------------------------------------------------------- chance-corrected family
+# Written from Gwet, Handbook of Inter-Rater Reliability (2014), ch. 2-5, with
+# explicit loops over items, raters and category pairs.
+
+
+def agreement_weights(cats: Sequence[float], kind: str) -> list[list[float]]:
+    """Agreement weights w_kl over the sorted categories: identity, linear or quadratic."""
+    q = len(cats)
+    if kind == "unweighted":
+        return [[1.0 if a == b else 0.0 for b in range(q)] for a in range(q)]
+    span = max(cats) - min(cats)
+    power = 1 if kind == "linear" else 2
+    return [[1 - (abs(cats[a] - cats[b]) / span) ** power for b in range(q)] for a in range(q)]
+
+
+def chance_corrected(rows: Sequence[Sequence], metric: str, kind: str = "unweighted") -> float:
+    """Percent agreement, Scott, Fleiss, Conger, Brennan-Prediger, Gwet or Light.
+
+    rows: items x raters, None = missing.
+    """
+    cats = sorted({v for row in rows for v in row if v is not None})
+    q = len(cats)
+    w = agreement_weights(cats, kind)
+    idx = {c: k for k, c in enumerate(cats)}
+    r_ik = [[sum(1 for v in row if v == c) for c in cats] for row in rows]
+    r_i = [sum(x) for x in r_ik]
+    pairable = [i for i in range(len(rows)) if r_i[i] >= 2]
+    if not pairable:
+        return math.nan
+    pa = 0.0
+    for i in pairable:
+        s = 0.0
+        for k in range(q):
+            rstar = sum(w[k][l_] * r_ik[i][l_] for l_ in range(q))
+            s += r_ik[i][k] * (rstar - 1)
+        pa += s / (r_i[i] * (r_i[i] - 1))
+    pa /= len(pairable)
+    rated = [i for i in range(len(rows)) if r_i[i] >= 1]
+    pi = [sum(r_ik[i][k] / r_i[i] for i in rated) / len(rated) for k in range(q)]
+    if metric == "percent":
+        return pa
+    if metric == "fleiss":
+        pe = sum(w[k][l_] * pi[k] * pi[l_] for k in range(q) for l_ in range(q))
+    elif metric == "scott":
+        tot = [sum(r_ik[i][k] for i in pairable) for k in range(q)]
+        p = [t / sum(tot) for t in tot]
+        pe = sum(w[k][l_] * p[k] * p[l_] for k in range(q) for l_ in range(q))
+    elif metric == "bp":
+        pe = sum(map(sum, w)) / q**2
+    elif metric == "gwet":
+        if q < 2:
+            return math.nan
+        pe = sum(map(sum, w)) / (q * (q - 1)) * sum(p * (1 - p) for p in pi)
+    elif metric == "conger":
+        raters = [g for g in range(len(rows[0])) if any(row[g] is not None for row in rows)]
+        b = len(raters)
+        if b < 2:
+            return math.nan
+        shares = []
+        for g in raters:
+            vals = [row[g] for row in rows if row[g] is not None]
+            shares.append([vals.count(c) / len(vals) for c in cats])
+        mean = [sum(s[k] for s in shares) / b for k in range(q)]
+        pe = 0.0
+        for k in range(q):
+            for l_ in range(q):
+                cov = (sum(s[k] * s[l_] for s in shares) - b * mean[k] * mean[l_]) / (b - 1)
+                pe += w[k][l_] * (mean[k] * mean[l_] - cov / b)
+    elif metric == "light":
+        kappas = []
+        for g, h in combinations(range(len(rows[0])), 2):
+            both = [(row[g], row[h]) for row in rows if row[g] is not None and row[h] is not None]
+            if not both:
+                continue
+            n = len(both)
+            po = sum(w[idx[a]][idx[b]] for a, b in both) / n
+            pg = [sum(1 for a, _ in both if a == c) / n for c in cats]
+            ph = [sum(1 for _, b in both if b == c) / n for c in cats]
+            pe_gh = sum(w[k][l_] * pg[k] * ph[l_] for k in range(q) for l_ in range(q))
+            if pe_gh < 1:
+                kappas.append((po - pe_gh) / (1 - pe_gh))
+        return sum(kappas) / len(kappas) if kappas else math.nan
+    return math.nan if pe >= 1 else (pa - pe) / (1 - pe)
+
+
+# ------------------------------------------------------------------------------ ICC
+
+
+def icc(x: Any, form: str) -> float:
+    """Shrout & Fleiss (1979) ICC straight from the two-way ANOVA table, with explicit loops.
+
+    x: items x raters array (numpy), complete.
+    """
+    n, k = x.shape
+    grand = x.mean()
+    ssr = sum(k * (x[i].mean() - grand) ** 2 for i in range(n))
+    ssc = sum(n * (x[:, j].mean() - grand) ** 2 for j in range(k))
+    sst = sum((x[i, j] - grand) ** 2 for i in range(n) for j in range(k))
+    sse = sst - ssr - ssc
+    msr, msc = ssr / (n - 1), ssc / (k - 1)
+    mse, msw = sse / ((n - 1) * (k - 1)), (ssc + sse) / (n * (k - 1))
+    return {
+        "1,1": (msr - msw) / (msr + (k - 1) * msw),
+        "2,1": (msr - mse) / (msr + (k - 1) * mse + k * (msc - mse) / n),
+        "3,1": (msr - mse) / (msr + (k - 1) * mse),
+        "1,k": (msr - msw) / msr,
+        "2,k": (msr - mse) / (msr + (msc - mse) / n),
+        "3,k": (msr - mse) / msr,
+    }[form]
+
+
+# ------------------------------------------------------------------------ registry
+
+
+@dataclass(frozen=True)
+class Reference:
+    """A naive reference for a metric and the input it takes."""
+
+    fn: Callable[..., float]
+    takes: str
+
+
+_UNITS = "one replication as a dict item -> list of values; level="
+_PAIR = "two replications as dicts item -> list of values (X, Y); level="
+_ROWS = "rows: list of items, each a list of the raters' values (None = missing); kind="
+
+
+def _family(metric: str) -> Reference:
+    return Reference(partial(chance_corrected, metric=metric),
+                     _ROWS + "'unweighted'|'linear'|'quadratic'")
+
+
+#: Every metric of ``xrr_accessor.coefficients.REGISTRY`` -> its naive reference(s).
+REFERENCES: dict[str, tuple[Reference, ...]] = {
+    "alpha": (Reference(alpha, _UNITS),),
+    "iota": (Reference(iota, "rows: complete items x b raters (list of lists); level="),),
+    "cohen": (Reference(cohen, "two raters' values on the same items (two sequences)"),
+              Reference(iota, "rows: complete items x 2 raters (iota with b = 2); level=")),
+    **{m: (_family(m),) for m in ("percent", "scott", "fleiss", "conger", "light", "bp",
+                                  "gwet")},
+    "icc": (Reference(icc, "x: complete items x raters numpy array; form='1,1'..'3,k'"),),
+    "kappa_x": (Reference(kappa_x, _PAIR),
+                Reference(kappa_x_complete, "two complete items x R / S lists; dist=")),
+    "normalized_kappa_x": (Reference(normalized_kappa_x, _PAIR + "; irr= (default alpha)"),),
+}

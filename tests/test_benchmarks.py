@@ -12,4 +12,12 @@ def test_benchmark_script_smoke(capsys):
     md = module["main"](["--quick"])
     assert "kappa_x, 31 labels x 3 pool pairs" in md
     assert "krippendorff" in md
-    assert "Fleiss' kappa, 5 raters" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "Fleiss' kappa, 5 raters" in out
+    assert "Cohen's kappa, 2 raters (Dataset variable)" in out
+    # the engine rows and targets: floor kernel, Table 5, first call, module sizes
+    assert "hand-written floor kernel" in md
+    assert "summary(df, irr='cohen')" in md
+    assert "First call in a fresh process" in md
+    assert "Largest module under src/xrr_accessor" in md
+    assert "statistics.py" in md

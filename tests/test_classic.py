@@ -18,6 +18,7 @@ from statsmodels.stats.inter_rater import fleiss_kappa
 import xrr_accessor as xa
 from xrr_accessor.errors import InputError, LevelError
 
+import naive
 from helpers import assert_close_or_both_nan, quietly
 
 DATA = Path(__file__).parent / "data"
@@ -25,84 +26,7 @@ METRICS = ["percent", "scott", "fleiss", "conger", "bp", "gwet", "light"]
 
 
 # ----------------------------------------------------------------- naive formulas
-# Written from Gwet, Handbook of Inter-Rater Reliability (2014), ch. 2-5, with
-# explicit loops over items, raters and category pairs.
-
-
-def naive_weights(cats, kind):
-    q = len(cats)
-    if kind == "unweighted":
-        return [[1.0 if a == b else 0.0 for b in range(q)] for a in range(q)]
-    span = max(cats) - min(cats)
-    power = 1 if kind == "linear" else 2
-    return [[1 - (abs(cats[a] - cats[b]) / span) ** power for b in range(q)] for a in range(q)]
-
-
-def naive(rows, metric, kind="unweighted"):
-    """rows: items x raters, None = missing."""
-    cats = sorted({v for row in rows for v in row if v is not None})
-    q = len(cats)
-    w = naive_weights(cats, kind)
-    idx = {c: k for k, c in enumerate(cats)}
-    r_ik = [[sum(1 for v in row if v == c) for c in cats] for row in rows]
-    r_i = [sum(x) for x in r_ik]
-    pairable = [i for i in range(len(rows)) if r_i[i] >= 2]
-    if not pairable:
-        return math.nan
-    pa = 0.0
-    for i in pairable:
-        s = 0.0
-        for k in range(q):
-            rstar = sum(w[k][l_] * r_ik[i][l_] for l_ in range(q))
-            s += r_ik[i][k] * (rstar - 1)
-        pa += s / (r_i[i] * (r_i[i] - 1))
-    pa /= len(pairable)
-    rated = [i for i in range(len(rows)) if r_i[i] >= 1]
-    pi = [sum(r_ik[i][k] / r_i[i] for i in rated) / len(rated) for k in range(q)]
-    if metric == "percent":
-        return pa
-    if metric == "fleiss":
-        pe = sum(w[k][l_] * pi[k] * pi[l_] for k in range(q) for l_ in range(q))
-    elif metric == "scott":
-        tot = [sum(r_ik[i][k] for i in pairable) for k in range(q)]
-        p = [t / sum(tot) for t in tot]
-        pe = sum(w[k][l_] * p[k] * p[l_] for k in range(q) for l_ in range(q))
-    elif metric == "bp":
-        pe = sum(map(sum, w)) / q**2
-    elif metric == "gwet":
-        if q < 2:
-            return math.nan
-        pe = sum(map(sum, w)) / (q * (q - 1)) * sum(p * (1 - p) for p in pi)
-    elif metric == "conger":
-        raters = [g for g in range(len(rows[0])) if any(row[g] is not None for row in rows)]
-        b = len(raters)
-        if b < 2:
-            return math.nan
-        shares = []
-        for g in raters:
-            vals = [row[g] for row in rows if row[g] is not None]
-            shares.append([vals.count(c) / len(vals) for c in cats])
-        mean = [sum(s[k] for s in shares) / b for k in range(q)]
-        pe = 0.0
-        for k in range(q):
-            for l_ in range(q):
-                cov = (sum(s[k] * s[l_] for s in shares) - b * mean[k] * mean[l_]) / (b - 1)
-                pe += w[k][l_] * (mean[k] * mean[l_] - cov / b)
-    elif metric == "light":
-        kappas = []
-        for g, h in combinations(range(len(rows[0])), 2):
-            both = [(row[g], row[h]) for row in rows if row[g] is not None and row[h] is not None]
-            if not both:
-                continue
-            n = len(both)
-            po = sum(w[idx[a]][idx[b]] for a, b in both) / n
-            pg = [sum(1 for a, _ in both if a == c) / n for c in cats]
-            ph = [sum(1 for _, b in both if b == c) / n for c in cats]
-            pe_gh = sum(w[k][l_] * pg[k] * ph[l_] for k in range(q) for l_ in range(q))
-            if pe_gh < 1:
-                kappas.append((po - pe_gh) / (1 - pe_gh))
-        return sum(kappas) / len(kappas) if kappas else math.nan
-    return math.nan if pe >= 1 else (pa - pe) / (1 - pe)
+# tests/naive.py: chance_corrected(rows, metric, kind), from Gwet (2014), ch. 2-5.
 
 
 @st.composite
@@ -125,7 +49,7 @@ def test_equals_naive_formula(vals, metric, kind):
     cats = {v for row in rows for v in row if v is not None}
     if kind != "unweighted" and len(cats) < 2:
         kind = "unweighted"
-    want = naive(rows, metric, kind)
+    want = naive.chance_corrected(rows, metric, kind)
     got, _ = quietly(lambda: pd.DataFrame(vals).xrr(wide=True).irr(metric=metric,
                                                                     weights=kind))
     assert_close_or_both_nan(got, want)
@@ -285,8 +209,8 @@ def test_fleiss_with_varying_raters_differs_from_pooled_scott():
     fleiss = df.xrr(wide=True).irr(metric="fleiss")
     scott = df.xrr(wide=True).irr(metric="scott")
     assert abs(fleiss - scott) > 1e-3
-    assert fleiss == pytest.approx(naive(rows, "fleiss"), abs=1e-12)
-    assert scott == pytest.approx(naive(rows, "scott"), abs=1e-12)
+    assert fleiss == pytest.approx(naive.chance_corrected(rows, "fleiss"), abs=1e-12)
+    assert scott == pytest.approx(naive.chance_corrected(rows, "scott"), abs=1e-12)
 
 
 # ---------------------------------------------------------------------- bad input

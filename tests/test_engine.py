@@ -65,7 +65,8 @@ def _finalized(result, stats: Stats, names: list[str]) -> dict[str, np.ndarray]:
     for name in names:
         entry = lookup(name, kind=None)
         params = {"irr": "alpha"} if name == "normalized_kappa_x" else {}
-        if name == "cohen" and (result.stats["strata_rater"].sum(axis=(2, 4)) > 0).sum(-1).max() > 2:
+        raters = (result.stats["strata_rater"].sum(axis=(2, 4)) > 0).sum(-1)
+        if name == "cohen" and raters.max() > 2:
             continue
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")

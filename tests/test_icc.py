@@ -1,4 +1,4 @@
-"""Intraclass correlations: naive ANOVA, Shrout & Fleiss (1979), pingouin."""
+"""Intraclass correlations: naive ANOVA (tests/naive.py), Shrout & Fleiss (1979), pingouin."""
 
 from __future__ import annotations
 
@@ -14,6 +14,8 @@ from hypothesis import strategies as st
 import xrr_accessor
 from xrr_accessor.errors import InputError
 
+import naive
+
 FORMS = ["1,1", "2,1", "3,1", "1,k", "2,k", "3,k"]
 
 # Shrout & Fleiss (1979), Table 2: 6 targets rated by 4 judges, and their Table 4
@@ -23,31 +25,11 @@ SHROUT_FLEISS = np.array([[9, 2, 5, 8], [6, 1, 3, 2], [8, 4, 6, 8], [7, 1, 2, 6]
 PUBLISHED = {"1,1": 0.17, "2,1": 0.29, "3,1": 0.71, "1,k": 0.44, "2,k": 0.62, "3,k": 0.91}
 
 
-def naive_icc(x: np.ndarray, form: str) -> float:
-    """Straight from the two-way ANOVA table, with explicit loops."""
-    n, k = x.shape
-    grand = x.mean()
-    ssr = sum(k * (x[i].mean() - grand) ** 2 for i in range(n))
-    ssc = sum(n * (x[:, j].mean() - grand) ** 2 for j in range(k))
-    sst = sum((x[i, j] - grand) ** 2 for i in range(n) for j in range(k))
-    sse = sst - ssr - ssc
-    msr, msc = ssr / (n - 1), ssc / (k - 1)
-    mse, msw = sse / ((n - 1) * (k - 1)), (ssc + sse) / (n * (k - 1))
-    return {
-        "1,1": (msr - msw) / (msr + (k - 1) * msw),
-        "2,1": (msr - mse) / (msr + (k - 1) * mse + k * (msc - mse) / n),
-        "3,1": (msr - mse) / (msr + (k - 1) * mse),
-        "1,k": (msr - msw) / msr,
-        "2,k": (msr - mse) / (msr + (msc - mse) / n),
-        "3,k": (msr - mse) / msr,
-    }[form]
-
-
 @pytest.mark.parametrize("form", FORMS)
 def test_shrout_fleiss_1979(form):
     got = pd.DataFrame(SHROUT_FLEISS).xrr(wide=True).irr(metric="icc", form=form)
     assert round(got, 2) == PUBLISHED[form]
-    assert got == pytest.approx(naive_icc(SHROUT_FLEISS, form), abs=1e-12)
+    assert got == pytest.approx(naive.icc(SHROUT_FLEISS, form), abs=1e-12)
 
 
 @st.composite
@@ -70,7 +52,7 @@ def test_equals_naive_and_pingouin(x):
     ci_col = next(c for c in ref.columns if c.startswith("CI"))
     for form in FORMS:
         got = long.xrr.irr(metric="icc", form=form, ci=0.95)
-        assert got["estimate"] == pytest.approx(naive_icc(x, form), abs=1e-9)
+        assert got["estimate"] == pytest.approx(naive.icc(x, form), abs=1e-9)
         row = ref.iloc[FORMS.index(form)]  # pingouin's rows: 1, A (2), C (3); then k
         assert got["estimate"] == pytest.approx(row["ICC"], abs=1e-9)
         assert got["F"] == pytest.approx(row["F"], rel=1e-9)
