@@ -39,8 +39,10 @@ class XRRAccessor:
         """Bind column or dimension roles: ``df.xrr(item="video", rater="worker")``.
 
         Roles: ``item``, ``rater``, ``replication``, ``label``, ``value`` (a
-        column or list of columns), ``wide`` (rows items, columns raters) and
-        ``categories`` (the order of categories, for ordinal strings).
+        column or list of columns), ``labels`` (the label columns: others are
+        left out), ``wide`` (rows items, columns raters), ``categories`` (the
+        order of categories, for ordinal strings) and ``duplicates`` (what to
+        do with repeated annotations).
         """
         Roles.from_kwargs(roles)  # unknown names fail here, with a hint
         bound = type(self)(self._obj)

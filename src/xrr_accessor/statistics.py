@@ -235,8 +235,11 @@ def chunk(
         kernel = accumulate.categorical
         extra = (meta.n_category,)
     names = list(meta.shapes())
-    rep, rater = codes.replication[order], codes.rater[order]
-    mult = mult[order] if mult.size else mult
+    if order.size:  # rows in item order for the per-row arrays (codes are read via order)
+        rep, rater = codes.replication[order], codes.rater[order]
+        mult = mult[order] if mult.size else mult
+    else:
+        rep, rater = codes.replication, codes.rater
 
     def block(lo: int, hi: int) -> None:
         vals = extra if meta.form != "moments" or not extra[0].size else (extra[0][lo:hi],)

@@ -50,12 +50,22 @@ DENSE_CATEGORIES = 16
 
 @njit(**_JIT)
 def item_order(item: np.ndarray, n_item: int) -> tuple[np.ndarray, np.ndarray]:
-    """Counting sort of rows by item: (offsets (n + 1), order (N)), stable."""
+    """Counting sort of rows by item: (offsets (n + 1), order (N)), stable.
+
+    ``order`` is empty when the rows are already grouped by item in order
+    (an items x raters grid read item-major): the kernels then read rows
+    directly.
+    """
     offsets = np.zeros(n_item + 1, dtype=np.int64)
+    grouped = True
     for a in range(item.shape[0]):
         offsets[item[a] + 1] += 1
+        if a > 0 and item[a] < item[a - 1]:
+            grouped = False
     for i in range(n_item):
         offsets[i + 1] += offsets[i]
+    if grouped:
+        return offsets, np.empty(0, dtype=np.int64)
     fill = offsets[:-1].copy()
     order = np.empty(item.shape[0], dtype=np.int64)
     for a in range(item.shape[0]):
@@ -97,7 +107,7 @@ def _categorical(offsets, order, rep, rater, codes, mult, weight, pairs, n_cat,
             if w == 0.0:
                 continue
             for j in range(offsets[i], offsets[i + 1]):
-                row = order[j]
+                row = j if order.shape[0] == 0 else order[j]
                 c = codes[lab, row]
                 if c < 0:
                     continue
@@ -143,7 +153,7 @@ def _categorical(offsets, order, rep, rater, codes, mult, weight, pairs, n_cat,
                                 pa_mat[lab, r, c, d] += w * x * y * inv / mr
             if raters or pairs_of_raters:
                 for j in range(offsets[i], offsets[i + 1]):
-                    row = order[j]
+                    row = j if order.shape[0] == 0 else order[j]
                     c = codes[lab, row]
                     if c < 0:
                         continue
@@ -153,7 +163,7 @@ def _categorical(offsets, order, rep, rater, codes, mult, weight, pairs, n_cat,
                         strata_rater[lab, r, min(int(m[r]), top), rater[j], c] += w * k
                     if pairs_of_raters:
                         for j2 in range(j + 1, offsets[i + 1]):
-                            row2 = order[j2]
+                            row2 = j2 if order.shape[0] == 0 else order[j2]
                             c2 = codes[lab, row2]
                             if c2 < 0 or rep[j2] != r or rater[j2] == rater[j]:
                                 continue
@@ -229,7 +239,7 @@ def _moments(offsets, order, rep, rater, codes, mult, weight, pairs, values,
             if w == 0.0:
                 continue
             for j in range(offsets[i], offsets[i + 1]):
-                row = order[j]
+                row = j if order.shape[0] == 0 else order[j]
                 c = codes[lab, row]
                 if c < 0:
                     continue
@@ -255,7 +265,7 @@ def _moments(offsets, order, rep, rater, codes, mult, weight, pairs, values,
                         strata_ss[lab, r, s] += w * 2.0 * mr * ss / (mr - 1.0)
             if raters:
                 for j in range(offsets[i], offsets[i + 1]):
-                    row = order[j]
+                    row = j if order.shape[0] == 0 else order[j]
                     c = codes[lab, row]
                     if c < 0:
                         continue

@@ -42,3 +42,46 @@ def small_integer_codes(values: np.ndarray, max_span: int) -> tuple[np.ndarray, 
     for a in range(n):
         codes[a] = lookup[values[a] - lo]
     return codes, cats
+
+
+@njit(cache=True, nogil=True)
+def whole_float_codes(values: np.ndarray, max_span: int) -> tuple[np.ndarray, np.ndarray]:
+    """As :func:`small_integer_codes` for float64 ratings that are whole numbers.
+
+    NaN is missing (code -1). Both results are empty when a value is not a
+    whole number, is infinite, or the range is wider than ``max_span``.
+    """
+    n = values.shape[0]
+    lo = np.inf
+    hi = -np.inf
+    for a in range(n):
+        v = values[a]
+        if np.isnan(v):
+            continue
+        if not np.isfinite(v) or v != np.floor(v) or abs(v) > 2.0**52:
+            return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.float64)
+        lo = min(lo, v)
+        hi = max(hi, v)
+    if not lo <= hi or hi - lo > max_span:
+        return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.float64)
+    base = np.int64(lo)
+    span = np.int64(hi) - base + 1
+    lookup = np.zeros(span, dtype=np.int64)
+    for a in range(n):
+        if not np.isnan(values[a]):
+            lookup[np.int64(values[a]) - base] = 1
+    k = 0
+    for v in range(span):
+        if lookup[v]:
+            lookup[v] = k
+            k += 1
+        else:
+            lookup[v] = -1
+    cats = np.empty(k, dtype=np.float64)
+    for v in range(span):
+        if lookup[v] >= 0:
+            cats[lookup[v]] = float(v + base)
+    codes = np.empty(n, dtype=np.int64)
+    for a in range(n):
+        codes[a] = -1 if np.isnan(values[a]) else lookup[np.int64(values[a]) - base]
+    return codes, cats

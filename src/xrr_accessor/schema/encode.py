@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import DroppedDataWarning, InputError, LevelError, warn
-from ..kernels.encode import small_integer_codes
+from ..kernels.encode import small_integer_codes, whole_float_codes
 from .tables import Annotations, Ids, Table, _show
 
 
@@ -93,18 +93,24 @@ def _label_categories(
 
 
 def _small_integers(values: pd.Series) -> tuple[np.ndarray, pd.Index] | None:
-    """Fast codes for numpy integer or boolean ratings spanning a small range.
+    """Fast codes for numpy integer, boolean or whole-number float ratings.
 
     A lookup table over [min, max] replaces hashing: the common case of
-    Likert scales and 0/1 labels. None when it does not apply.
+    Likert scales and 0/1 labels (as floats when missing values made them
+    float). None when it does not apply.
     """
     arr = values.to_numpy() if isinstance(values.dtype, np.dtype) else None
-    if arr is None or arr.size == 0 or arr.dtype.kind not in "iub":
+    if arr is None or arr.size == 0 or arr.dtype.kind not in "iubf":
         return None
     if arr.dtype.kind == "u" and arr.dtype.itemsize == 8:  # may not fit in int64
         return None
-    arr = arr.astype(np.int64, copy=False)
-    codes, cats = small_integer_codes(arr, max(1024, 4 * arr.size))
+    span = max(1024, 4 * arr.size)
+    if arr.dtype.kind == "f":
+        codes, fcats = whole_float_codes(arr.astype(np.float64, copy=False), span)
+        if not codes.size:
+            return None
+        return codes, pd.Index(fcats.astype(arr.dtype))
+    codes, cats = small_integer_codes(arr.astype(np.int64, copy=False), span)
     if not codes.size:
         return None
     if values.dtype.kind == "b":

@@ -196,8 +196,7 @@ def _infer_labels(df: pd.DataFrame, candidates: list[Hashable], item: Hashable,
             kept.append(col)
     # a text column constant within every item (or rater) is metadata only next to
     # labels that do vary; alone, it may be a label everyone agreed on
-    varying = [c for c in kept if not _describes(df, c, item)]
-    if varying:
+    if suspects and any(not _describes(df, c, item) for c in kept):
         left += [f"{col!r} ({why})" for col, why in suspects]
     else:
         kept = [c for c in candidates if c in kept or c in dict(suspects)]
