@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 
 import xrr_accessor as xa
-from xrr_accessor.pipeline import run
 from xrr_accessor.coefficients import lookup
+from xrr_accessor.pipeline import run
 
 import naive
 from helpers import annotation_frames, assert_close_or_both_nan, quietly, units
@@ -57,7 +57,7 @@ def test_twenty_thousand_categories():
             rows.append(pd.DataFrame({"item": np.arange(n), "rater": rater, "pool": pool,
                                       "value": [f"Q{v}" for v in noisy]}))
     df = pd.concat(rows, ignore_index=True)
-    ann, level = xa.annotations(df)
+    ann, _ = xa.annotations(df)
     assert ann.n_category > 20_000
     stats = run(df, [lookup("alpha"), lookup("kappa_x", kind="cross")]).stats
     assert max(v.ndim for v in stats.arrays.values() if v.size) <= 4  # no K x K, no n x K

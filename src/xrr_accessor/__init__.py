@@ -7,6 +7,8 @@ Importing the package registers the ``.xrr`` accessor on
 
 from __future__ import annotations
 
+from . import datasets as datasets  # submodules reachable as attributes
+from . import io as io
 from .accessors import XRRAccessor, register
 from .api import annotations, cross_kappa, irr, normalized, summary, to_frame, to_xarray
 from .errors import (

@@ -21,6 +21,7 @@ import xarray as xr
 from .coefficients import Coefficient, Context, Estimates
 from .coefficients.light import MAX_LIGHT_RATERS
 from .errors import InputError
+from .kernels import accumulate
 from .levels import Level, resolve_level, resolve_weights
 from .results import label_result, label_table, pair_index, warn_dropped, warn_undefined
 from .schema import Annotations, Roles, Table, encode, read
@@ -147,9 +148,8 @@ def make_meta(ann: Annotations, level: Level, groups: set[str], pairs: np.ndarra
         groups.discard("joint")  # Light's kappa says why it is NaN
     top = 2
     if "strata" in groups and len(ann.item):
-        per_item = np.bincount(ann.item * n_rep + ann.replication,
-                               minlength=len(ann.items) * n_rep)
-        top = max(2, int(per_item.max()))
+        top = max(2, int(accumulate.max_group_size(ann.item, ann.replication,
+                                                   len(ann.items), n_rep)))
     return Meta(
         n_label=len(ann.labels), n_rep=n_rep, n_rater=n_rater, n_category=k,
         n_categories=tuple(len(c) for c in ann.categories), form=form,

@@ -75,6 +75,20 @@ def item_order(item: np.ndarray, n_item: int) -> tuple[np.ndarray, np.ndarray]:
     return offsets, order
 
 
+@njit(**_JIT)
+def max_group_size(item: np.ndarray, replication: np.ndarray, n_item: int,
+                   n_rep: int) -> int:
+    """The most rows of one (item, replication): the largest m, for the strata."""
+    count = np.zeros(n_item * n_rep, dtype=np.int64)
+    top = 0
+    for a in range(item.shape[0]):
+        g = item[a] * n_rep + replication[a]
+        count[g] += 1
+        if count[g] > top:
+            top = count[g]
+    return top
+
+
 def _categorical(offsets, order, rep, rater, codes, mult, weight, pairs, n_cat,
                  m_hist, pairable, pair_diag, pair_o, pa_diag, pa_mat, pa_inv, shares,
                  strata_rater, joint, cross_agree, cross_o, cross_total, cross_x, cross_y,
@@ -133,6 +147,14 @@ def _categorical(offsets, order, rep, rater, codes, mult, weight, pairs, n_cat,
                 inv = 1.0 / (mr - 1.0)
                 if chance:
                     pa_inv[lab, r] += w * inv
+                if dense and within and not matrix and not chance:  # the common case
+                    pl = pairable[lab, r, s]
+                    pd_ = pair_diag[lab, r, s]
+                    for c in range(n_cat):
+                        x = cnt[r, c]
+                        pl[c] += w * x
+                        pd_[c] += w * x * (x - 1.0) * inv
+                    continue
                 for t in range(nnz[r]):
                     c = nz[r, t]
                     x = cnt[r, c]

@@ -85,3 +85,4 @@ def whole_float_codes(values: np.ndarray, max_span: int) -> tuple[np.ndarray, np
     for a in range(n):
         codes[a] = -1 if np.isnan(values[a]) else lookup[np.int64(values[a]) - base]
     return codes, cats
+

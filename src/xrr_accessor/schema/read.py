@@ -338,7 +338,8 @@ def _read_xarray(data: xr.Dataset | xr.DataArray, roles: Roles) -> Table:
     if index[0].hasnans:
         raise InputError(f"dimension {dim_of['item']!r} has missing item ids; drop them first.")
     # aligned on its dimensions already: codes are positions, nothing to factorize. Keep
-    # the first variable's dimension order, so that flattening it copies nothing.
+    # the first variable's dimension order, so that flattening it copies nothing (an
+    # item-major grid then needs no sort in the statistics pass either).
     first = next(iter(ds.data_vars.values()))
     order = list(first.dims) if set(first.dims) == set(core) else core
     shape = [ds.sizes[d] for d in order]

@@ -6,7 +6,9 @@ pool (Beta-distributed, so labels differ in prevalence and ambiguity); each
 pool mixes that shared propensity with a pool-specific one in proportion
 ``similarity``; each rater says 1 with the pool's propensity. ``similarity=1``
 gives perfect replications (normalized kappa_x near 1); lower values give
-pools that agree internally but not with each other.
+pools that agree internally but not with each other. Its population
+reliabilities have no closed form; for data with a known truth, use
+:func:`~xrr_accessor.datasets.simulate_replications`.
 """
 
 from __future__ import annotations
@@ -17,19 +19,9 @@ from importlib import resources
 import numpy as np
 import pandas as pd
 
-__all__ = ["EMOTIONS", "POOLS", "load_demo", "simulate"]
+from .irep import EMOTIONS, POOLS
 
-#: The 30 facial-expression labels of Cowen & Keltner (2017) used by IRep, plus "unsure".
-EMOTIONS = (
-    "amusement", "anger", "awe", "boredom", "calmness", "concentration", "confusion",
-    "contemplation", "contempt", "contentment", "desire", "disappointment", "disgust",
-    "distress", "doubt", "elation", "embarrassment", "fear", "interest", "love", "pain",
-    "pride", "realization", "relief", "sadness", "shame", "surprise", "sympathy",
-    "triumph", "wonder", "unsure",
-)
-
-#: The three rater pools of IRep.
-POOLS = ("Budapest", "Kuala Lumpur", "Mexico City")
+__all__ = ["DEMO_SEED", "load_demo", "simulate"]
 
 DEMO_SEED = 2021
 

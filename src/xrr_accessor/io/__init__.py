@@ -1,0 +1,33 @@
+"""Readers of labeling-platform exports into the canonical long frame.
+
+Each ``read_<platform>(path_or_buffer, ...)`` returns a :class:`pandas.DataFrame` with
+columns ``item``, ``rater``, ``label`` (the question), ``value`` (the answer) and, when
+``replication=`` is given, a constant ``replication`` column, one row per
+(item, rater, label), ready for ``df.xrr(label="label", value="value").irr()``. Records
+left out (cancelled, rejected, ignored, discarded, empty) are counted in
+``df.attrs["dropped"]`` and reported in a
+:class:`~xrr_accessor.errors.DroppedDataWarning`; bad input raises
+:class:`~xrr_accessor.errors.InputError`.
+
+Importing this package needs only pandas and the standard library.
+"""
+
+from __future__ import annotations
+
+from .platforms import (
+    read_argilla,
+    read_doccano,
+    read_label_studio,
+    read_mturk,
+    read_prodigy,
+    read_toloka,
+)
+
+__all__ = [
+    "read_argilla",
+    "read_doccano",
+    "read_label_studio",
+    "read_mturk",
+    "read_prodigy",
+    "read_toloka",
+]

@@ -1,0 +1,158 @@
+"""Reader of Label Studio's JSON export: :func:`read_label_studio`.
+
+Part of :mod:`xrr_accessor.io` (see :mod:`.platforms_json` for what the JSON readers share).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Hashable, Sequence
+from typing import Any
+
+import pandas as pd
+
+from ..errors import InputError
+from ._common import Collector, Duplicates, Multiple, PathOrBuffer, json_records
+
+__all__ = ["read_label_studio"]
+
+_LS = "read_label_studio"
+_LS_FIX = "Export the project from Label Studio as 'JSON' (the list of tasks with annotations)."
+# result type -> key of its answer inside result["value"]
+_LS_SCALAR = {"rating": "rating", "number": "number", "textarea": "text"}
+
+
+def read_label_studio(
+    path_or_buffer: PathOrBuffer | Sequence[dict[str, Any]],
+    *,
+    replication: Hashable | None = None,
+    questions: Collection[str] | None = None,
+    multiple: Multiple = None,
+    duplicates: Duplicates = "error",
+) -> pd.DataFrame:
+    """Read a Label Studio JSON export (a list of tasks with their annotations).
+
+    Each task gives ``item = task["id"]``; each of its ``annotations`` gives
+    ``rater = annotation["completed_by"]`` (a user id; when an export holds a user
+    object there, its ``"id"``); each entry of the annotation's ``result`` gives
+    ``label = result["from_name"]`` (the control tag's name) and a value by ``type``:
+    ``choices`` -> ``value["choices"]``, ``rating`` -> ``value["rating"]``,
+    ``number`` -> ``value["number"]``, ``textarea`` -> ``value["text"]`` (several texts
+    joined by newlines). Model ``predictions`` are not raters and are ignored.
+
+    Parameters
+    ----------
+    path_or_buffer
+        Path or open file of the JSON export, or the list of task dicts itself
+        (it is not modified).
+    replication
+        When given, a constant ``replication`` column with this value is added, so two
+        exports can be concatenated as two replications.
+    questions
+        Keep only these ``from_name`` values (default: every supported one).
+    multiple
+        Which ``choices`` questions are multi-choice: ``True``, ``False``, a collection
+        of ``from_name`` values, or ``None`` (those where some annotation selects more than
+        one choice). The export holds no labeling config, so a multi-choice question
+        whose annotators all picked one choice reads as single-choice unless named here.
+    duplicates
+        ``"error"`` (default) when one rater answered one question twice on one task,
+        else ``"first"`` or ``"last"`` to keep one answer (the others are counted).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``item``, ``rater``, ``label``, ``value`` (and ``replication``). A
+        multi-choice question gives labels ``f"{from_name}={choice}"`` valued 1 when
+        chosen and 0 otherwise, for every choice seen in the file for that question
+        (a limitation: the offered choices are taken from the annotations, since the
+        export holds no labeling config; set-valued annotations will come later).
+        ``df.attrs["dropped"]`` counts what was left out: cancelled annotations
+        (``was_cancelled``), empty ones, and results of other types (regions such as
+        ``labels``/``rectanglelabels``, ``taxonomy``, per-region choices), which the
+        frame cannot represent.
+
+    Raises
+    ------
+    InputError
+        Malformed JSON (line and column), a task without ``"id"``, an annotation
+        without ``"completed_by"`` (task index), a ``JSON_MIN`` or ``CSV`` flavour
+        (their documented form carries no task id or annotator), or no completed
+        annotation at all.
+
+    Notes
+    -----
+    Format: https://labelstud.io/guide/task_format and https://labelstud.io/guide/export.
+    The ``JSON_MIN`` flavour is not read: its documented example has neither task id nor
+    annotator, so items and raters cannot be told apart from data fields.
+
+    Examples
+    --------
+    >>> import io
+    >>> export = '''[{"id": 7, "data": {"text": "hi"}, "annotations": [
+    ...   {"completed_by": 1, "was_cancelled": false, "result": [
+    ...     {"from_name": "sentiment", "to_name": "text", "type": "choices",
+    ...      "value": {"choices": ["Positive"]}}]},
+    ...   {"completed_by": 2, "was_cancelled": false, "result": [
+    ...     {"from_name": "sentiment", "to_name": "text", "type": "choices",
+    ...      "value": {"choices": ["Negative"]}}]}]}]'''
+    >>> read_label_studio(io.StringIO(export))
+      item rater      label     value
+    0    7     1  sentiment  Positive
+    1    7     2  sentiment  Negative
+    """
+    tasks = json_records(path_or_buffer, _LS, _LS_FIX)
+    out = Collector(_LS, multiple)
+    for t, task in enumerate(tasks):
+        if not isinstance(task, dict):
+            raise InputError(f"{_LS}: task {t} is a {type(task).__name__}, not an object. "
+                             f"{_LS_FIX}")
+        if "annotations" not in task:
+            raise InputError(
+                f"{_LS}: task {t} has no 'annotations' field (keys: {sorted(task)[:8]}); "
+                f"this looks like the JSON_MIN or CSV flavour, which carries no annotator. "
+                f"{_LS_FIX}"
+            )
+        if "id" not in task:
+            raise InputError(f"{_LS}: task {t} has no 'id' field. {_LS_FIX}")
+        for a, annotation in enumerate(task["annotations"] or []):
+            where = f"task {t}, annotation {a}"
+            if not isinstance(annotation, dict):
+                raise InputError(f"{_LS}: {where} is not an object. {_LS_FIX}")
+            if annotation.get("was_cancelled"):
+                out.drop("cancelled")
+                continue
+            if annotation.get("completed_by") is None:
+                raise InputError(f"{_LS}: {where} has no 'completed_by' field (the annotator). "
+                                 f"{_LS_FIX}")
+            rater = annotation["completed_by"]
+            if isinstance(rater, dict):
+                rater = rater.get("id", rater.get("email"))
+            result = annotation.get("result") or []
+            if not result:
+                out.drop("empty")
+            for entry in result:
+                _ls_result(out, task["id"], rater, entry, questions, where)
+    return out.frame(replication, duplicates, _LS_FIX)
+
+
+def _ls_result(
+    out: Collector, item: Any, rater: Any, entry: dict[str, Any],
+    questions: Collection[str] | None, where: str,
+) -> None:
+    kind, question = entry.get("type"), entry.get("from_name")
+    if question is None:
+        raise InputError(f"{_LS}: a result of {where} has no 'from_name'. {_LS_FIX}")
+    if questions is not None and question not in questions:
+        return
+    value = entry.get("value") or {}
+    if kind == "choices" and set(value) == {"choices"}:
+        out.add_choices(item, rater, question, value["choices"], where)
+    elif kind in _LS_SCALAR and _LS_SCALAR[kind] in value:
+        answer = value[_LS_SCALAR[kind]]
+        if kind == "textarea":
+            answer = "\n".join(map(str, answer)) if isinstance(answer, list) else answer
+        out.add(item, rater, question, answer, where)
+    elif kind == "choices":
+        out.drop("per-region choices")
+    else:
+        out.drop(f"{kind} results")
