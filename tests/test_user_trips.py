@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import xrr_accessor as xa
+import xrr_accessor  # noqa: F401  (registers .xrr)
 from xrr_accessor.errors import DroppedDataWarning, InputError, RoleError
 
 
@@ -42,7 +42,7 @@ def test_metadata_columns_are_not_labels():
     assert list(out.index) == ["offensive"]
     chosen = df.xrr(labels=["offensive"]).irr()  # explicit: no warning
     assert chosen["offensive"] == pytest.approx(out["offensive"])
-    with pytest.raises(RoleError, match="labels=.*value=.*not both"):
+    with pytest.raises(RoleError, match=r"labels=.*value=.*not both"):
         df.xrr(labels=["offensive"], value="offensive").irr()
 
 
