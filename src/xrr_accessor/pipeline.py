@@ -84,7 +84,17 @@ def annotations(data: Any, other: Any = None, level: Any = "nominal",
 
 
 def entry_level(entry: Coefficient, level: Any, weights: Any) -> Any:
-    """The level ``entry`` is computed at, from ``level=`` and ``weights=``."""
+    """The level ``entry`` is computed at, from ``level=`` and ``weights=``, checked
+    against the levels its registry entry accepts."""
+    out = _entry_level(entry, level, weights)
+    name = resolve_level(out).name if not isinstance(out, Level) else out.name
+    if name not in entry.levels:
+        raise InputError(f"{entry.name} is not defined at the {name} level; it accepts "
+                         f"{', '.join(entry.levels)}.")
+    return out
+
+
+def _entry_level(entry: Coefficient, level: Any, weights: Any) -> Any:
     given_level = not (isinstance(level, str) and level == "nominal")
     if entry.weighting == "interval":
         if weights is not None or (given_level and level != "interval"):

@@ -116,7 +116,7 @@ register(Coefficient(
     in_table=True, extras=("pa", "pe")))
 register(Coefficient(
     "cohen", "irr", partial(_iota.iota, exactly_two=True),
-    frozenset({"within", "raters", "strata"}), "both", LEVELS, _iota.CITATION,
+    frozenset({"within", "raters", "strata"}), "both", (*LEVELS, "weights"), _iota.CITATION,
     "Cohen's kappa: exactly two raters (iota with b = 2); weighted through level or "
     "weights", aliases=("cohen_kappa", "cohens_kappa"), variance=_variance.interval,
     global_pass="the raters of each replication (items rated by all of them are used)",
@@ -155,7 +155,8 @@ register(Coefficient(
     variance=_variance.interval,
     normalizes=True, in_table=True))
 register(Coefficient(
-    "iota", "irr", _iota.iota, frozenset({"within", "raters", "strata"}), "both", LEVELS,
+    "iota", "irr", _iota.iota, frozenset({"within", "raters", "strata"}), "both",
+    (*LEVELS, "weights"),
     _iota.CITATION,
     "Janson-Olsson iota (Eq 1-5): fixed raters, complete items; Conger's kappa for "
     "nominal data", aliases=("janson_olsson",),
