@@ -13,6 +13,8 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from xrr_accessor.api import annotations
 from xrr_accessor.coefficients import Context, lookup
@@ -99,3 +101,27 @@ def test_kernel_counts_are_int64():
     out, totals = kernels.grouped_counts(idx, idx, idx, codes, mask, 1, 1)
     assert out.dtype == np.int64 and out[0, 0, 0, 0] == 3
     assert totals.dtype == np.int64 and totals[0, 0, 0] == 3
+
+
+@given(st.lists(st.one_of(st.integers(-50, 50).map(float), st.just(float("nan")),
+                          st.sampled_from([0.5, -2.25, 1e300, float("inf")])),
+                min_size=1, max_size=60))
+def test_lookup_table_encoders_equal_factorize(values):
+    """The lookup-table encoders give pd.factorize(sort=True)'s codes and categories,
+    or step aside (empty) for values that are not whole numbers in a small range."""
+    from xrr_accessor.kernels.encode import small_integer_codes, whole_float_codes
+
+    arr = np.array(values, dtype=float)
+    want_codes, want_cats = pd.factorize(arr, sort=True)
+    codes, cats = whole_float_codes(arr, 1024)
+    finite = arr[~np.isnan(arr)]
+    applies = finite.size > 0 and np.all(np.isfinite(finite)) and np.all(finite == np.floor(
+        finite)) and np.all(np.abs(finite) < 2**52)
+    assert bool(codes.size) == bool(applies)
+    if codes.size:
+        np.testing.assert_array_equal(codes, want_codes)
+        np.testing.assert_array_equal(cats, want_cats)
+        ints = arr[~np.isnan(arr)].astype(np.int64)
+        icodes, icats = small_integer_codes(ints, 1024)
+        np.testing.assert_array_equal(icats, np.unique(ints))
+        np.testing.assert_array_equal(icats[icodes], ints)

@@ -54,22 +54,23 @@ def whole_float_codes(values: np.ndarray, max_span: int) -> tuple[np.ndarray, np
     n = values.shape[0]
     lo = np.inf
     hi = -np.inf
-    for a in range(n):
+    bad = False
+    for a in range(n):  # NaN fails both comparisons, so it never moves lo or hi
         v = values[a]
-        if np.isnan(v):
-            continue
-        if not np.isfinite(v) or v != np.floor(v) or abs(v) > 2.0**52:
-            return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.float64)
-        lo = min(lo, v)
-        hi = max(hi, v)
-    if not lo <= hi or hi - lo > max_span:
+        lo = v if v < lo else lo
+        hi = v if v > hi else hi
+        bad |= (v - np.floor(v)) != 0.0 and v == v
+    if bad or not (lo <= hi) or hi - lo > max_span or abs(lo) > 2.0**52 or abs(hi) > 2.0**52:
         return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.float64)
     base = np.int64(lo)
     span = np.int64(hi) - base + 1
-    lookup = np.zeros(span, dtype=np.int64)
+    lookup = np.zeros(span + 1, dtype=np.int64)  # the last slot stands for NaN
+    codes = np.empty(n, dtype=np.int64)
     for a in range(n):
-        if not np.isnan(values[a]):
-            lookup[np.int64(values[a]) - base] = 1
+        v = values[a]
+        slot = np.int64(v) - base if v == v else span
+        codes[a] = slot
+        lookup[slot] = 1
     k = 0
     for v in range(span):
         if lookup[v]:
@@ -77,12 +78,11 @@ def whole_float_codes(values: np.ndarray, max_span: int) -> tuple[np.ndarray, np
             k += 1
         else:
             lookup[v] = -1
+    lookup[span] = -1
     cats = np.empty(k, dtype=np.float64)
     for v in range(span):
         if lookup[v] >= 0:
             cats[lookup[v]] = float(v + base)
-    codes = np.empty(n, dtype=np.int64)
     for a in range(n):
-        codes[a] = -1 if np.isnan(values[a]) else lookup[np.int64(values[a]) - base]
+        codes[a] = lookup[codes[a]]
     return codes, cats
-
