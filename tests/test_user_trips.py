@@ -46,6 +46,13 @@ def test_metadata_columns_are_not_labels():
         df.xrr(labels=["offensive"], value="offensive").irr()
 
 
+def test_numeric_ids_are_not_labels():
+    df = _crowd().assign(post_id=lambda d: d["item"].str[1:].astype(int) * 7919 + 10_000)
+    with pytest.warns(DroppedDataWarning, match=r"'post_id' \(one number per item: an id\?\)"):
+        out = df.xrr.irr()
+    assert list(out.index) == ["offensive"]
+
+
 def test_a_label_everyone_agrees_on_is_kept_when_alone():
     df = pd.DataFrame({"item": [1, 1, 2, 2], "rater": ["a", "b"] * 2,
                        "colour": ["red", "red", "blue", "blue"]})

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 
+import numpy as np
 import pandas as pd
 
 from ..errors import DroppedDataWarning, RoleError, warn
 
-__all__ = ["FREE_TEXT_LENGTH", "infer_labels"]
+__all__ = ["FREE_TEXT_LENGTH", "ID_SPAN", "infer_labels"]
 
 
 #: String columns whose values average longer than this are free text, not labels.
@@ -29,14 +30,39 @@ def _describes(df: pd.DataFrame, col: Hashable, by: Hashable) -> bool:
         return False
 
 
+#: Integer columns spanning more than this many values may be ids, not ratings.
+ID_SPAN = 1000
+
+
+def _wide_integers(values: pd.Series) -> bool:
+    """Integers (or whole floats) whose range is wider than any rating scale."""
+    arr = values.to_numpy() if isinstance(values.dtype, np.dtype) else None
+    if arr is None or arr.size == 0 or arr.dtype.kind not in "iuf":
+        return False
+    if arr.dtype.kind == "f":
+        if np.isnan(arr).all():
+            return False
+        lo, hi = np.nanmin(arr), np.nanmax(arr)
+    else:
+        lo, hi = arr.min(), arr.max()
+    if not float(hi) - float(lo) > ID_SPAN:  # cheap: most label columns stop here
+        return False
+    known = arr[~np.isnan(arr)] if arr.dtype.kind == "f" else arr
+    return bool((known == np.floor(known)).all())
+
+
 def infer_labels(df: pd.DataFrame, candidates: list[Hashable], item: Hashable,
                   rater: Hashable) -> list[Hashable]:
     """The label columns among ``candidates``: metadata-looking text columns left out.
 
-    Numbers are always labels. A text column is left out when it is free
-    text (long strings), or holds one value within every item (item metadata,
-    e.g. a split or domain) or within every rater (rater metadata, e.g. a
-    group). The warning names what was left out and how to choose.
+    A text column is left out when it is free text (long strings), or holds
+    one value within every item (item metadata, e.g. a split or domain) or
+    within every rater (rater metadata, e.g. a group). A numeric column is a
+    label unless its integers span more than :data:`ID_SPAN` (an id or a
+    number like it) and it holds one value within every item. Metadata is
+    only left out next to labels that do vary within items (alone, it may be
+    a label everyone agreed on). The warning names what was left out and how
+    to choose.
     """
     kept: list[Hashable] = []
     left: list[str] = []
@@ -45,7 +71,10 @@ def infer_labels(df: pd.DataFrame, candidates: list[Hashable], item: Hashable,
         values = df[col]
         dtype = values.dtype
         if pd.api.types.is_numeric_dtype(dtype) or pd.api.types.is_bool_dtype(dtype):
-            kept.append(col)
+            if _wide_integers(values) and _describes(df, col, item):
+                suspects.append((col, "one number per item: an id?"))
+            else:
+                kept.append(col)
             continue
         text = values.dropna()
         kind = pd.api.types.infer_dtype(text, skipna=True) if len(text) else "empty"
