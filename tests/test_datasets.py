@@ -47,7 +47,7 @@ def test_old_import_paths_work_in_a_fresh_interpreter():
         "from xrr_accessor.datasets import DEMO_SEED\n"
         "from xrr_accessor.io import read_prodigy, read_mturk\n"
         "from xrr_accessor.io.platforms import read_argilla\n"
-        "from xrr_accessor.io.platforms_json import read_doccano, read_label_studio\n"
+        "from xrr_accessor.io.label_studio import read_label_studio\n"
         "print(len(EMOTIONS), len(POOLS), DEMO_SEED)\n"
     )
     assert out.split() == ["31", "3", "2021"]

@@ -26,7 +26,7 @@ from xrr_accessor.coefficients import REGISTRY, Coefficient, lookup, register
 from xrr_accessor.coefficients import alpha as alpha_module
 from xrr_accessor.errors import DroppedDataWarning, UndefinedWarning
 from xrr_accessor.pipeline import _Codes, run
-from xrr_accessor.statistics import Stats, chunk
+from xrr_accessor.statistics import Stats, chunk, combine
 
 from helpers import annotation_frames
 
@@ -83,7 +83,7 @@ def test_statistics_add_over_disjoint_item_sets(df, form, cut):
     codes = _Codes(result.ann)
     first = codes.item < int(cut * codes.n_items)
     parts = [chunk(_Subset(codes, np.flatnonzero(m)), result.ctx.meta) for m in (first, ~first)]
-    total = parts[0] + parts[1]
+    total = combine(parts)  # parts[0] + parts[1]
     for name, arr in result.stats.arrays.items():
         np.testing.assert_allclose(total[name], arr, rtol=1e-12, atol=1e-9, err_msg=name)
     whole = _finalized(result, result.stats, names)

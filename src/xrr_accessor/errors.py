@@ -9,6 +9,10 @@ pipeline can turn just ours into errors with
 
 from __future__ import annotations
 
+import os
+import sys
+import warnings
+
 __all__ = [
     "DroppedDataWarning",
     "InputError",
@@ -50,10 +54,6 @@ def warn(message: str, category: type[Warning]) -> None:
     Warnings raised deep inside a call point at the user's code, not at a
     library line, whatever the call depth (accessor, api, pipeline).
     """
-    import os
-    import sys
-    import warnings
-
     package = os.path.dirname(os.path.abspath(__file__))
     level = 2  # 1 is this function; 2 its caller, the first frame looked at
     frame = sys._getframe(1)

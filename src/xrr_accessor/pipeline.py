@@ -253,7 +253,7 @@ def run(
             "labels level='nominal' (no matrix at any K), or merge categories."
         )
     check_size(meta, lambda: _widest(ann))
-    return Run(ann, ctx, chunk(_contiguous(ann), meta), kind_of(data))
+    return Run(ann, ctx, chunk(_Codes(ann), meta), kind_of(data))
 
 
 def _widest(ann: Annotations) -> str:
@@ -270,10 +270,6 @@ class _Codes:
         self.replication = np.ascontiguousarray(ann.replication, dtype=np.int64)
         self.codes = np.ascontiguousarray(ann.codes, dtype=np.int64)
         self.n_items = len(ann.items)
-
-
-def _contiguous(ann: Annotations) -> _Codes:
-    return _Codes(ann)
 
 
 def n_self(ann: Annotations) -> int | None:

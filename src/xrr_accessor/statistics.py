@@ -33,7 +33,7 @@ tables, Light's kappa) and ``cross`` (replication pairs, kappa_x).
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -177,7 +177,7 @@ def combine(parts: Iterable[Stats]) -> Stats:
     return out
 
 
-def check_size(meta: Meta, where: Any) -> None:
+def check_size(meta: Meta, where: Callable[[], str]) -> None:
     """Refuse, with the way out, statistics too large for memory."""
     cells = sum(int(np.prod(s)) for s in meta.shapes().values())
     if cells <= MAX_STAT_CELLS:
@@ -228,12 +228,9 @@ def chunk(
     if parallel is None:
         parallel = meta.n_label >= PARALLEL_MIN_LABELS
     pairs = np.ascontiguousarray(meta.pairs, dtype=np.int64).reshape(-1, 2)
-    if meta.form == "moments":
-        kernel = accumulate.moments
-        extra: tuple[Any, ...] = (np.zeros((0, 0)) if meta.values is None else meta.values,)
-    else:
-        kernel = accumulate.categorical
-        extra = (meta.n_category,)
+    moments = meta.form == "moments"
+    kernel = accumulate.moments if moments else accumulate.categorical
+    values = np.zeros((0, 0)) if meta.values is None else meta.values
     names = list(meta.shapes())
     if order.size:  # rows in item order for the per-row arrays (codes are read via order)
         rep, rater = codes.replication[order], codes.rater[order]
@@ -242,9 +239,9 @@ def chunk(
         rep, rater = codes.replication, codes.rater
 
     def block(lo: int, hi: int) -> None:
-        vals = extra if meta.form != "moments" or not extra[0].size else (extra[0][lo:hi],)
-        kernel(offsets, order, rep, rater, codes.codes[lo:hi], mult, w,
-               pairs, *vals, *(out[k][lo:hi] if out[k].size else out[k] for k in names))
+        form_arg = values[lo:hi] if moments else meta.n_category  # zero-size stays zero-size
+        kernel(offsets, order, rep, rater, codes.codes[lo:hi], mult, w, pairs, form_arg,
+               *(out[k][lo:hi] for k in names))
 
     threads = min(os.cpu_count() or 1, meta.n_label) if parallel else 1
     if threads <= 1:

@@ -13,7 +13,7 @@ coefficient is one :func:`register` call plus its finalize.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
@@ -75,7 +75,6 @@ class Coefficient:
     normalizes: bool = False
     in_table: bool = False
     per_category: bool = True
-    extras: tuple[str, ...] = field(default=())
 
 
 #: Every coefficient, by name, in the order tables list them.
@@ -113,7 +112,7 @@ register(Coefficient(
     "weights", ("weights",), _GWET + ", ch. 2",
     "percent agreement: share of agreeing rater pairs per item, averaged",
     variance=_variance.interval, aliases=("percent_agreement", "agreement", "pa"),
-    in_table=True, extras=("pa", "pe")))
+    in_table=True))
 register(Coefficient(
     "cohen", "irr", partial(_iota.iota, exactly_two=True),
     frozenset({"within", "raters", "strata"}), "both", (*LEVELS, "weights"), _iota.CITATION,
@@ -132,7 +131,7 @@ for _name, _cite, _text, _aliases in [
     register(Coefficient(
         _name, "irr", partial(_chance.chance_corrected, metric=_name),
         _CHANCE | ({"raters"} if _name == "conger" else set()), "weights", ("weights",),
-        _cite, _text, aliases=_aliases, in_table=True, extras=("pa", "pe"),
+        _cite, _text, aliases=_aliases, in_table=True,
         variance=None if _name == "scott" else _variance.interval))
 register(Coefficient(
     "light", "irr", _light.light, frozenset({"joint", "raters"}), "weights", ("weights",),
@@ -142,12 +141,12 @@ register(Coefficient(
     "bp", "irr", partial(_chance.chance_corrected, metric="bp"), _CHANCE, "weights",
     ("weights",), "Brennan & Prediger (1981)", "Brennan-Prediger: chance 1/q",
     variance=_variance.interval, aliases=("brennan_prediger", "brennan_and_prediger"),
-    in_table=True, extras=("pa", "pe")))
+    in_table=True))
 register(Coefficient(
     "gwet", "irr", partial(_chance.chance_corrected, metric="gwet"), _CHANCE, "weights",
     ("weights",), "Gwet (2008)", "Gwet's AC1 (unweighted) / AC2 (weighted)",
     variance=_variance.interval, aliases=("ac1", "ac2", "gwet_ac1", "gwet_ac2"),
-    in_table=True, extras=("pa", "pe")))
+    in_table=True))
 register(Coefficient(
     "alpha", "irr", _alpha.alpha, _WITHIN, "level", LEVELS, _alpha.CITATION,
     "Krippendorff's alpha: pairable values, any number of raters, missing data",

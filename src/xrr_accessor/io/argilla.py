@@ -1,6 +1,6 @@
 """Reader of Argilla's records with their responses (v2 and v1): :func:`read_argilla`.
 
-Part of :mod:`xrr_accessor.io` (see :mod:`.platforms_json` for what the JSON readers share).
+Part of :mod:`xrr_accessor.io` (see :mod:`.platforms` for what the JSON readers share).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Reader of doccano's text-classification export (per-user zip or JSONL): :func:`read_doccano`.
 
-Part of :mod:`xrr_accessor.io` (see :mod:`.platforms_json` for what the JSON readers share).
+Part of :mod:`xrr_accessor.io` (see :mod:`.platforms` for what the JSON readers share).
 """
 
 from __future__ import annotations

@@ -1,15 +1,30 @@
 """The labeling-platform readers, one import away.
 
-The readers are grouped by export kind: :mod:`.platforms_json` gathers the JSON readers,
-one module per platform (:mod:`.label_studio`, :mod:`.prodigy`, :mod:`.argilla`,
-:mod:`.doccano`), and :mod:`.platforms_table` holds the table readers (Amazon Mechanical
-Turk, Toloka and crowd-kit tables); their shared machinery is in :mod:`._common`.
+The JSON readers live one module per platform (:mod:`.label_studio`, :mod:`.prodigy`,
+:mod:`.argilla`, :mod:`.doccano`), the table readers (Amazon Mechanical Turk, Toloka and
+crowd-kit tables) in :mod:`.platforms_table`; their shared machinery is in :mod:`._common`.
+
+Each reader returns the canonical long frame: columns ``item``, ``rater``, ``label``
+(the question), ``value`` (the answer) and, when ``replication=`` is given, a constant
+``replication`` column, one row per (item, rater, label). Platform ids are kept as
+strings. Records that carry no usable answer (cancelled, rejected, ignored, discarded,
+draft, empty) are counted in ``df.attrs["dropped"]`` and reported in one
+:class:`~xrr_accessor.errors.DroppedDataWarning`. Bad input raises
+:class:`~xrr_accessor.errors.InputError` naming the field, the line or record, and the fix.
+
+Multi-choice questions (several choices in one answer) become one binary label per
+choice, ``f"{question}={choice}"``, valued 1 when chosen and 0 otherwise, for every choice
+the question offers in the file; a rater who answered the question thus has no missing
+choice. Set-valued annotations (agreement on the set itself) will come later.
 """
 
 from __future__ import annotations
 
-from .platforms_json import read_argilla, read_doccano, read_label_studio, read_prodigy
+from .argilla import read_argilla
+from .doccano import read_doccano
+from .label_studio import read_label_studio
 from .platforms_table import read_mturk, read_toloka
+from .prodigy import read_prodigy
 
 __all__ = [
     "read_argilla",

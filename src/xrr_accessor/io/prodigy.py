@@ -1,6 +1,6 @@
 """Reader of Prodigy's JSONL export (``prodigy db-out``): :func:`read_prodigy`.
 
-Part of :mod:`xrr_accessor.io` (see :mod:`.platforms_json` for what the JSON readers share).
+Part of :mod:`xrr_accessor.io` (see :mod:`.platforms` for what the JSON readers share).
 """
 
 from __future__ import annotations

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -216,8 +217,8 @@ def _read_annotation_layout(data: xr.Dataset | xr.DataArray, roles: Roles) -> Ta
         raise InputError("the Dataset has no data variables (one per label expected).")
     frame = ds.reset_coords().to_dataframe().reset_index(drop=True)
     names = list(ds.data_vars)
-    by_name = Roles(**{**roles.__dict__, "labels": None,
-                       "value": names if isinstance(data, xr.Dataset) else names[0]})
+    by_name = replace(roles, labels=None,
+                      value=names if isinstance(data, xr.Dataset) else names[0])
     table = _read_long(frame, by_name)
     table.source = {k: f"variable {k!r}" for k in table.source}
     table.has_label = isinstance(data, xr.Dataset)
