@@ -26,7 +26,7 @@ def _both_paths(fn, df, **kwargs):
 
 
 @given(df=annotation_frames(min_reps=2, max_raters=5))
-def test_sparse_equals_dense(df):
+def test_vector_form_equals_matrix_form(df):
     for fn, kw in ((xa.irr, {}), (xa.irr, {"metric": "iota"}), (xa.cross_kappa, {}),
                    (xa.normalized, {})):
         dense, sparse = _both_paths(fn, df, replication="pool", **kw)
@@ -37,7 +37,7 @@ def test_sparse_equals_dense(df):
                 assert sparse.attrs[key] == dense.attrs[key], key
 
 
-def test_sparse_path_is_taken():
+def test_nominal_takes_the_vector_form():
     df = pd.DataFrame({"item": [1, 1], "rater": ["a", "b"], "v": [0, 1]})
     stats = run(df, [lookup("alpha")]).stats
     assert "pair_diag" in stats and "pair_o" not in stats  # no K x K sums
