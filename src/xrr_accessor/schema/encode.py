@@ -10,7 +10,7 @@ import pandas as pd
 
 from ..errors import DroppedDataWarning, InputError, LevelError, warn
 from ..kernels.encode import small_integer_codes, whole_float_codes
-from .tables import Annotations, Ids, Table, _show
+from .tables import Annotations, Ids, Table, _show, label_rows
 
 
 def _clean_values(values: pd.Series, where: str) -> pd.Series:
@@ -156,14 +156,18 @@ def encode(tables: Sequence[Table], ordinal: bool = False) -> Annotations:
     else:
         rep_codes, reps = np.zeros(len(first.item), dtype=np.int64), pd.Index([0])
     n_rows = int(offsets[-1])
-    codes = np.full((len(names), n_rows), -1, dtype=np.int64)
+    every_row = len(tables) == 1 and all(
+        isinstance(rows, slice) for rows, _ in first.labels.values())
+    # every label in every row: each row of codes is written whole (no -1 fill first)
+    shape = (len(names), n_rows)
+    codes = np.empty(shape, dtype=np.int64) if every_row else np.full(shape, -1, np.int64)
     cats_all: list[pd.Index] = []
     source = dict(first.source)
     for j, name in enumerate(names):
         if len(tables) == 1:
             rows, vals = first.labels[name]
         else:
-            rows = np.concatenate([t.labels[name][0] + off
+            rows = np.concatenate([label_rows(t.labels[name][0], len(t.item)) + off
                                    for t, off in zip(tables, offsets, strict=False)])
             vals = pd.concat([t.labels[name][1] for t in tables], ignore_index=True)
         order = first.categories

@@ -13,7 +13,7 @@ import xarray as xr
 from ..errors import InputError, LevelError, RoleError
 from .labels import infer_labels
 from .roles import ROLE_ALIASES, Roles, _check_given, _find, _norm, _resolve_roles
-from .tables import Ids, Table
+from .tables import ALL_ROWS, Ids, Table
 
 
 def read(data: Any, roles: Roles | None = None) -> Table:
@@ -121,9 +121,8 @@ def _read_long(df: pd.DataFrame, roles: Roles) -> Table:
         notes={"n_duplicates": n_duplicates} if n_duplicates else {},
     )
     if lab is None:
-        rows = np.arange(len(item), dtype=np.int64)
         for c in value_cols:
-            table.labels[c] = (rows, values[c])
+            table.labels[c] = (ALL_ROWS, values[c])
             table.source[c] = f"column {c!r}"
         return table
     # one label column + one value column: pivot to one row per (item, rater, replication)
@@ -183,15 +182,13 @@ def _read_wide(df: pd.DataFrame, roles: Roles) -> Table:
         lambda i: f"(item={item.show(i)}, rater={rater.show(i)})",
         "the index and columns of the wide frame", None, {name: flat},
     )
-    rows = np.arange(n * b, dtype=np.int64)
     n_duplicates = 0 if keep is None else n * b - len(keep)
     if keep is not None:
         item, rater, flat = item.take(keep), rater.take(keep), values[name]
         rep = None if rep is None else rep.take(keep)
-        rows = np.arange(len(keep), dtype=np.int64)
     return Table(
         item=item, rater=rater, replication=rep,
-        labels={name: (rows, flat)},
+        labels={name: (ALL_ROWS, flat)},
         source={name: "the wide frame's cells"}, has_label=False,
         categories=roles.categories,
         notes={"n_duplicates": n_duplicates} if n_duplicates else {},
@@ -277,7 +274,6 @@ def _read_xarray(data: xr.Dataset | xr.DataArray, roles: Roles) -> Table:
     first = next(iter(ds.data_vars.values()))
     order = list(first.dims) if set(first.dims) == set(core) else core
     shape = [ds.sizes[d] for d in order]
-    total = int(np.prod(shape))
 
     def positions(dim: Hashable) -> np.ndarray:
         p = order.index(dim)
@@ -288,13 +284,12 @@ def _read_xarray(data: xr.Dataset | xr.DataArray, roles: Roles) -> Table:
     item = Ids(positions(core[0]), index[0])
     rater = Ids(positions(core[1]), index[1])
     rep = Ids(positions(core[2]), index[2]) if len(core) == 3 else None
-    rows = np.arange(total, dtype=np.int64)
-    labels: dict[Hashable, tuple[np.ndarray, pd.Series]] = {}
+    labels: dict[Hashable, tuple[np.ndarray | slice, pd.Series]] = {}
     source: dict[Hashable, str] = {}
     template = xr.DataArray(np.empty(shape, dtype=np.int8), dims=order)
     for name, var in ds.data_vars.items():
         vals = var.broadcast_like(template).transpose(*order)
-        labels[name] = (rows, pd.Series(vals.values.reshape(-1), copy=False))
+        labels[name] = (ALL_ROWS, pd.Series(vals.values.reshape(-1), copy=False))
         source[name] = f"variable {name!r}"
     return Table(
         item=item, rater=rater, replication=rep, labels=labels, source=source,

@@ -48,20 +48,29 @@ class Ids:
         return _show(self.uniques[self.codes[row]])
 
 
+#: ``rows`` of a label that has a value in every row, in row order (no index array).
+ALL_ROWS = slice(None)
+
+
+def label_rows(rows: np.ndarray | slice, n_rows: int) -> np.ndarray:
+    """The row numbers of a label as an array (``ALL_ROWS`` expanded)."""
+    return np.arange(n_rows, dtype=np.int64) if isinstance(rows, slice) else rows
+
+
 @dataclass
 class Table:
     """One input read into raw ids and raw values, not yet encoded.
 
     ``labels`` maps each label to ``(rows, values)``: the row numbers (into
-    ``item``/``rater``/``replication``) that carry a value for that label, and
-    the values themselves. ``source`` names, per label, where it came from,
+    ``item``/``rater``/``replication``) that carry a value for that label, or
+    :data:`ALL_ROWS` when every row does, in order, and the values themselves. ``source`` names, per label, where it came from,
     for error messages.
     """
 
     item: Ids
     rater: Ids
     replication: Ids | None
-    labels: dict[Hashable, tuple[np.ndarray, pd.Series]]
+    labels: dict[Hashable, tuple[np.ndarray | slice, pd.Series]]
     source: dict[Hashable, str]
     has_label: bool
     categories: Any = None
