@@ -35,7 +35,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -43,7 +43,7 @@ import numpy as np
 from .errors import InputError
 from .kernels import accumulate
 
-__all__ = ["GROUPS", "Meta", "Stats", "chunk", "combine"]
+__all__ = ["GROUPS", "Meta", "Rows", "Stats", "as_labels", "chunk", "columns", "combine", "rows"]
 
 GROUPS = ("within", "chance", "raters", "strata", "joint", "cross")
 
@@ -76,6 +76,12 @@ class Meta:
     pairs: np.ndarray = field(default_factory=lambda: np.zeros((0, 2), dtype=np.int64))
     values: np.ndarray | None = None
     top: int = 2
+
+    def tiled(self, n: int) -> Meta:
+        """This meta for ``n`` copies of its labels, one after the other
+        (finalizing the columns of :func:`columns` at once, see :func:`as_labels`)."""
+        return replace(self, n_label=n * self.n_label, n_categories=self.n_categories * n,
+                       values=None if self.values is None else np.tile(self.values, (n, 1)))
 
     def shapes(self) -> dict[str, tuple[int, ...]]:
         """The shape of every statistic of this call (zero-length when not needed)."""
@@ -193,6 +199,36 @@ def check_size(meta: Meta, where: Callable[[], str]) -> None:
     )
 
 
+@dataclass(frozen=True)
+class Rows:
+    """Annotations in item order, as the kernels read them; built once, read by
+    every pass of a call (the statistics, bootstrap blocks, jackknife groups)."""
+
+    offsets: np.ndarray
+    order: np.ndarray
+    rep: np.ndarray
+    rater: np.ndarray
+    mult: np.ndarray
+    codes: np.ndarray
+    n_items: int
+
+
+def rows(codes: Any) -> Rows:
+    """:class:`Rows` of ``codes`` (see :func:`chunk`): a counting sort by item."""
+    if isinstance(codes, Rows):
+        return codes
+    n_item = int(codes.n_items)
+    offsets, order = accumulate.item_order(codes.item, n_item)
+    mult = getattr(codes, "mult", None)
+    mult = np.zeros(0, dtype=np.int64) if mult is None else np.asarray(mult, dtype=np.int64)
+    if order.size:  # rows in item order for the per-row arrays (codes are read via order)
+        rep, rater = codes.replication[order], codes.rater[order]
+        mult = mult[order] if mult.size else mult
+    else:
+        rep, rater = codes.replication, codes.rater
+    return Rows(offsets, order, rep, rater, mult, codes.codes, n_item)
+
+
 def chunk(
     codes: Any, meta: Meta, weight: np.ndarray | None = None, parallel: bool | None = None,
 ) -> Stats:
@@ -200,9 +236,9 @@ def chunk(
 
     Parameters
     ----------
-    codes : Annotations or any object with ``item``, ``rater``, ``replication``
-        (int64, N), ``codes`` (int64, L x N; -1 missing), ``n_items`` and
-        optionally ``mult`` (int64 multiplicity per row).
+    codes : Annotations, Rows or any object with ``item``, ``rater``,
+        ``replication`` (int64, N), ``codes`` (int64, L x N; -1 missing),
+        ``n_items`` and optionally ``mult`` (int64 multiplicity per row).
     meta : Meta
         Shapes, form, values and the groups to compute.
     weight : ndarray of shape (n_items,), optional
@@ -216,32 +252,44 @@ def chunk(
     -------
     Stats
     """
-    n_item = int(codes.n_items)
-    offsets, order = accumulate.item_order(codes.item, n_item)
-    out = {k: np.zeros(s) for k, s in meta.shapes().items()}
-    mult = getattr(codes, "mult", None)
-    mult = np.zeros(0, dtype=np.int64) if mult is None else np.asarray(mult, dtype=np.int64)
-    w = np.zeros(0) if weight is None else np.ascontiguousarray(weight, dtype=np.float64)
-    if w.size and w.shape != (n_item,):
-        raise InputError(f"weight has shape {w.shape}; it needs one weight per item "
-                         f"({n_item}).")
+    r = rows(codes)
+    w = None
+    if weight is not None:
+        w = np.ascontiguousarray(weight, dtype=np.float64)
+        if w.shape != (r.n_items,):
+            raise InputError(f"weight has shape {w.shape}; it needs one weight per item "
+                             f"({r.n_items}).")
+    out = columns(r, meta, weight=w, parallel=parallel)
+    return Stats({k: v[..., 0] for k, v in out.items()})
+
+
+def columns(
+    codes: Any, meta: Meta, weight: np.ndarray | None = None, parallel: bool | None = None,
+) -> dict[str, np.ndarray]:
+    """Statistics under C sets of item weights at once, in one pass.
+
+    ``weight`` (n_items, C): each array of :meth:`Meta.shapes` comes back with
+    a last axis of C columns, column b the statistics with item weights
+    ``weight[:, b]`` (C bootstrap replicates: the annotations are read once).
+    ``weight`` (n_items,) or None (weight 1): one column.
+    """
+    r = rows(codes)
+    w = (np.ones(r.n_items) if weight is None
+         else np.ascontiguousarray(weight, dtype=np.float64))
+    n_columns = 1 if w.ndim == 1 else w.shape[1]
+    out = {k: np.zeros((*s, n_columns)) for k, s in meta.shapes().items()}
     if parallel is None:
         parallel = meta.n_label >= PARALLEL_MIN_LABELS
     pairs = np.ascontiguousarray(meta.pairs, dtype=np.int64).reshape(-1, 2)
     moments = meta.form == "moments"
     kernel = accumulate.moments if moments else accumulate.categorical
     values = np.zeros((0, 0)) if meta.values is None else meta.values
-    names = list(meta.shapes())
-    if order.size:  # rows in item order for the per-row arrays (codes are read via order)
-        rep, rater = codes.replication[order], codes.rater[order]
-        mult = mult[order] if mult.size else mult
-    else:
-        rep, rater = codes.replication, codes.rater
+    names = list(out)
 
     def block(lo: int, hi: int) -> None:
         form_arg = values[lo:hi] if moments else meta.n_category  # zero-size stays zero-size
-        kernel(offsets, order, rep, rater, codes.codes[lo:hi], mult, w, pairs, form_arg,
-               *(out[k][lo:hi] for k in names))
+        kernel(r.offsets, r.order, r.rep, r.rater, r.codes[lo:hi], r.mult, w, pairs,
+               form_arg, *(out[k][lo:hi] for k in names))
 
     threads = min(os.cpu_count() or 1, meta.n_label) if parallel else 1
     if threads <= 1:
@@ -250,4 +298,14 @@ def chunk(
         edges = np.linspace(0, meta.n_label, threads + 1).astype(int)
         with ThreadPoolExecutor(threads) as pool:  # the kernels release the GIL
             list(pool.map(block, edges[:-1], edges[1:]))
-    return Stats(out)
+    return out
+
+
+def as_labels(arrays: dict[str, np.ndarray]) -> Stats:
+    """Columns (last axis C) as C blocks of labels: (L, ..., C) -> (C * L, ...).
+
+    Column b's label l becomes label ``b * L + l``, so one finalize over a
+    :meth:`Meta.tiled` meta computes every column's coefficients at once.
+    """
+    return Stats({k: np.ascontiguousarray(np.moveaxis(v, -1, 0)).reshape(
+        (v.shape[-1] * v.shape[0], *v.shape[1:-1])) for k, v in arrays.items()})

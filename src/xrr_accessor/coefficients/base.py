@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pandas as pd
@@ -28,6 +28,11 @@ class Context:
     replications: pd.Index
     raters: pd.Index
     has_replication: bool = True
+
+    def tiled(self, n: int) -> Context:
+        """This context for ``n`` copies of its labels (see :meth:`Meta.tiled`)."""
+        return replace(self, meta=self.meta.tiled(n), categories=self.categories * n,
+                       labels=self.labels * n)
 
     def where(self, label: int, replication: int | None = None) -> str:
         """Names a label (and replication) in messages."""

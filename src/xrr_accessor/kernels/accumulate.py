@@ -2,15 +2,19 @@
 
 Input: annotations in CSR order by item (``offsets`` (n + 1), ``order`` (N)
 row numbers), their replication and rater codes and optional multiplicity
-(``mult``, empty = 1) already in that order, the category codes of each label
-(L, N; -1 = missing) in row order, and an optional weight per item
-(``weight``, empty = 1). For each label
-and item the kernel counts the item's categories per replication in a small
-scratch table (only the categories the item has are touched and reset, so
-there is no n x K table and K may be large) and adds the item's contribution,
-times its weight, to every requested statistic. Each output is a sum over
-items, so statistics of disjoint item sets add, and an integer weight acts as
-that many copies of the item.
+(``mult``, empty = 1) already in that order, and the category codes of each
+label (L, N; -1 = missing) in row order. For each label and item the kernel
+counts the item's categories per replication in a small scratch table (only
+the categories the item has are touched and reset, so there is no n x K table
+and K may be large) and adds the item's contribution to every requested
+statistic. Each output is a sum over items, so statistics of disjoint item
+sets add, and an integer weight acts as that many copies of the item.
+
+Every output has a last axis of C columns, and ``weight`` (n, C) holds each
+item's weight in each column: column b is the statistics with item weights
+``weight[:, b]``. One column of ones gives the plain statistics; C columns of
+multinomial counts give C bootstrap replicates from one pass (the item's
+categories are counted once, and only the additions are repeated per column).
 
 Shapes: L labels, R replications, S = M + 1 strata of m (annotations of the
 item in the replication; m > M is clipped to M), K categories, B raters, P
@@ -40,7 +44,8 @@ sum and sum of squares in place of category counts.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit, prange, types
+from numba.extending import overload
 
 _JIT = {"cache": True, "nogil": True, "fastmath": False}
 
@@ -89,6 +94,59 @@ def max_group_size(item: np.ndarray, replication: np.ndarray, n_item: int,
     return top
 
 
+# Item weights: one column (a float per item: the plain or weighted statistics) or C
+# columns (an n x C matrix: C bootstrap replicates in one pass). The helpers below
+# are resolved at compile time on the weight's type, so each kernel has two compiled
+# versions and neither carries a branch between the two cases: one column keeps the
+# item's weight in a register, C columns loop over them.
+
+
+def _item(weight, i):  # pragma: no cover - resolved by numba
+    """What the additions of item ``i`` use: its weight, or the weight matrix."""
+
+
+@overload(_item, inline="always")
+def _item_impl(weight, i):
+    if weight.ndim == 1:
+        return lambda weight, i: weight[i]
+    return lambda weight, i: weight
+
+
+def _skip(w, i):  # pragma: no cover - resolved by numba
+    """True when item ``i`` has weight 0 in every column."""
+
+
+@overload(_skip, inline="always")
+def _skip_impl(w, i):
+    if isinstance(w, types.Float):
+        return lambda w, i: w == 0.0
+
+    def impl(w, i):
+        for b in range(w.shape[1]):
+            if w[i, b] != 0.0:
+                return False
+        return True
+    return impl
+
+
+def _adder(n_index: int):
+    """``add(out, index..., val, w, i)``: out[index..., b] += val * weight of column b."""
+    names = ", ".join(f"x{k}" for k in range(n_index))
+    src = (f"def stub(out, {names}, val, w, i):\n    pass\n"
+           f"def one(out, {names}, val, w, i):\n    out[{names}, 0] += val * w\n"
+           f"def many(out, {names}, val, w, i):\n    for b in range(w.shape[1]):\n"
+           f"        out[{names}, b] += val * w[i, b]\n"
+           f"def typer(out, {names}, val, w, i):\n"
+           f"    return one if isinstance(w, types.Float) else many\n")
+    scope: dict = {"types": types}
+    exec(src, scope)  # one stub per number of indices; numba inlines the chosen body
+    overload(scope["stub"], inline="always")(scope["typer"])
+    return scope["stub"]
+
+
+_add2, _add3, _add4, _add5, _add6 = (_adder(n) for n in range(2, 7))
+
+
 def _categorical(offsets, order, rep, rater, codes, mult, weight, pairs, n_cat,
                  m_hist, pairable, pair_diag, pair_o, pa_diag, pa_mat, pa_inv, shares,
                  strata_rater, joint, cross_agree, cross_o, cross_total, cross_x, cross_y,
@@ -117,8 +175,8 @@ def _categorical(offsets, order, rep, rater, codes, mult, weight, pairs, n_cat,
                     nz[r, t] = t
                 nnz[r] = n_cat
         for i in range(n_item):
-            w = 1.0 if weight.shape[0] == 0 else weight[i]
-            if w == 0.0:
+            w = _item(weight, i)
+            if _skip(w, i):
                 continue
             for j in range(offsets[i], offsets[i + 1]):
                 row = j if order.shape[0] == 0 else order[j]
@@ -137,42 +195,43 @@ def _categorical(offsets, order, rep, rater, codes, mult, weight, pairs, n_cat,
                 if mr == 0.0:
                     continue
                 s = min(int(mr), top)
-                m_hist[lab, r, s] += w
+                _add3(m_hist, lab, r, s, 1.0, w, i)
                 if chance:
                     for t in range(nnz[r]):
                         c = nz[r, t]
-                        shares[lab, r, c] += w * cnt[r, c] / mr
+                        _add3(shares, lab, r, c, cnt[r, c] / mr, w, i)
                 if mr < 2.0:
                     continue
                 inv = 1.0 / (mr - 1.0)
                 if chance:
-                    pa_inv[lab, r] += w * inv
+                    _add2(pa_inv, lab, r, inv, w, i)
                 if dense and within and not matrix and not chance:  # the common case
-                    pl = pairable[lab, r, s]
-                    pd_ = pair_diag[lab, r, s]
                     for c in range(n_cat):
                         x = cnt[r, c]
-                        pl[c] += w * x
-                        pd_[c] += w * x * (x - 1.0) * inv
+                        _add4(pairable, lab, r, s, c, x, w, i)
+                        _add4(pair_diag, lab, r, s, c, x * (x - 1.0) * inv, w, i)
                     continue
                 for t in range(nnz[r]):
                     c = nz[r, t]
                     x = cnt[r, c]
                     if within:
-                        pairable[lab, r, s, c] += w * x
+                        _add4(pairable, lab, r, s, c, x, w, i)
                         if not matrix:
-                            pair_diag[lab, r, s, c] += w * x * (x - 1.0) * inv
+                            _add4(pair_diag, lab, r, s, c, x * (x - 1.0) * inv,
+                                  w, i)
                     if chance and not matrix:
-                        pa_diag[lab, r] += w * x * x * inv / mr
+                        _add2(pa_diag, lab, r, x * x * inv / mr, w, i)
                     if matrix:
                         for u in range(nnz[r]):
                             d = nz[r, u]
                             y = cnt[r, d]
                             if within:
                                 same = 1.0 if c == d else 0.0
-                                pair_o[lab, r, s, c, d] += w * x * (y - same) * inv
+                                _add5(pair_o, lab, r, s, c, d, x * (y - same) * inv,
+                                      w, i)
                             if chance:
-                                pa_mat[lab, r, c, d] += w * x * y * inv / mr
+                                _add4(pa_mat, lab, r, c, d, x * y * inv / mr,
+                                      w, i)
             if raters or pairs_of_raters:
                 for j in range(offsets[i], offsets[i + 1]):
                     row = j if order.shape[0] == 0 else order[j]
@@ -182,7 +241,8 @@ def _categorical(offsets, order, rep, rater, codes, mult, weight, pairs, n_cat,
                     r = rep[j]
                     k = 1.0 if mult.shape[0] == 0 else float(mult[j])
                     if raters:
-                        strata_rater[lab, r, min(int(m[r]), top), rater[j], c] += w * k
+                        _add5(strata_rater, lab, r, min(int(m[r]), top), rater[j], c, k,
+                              w, i)
                     if pairs_of_raters:
                         for j2 in range(j + 1, offsets[i + 1]):
                             row2 = j2 if order.shape[0] == 0 else order[j2]
@@ -190,11 +250,11 @@ def _categorical(offsets, order, rep, rater, codes, mult, weight, pairs, n_cat,
                             if c2 < 0 or rep[j2] != r or rater[j2] == rater[j]:
                                 continue
                             k2 = 1.0 if mult.shape[0] == 0 else float(mult[j2])
-                            g, h = rater[j], rater[j2]
-                            if g < h:
-                                joint[lab, r, g, h, c, c2] += w * k * k2
+                            a, b = rater[j], rater[j2]
+                            if a < b:
+                                _add6(joint, lab, r, a, b, c, c2, k * k2, w, i)
                             else:
-                                joint[lab, r, h, g, c2, c] += w * k * k2
+                                _add6(joint, lab, r, b, a, c2, c, k * k2, w, i)
             for p in range(n_pair):
                 a = pairs[p, 0]
                 b = pairs[p, 1]
@@ -202,34 +262,38 @@ def _categorical(offsets, order, rep, rater, codes, mult, weight, pairs, n_cat,
                 sb = m[b]
                 if ra == 0.0 or sb == 0.0:
                     if ra + sb > 0.0:
-                        cross_unpaired[lab, p] += w
+                        _add2(cross_unpaired, lab, p, 1.0, w, i)
                     continue
-                cross_used[lab, p] += w
-                cross_total[lab, p] += w * (ra + sb)
-                wt = w * (ra + sb) / (ra * sb)
+                _add2(cross_used, lab, p, 1.0, w, i)
+                _add2(cross_total, lab, p, ra + sb, w, i)
+                wt = (ra + sb) / (ra * sb)
                 if dense and not matrix:  # the common case in one loop
                     acc = 0.0
                     for c in range(n_cat):
                         x = cnt[a, c]
                         y = cnt[b, c]
-                        cross_x[lab, p, c] += w * x
-                        cross_y[lab, p, c] += w * y
+                        _add3(cross_x, lab, p, c, x, w, i)
+                        _add3(cross_y, lab, p, c, y, w, i)
                         acc += x * y
-                    cross_agree[lab, p] += wt * acc
+                    _add2(cross_agree, lab, p, wt * acc, w, i)
                     continue
                 for t in range(nnz[a]):
                     c = nz[a, t]
                     x = cnt[a, c]
-                    cross_x[lab, p, c] += w * x
+                    _add3(cross_x, lab, p, c, x, w, i)
                     if matrix:
                         for u in range(nnz[b]):
                             d = nz[b, u]
-                            cross_o[lab, p, c, d] += wt * x * cnt[b, d]
-                    else:
-                        cross_agree[lab, p] += wt * x * cnt[b, c]
+                            _add4(cross_o, lab, p, c, d, wt * x * cnt[b, d], w, i)
+                if not matrix:
+                    acc = 0.0
+                    for t in range(nnz[a]):
+                        c = nz[a, t]
+                        acc += cnt[a, c] * cnt[b, c]
+                    _add2(cross_agree, lab, p, wt * acc, w, i)
                 for u in range(nnz[b]):
                     d = nz[b, u]
-                    cross_y[lab, p, d] += w * cnt[b, d]
+                    _add3(cross_y, lab, p, d, cnt[b, d], w, i)
             for r in range(n_rep):
                 for t in range(nnz[r]):
                     cnt[r, nz[r, t]] = 0.0
@@ -253,12 +317,13 @@ def _moments(offsets, order, rep, rater, codes, mult, weight, pairs, values,
     n_rep = m_hist.shape[1]
     top = m_hist.shape[2] - 1
     raters = strata_rater.shape[0] > 0
+    within = strata_mom.shape[0] > 0
     n_pair = cross_used.shape[1] if cross_used.shape[0] > 0 else 0
     for lab in prange(n_label):
         mom = np.zeros((n_rep, 3), dtype=np.float64)
         for i in range(n_item):
-            w = 1.0 if weight.shape[0] == 0 else weight[i]
-            if w == 0.0:
+            w = _item(weight, i)
+            if _skip(w, i):
                 continue
             for j in range(offsets[i], offsets[i + 1]):
                 row = j if order.shape[0] == 0 else order[j]
@@ -276,15 +341,15 @@ def _moments(offsets, order, rep, rater, codes, mult, weight, pairs, values,
                 if mr == 0.0:
                     continue
                 s = min(int(mr), top)
-                m_hist[lab, r, s] += w
-                if strata_mom.shape[0] > 0:
-                    strata_mom[lab, r, s, 0] += w * mr
-                    strata_mom[lab, r, s, 1] += w * mom[r, 1]
-                    strata_mom[lab, r, s, 2] += w * mom[r, 2]
-                    strata_item_sq[lab, r, s] += w * mom[r, 1] * mom[r, 1]
+                _add3(m_hist, lab, r, s, 1.0, w, i)
+                if within:
+                    for t in range(3):
+                        _add4(strata_mom, lab, r, s, t, mom[r, t], w, i)
+                    _add3(strata_item_sq, lab, r, s, mom[r, 1] * mom[r, 1], w, i)
                     if mr >= 2.0:
                         ss = max(mom[r, 2] - mom[r, 1] * mom[r, 1] / mr, 0.0)
-                        strata_ss[lab, r, s] += w * 2.0 * mr * ss / (mr - 1.0)
+                        _add3(strata_ss, lab, r, s, 2.0 * mr * ss / (mr - 1.0),
+                              w, i)
             if raters:
                 for j in range(offsets[i], offsets[i + 1]):
                     row = j if order.shape[0] == 0 else order[j]
@@ -295,10 +360,9 @@ def _moments(offsets, order, rep, rater, codes, mult, weight, pairs, values,
                     k = 1.0 if mult.shape[0] == 0 else float(mult[j])
                     v = values[lab, c]
                     s = min(int(mom[r, 0]), top)
-                    g = rater[j]
-                    strata_rater[lab, r, s, g, 0] += w * k
-                    strata_rater[lab, r, s, g, 1] += w * k * v
-                    strata_rater[lab, r, s, g, 2] += w * k * v * v
+                    _add5(strata_rater, lab, r, s, rater[j], 0, k, w, i)
+                    _add5(strata_rater, lab, r, s, rater[j], 1, k * v, w, i)
+                    _add5(strata_rater, lab, r, s, rater[j], 2, k * v * v, w, i)
             for p in range(n_pair):
                 a = pairs[p, 0]
                 b = pairs[p, 1]
@@ -306,21 +370,22 @@ def _moments(offsets, order, rep, rater, codes, mult, weight, pairs, values,
                 sy = mom[b, 0]
                 if rx == 0.0 or sy == 0.0:
                     if rx + sy > 0.0:
-                        cross_unpaired[lab, p] += w
+                        _add2(cross_unpaired, lab, p, 1.0, w, i)
                     continue
-                cross_used[lab, p] += w
+                _add2(cross_used, lab, p, 1.0, w, i)
                 x1, x2, y1, y2 = mom[a, 1], mom[a, 2], mom[b, 1], mom[b, 2]
                 ssx = max(x2 - x1 * x1 / rx, 0.0)
                 ssy = max(y2 - y1 * y1 / sy, 0.0)
                 dm = x1 / rx - y1 / sy
                 pair_sum = rx * sy * dm * dm + sy * ssx + rx * ssy
-                cross_mom[lab, p, 0] += w * (rx + sy) / (rx * sy) * pair_sum
-                cross_mom[lab, p, 1] += w * rx
-                cross_mom[lab, p, 2] += w * sy
-                cross_mom[lab, p, 3] += w * x1
-                cross_mom[lab, p, 4] += w * x2
-                cross_mom[lab, p, 5] += w * y1
-                cross_mom[lab, p, 6] += w * y2
+                _add3(cross_mom, lab, p, 0, (rx + sy) / (rx * sy) * pair_sum,
+                      w, i)
+                _add3(cross_mom, lab, p, 1, rx, w, i)
+                _add3(cross_mom, lab, p, 2, sy, w, i)
+                _add3(cross_mom, lab, p, 3, x1, w, i)
+                _add3(cross_mom, lab, p, 4, x2, w, i)
+                _add3(cross_mom, lab, p, 5, y1, w, i)
+                _add3(cross_mom, lab, p, 6, y2, w, i)
             mom[:, :] = 0.0
 
 

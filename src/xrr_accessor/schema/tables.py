@@ -63,8 +63,8 @@ class Table:
 
     ``labels`` maps each label to ``(rows, values)``: the row numbers (into
     ``item``/``rater``/``replication``) that carry a value for that label, or
-    :data:`ALL_ROWS` when every row does, in order, and the values themselves. ``source`` names, per label, where it came from,
-    for error messages.
+    :data:`ALL_ROWS` when every row does, in order, and the values themselves.
+    ``source`` names, per label, where it came from, for error messages.
     """
 
     item: Ids
