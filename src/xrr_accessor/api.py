@@ -8,7 +8,6 @@ shape of what they return. The ``.xrr`` accessors call these functions.
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
@@ -19,6 +18,14 @@ from .coefficients import REGISTRY, Coefficient, lookup
 from .coefficients.icc import anova, icc_table, parse_form
 from .convert import to_frame, to_xarray
 from .errors import InputError
+from .intervals import (
+    Bootstrap,
+    analytic_intervals,
+    bootstrap_intervals,
+    confidence,
+    method_for,
+    population_size,
+)
 from .pipeline import (
     annotations,
     entry_level,
@@ -28,26 +35,10 @@ from .pipeline import (
     reference_code,
     run,
 )
+from .resample import Target
 from .results import pair_index, warn_dropped
 
 __all__ = ["annotations", "cross_kappa", "irr", "normalized", "summary", "to_frame", "to_xarray"]
-
-
-def confidence(ci: float) -> float:
-    """Validate a confidence level in (0, 1)."""
-    if not (isinstance(ci, int | float) and 0 < ci < 1):
-        raise InputError(f"ci={ci!r} is a confidence level between 0 and 1, e.g. ci=0.95.")
-    return float(ci)
-
-
-def population_size(population: float | None) -> float:
-    """Validate a finite-population size (None: infinite)."""
-    if population is None:
-        return math.inf
-    if not population >= 1:
-        raise InputError(f"population={population!r} is the number of items in the "
-                         "population (>= the items rated), or None for an infinite one.")
-    return float(population)
 
 
 def normalizing(name: str) -> Coefficient:
@@ -65,27 +56,11 @@ def normalizing(name: str) -> Coefficient:
     return entry
 
 
-def intervals(result: Any, entry: Coefficient, ci: float, population: float | None,
-              params: dict[str, Any]) -> dict[str, np.ndarray]:
-    """Analytic standard errors and limits of ``entry`` (ICC: F-based)."""
-    est = result.estimate(entry, **params)
-    level = confidence(ci)
-    if entry.name == "icc":
-        return {"estimate": est.value, **icc_table(anova(result.stats, result.ctx),
-                                                   params["form"], est.value, level)}
-    if entry.variance is None:
-        names = [e.name for e in REGISTRY.values() if e.variance is not None]
-        raise InputError(f"metric={entry.name!r} has no analytic standard error here; those "
-                         f"with one are {', '.join(names)}.")
-    iv = entry.variance(result.ann, result.ctx, entry.name, est.value,
-                        population_size(population))
-    return {"estimate": est.value, **iv.bounds(est.value, level)}
-
-
 def irr(
     data: Any, metric: str = "alpha", level: Any = "nominal", weights: Any = None,
     ci: float | None = None, population: float | None = None, form: str | None = None,
-    **roles: Any,
+    method: str | None = None, n_boot: int = 1000, seed: int | None = None,
+    interval: str = "bca", progress: bool | None = None, **roles: Any,
 ) -> Any:
     """Inter-rater reliability of each label in each replication.
 
@@ -119,20 +94,27 @@ def irr(
         with 1 on the diagonal.
     ci : float, optional
         Confidence level (e.g. 0.95). Given, the result is a table with the
-        ``estimate``, its standard error ``se``, the ``lower`` and ``upper``
-        limits and the ``p_value`` of "no agreement beyond chance", from
-        Gwet's analytic variance (percent, fleiss, gwet, bp, conger, cohen,
-        alpha) with Student's t on n - 1 degrees of freedom, n the items used.
+        ``estimate``, its standard error ``se`` and the ``lower`` and ``upper``
+        limits. Analytic where the coefficient has a variance formula (Gwet's
+        for percent, fleiss, gwet, bp, conger, cohen, alpha, with Student's t
+        on n - 1 degrees of freedom and the ``p_value`` of "no agreement
+        beyond chance"; F-based for the ICC), an item bootstrap otherwise
+        (scott, light, iota).
     population : float, optional
         Number of items in the population the items are a sample of: the
-        finite-population correction 1 - n / N of the variance (default: an
-        infinite population, no correction).
+        finite-population correction 1 - n / N of the analytic variance
+        (default: an infinite population, no correction).
     form : str, optional
         The ICC form (``metric="icc"``): ``"1,1"``, ``"2,1"`` (default: two-way
         random effects, absolute agreement, one rater), ``"3,1"``, ``"1,k"``,
         ``"2,k"``, ``"3,k"`` (also ``"ICC(2,1)"``, ``"ICC2k"``). Intervals are
         F-based; the ICC needs every rater on every item (a label with an
         item lacking a rating is NaN, with a warning saying how many).
+    method : {"analytic", "bootstrap"}, optional
+        How the interval of ``ci`` is computed (default: analytic where it
+        exists). The bootstrap resamples items, each with all its ratings.
+    n_boot, seed, interval, progress
+        Bootstrap settings, see :func:`cross_kappa`.
     **roles
         Column or dimension names, see :func:`annotations`.
 
@@ -175,13 +157,48 @@ def irr(
         attrs["weights"] = (result.level.custom if isinstance(result.level.custom, str)
                             else "custom")
     if ci is not None:
-        attrs["ci"] = ci
-        return result.label(entry, est, attrs, intervals(result, entry, ci, population,
-                                                         params))
+        level_ = confidence(ci)
+        how = method_for(entry, method)
+        attrs.update(ci=level_, method=how)
+        if how == "analytic":
+            cols = analytic_intervals(result, entry, level_, population_size(population),
+                                      params)
+        else:
+            if population is not None:
+                raise InputError("population= corrects the analytic variance; the bootstrap "
+                                 "has no finite-population correction. Drop population= or "
+                                 "use method='analytic'.")
+            cols = _bootstrap(result, [Target(entry.name, entry, params)], level_,
+                              Bootstrap(n_boot, seed, interval, progress), attrs)[entry.name]
+        return result.label(entry, est, attrs, cols)
+    _no_interval(method)
     return result.label(entry, est, attrs)
 
 
-def cross_kappa(data: Any, other: Any = None, level: Any = "nominal", **roles: Any) -> Any:
+def _no_interval(method: str | None) -> None:
+    if method is not None:
+        raise InputError(f"method={method!r} chooses how the interval is computed; ask for "
+                         "one with ci= (e.g. ci=0.95).")
+
+
+def _bootstrap(result: Any, targets: list[Target], level: float, opts: Bootstrap,
+               attrs: dict[str, Any]) -> dict[str, dict[str, np.ndarray]]:
+    """Bootstrap interval columns of each target; its settings into ``attrs``."""
+    what = {t.key: "normalized kappa_x" if t.key == "normalized_kappa_x" else t.key
+            for t in targets}
+    table, reps = bootstrap_intervals(result, targets, level, opts, what)
+    attrs.update(method="bootstrap", interval=opts.interval, n_boot=opts.n_boot,
+                 seed=reps.seed)
+    for cols in table.values():
+        cols.pop("n_undefined")
+    return table
+
+
+def cross_kappa(
+    data: Any, other: Any = None, level: Any = "nominal", ci: float | None = None,
+    n_boot: int = 1000, seed: int | None = None, interval: str = "bca",
+    progress: bool | None = None, **roles: Any,
+) -> Any:
     """Cross-replication kappa kappa_x (Wong, Paritosh & Aroyo 2021, Eq 9-11).
 
     Parameters
@@ -196,6 +213,28 @@ def cross_kappa(data: Any, other: Any = None, level: Any = "nominal", **roles: A
         to give it its own.
     level : str, matrix or callable
         Level of measurement (see :func:`irr`).
+    ci : float, optional
+        Confidence level (e.g. 0.95): the result becomes a table with the
+        ``estimate``, the bootstrap standard error ``se`` and the ``lower``
+        and ``upper`` limits of each cell. The bootstrap resamples items with
+        replacement; a drawn item keeps all its annotations in every
+        replication, so the pairing of kappa_x survives, and every cell of the
+        call is computed from the same draws. In a coverage study
+        (benchmarks/coverage.py) 95% BCa intervals covered the true kappa_x
+        and normalized kappa_x at close to the nominal rate from about 200
+        items; with few items (under 50) or rare categories they cover less
+        (a warning says so).
+    n_boot : int
+        Bootstrap replicates (default 1000).
+    seed : int, optional
+        Same seed, same intervals (whatever the threads); the seed used is in
+        ``attrs["seed"]`` when none is given.
+    interval : {"bca", "percentile"}
+        BCa (bias-corrected and accelerated, with its jackknife over items;
+        the default) or the plain percentile interval.
+    progress : bool, optional
+        A progress bar (tqdm, when installed) for runs over about a second;
+        ``False`` hides it, ``True`` always shows it.
     **roles
         Column or dimension names, see :func:`annotations`.
 
@@ -204,7 +243,9 @@ def cross_kappa(data: Any, other: Any = None, level: Any = "nominal", **roles: A
     float, Series, DataFrame or DataArray
         kappa_x per label and replication pair; ``n_items`` (items annotated
         in both) and ``n_unpairable`` (items annotated in only one, left out)
-        alongside.
+        alongside. With ``ci``: a table (DataFrame from pandas, one row per
+        label and pair; Dataset from xarray) with the settings (``ci``,
+        ``n_boot``, ``interval``, ``seed``) in ``attrs``.
 
     Examples
     --------
@@ -226,7 +267,12 @@ def cross_kappa(data: Any, other: Any = None, level: Any = "nominal", **roles: A
     result.warn(entry, est)
     attrs = {"name": "kappa_x", "metric": "kappa_x", "level": result.level.name,
              "citation": entry.citation}
-    return result.label(entry, est, attrs, keep_cells=keep_pairs(result.ann))
+    cols = None
+    if ci is not None:
+        attrs["ci"] = level_ = confidence(ci)
+        cols = _bootstrap(result, [Target(entry.name, entry)], level_,
+                          Bootstrap(n_boot, seed, interval, progress), attrs)[entry.name]
+    return result.label(entry, est, attrs, cols, keep_cells=keep_pairs(result.ann))
 
 
 def normalized(
@@ -235,6 +281,11 @@ def normalized(
     irr: str = "alpha",
     level: Any = "nominal",
     reference: Any = None,
+    ci: float | None = None,
+    n_boot: int = 1000,
+    seed: int | None = None,
+    interval: str = "bca",
+    progress: bool | None = None,
     **roles: Any,
 ) -> Any:
     """Normalized kappa_x: replication similarity (Eq 13), or kappa_x / IRR_reference.
@@ -257,6 +308,9 @@ def normalized(
         Level of measurement for both kappa_x and the IRRs.
     reference : replication name, "self" or "other", optional
         Normalize by this replication's IRR only.
+    ci, n_boot, seed, interval, progress
+        Bootstrap intervals, as in :func:`cross_kappa`: kappa_x and the IRRs
+        of each replicate come from the same draws of items.
     **roles
         Column or dimension names.
 
@@ -285,7 +339,13 @@ def normalized(
     attrs = {"name": "normalized_kappa_x", "metric": "normalized_kappa_x", "irr": rel.name,
              "level": result.level.name, "reference": reference,
              "citation": entry.citation}
-    return result.label(entry, est, attrs, keep_cells=keep_pairs(result.ann))
+    cols = None
+    if ci is not None:
+        attrs["ci"] = level_ = confidence(ci)
+        target = Target(entry.name, entry, {"irr": rel.name, "reference": ref})
+        cols = _bootstrap(result, [target], level_, Bootstrap(n_boot, seed, interval,
+                                                             progress), attrs)[entry.name]
+    return result.label(entry, est, attrs, cols, keep_cells=keep_pairs(result.ann))
 
 
 def summary(

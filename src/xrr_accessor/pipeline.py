@@ -25,7 +25,7 @@ from .kernels import accumulate
 from .levels import Level, resolve_level, resolve_weights
 from .results import label_result, label_table, pair_index, warn_dropped, warn_undefined
 from .schema import Annotations, Roles, Table, encode, read
-from .statistics import GROUPS, Meta, Stats, check_size, chunk
+from .statistics import GROUPS, Meta, Rows, Stats, check_size, chunk, rows
 
 __all__ = ["Run", "annotations", "entry_level", "make_meta", "run"]
 
@@ -180,6 +180,8 @@ class Run:
     ctx: Context
     stats: Stats
     kind: str
+    #: The annotations in item order, for further passes (bootstrap, jackknife).
+    rows: Rows
     _cache: dict[tuple[Any, ...], Estimates] = field(default_factory=dict)
 
     @property
@@ -253,7 +255,8 @@ def run(
             "labels level='nominal' (no matrix at any K), or merge categories."
         )
     check_size(meta, lambda: _widest(ann))
-    return Run(ann, ctx, chunk(_Codes(ann), meta), kind_of(data))
+    item_rows = rows(_Codes(ann))
+    return Run(ann, ctx, chunk(item_rows, meta), kind_of(data), item_rows)
 
 
 def _widest(ann: Annotations) -> str:

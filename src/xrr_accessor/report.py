@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from .api import intervals
+from .intervals import analytic_intervals, confidence, population_size
 from .coefficients import REGISTRY, lookup
 from .coefficients.sums import rater_totals
 from .errors import InputError
@@ -193,7 +193,8 @@ def agreement_table(
                                     dtype=float)
         if ci is not None:
             if entry.variance is not None:
-                iv = intervals(result, entry, ci, population, {})
+                iv = analytic_intervals(result, entry, confidence(ci),
+                                        population_size(population), {})
                 cols.update({k: v for k, v in iv.items() if k != "estimate"})
             else:
                 cols.update({k: np.full(est.value.shape, np.nan)

@@ -1,0 +1,233 @@
+"""Confidence intervals: analytic (Gwet, F-based ICC) and bootstrap (percentile, BCa).
+
+The bootstrap replicates come from :mod:`.resample`; this module turns them
+into standard errors and limits, says where replicates were undefined, and
+validates the options every public function shares (``ci``, ``method``,
+``n_boot``, ``seed``, ``interval``).
+
+BCa (Efron 1987): with z0 the normal quantile of the share of replicates below
+the estimate (ties count half) and a the acceleration from the jackknife,
+the limits are the replicates' quantiles at
+``Phi(z0 + (z0 + z) / (1 - a (z0 + z)))`` for ``z`` the normal quantiles of
+(1 - ci) / 2 and (1 + ci) / 2. Percentile: the quantiles at those levels.
+Replicates where a coefficient is undefined (NaN) are left out, with a
+warning saying how many.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from statistics import NormalDist
+from typing import Any
+
+import numpy as np
+
+from .coefficients import REGISTRY, Coefficient
+from .coefficients.icc import anova, icc_table
+from .errors import InputError, UndefinedWarning, warn
+from .resample import Replicates, Target, replicate
+
+__all__ = ["Bootstrap", "bootstrap_intervals", "confidence", "limits"]
+
+#: Fewer items than this give a warning: the intervals are unstable (see the
+#: coverage study in benchmarks/coverage.py).
+FEW_ITEMS = 50
+
+#: BCa needs at least this many items (its jackknife).
+MIN_BCA_ITEMS = 10
+
+#: More undefined replicates than this share of a cell leave its interval NaN.
+MAX_UNDEFINED_SHARE = 0.5
+
+METHODS = ("analytic", "bootstrap")
+INTERVALS = ("bca", "percentile")
+
+_NORMAL = NormalDist()
+
+
+def confidence(ci: Any) -> float:
+    """Validate a confidence level in (0, 1)."""
+    if isinstance(ci, bool) or not (isinstance(ci, int | float) and 0 < ci < 1):
+        raise InputError(f"ci={ci!r} is a confidence level between 0 and 1, e.g. ci=0.95.")
+    return float(ci)
+
+
+@dataclass(frozen=True)
+class Bootstrap:
+    """The bootstrap options of a call, validated."""
+
+    n_boot: int = 1000
+    seed: Any = None
+    interval: str = "bca"
+    progress: bool | None = None
+
+    def __post_init__(self) -> None:
+        n = self.n_boot
+        if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 2:
+            raise InputError(f"n_boot={n!r} is the number of bootstrap replicates, an "
+                             "integer >= 2 (1000 or more for 95% intervals).")
+        if self.interval not in INTERVALS:
+            raise InputError(f"interval={self.interval!r}; choose 'bca' (bias-corrected "
+                             "and accelerated, the default) or 'percentile'.")
+
+
+def method_for(entry: Coefficient, method: str | None) -> str:
+    """``method`` checked against ``entry`` (None: analytic where it exists)."""
+    analytic = entry.variance is not None or entry.name == "icc"
+    if method is None:
+        return "analytic" if analytic else "bootstrap"
+    if method not in METHODS:
+        raise InputError(f"method={method!r}; choose 'bootstrap' or 'analytic'.")
+    if method == "analytic" and not analytic:
+        names = [e.name for e in REGISTRY.values() if e.variance is not None] + ["icc"]
+        raise InputError(f"metric={entry.name!r} has no analytic standard error; use "
+                         f"method='bootstrap' (those with one: {', '.join(names)}).")
+    return method
+
+
+def analytic_intervals(run: Any, entry: Coefficient, level: float, population: float,
+                       params: dict[str, Any]) -> dict[str, np.ndarray]:
+    """Analytic standard errors and limits of ``entry`` (ICC: F-based)."""
+    est = run.estimate(entry, **params)
+    if entry.name == "icc":
+        return {"estimate": est.value, **icc_table(anova(run.stats, run.ctx),
+                                                   params["form"], est.value, level)}
+    assert entry.variance is not None
+    iv = entry.variance(run.ann, run.ctx, entry.name, est.value, population)
+    return {"estimate": est.value, **iv.bounds(est.value, level)}
+
+
+def _quantile(values: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """Per-cell quantile ``q`` (L, cells) of ``values`` (B, L, cells), NaN left out."""
+    out = np.full(q.shape, np.nan)
+    for idx in np.ndindex(q.shape):
+        v = values[(slice(None), *idx)]
+        v = v[np.isfinite(v)]
+        if v.size and np.isfinite(q[idx]):
+            out[idx] = np.quantile(v, q[idx])
+    return out
+
+
+def acceleration(jack: np.ndarray) -> np.ndarray:
+    """BCa's acceleration from jackknife values (G, L, cells), NaN ones left out."""
+    with np.errstate(all="ignore"):
+        d = np.nanmean(jack, axis=0) - jack
+        num = np.nansum(d**3, axis=0)
+        den = 6.0 * np.nansum(d**2, axis=0) ** 1.5
+        return np.where(den > 0, num / np.where(den > 0, den, 1.0), 0.0)
+
+
+def limits(estimate: np.ndarray, boot: np.ndarray, level: float, interval: str,
+           jack: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Lower and upper limits from replicates (percentile or BCa)."""
+    tail = (1.0 - level) / 2.0
+    if interval == "percentile":
+        return (_quantile(boot, np.full(estimate.shape, tail)),
+                _quantile(boot, np.full(estimate.shape, 1.0 - tail)))
+    assert jack is not None
+    finite = np.isfinite(boot)
+    n = finite.sum(axis=0)
+    with np.errstate(invalid="ignore"):
+        below = ((boot < estimate) & finite).sum(axis=0) + 0.5 * (
+            (boot == estimate) & finite).sum(axis=0)
+    share = np.where(n > 0, below / np.maximum(n, 1), np.nan)
+    a = acceleration(jack)
+    out = []
+    for z in (_NORMAL.inv_cdf(tail), _NORMAL.inv_cdf(1.0 - tail)):
+        q = np.full(estimate.shape, np.nan)
+        for idx in np.ndindex(estimate.shape):
+            p = share[idx]
+            if not (0.0 < p < 1.0):  # every replicate on one side: no bias correction
+                continue
+            z0 = _NORMAL.inv_cdf(float(p))
+            shifted = z0 + z
+            q[idx] = _NORMAL.cdf(z0 + shifted / (1.0 - a[idx] * shifted))
+        out.append(_quantile(boot, q))
+    return out[0], out[1]
+
+
+def bootstrap_intervals(
+    run: Any, targets: Sequence[Target], level: float, opts: Bootstrap,
+    what: dict[str, str] | None = None,
+) -> tuple[dict[str, dict[str, np.ndarray]], Replicates]:
+    """``estimate``, ``se``, ``lower``, ``upper`` of each target, and the replicates.
+
+    Warns (once per target) where replicates were undefined, where a cell's
+    interval is NaN and why, and when the items are few.
+    """
+    n_items = run.rows.n_items
+    if opts.interval == "bca" and n_items < MIN_BCA_ITEMS:
+        raise InputError(f"interval='bca' needs at least {MIN_BCA_ITEMS} items for its "
+                         f"jackknife; the data have {n_items}. Use interval='percentile' "
+                         "(and read it with care: so few items give unstable intervals).")
+    reps = replicate(run, targets, opts.n_boot, opts.seed, jackknife=opts.interval == "bca",
+                     progress=opts.progress)
+    if n_items < FEW_ITEMS:
+        warn(f"bootstrap intervals from {n_items} items are unstable (their coverage "
+             f"falls short of the nominal level below about {FEW_ITEMS} items); read them "
+             "as rough.", UndefinedWarning)
+    out = {}
+    for t in targets:
+        est = run.estimate(t.entry, **t.params).value
+        boot = reps.boot[t.key]
+        jack = None if reps.jack is None else reps.jack[t.key]
+        lower, upper = limits(est, boot, level, opts.interval, jack)
+        undefined = (~np.isfinite(boot)).sum(axis=0)
+        too_many = undefined > MAX_UNDEFINED_SHARE * opts.n_boot
+        lower[too_many] = upper[too_many] = np.nan
+        with np.errstate(all="ignore"):
+            finite = np.where(np.isfinite(boot), boot, np.nan)
+            se = np.where(undefined < opts.n_boot - 1, np.nanstd(finite, axis=0, ddof=1),
+                          np.nan)
+        se[too_many] = np.nan
+        _warn_replicates(run, t, est, undefined, too_many, opts.n_boot,
+                         (what or {}).get(t.key, t.key))
+        out[t.key] = {"estimate": est, "se": se, "lower": lower, "upper": upper,
+                      "n_undefined": undefined}
+    return out, reps
+
+
+def _warn_replicates(run: Any, t: Target, est: np.ndarray, undefined: np.ndarray,
+                     too_many: np.ndarray, n_boot: int, what: str) -> None:
+    cells = run.cells(t.entry)
+    where = []
+    for lab, c in np.argwhere((undefined > 0) & np.isfinite(est)):
+        cell = cells[c]
+        name = " x ".join(map(str, cell)) if isinstance(cell, tuple) else str(cell)
+        label = run.ann.labels[lab]
+        tag = " (too many: interval NaN)" if too_many[lab, c] else ""
+        where.append(f"{undefined[lab, c]} of {n_boot} for label {label!r}, {name}{tag}")
+    if where:
+        shown = "; ".join(where[:5]) + (f"; and {len(where) - 5} more" if len(where) > 5
+                                         else "")
+        warn(f"{what} is undefined in some bootstrap replicates, left out of its "
+             f"interval: {shown}. Replicates lose a coefficient when a draw leaves it "
+             "without variation (few items, rare categories).", UndefinedWarning)
+
+
+def p_value(boot: np.ndarray, null: float) -> np.ndarray:
+    """Two-sided bootstrap p-value of ``null`` (the percentile interval inverted).
+
+    ``2 min(#(d <= null) + 1, #(d >= null) + 1) / (B + 1)``, at most 1, over the
+    finite replicates: the smallest 1 - ci whose percentile interval leaves
+    out ``null``, never 0 with finitely many replicates.
+    """
+    finite = np.isfinite(boot)
+    n = finite.sum(axis=0)
+    with np.errstate(invalid="ignore"):
+        le = ((boot <= null) & finite).sum(axis=0)
+        ge = ((boot >= null) & finite).sum(axis=0)
+    p = 2.0 * (np.minimum(le, ge) + 1.0) / (n + 1.0)
+    return np.where(n > 0, np.minimum(p, 1.0), np.nan)
+
+
+def population_size(population: float | None) -> float:
+    """Validate a finite-population size (None: infinite)."""
+    if population is None:
+        return math.inf
+    if not population >= 1:
+        raise InputError(f"population={population!r} is the number of items in the "
+                         "population (>= the items rated), or None for an infinite one.")
+    return float(population)
