@@ -307,8 +307,10 @@ def test_interval_tables_are_labeled():
 
 
 @pytest.mark.parametrize(("kwargs", "match"), [
-    ({"metric": "scott", "ci": 0.95}, "no analytic standard error"),
-    ({"metric": "light", "ci": 0.95}, "no analytic standard error"),
+    ({"metric": "scott", "ci": 0.95, "method": "analytic"}, "no analytic standard error"),
+    ({"metric": "light", "ci": 0.95, "method": "analytic"}, "no analytic standard error"),
+    ({"metric": "scott", "ci": 0.95}, "needs at least 10 items"),  # bootstrap, BCa
+    ({"metric": "fleiss", "method": "bootstrap"}, "ask for one with ci="),
     ({"metric": "fleiss", "ci": 95}, "between 0 and 1"),
     ({"metric": "fleiss", "ci": 0.95, "population": 0}, "population"),
 ])

@@ -10,7 +10,7 @@ from __future__ import annotations
 from . import datasets as datasets  # submodules reachable as attributes
 from . import io as io
 from .accessors import XRRAccessor, register
-from .api import annotations, cross_kappa, irr, normalized, summary, to_frame, to_xarray
+from .api import annotations, cross_kappa, irr, normalized, to_frame, to_xarray
 from .errors import (
     DroppedDataWarning,
     InputError,
@@ -20,6 +20,7 @@ from .errors import (
     XRRWarning,
 )
 from .report import agreement_table, interpret, per_category
+from .summary import summary
 
 __version__ = "0.1.0"
 

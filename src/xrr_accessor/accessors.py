@@ -13,6 +13,7 @@ import pandas as pd
 import xarray as xr
 
 from . import api, report
+from . import summary as _summary
 from .schema import Roles
 
 __all__ = ["XRRAccessor"]
@@ -56,27 +57,44 @@ class XRRAccessor:
     def irr(
         self, metric: str = "alpha", level: Any = "nominal", weights: Any = None,
         ci: float | None = None, population: float | None = None, form: str | None = None,
+        method: str | None = None, n_boot: int = 1000, seed: int | None = None,
+        interval: str = "bca", progress: bool | None = None,
     ) -> Any:
         """IRR per label and replication; see :func:`xrr_accessor.irr`."""
         return api.irr(self._obj, metric=metric, level=level, weights=weights, ci=ci,
-                       population=population, form=form, **self._roles)
+                       population=population, form=form, method=method, n_boot=n_boot,
+                       seed=seed, interval=interval, progress=progress, **self._roles)
 
-    def cross_kappa(self, other: Any = None, level: Any = "nominal") -> Any:
+    def cross_kappa(
+        self, other: Any = None, level: Any = "nominal", ci: float | None = None,
+        n_boot: int = 1000, seed: int | None = None, interval: str = "bca",
+        progress: bool | None = None,
+    ) -> Any:
         """kappa_x per label and replication pair; see :func:`xrr_accessor.cross_kappa`."""
-        return api.cross_kappa(self._obj, other, level=level, **self._roles)
+        return api.cross_kappa(self._obj, other, level=level, ci=ci, n_boot=n_boot,
+                               seed=seed, interval=interval, progress=progress,
+                               **self._roles)
 
     def normalized(
         self, other: Any = None, irr: str = "alpha", level: Any = "nominal",
-        reference: Any = None,
+        reference: Any = None, ci: float | None = None, n_boot: int = 1000,
+        seed: int | None = None, interval: str = "bca", progress: bool | None = None,
     ) -> Any:
         """Normalized kappa_x (Eq 13); see :func:`xrr_accessor.normalized`."""
         return api.normalized(
-            self._obj, other, irr=irr, level=level, reference=reference, **self._roles
+            self._obj, other, irr=irr, level=level, reference=reference, ci=ci,
+            n_boot=n_boot, seed=seed, interval=interval, progress=progress, **self._roles
         )
 
-    def summary(self, other: Any = None, irr: str = "alpha", level: Any = "nominal") -> Any:
+    def summary(
+        self, other: Any = None, irr: str = "alpha", level: Any = "nominal",
+        ci: float | None = None, n_boot: int = 1000, seed: int | None = None,
+        interval: str = "bca", progress: bool | None = None,
+    ) -> Any:
         """IRR, kappa_x and normalized kappa_x side by side; see :func:`xrr_accessor.summary`."""
-        return api.summary(self._obj, other, irr=irr, level=level, **self._roles)
+        return _summary.summary(self._obj, other, irr=irr, level=level, ci=ci, n_boot=n_boot,
+                                seed=seed, interval=interval, progress=progress,
+                                **self._roles)
 
     def per_category(self, metric: str = "fleiss") -> Any:
         """Agreement on each category against the rest; see

@@ -11,11 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-import pandas as pd
-import xarray as xr
 
 from .coefficients import REGISTRY, Coefficient, lookup
-from .coefficients.icc import anova, icc_table, parse_form
+from .coefficients.icc import parse_form
 from .convert import to_frame, to_xarray
 from .errors import InputError
 from .intervals import (
@@ -30,15 +28,14 @@ from .pipeline import (
     annotations,
     entry_level,
     keep_pairs,
-    kind_of,
     n_self,
     reference_code,
     run,
 )
 from .resample import Target
-from .results import pair_index, warn_dropped
+from .results import warn_dropped
 
-__all__ = ["annotations", "cross_kappa", "irr", "normalized", "summary", "to_frame", "to_xarray"]
+__all__ = ["annotations", "cross_kappa", "irr", "normalized", "to_frame", "to_xarray"]
 
 
 def normalizing(name: str) -> Coefficient:
@@ -346,77 +343,3 @@ def normalized(
         cols = _bootstrap(result, [target], level_, Bootstrap(n_boot, seed, interval,
                                                              progress), attrs)[entry.name]
     return result.label(entry, est, attrs, cols, keep_cells=keep_pairs(result.ann))
-
-
-def summary(
-    data: Any, other: Any = None, irr: str = "alpha", level: Any = "nominal", **roles: Any
-) -> Any:
-    """The xRR table of the paper (Table 5): IRR, kappa_x and normalized kappa_x.
-
-    One row per label; columns grouped by statistic: the IRR of each
-    replication, then kappa_x and normalized kappa_x of each replication
-    pair, all from one pass over the data. NaN cells warn once, with reasons.
-
-    Parameters
-    ----------
-    data, other : annotations
-        As in :func:`cross_kappa`.
-    irr : {"alpha", "cohen", "iota"}
-        The IRR reported and used to normalize (Table 5 uses ``"cohen"``).
-    level : str, matrix or callable
-        Level of measurement.
-    **roles
-        Column or dimension names.
-
-    Returns
-    -------
-    DataFrame or Dataset
-        From pandas: index ``label``; columns a MultiIndex (statistic,
-        replication, replication_other) with the statistics ``irr`` (whose
-        ``replication_other`` is empty), ``kappa_x`` and ``normalized``, so
-        that ``summary()["kappa_x"]`` is laid out as :func:`cross_kappa`.
-        From xarray: a Dataset with the variables ``irr`` (label,
-        replication), ``kappa_x`` and ``normalized`` (label, replication,
-        replication_other): the pairs of :func:`cross_kappa` unstacked
-        (``cross_kappa().unstack("pair")``), NaN where two replications are
-        not a pair of the call.
-
-    Examples
-    --------
-    >>> from xrr_accessor.datasets import simulate
-    >>> df = simulate(n_items=500, labels=["joy", "awe"], pools=["A", "B"], seed=3)
-    >>> summary(df).columns.get_level_values(0).unique().tolist()
-    ['irr', 'kappa_x', 'normalized']
-    """
-    rel = normalizing(irr)
-    kx = lookup("kappa_x", kind="cross")
-    norm = lookup("normalized_kappa_x", kind="cross")
-    result = run(data, [kx, norm, rel], other=other, level=level, **roles)
-    rel_est, kx_est = result.estimate(rel), result.estimate(kx)
-    norm_est = result.estimate(norm, irr=rel.name)
-    result.warn(rel, rel_est)
-    result.warn(kx, kx_est)
-    ann = result.ann
-    pairs = pair_index(ann, result.pairs)
-    attrs = {"irr": rel.name, "level": result.level.name}
-    if kind_of(data) == "xarray":
-        blocks = {name: result.label(entry, est, {"name": name})
-                  for name, entry, est in (("irr", rel, rel_est), ("kappa_x", kx, kx_est),
-                                           ("normalized", norm, norm_est))}
-        return xr.Dataset({k: v.reset_coords(drop=True) if k == "irr" else
-                           v.reset_coords(drop=True).unstack("pair")
-                           for k, v in blocks.items()}, attrs=attrs)
-    irr_cols = pd.MultiIndex.from_arrays(
-        [ann.replications, [""] * len(ann.replications)],
-        names=["replication", "replication_other"])
-    blocks = {
-        "irr": pd.DataFrame(rel_est.value, index=ann.labels, columns=irr_cols),
-        "kappa_x": pd.DataFrame(kx_est.value, index=ann.labels, columns=pairs),
-        "normalized": pd.DataFrame(norm_est.value, index=ann.labels, columns=pairs),
-    }
-    out = pd.concat(blocks, axis=1, names=["statistic"])
-    out.attrs.update(attrs)
-    out.attrs["n_unpairable"] = pd.DataFrame(
-        kx_est.counts["n_unpairable"].astype(object), index=ann.labels,
-        columns=[f"{a} x {b}" for a, b in pairs]).to_dict()
-    return out

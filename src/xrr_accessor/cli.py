@@ -18,6 +18,7 @@ from . import api
 from .coefficients import REGISTRY
 from .datasets import load_demo
 from .errors import LevelError, XRRWarning
+from .summary import summary
 
 __all__ = ["main"]
 
@@ -48,7 +49,7 @@ def _print_table(table: pd.DataFrame, args: argparse.Namespace) -> None:
 def _run_summary(df: pd.DataFrame, args: argparse.Namespace, roles: dict[str, str]) -> None:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", XRRWarning)
-        table = api.summary(df, irr=args.irr, level=args.level, **roles)
+        table = summary(df, irr=args.irr, level=args.level, **roles)
     _print_table(table, args)
     unpaired = pd.DataFrame(table.attrs["n_unpairable"])
     print("Items annotated by only one replication of a pair (left out of that pair): "

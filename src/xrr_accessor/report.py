@@ -13,10 +13,10 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from .intervals import analytic_intervals, confidence, population_size
 from .coefficients import REGISTRY, lookup
 from .coefficients.sums import rater_totals
 from .errors import InputError
+from .intervals import analytic_intervals, confidence, population_size
 from .levels import resolve_weights
 from .pipeline import annotations, entry_level, run
 from .schema import Annotations

@@ -1,0 +1,126 @@
+"""The xRR table of the paper (Table 5) from one pass: IRR, kappa_x, normalized kappa_x."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import xarray as xr
+
+from .api import _bootstrap, normalizing
+from .coefficients import Estimates, lookup
+from .intervals import Bootstrap, confidence
+from .pipeline import kind_of, run
+from .resample import Target
+from .results import label_result, pair_index
+
+__all__ = ["QUANTITIES", "summary"]
+
+#: What each cell of an interval table holds.
+QUANTITIES = ("estimate", "se", "lower", "upper")
+
+
+def summary(
+    data: Any, other: Any = None, irr: str = "alpha", level: Any = "nominal",
+    ci: float | None = None, n_boot: int = 1000, seed: int | None = None,
+    interval: str = "bca", progress: bool | None = None, **roles: Any,
+) -> Any:
+    """The xRR table of the paper (Table 5): IRR, kappa_x and normalized kappa_x.
+
+    One row per label; columns grouped by statistic: the IRR of each
+    replication, then kappa_x and normalized kappa_x of each replication
+    pair, all from one pass over the data. NaN cells warn once, with reasons.
+
+    Parameters
+    ----------
+    data, other : annotations
+        As in :func:`cross_kappa`.
+    irr : {"alpha", "cohen", "iota"}
+        The IRR reported and used to normalize (Table 5 uses ``"cohen"``).
+    level : str, matrix or callable
+        Level of measurement.
+    ci, n_boot, seed, interval, progress
+        Bootstrap intervals of every cell, as in :func:`cross_kappa`, all
+        from the same draws of items: each cell then holds its ``estimate``,
+        ``se``, ``lower`` and ``upper`` (a last column level ``quantity``
+        from pandas, a ``quantity`` dimension from xarray).
+    **roles
+        Column or dimension names.
+
+    Returns
+    -------
+    DataFrame or Dataset
+        From pandas: index ``label``; columns a MultiIndex (statistic,
+        replication, replication_other) with the statistics ``irr`` (whose
+        ``replication_other`` is empty), ``kappa_x`` and ``normalized``, so
+        that ``summary()["kappa_x"]`` is laid out as :func:`cross_kappa`.
+        From xarray: a Dataset with the variables ``irr`` (label,
+        replication), ``kappa_x`` and ``normalized`` (label, replication,
+        replication_other): the pairs of :func:`cross_kappa` unstacked
+        (``cross_kappa().unstack("pair")``), NaN where two replications are
+        not a pair of the call.
+
+    Examples
+    --------
+    >>> from xrr_accessor.datasets import simulate
+    >>> df = simulate(n_items=500, labels=["joy", "awe"], pools=["A", "B"], seed=3)
+    >>> summary(df).columns.get_level_values(0).unique().tolist()
+    ['irr', 'kappa_x', 'normalized']
+    """
+    rel = normalizing(irr)
+    kx = lookup("kappa_x", kind="cross")
+    norm = lookup("normalized_kappa_x", kind="cross")
+    result = run(data, [kx, norm, rel], other=other, level=level, **roles)
+    rel_est, kx_est = result.estimate(rel), result.estimate(kx)
+    norm_est = result.estimate(norm, irr=rel.name)
+    result.warn(rel, rel_est)
+    result.warn(kx, kx_est)
+    ann = result.ann
+    pairs = pair_index(ann, result.pairs)
+    attrs: dict[str, Any] = {"irr": rel.name, "level": result.level.name}
+    values = {"irr": rel_est.value, "kappa_x": kx_est.value, "normalized": norm_est.value}
+    if ci is not None:
+        attrs["ci"] = level_ = confidence(ci)
+        targets = [Target("irr", rel), Target("kappa_x", kx),
+                   Target("normalized", norm, {"irr": rel.name})]
+        table = _bootstrap(result, targets, level_, Bootstrap(n_boot, seed, interval,
+                                                              progress), attrs)
+        values = {k: np.stack([table[k][q] for q in QUANTITIES], axis=-1) for k in values}
+    if kind_of(data) == "xarray":
+        return _as_dataset(result, values, ci is not None, attrs)
+    irr_cols = pd.MultiIndex.from_arrays(
+        [ann.replications, [""] * len(ann.replications)],
+        names=["replication", "replication_other"])
+    blocks = {k: _frame(v, ann.labels, irr_cols if k == "irr" else pairs)
+              for k, v in values.items()}
+    out = pd.concat(blocks, axis=1, names=["statistic"])
+    out.attrs.update(attrs)
+    out.attrs["n_unpairable"] = pd.DataFrame(
+        kx_est.counts["n_unpairable"].astype(object), index=ann.labels,
+        columns=[f"{a} x {b}" for a, b in pairs]).to_dict()
+    return out
+
+
+def _frame(value: np.ndarray, labels: pd.Index, cells: pd.MultiIndex) -> pd.DataFrame:
+    """(L, cells) or (L, cells, quantity) as a frame, the quantity a last column level."""
+    if value.ndim == 2:
+        return pd.DataFrame(value, index=labels, columns=cells)
+    cols = pd.MultiIndex.from_tuples([(*c, q) for c in cells for q in QUANTITIES],
+                                     names=[*cells.names, "quantity"])
+    return pd.DataFrame(value.reshape(len(labels), -1), index=labels, columns=cols)
+
+
+def _as_dataset(result: Any, values: dict[str, np.ndarray], with_ci: bool,
+                attrs: dict[str, Any]) -> xr.Dataset:
+    out = {}
+    for name, value in values.items():
+        cells = result.ann.replications if name == "irr" else pair_index(result.ann,
+                                                                         result.pairs)
+        parts = [value[..., j] for j in range(value.shape[-1])] if with_ci else [value]
+        arrays = [label_result(Estimates(v), result.ann, cells, "xarray", {"name": name})
+                  .reset_coords(drop=True) for v in parts]
+        da = xr.concat(arrays, pd.Index(QUANTITIES, name="quantity")) if with_ci \
+            else arrays[0]
+        out[name] = da if name == "irr" else da.unstack("pair")
+    return xr.Dataset(out, attrs=attrs)
