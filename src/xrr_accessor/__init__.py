@@ -11,6 +11,7 @@ from . import datasets as datasets  # submodules reachable as attributes
 from . import io as io
 from .accessors import XRRAccessor, register
 from .api import annotations, cross_kappa, irr, normalized, to_frame, to_xarray
+from .compare import compare, plan
 from .errors import (
     DroppedDataWarning,
     InputError,
@@ -34,11 +35,13 @@ __all__ = [
     "XRRWarning",
     "agreement_table",
     "annotations",
+    "compare",
     "cross_kappa",
     "interpret",
     "irr",
     "normalized",
     "per_category",
+    "plan",
     "summary",
     "to_frame",
     "to_xarray",

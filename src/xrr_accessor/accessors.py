@@ -13,6 +13,7 @@ import pandas as pd
 import xarray as xr
 
 from . import api, report
+from . import compare as _compare
 from . import summary as _summary
 from .schema import Roles
 
@@ -95,6 +96,27 @@ class XRRAccessor:
         return _summary.summary(self._obj, other, irr=irr, level=level, ci=ci, n_boot=n_boot,
                                 seed=seed, interval=interval, progress=progress,
                                 **self._roles)
+
+    def compare(
+        self, other: Any = None, irr: str = "alpha", level: Any = "nominal",
+        ci: float = 0.95, n_boot: int = 1000, seed: int | None = None,
+        interval: str = "bca", progress: bool | None = None,
+    ) -> pd.DataFrame:
+        """Paired differences with intervals and p-values; see :func:`xrr_accessor.compare`."""
+        return _compare.compare(self._obj, other, irr=irr, level=level, ci=ci, n_boot=n_boot,
+                                seed=seed, interval=interval, progress=progress,
+                                **self._roles)
+
+    def plan(
+        self, other: Any = None, irr: str = "alpha", level: Any = "nominal",
+        width: float = 0.1, sizes: Any = None, ci: float = 0.95, n_boot: int = 200,
+        seed: int | None = None, progress: bool | None = None,
+    ) -> pd.DataFrame:
+        """Items needed for a normalized kappa_x interval of +/- width, from this pilot;
+        see :func:`xrr_accessor.plan`."""
+        return _compare.plan(self._obj, other, irr=irr, level=level, width=width,
+                             sizes=sizes, ci=ci, n_boot=n_boot, seed=seed,
+                             progress=progress, **self._roles)
 
     def per_category(self, metric: str = "fleiss") -> Any:
         """Agreement on each category against the rest; see

@@ -181,7 +181,7 @@ def _no_interval(method: str | None) -> None:
 def _bootstrap(result: Any, targets: list[Target], level: float, opts: Bootstrap,
                attrs: dict[str, Any]) -> dict[str, dict[str, np.ndarray]]:
     """Bootstrap interval columns of each target; its settings into ``attrs``."""
-    what = {t.key: "normalized kappa_x" if t.key == "normalized_kappa_x" else t.key
+    what = {t.key: "normalized kappa_x" if t.key.startswith("normalized") else t.key
             for t in targets}
     table, reps = bootstrap_intervals(result, targets, level, opts, what)
     attrs.update(method="bootstrap", interval=opts.interval, n_boot=opts.n_boot,

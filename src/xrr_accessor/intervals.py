@@ -17,6 +17,7 @@ warning saying how many.
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from statistics import NormalDist
@@ -112,7 +113,8 @@ def _quantile(values: np.ndarray, q: np.ndarray) -> np.ndarray:
 
 def acceleration(jack: np.ndarray) -> np.ndarray:
     """BCa's acceleration from jackknife values (G, L, cells), NaN ones left out."""
-    with np.errstate(all="ignore"):
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # cells with no defined value
         d = np.nanmean(jack, axis=0) - jack
         num = np.nansum(d**3, axis=0)
         den = 6.0 * np.nansum(d**2, axis=0) ** 1.5
@@ -177,10 +179,7 @@ def bootstrap_intervals(
         undefined = (~np.isfinite(boot)).sum(axis=0)
         too_many = undefined > MAX_UNDEFINED_SHARE * opts.n_boot
         lower[too_many] = upper[too_many] = np.nan
-        with np.errstate(all="ignore"):
-            finite = np.where(np.isfinite(boot), boot, np.nan)
-            se = np.where(undefined < opts.n_boot - 1, np.nanstd(finite, axis=0, ddof=1),
-                          np.nan)
+        se = standard_error(boot)
         se[too_many] = np.nan
         _warn_replicates(run, t, est, undefined, too_many, opts.n_boot,
                          (what or {}).get(t.key, t.key))
@@ -203,8 +202,19 @@ def _warn_replicates(run: Any, t: Target, est: np.ndarray, undefined: np.ndarray
         shown = "; ".join(where[:5]) + (f"; and {len(where) - 5} more" if len(where) > 5
                                          else "")
         warn(f"{what} is undefined in some bootstrap replicates, left out of its "
-             f"interval: {shown}. Replicates lose a coefficient when a draw leaves it "
-             "without variation (few items, rare categories).", UndefinedWarning)
+             f"interval: {shown}. A replicate loses a coefficient when its draw of "
+             "items leaves it undefined (an IRR at or below 0 for normalized kappa_x; no "
+             "variation with few items or rare categories).", UndefinedWarning)
+
+
+def standard_error(boot: np.ndarray) -> np.ndarray:
+    """Standard deviation of the finite replicates (NaN with fewer than two)."""
+    finite = np.isfinite(boot)
+    n = finite.sum(axis=0)
+    safe = np.where(finite, boot, 0.0)
+    mean = safe.sum(axis=0) / np.maximum(n, 1)
+    ss = (np.where(finite, boot - mean, 0.0) ** 2).sum(axis=0)
+    return np.where(n >= 2, np.sqrt(ss / np.maximum(n - 1, 1)), np.nan)
 
 
 def p_value(boot: np.ndarray, null: float) -> np.ndarray:

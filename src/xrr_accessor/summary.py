@@ -120,7 +120,8 @@ def _as_dataset(result: Any, values: dict[str, np.ndarray], with_ci: bool,
         parts = [value[..., j] for j in range(value.shape[-1])] if with_ci else [value]
         arrays = [label_result(Estimates(v), result.ann, cells, "xarray", {"name": name})
                   .reset_coords(drop=True) for v in parts]
-        da = xr.concat(arrays, pd.Index(QUANTITIES, name="quantity")) if with_ci \
-            else arrays[0]
-        out[name] = da if name == "irr" else da.unstack("pair")
+        da = xr.concat(arrays, pd.Index(QUANTITIES, name="quantity", dtype=object)) \
+            if with_ci else arrays[0]
+        da = da if name == "irr" else da.unstack("pair")
+        out[name] = da.transpose(..., "quantity") if with_ci else da
     return xr.Dataset(out, attrs=attrs)

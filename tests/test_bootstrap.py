@@ -1,0 +1,266 @@
+"""Bootstrap intervals, paired comparisons and the planner (issue: intervals for xRR).
+
+The kernel's replicates are checked against a naive bootstrap written here
+(resample a DataFrame's items with pandas, rerun the point estimate) on the
+same draws; BCa against its formula; determinism; bootstrap against analytic
+standard errors; coverage of the known truth of simulated replications; and
+the errors and warnings.
+"""
+
+from __future__ import annotations
+
+import warnings
+from statistics import NormalDist
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import xrr_accessor as xrr
+from xrr_accessor import intervals, pipeline, resample
+from xrr_accessor.coefficients import REGISTRY, lookup
+from xrr_accessor.datasets import simulate, simulate_replications, true_reliability
+from xrr_accessor.errors import InputError, UndefinedWarning
+from xrr_accessor.kernels.resample import multinomial_counts
+
+
+def _small(n_items: int = 60, seed: int = 3) -> pd.DataFrame:
+    return simulate(n_items=n_items, labels=["joy", "awe"], pools=["A", "B"], seed=seed)
+
+
+def _naive_replicate(df: pd.DataFrame, counts: np.ndarray, items: pd.Index) -> pd.DataFrame:
+    """The frame of one replicate: item i repeated counts[i] times, each copy a new item."""
+    parts = []
+    for copy_id, item in enumerate(np.repeat(np.asarray(items, dtype=object), counts)):
+        part = df[df["item_id"] == item].copy()
+        part["item_id"] = f"copy {copy_id}"
+        parts.append(part)
+    return pd.concat(parts, ignore_index=True)
+
+
+def _irr_params(entry):
+    return {"form": "2,1"} if "form" in entry.params else {}
+
+
+@pytest.mark.parametrize("metric", [e.name for e in REGISTRY.values()])
+def test_replicates_equal_naive_bootstrap_on_the_same_draws(metric):
+    """Every registered coefficient: the kernel's replicate b equals the point
+    estimate of the frame whose items are drawn as replicate b drew them."""
+    entry = REGISTRY[metric]
+    df = _small(40)
+    if metric == "cohen":  # exactly two raters per item
+        df = df.groupby(["item_id", "pool"]).head(2)
+    level = "interval" if metric == "icc" else "nominal"
+    others = [lookup("alpha")] if entry.kind == "cross" else []
+    params = {"irr": "alpha"} if entry.name == "normalized_kappa_x" else _irr_params(entry)
+    lvl_entry = pipeline.entry_level(entry, level, None) if entry.kind == "irr" else level
+    run = pipeline.run(df, [entry, *others], level=lvl_entry)
+    reps = resample.replicate(run, [resample.Target("t", entry, params)], n_boot=3, seed=7)
+    seeds, _ = resample.seeds(7, 3)
+    counts = multinomial_counts(run.rows.n_items, run.rows.n_items, seeds)
+    for b in range(3):
+        frame = _naive_replicate(df, counts[b], run.ann.items)
+        again = pipeline.run(frame, [entry, *others], level=lvl_entry)
+        want = again.estimate(entry, **params).value
+        np.testing.assert_allclose(reps.boot["t"][b], want, rtol=1e-10, atol=1e-12,
+                                   equal_nan=True)
+
+
+def test_multinomial_counts_are_multinomial():
+    counts = multinomial_counts(50, 50, resample.seeds(1, 4000)[0])
+    assert (counts.sum(axis=1) == 50).all()
+    # each item: Binomial(50, 1/50): mean 1, variance 49/50, P(0) = (49/50)^50
+    assert counts.mean() == pytest.approx(1.0)
+    assert counts.var() == pytest.approx(0.98, rel=0.03)
+    assert (counts == 0).mean() == pytest.approx((49 / 50) ** 50, rel=0.03)
+    # uniform over items
+    per_item = counts.sum(axis=0) / counts.sum()
+    assert np.abs(per_item - 1 / 50).max() < 0.002
+
+
+def test_same_seed_same_intervals_other_seed_other_draws():
+    df = _small(80)
+    a = xrr.cross_kappa(df, ci=0.95, seed=11, n_boot=200)
+    b = xrr.cross_kappa(df, ci=0.95, seed=11, n_boot=200)
+    c = xrr.cross_kappa(df, ci=0.95, seed=12, n_boot=200)
+    pd.testing.assert_frame_equal(a, b)
+    assert not np.allclose(a["se"], c["se"])
+    assert a.attrs["seed"] == 11 and a.attrs["n_boot"] == 200
+    assert a.attrs["interval"] == "bca" and a.attrs["method"] == "bootstrap"
+
+
+def test_replicates_independent_of_threads_and_block_size(monkeypatch):
+    df = _small(80)
+    entry = lookup("kappa_x", kind="cross")
+    run = pipeline.run(df, [entry])
+    target = [resample.Target("k", entry)]
+    one = resample.replicate(run, target, n_boot=50, seed=5, threads=1)
+    two = resample.replicate(run, target, n_boot=50, seed=5, threads=2)
+    monkeypatch.setattr(resample, "MAX_BLOCK", 3)
+    small_blocks = resample.replicate(run, target, n_boot=50, seed=5, threads=2)
+    np.testing.assert_array_equal(one.boot["k"], two.boot["k"])
+    np.testing.assert_array_equal(one.boot["k"], small_blocks.boot["k"])
+
+
+def test_seed_none_reports_a_seed_that_repeats_the_draws():
+    df = _small(80)
+    first = xrr.cross_kappa(df, ci=0.9, n_boot=100)
+    again = xrr.cross_kappa(df, ci=0.9, n_boot=100, seed=first.attrs["seed"])
+    pd.testing.assert_frame_equal(first, again)
+
+
+@pytest.mark.parametrize("metric", ["fleiss", "gwet", "bp", "percent", "conger", "alpha"])
+def test_bootstrap_se_agrees_with_analytic_on_large_data(metric):
+    df = simulate(n_items=3000, labels=["joy"], pools=["A"], raters_per_item=3,
+                  coverage=1.0, single_rate=0.0, seed=4)
+    analytic = xrr.irr(df, metric=metric, ci=0.95)
+    boot = xrr.irr(df, metric=metric, ci=0.95, method="bootstrap", n_boot=400, seed=1)
+    assert boot["estimate"].iloc[0] == pytest.approx(analytic["estimate"].iloc[0])
+    assert boot["se"].iloc[0] == pytest.approx(analytic["se"].iloc[0], rel=0.10)
+
+
+def _bca_by_formula(est, boot, jack, level):
+    nd = NormalDist()
+    z0 = nd.inv_cdf((np.sum(boot < est) + 0.5 * np.sum(boot == est)) / boot.size)
+    d = jack.mean() - jack
+    a = (d**3).sum() / (6 * ((d**2).sum()) ** 1.5)
+    out = []
+    for z in (nd.inv_cdf((1 - level) / 2), nd.inv_cdf((1 + level) / 2)):
+        out.append(np.quantile(boot, nd.cdf(z0 + (z0 + z) / (1 - a * (z0 + z)))))
+    return out
+
+
+def test_bca_limits_follow_the_formula():
+    rng = np.random.default_rng(0)
+    boot = rng.gamma(2.0, 1.0, size=(999, 2, 3))
+    jack = rng.gamma(2.0, 1.0, size=(40, 2, 3))
+    est = np.full((2, 3), 1.7)
+    lower, upper = intervals.limits(est, boot, 0.9, "bca", jack)
+    for idx in np.ndindex(est.shape):
+        want = _bca_by_formula(est[idx], boot[(slice(None), *idx)],
+                               jack[(slice(None), *idx)], 0.9)
+        assert lower[idx] == pytest.approx(want[0])
+        assert upper[idx] == pytest.approx(want[1])
+    p_lo, p_hi = intervals.limits(est, boot, 0.9, "percentile")
+    np.testing.assert_allclose(p_lo, np.quantile(boot, 0.05, axis=0))
+    np.testing.assert_allclose(p_hi, np.quantile(boot, 0.95, axis=0))
+
+
+def test_jackknife_leaves_one_item_out_when_few():
+    df = _small(30)
+    entry = lookup("kappa_x", kind="cross")
+    run = pipeline.run(df, [entry])
+    reps = resample.replicate(run, [resample.Target("k", entry)], n_boot=2, seed=0,
+                              jackknife=True)
+    n = run.rows.n_items
+    assert reps.jack["k"].shape[0] == n
+    for i in (0, n // 2, n - 1):  # leave item i out, naively
+        kept = df[df["item_id"] != run.ann.items[i]]
+        want = xrr.cross_kappa(kept).to_numpy().reshape(-1)
+        np.testing.assert_allclose(reps.jack["k"][i].reshape(-1), want, rtol=1e-10)
+
+
+def test_coverage_of_simulated_truth_percentile_and_bca():
+    """A small coverage study (the fuller one: benchmarks/coverage.py): 95%
+    intervals of kappa_x and normalized kappa_x over 40 simulated replications
+    of 300 items with known truth cover it at close to the nominal rate."""
+    truth = true_reliability(["sadness"], pools=["A", "B"])
+    true_kx = float(truth.kappa_x.iloc[0, 0])
+    true_norm = float(truth.normalized.iloc[0, 0])
+    hits = {("kx", "bca"): 0, ("kx", "percentile"): 0, ("norm", "bca"): 0,
+            ("norm", "percentile"): 0}
+    runs = 40
+    for s in range(runs):
+        df = simulate_replications(n_items=300, labels=["sadness"], pools=["A", "B"],
+                                   raters_per_item=3, seed=100 + s)
+        for how in ("bca", "percentile"):
+            kx = xrr.cross_kappa(df, ci=0.95, n_boot=300, seed=s, interval=how)
+            nm = xrr.normalized(df, ci=0.95, n_boot=300, seed=s, interval=how)
+            hits["kx", how] += bool(kx["lower"].iloc[0] <= true_kx <= kx["upper"].iloc[0])
+            hits["norm", how] += bool(nm["lower"].iloc[0] <= true_norm <= nm["upper"].iloc[0])
+    for key, hit in hits.items():
+        # 95% nominal; 40 runs: a binomial sd of 3.4 points; fail below 80%
+        assert hit / runs >= 0.80, (key, hit)
+
+
+@pytest.mark.parametrize(("call", "match"), [
+    (lambda df: xrr.cross_kappa(df, ci=1.5), "between 0 and 1"),
+    (lambda df: xrr.cross_kappa(df, ci=0.95, n_boot=1), "n_boot"),
+    (lambda df: xrr.cross_kappa(df, ci=0.95, interval="student"), "interval="),
+    (lambda df: xrr.cross_kappa(df[df["item_id"].isin(df["item_id"].unique()[:8])],
+                                ci=0.95), "needs at least 10 items"),
+    (lambda df: xrr.compare(df[df["pool"] == "A"]), "two replications"),
+    (lambda df: xrr.irr(df, ci=0.95, method="bootstrap", population=1000), "population="),
+    (lambda df: xrr.irr(df, method="bootstrap"), "ci="),
+    (lambda df: xrr.cross_kappa(df, ci=0.95, seed=-1), "seed="),
+    (lambda df: xrr.plan(df, width=0), "width="),
+])
+def test_bad_bootstrap_input_is_a_clear_error(call, match):
+    with pytest.raises(InputError, match=match):
+        call(_small(60))
+
+
+def test_few_items_and_undefined_replicates_warn():
+    with pytest.warns(UndefinedWarning) as record:
+        xrr.cross_kappa(_small(30), ci=0.95, n_boot=100, seed=0)
+    assert any("items are unstable" in str(w.message) for w in record)
+    with pytest.warns(UndefinedWarning) as record:
+        xrr.normalized(_small(60), ci=0.95, n_boot=200, seed=0)
+    text = " ".join(str(w.message) for w in record)
+    assert "normalized kappa_x is undefined in some bootstrap replicates" in text
+    assert "of 200 for label" in text
+
+
+def test_summary_with_intervals_keeps_the_estimates():
+    df = _small(100)
+    plain = xrr.summary(df)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedWarning)
+        table = xrr.summary(df, ci=0.9, n_boot=100, seed=2)
+        ds = xrr.summary(df.xrr.to_xarray(), ci=0.9, n_boot=100, seed=2)
+    assert table.columns.names == ["statistic", "replication", "replication_other",
+                                   "quantity"]
+    est = table.xs("estimate", axis=1, level="quantity")
+    pd.testing.assert_frame_equal(est, plain, check_names=False)
+    lower = table.xs("lower", axis=1, level="quantity")
+    upper = table.xs("upper", axis=1, level="quantity")
+    assert ((lower <= upper) | lower.isna()).all().all()
+    assert lower.notna().to_numpy().sum() >= lower.size - 1
+    assert ds["kappa_x"].dims[-1] == "quantity"
+    np.testing.assert_allclose(ds["irr"].sel(quantity="se").values,
+                               table["irr"].xs("se", axis=1, level="quantity").to_numpy())
+
+
+def test_compare_differences_and_p_values():
+    df = simulate(n_items=400, labels=["joy", "awe"], pools=["A", "B", "C"], seed=5)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedWarning)
+        out = xrr.compare(df, n_boot=300, seed=1, interval="percentile")
+    irr, kx, nm = xrr.irr(df), xrr.cross_kappa(df), xrr.normalized(df)
+    row = out.set_index(["label", "replication", "replication_other", "comparison"])
+    for (lab, a, b, name), r in row.iterrows():
+        want = {"irr_x - irr_y": irr.loc[lab, a] - irr.loc[lab, b],
+                "kappa_x - irr_x": kx.loc[lab, (a, b)] - irr.loc[lab, a],
+                "kappa_x - irr_y": kx.loc[lab, (a, b)] - irr.loc[lab, b],
+                "normalized - 1": nm.loc[lab, (a, b)] - 1}[name]
+        assert r["estimate"] == pytest.approx(want)
+        # the p-value inverts the percentile interval: 0 outside the 95% interval
+        # exactly when p < 0.05 (up to the +1 in the p-value's counts)
+        if r["p_value"] < 0.04:
+            assert not (r["lower"] <= 0 <= r["upper"])
+        if not (r["lower"] <= 0 <= r["upper"]):
+            assert r["p_value"] <= 0.06
+    assert len(out) == 2 * 3 * 4
+    assert set(out.columns) >= {"estimate", "se", "lower", "upper", "p_value"}
+
+
+def test_plan_half_width_shrinks_like_one_over_root_n():
+    pilot = simulate(n_items=300, labels=["sadness"], pools=["A", "B"], seed=2)
+    table = xrr.plan(pilot, width=0.1, sizes=[400, 1600, 6400], n_boot=200, seed=0)
+    half = table["half_width"].to_numpy()
+    assert half[0] > half[1] > half[2]
+    assert half[0] / half[2] == pytest.approx(4.0, rel=0.3)  # sqrt(6400 / 400)
+    needed = table.attrs["needed"]["sadness: A x B"]
+    enough = table.loc[table["enough"], "n_items"]
+    assert needed == (enough.min() if len(enough) else None)
+    assert (table["enough"] == (table["half_width"] <= 0.1)).all()
