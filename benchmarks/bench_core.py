@@ -178,6 +178,11 @@ def main(argv: list[str] | None = None) -> str:
                            ("{{TARGETS}}", targets_md), ("{{LINES}}", lines_md),
                            ("{{ENV}}", f"{env}; {irrcac}")]:
             text = text.replace(key, value)
+        old = (ROOT / "BENCHMARKS.md").read_text()
+        start, end = "<!-- bootstrap:start -->", "<!-- bootstrap:end -->"
+        if start in old and start in text:  # keep bench_bootstrap.py's section
+            kept = old[old.index(start):old.index(end)]
+            text = text[:text.index(start)] + kept + text[text.index(end):]
         (ROOT / "BENCHMARKS.md").write_text(text)
     return md + "\n\n" + targets_md + "\n\n" + lines_md
 
