@@ -11,28 +11,18 @@ from __future__ import annotations
 import argparse
 import os
 import re
-import time
 import warnings
 from pathlib import Path
 
 import numpy as np
 import xarray as xr
+from bench_core import best  # benchmarks/ is on the path when run as a script
 
 import xrr_accessor as xa
 from xrr_accessor.datasets import simulate
 
 ROOT = Path(__file__).resolve().parent.parent
 START, END = "<!-- bootstrap:start -->", "<!-- bootstrap:end -->"
-
-
-def best(fn, repeat: int) -> float:
-    fn()
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return min(times)
 
 
 def run(repeat: int) -> str:

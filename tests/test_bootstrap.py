@@ -161,7 +161,7 @@ def test_jackknife_leaves_one_item_out_when_few():
 
 
 def test_coverage_of_simulated_truth_percentile_and_bca():
-    """A small coverage study (the fuller one: benchmarks/coverage.py): 95%
+    """A small coverage study (the fuller one: benchmarks/interval_coverage.py): 95%
     intervals of kappa_x and normalized kappa_x over 40 simulated replications
     of 300 items with known truth cover it at close to the nominal rate."""
     truth = true_reliability(["sadness"], pools=["A", "B"])
@@ -264,3 +264,11 @@ def test_plan_half_width_shrinks_like_one_over_root_n():
     enough = table.loc[table["enough"], "n_items"]
     assert needed == (enough.min() if len(enough) else None)
     assert (table["enough"] == (table["half_width"] <= 0.1)).all()
+
+
+def test_progress_bar_on_request_and_off_with_false(capsys):
+    df = _small(80)
+    xrr.cross_kappa(df, ci=0.95, n_boot=200, seed=0, progress=True)
+    assert "bootstrap" in capsys.readouterr().err  # tqdm writes to stderr
+    xrr.cross_kappa(df, ci=0.95, n_boot=200, seed=0, progress=False)
+    assert capsys.readouterr().err == ""

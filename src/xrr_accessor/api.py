@@ -217,7 +217,7 @@ def cross_kappa(
         replacement; a drawn item keeps all its annotations in every
         replication, so the pairing of kappa_x survives, and every cell of the
         call is computed from the same draws. Coverage of simulated truth
-        (benchmarks/coverage.py, 100 runs, binomial SE 0.022): with 300
+        (benchmarks/interval_coverage.py, 100 runs, binomial SE 0.022): with 300
         items, 95% BCa intervals covered kappa_x 95% and normalized kappa_x
         95% of the time; with 50 items, 91% and 78% (normalized kappa_x
         divides by IRRs that few items estimate poorly). Under 50 items a

@@ -95,7 +95,7 @@ def compare(
     Examples
     --------
     >>> from xrr_accessor.datasets import simulate
-    >>> df = simulate(n_items=400, labels=["joy"], pools=["A", "B"], seed=3)
+    >>> df = simulate(n_items=1000, labels=["sadness"], pools=["A", "B"], seed=3)
     >>> out = compare(df, n_boot=200, seed=0)
     >>> out["comparison"].tolist()
     ['irr_x - irr_y', 'kappa_x - irr_x', 'kappa_x - irr_y', 'normalized - 1']

@@ -33,7 +33,7 @@ from .resample import Replicates, Target, replicate
 __all__ = ["Bootstrap", "bootstrap_intervals", "confidence", "limits"]
 
 #: Fewer items than this give a warning: the intervals are unstable (see the
-#: coverage study in benchmarks/coverage.py).
+#: coverage study in benchmarks/interval_coverage.py).
 FEW_ITEMS = 50
 
 #: BCa needs at least this many items (its jackknife).

@@ -4,7 +4,7 @@ Simulates replications with known truth (the ``sadness`` preset, pools A and B,
 3 raters per item in each; :func:`xrr_accessor.datasets.true_reliability`
 gives the population values), computes 95% intervals (BCa and percentile,
 500 replicates) on each, and prints how often they cover the truth, with the
-binomial standard error of that rate. ``python benchmarks/coverage.py
+binomial standard error of that rate. ``python benchmarks/interval_coverage.py
 [--runs 100] [--sizes 50 300]``. Measured (100 runs each; binomial SE 0.022):
 300 items: kappa_x 0.95 (BCa) / 0.94 (percentile), normalized 0.95 / 0.93;
 50 items: kappa_x 0.91 / 0.91, normalized 0.78 / 0.77.
