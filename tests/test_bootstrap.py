@@ -272,3 +272,11 @@ def test_progress_bar_on_request_and_off_with_false(capsys):
     assert "bootstrap" in capsys.readouterr().err  # tqdm writes to stderr
     xrr.cross_kappa(df, ci=0.95, n_boot=200, seed=0, progress=False)
     assert capsys.readouterr().err == ""
+
+
+def test_plan_warns_where_normalized_has_no_interval():
+    pilot = simulate(n_items=200, labels=["joy"], pools=["A", "B"], seed=2)
+    pilot.loc[pilot["pool"] == "B", "joy"] = 1  # B agrees perfectly on one value: IRR undefined
+    with pytest.warns(UndefinedWarning, match="no interval"):
+        table = xrr.plan(pilot, sizes=[100, 200], n_boot=50, seed=0)
+    assert table["half_width"].isna().all()

@@ -225,6 +225,11 @@ def plan(
             if enough and needed.get(key) is None:
                 needed[key] = size
             needed.setdefault(key, None)
+    blank = sorted({f"{r[0]}: {r[1]} x {r[2]}" for r in rows if not np.isfinite(r[4])})
+    if blank:
+        warn(f"normalized kappa_x has no interval (NaN half width) for {', '.join(blank[:5])}"
+             f"{', ...' if len(blank) > 5 else ''}: it is undefined (an IRR at or below 0) in "
+             "most replicates there. Check those replications' IRR.", UndefinedWarning)
     out = pd.DataFrame(rows, columns=["label", "replication", "replication_other",
                                       "n_items", "half_width", "enough"])
     out = out.sort_values(["label", "replication", "replication_other", "n_items"],
