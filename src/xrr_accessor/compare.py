@@ -20,7 +20,6 @@ from .api import normalizing
 from .coefficients import lookup
 from .errors import InputError, UndefinedWarning, warn
 from .intervals import (
-    MIN_BCA_ITEMS,
     Bootstrap,
     confidence,
     limits,
@@ -103,11 +102,7 @@ def compare(
     level_ = confidence(ci)
     opts = Bootstrap(n_boot, seed, interval, progress)
     result, targets = _run(data, other, irr, level, roles)
-    if result.rows.n_items < MIN_BCA_ITEMS and interval == "bca":
-        raise InputError(f"interval='bca' needs at least {MIN_BCA_ITEMS} items; the data "
-                         f"have {result.rows.n_items}. Use interval='percentile'.")
-    reps = replicate(result, targets, n_boot, opts.seed, jackknife=interval == "bca",
-                     progress=progress)
+    reps = opts.replicates(result, targets)
     pairs = result.pairs
     point = _differences({t.key: result.estimate(t.entry, **t.params).value
                           for t in targets}, pairs)

@@ -74,6 +74,17 @@ class Bootstrap:
                              "and accelerated, the default) or 'percentile'.")
 
 
+    def replicates(self, run: Any, targets: Sequence[Target]) -> Replicates:
+        """The replicates of ``targets`` (with the jackknife when BCa needs it)."""
+        n_items = run.rows.n_items
+        if self.interval == "bca" and n_items < MIN_BCA_ITEMS:
+            raise InputError(f"interval='bca' needs at least {MIN_BCA_ITEMS} items for its "
+                             f"jackknife; the data have {n_items}. Use interval='percentile' "
+                             "(and read it with care: so few items give unstable intervals).")
+        return replicate(run, targets, self.n_boot, self.seed,
+                         jackknife=self.interval == "bca", progress=self.progress)
+
+
 def method_for(entry: Coefficient, method: str | None) -> str:
     """``method`` checked against ``entry`` (None: analytic where it exists)."""
     analytic = entry.variance is not None or entry.name == "icc"
@@ -160,12 +171,7 @@ def bootstrap_intervals(
     interval is NaN and why, and when the items are few.
     """
     n_items = run.rows.n_items
-    if opts.interval == "bca" and n_items < MIN_BCA_ITEMS:
-        raise InputError(f"interval='bca' needs at least {MIN_BCA_ITEMS} items for its "
-                         f"jackknife; the data have {n_items}. Use interval='percentile' "
-                         "(and read it with care: so few items give unstable intervals).")
-    reps = replicate(run, targets, opts.n_boot, opts.seed, jackknife=opts.interval == "bca",
-                     progress=opts.progress)
+    reps = opts.replicates(run, targets)
     if n_items < FEW_ITEMS:
         warn(f"bootstrap intervals from {n_items} items are unstable (their coverage "
              f"falls short of the nominal level below about {FEW_ITEMS} items); read them "
