@@ -259,8 +259,7 @@ def chunk(
         if w.shape != (r.n_items,):
             raise InputError(f"weight has shape {w.shape}; it needs one weight per item "
                              f"({r.n_items}).")
-    out = columns(r, meta, weight=w, parallel=parallel)
-    return Stats({k: v[..., 0] for k, v in out.items()})
+    return Stats(_accumulate(r, meta, np.ones(r.n_items) if w is None else w, parallel))
 
 
 def columns(
@@ -276,8 +275,16 @@ def columns(
     r = rows(codes)
     w = (np.ones(r.n_items) if weight is None
          else np.ascontiguousarray(weight, dtype=np.float64))
-    n_columns = 1 if w.ndim == 1 else w.shape[1]
-    out = {k: np.zeros((*s, n_columns)) for k, s in meta.shapes().items()}
+    out = _accumulate(r, meta, w, parallel)
+    return out if w.ndim == 2 else {k: v[..., None] for k, v in out.items()}
+
+
+def _accumulate(r: Rows, meta: Meta, w: np.ndarray, parallel: bool | None
+                ) -> dict[str, np.ndarray]:
+    """The kernel pass: ``w`` (n,) gives outputs of :meth:`Meta.shapes`, ``w``
+    (n, C) the same with a last axis of C (the kernels' two compiled forms)."""
+    tail = () if w.ndim == 1 else (w.shape[1],)
+    out = {k: np.zeros((*s, *tail)) for k, s in meta.shapes().items()}
     if parallel is None:
         parallel = meta.n_label >= PARALLEL_MIN_LABELS
     pairs = np.ascontiguousarray(meta.pairs, dtype=np.int64).reshape(-1, 2)

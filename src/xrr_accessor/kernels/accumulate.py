@@ -10,11 +10,12 @@ and K may be large) and adds the item's contribution to every requested
 statistic. Each output is a sum over items, so statistics of disjoint item
 sets add, and an integer weight acts as that many copies of the item.
 
-Every output has a last axis of C columns, and ``weight`` (n, C) holds each
-item's weight in each column: column b is the statistics with item weights
-``weight[:, b]``. One column of ones gives the plain statistics; C columns of
-multinomial counts give C bootstrap replicates from one pass (the item's
-categories are counted once, and only the additions are repeated per column).
+``weight`` is one weight per item (n,) or C columns of them (n, C); with C
+columns every output has a last axis of C, column b the statistics with item
+weights ``weight[:, b]`` (see :mod:`.columns`). Ones give the plain
+statistics; C columns of multinomial counts give C bootstrap replicates from
+one pass (the item's categories are counted once, and only the additions are
+repeated per column).
 
 Shapes: L labels, R replications, S = M + 1 strata of m (annotations of the
 item in the replication; m > M is clipped to M), K categories, B raters, P
@@ -44,8 +45,9 @@ sum and sum of squares in place of category counts.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange, types
-from numba.extending import overload
+from numba import njit, prange
+
+from .columns import add2, add3, add4, add5, add6, all_zero, item_weight
 
 _JIT = {"cache": True, "nogil": True, "fastmath": False}
 
@@ -94,59 +96,6 @@ def max_group_size(item: np.ndarray, replication: np.ndarray, n_item: int,
     return top
 
 
-# Item weights: one column (a float per item: the plain or weighted statistics) or C
-# columns (an n x C matrix: C bootstrap replicates in one pass). The helpers below
-# are resolved at compile time on the weight's type, so each kernel has two compiled
-# versions and neither carries a branch between the two cases: one column keeps the
-# item's weight in a register, C columns loop over them.
-
-
-def _item(weight, i):  # pragma: no cover - resolved by numba
-    """What the additions of item ``i`` use: its weight, or the weight matrix."""
-
-
-@overload(_item, inline="always")
-def _item_impl(weight, i):
-    if weight.ndim == 1:
-        return lambda weight, i: weight[i]
-    return lambda weight, i: weight
-
-
-def _skip(w, i):  # pragma: no cover - resolved by numba
-    """True when item ``i`` has weight 0 in every column."""
-
-
-@overload(_skip, inline="always")
-def _skip_impl(w, i):
-    if isinstance(w, types.Float):
-        return lambda w, i: w == 0.0
-
-    def impl(w, i):
-        for b in range(w.shape[1]):
-            if w[i, b] != 0.0:
-                return False
-        return True
-    return impl
-
-
-def _adder(n_index: int):
-    """``add(out, index..., val, w, i)``: out[index..., b] += val * weight of column b."""
-    names = ", ".join(f"x{k}" for k in range(n_index))
-    src = (f"def stub(out, {names}, val, w, i):\n    pass\n"
-           f"def one(out, {names}, val, w, i):\n    out[{names}, 0] += val * w\n"
-           f"def many(out, {names}, val, w, i):\n    for b in range(w.shape[1]):\n"
-           f"        out[{names}, b] += val * w[i, b]\n"
-           f"def typer(out, {names}, val, w, i):\n"
-           f"    return one if isinstance(w, types.Float) else many\n")
-    scope: dict = {"types": types}
-    exec(src, scope)  # one stub per number of indices; numba inlines the chosen body
-    overload(scope["stub"], inline="always")(scope["typer"])
-    return scope["stub"]
-
-
-_add2, _add3, _add4, _add5, _add6 = (_adder(n) for n in range(2, 7))
-
-
 def _categorical(offsets, order, rep, rater, codes, mult, weight, pairs, n_cat,
                  m_hist, pairable, pair_diag, pair_o, pa_diag, pa_mat, pa_inv, shares,
                  strata_rater, joint, cross_agree, cross_o, cross_total, cross_x, cross_y,
@@ -175,8 +124,8 @@ def _categorical(offsets, order, rep, rater, codes, mult, weight, pairs, n_cat,
                     nz[r, t] = t
                 nnz[r] = n_cat
         for i in range(n_item):
-            w = _item(weight, i)
-            if _skip(w, i):
+            w = item_weight(weight, i)
+            if all_zero(w, i):
                 continue
             for j in range(offsets[i], offsets[i + 1]):
                 row = j if order.shape[0] == 0 else order[j]
@@ -195,42 +144,42 @@ def _categorical(offsets, order, rep, rater, codes, mult, weight, pairs, n_cat,
                 if mr == 0.0:
                     continue
                 s = min(int(mr), top)
-                _add3(m_hist, lab, r, s, 1.0, w, i)
+                add3(m_hist, lab, r, s, 1.0, w, i)
                 if chance:
                     for t in range(nnz[r]):
                         c = nz[r, t]
-                        _add3(shares, lab, r, c, cnt[r, c] / mr, w, i)
+                        add3(shares, lab, r, c, cnt[r, c] / mr, w, i)
                 if mr < 2.0:
                     continue
                 inv = 1.0 / (mr - 1.0)
                 if chance:
-                    _add2(pa_inv, lab, r, inv, w, i)
+                    add2(pa_inv, lab, r, inv, w, i)
                 if dense and within and not matrix and not chance:  # the common case
                     for c in range(n_cat):
                         x = cnt[r, c]
-                        _add4(pairable, lab, r, s, c, x, w, i)
-                        _add4(pair_diag, lab, r, s, c, x * (x - 1.0) * inv, w, i)
+                        add4(pairable, lab, r, s, c, x, w, i)
+                        add4(pair_diag, lab, r, s, c, x * (x - 1.0) * inv, w, i)
                     continue
                 for t in range(nnz[r]):
                     c = nz[r, t]
                     x = cnt[r, c]
                     if within:
-                        _add4(pairable, lab, r, s, c, x, w, i)
+                        add4(pairable, lab, r, s, c, x, w, i)
                         if not matrix:
-                            _add4(pair_diag, lab, r, s, c, x * (x - 1.0) * inv,
+                            add4(pair_diag, lab, r, s, c, x * (x - 1.0) * inv,
                                   w, i)
                     if chance and not matrix:
-                        _add2(pa_diag, lab, r, x * x * inv / mr, w, i)
+                        add2(pa_diag, lab, r, x * x * inv / mr, w, i)
                     if matrix:
                         for u in range(nnz[r]):
                             d = nz[r, u]
                             y = cnt[r, d]
                             if within:
                                 same = 1.0 if c == d else 0.0
-                                _add5(pair_o, lab, r, s, c, d, x * (y - same) * inv,
+                                add5(pair_o, lab, r, s, c, d, x * (y - same) * inv,
                                       w, i)
                             if chance:
-                                _add4(pa_mat, lab, r, c, d, x * y * inv / mr,
+                                add4(pa_mat, lab, r, c, d, x * y * inv / mr,
                                       w, i)
             if raters or pairs_of_raters:
                 for j in range(offsets[i], offsets[i + 1]):
@@ -241,7 +190,7 @@ def _categorical(offsets, order, rep, rater, codes, mult, weight, pairs, n_cat,
                     r = rep[j]
                     k = 1.0 if mult.shape[0] == 0 else float(mult[j])
                     if raters:
-                        _add5(strata_rater, lab, r, min(int(m[r]), top), rater[j], c, k,
+                        add5(strata_rater, lab, r, min(int(m[r]), top), rater[j], c, k,
                               w, i)
                     if pairs_of_raters:
                         for j2 in range(j + 1, offsets[i + 1]):
@@ -252,9 +201,9 @@ def _categorical(offsets, order, rep, rater, codes, mult, weight, pairs, n_cat,
                             k2 = 1.0 if mult.shape[0] == 0 else float(mult[j2])
                             a, b = rater[j], rater[j2]
                             if a < b:
-                                _add6(joint, lab, r, a, b, c, c2, k * k2, w, i)
+                                add6(joint, lab, r, a, b, c, c2, k * k2, w, i)
                             else:
-                                _add6(joint, lab, r, b, a, c2, c, k * k2, w, i)
+                                add6(joint, lab, r, b, a, c2, c, k * k2, w, i)
             for p in range(n_pair):
                 a = pairs[p, 0]
                 b = pairs[p, 1]
@@ -262,38 +211,38 @@ def _categorical(offsets, order, rep, rater, codes, mult, weight, pairs, n_cat,
                 sb = m[b]
                 if ra == 0.0 or sb == 0.0:
                     if ra + sb > 0.0:
-                        _add2(cross_unpaired, lab, p, 1.0, w, i)
+                        add2(cross_unpaired, lab, p, 1.0, w, i)
                     continue
-                _add2(cross_used, lab, p, 1.0, w, i)
-                _add2(cross_total, lab, p, ra + sb, w, i)
+                add2(cross_used, lab, p, 1.0, w, i)
+                add2(cross_total, lab, p, ra + sb, w, i)
                 wt = (ra + sb) / (ra * sb)
                 if dense and not matrix:  # the common case in one loop
                     acc = 0.0
                     for c in range(n_cat):
                         x = cnt[a, c]
                         y = cnt[b, c]
-                        _add3(cross_x, lab, p, c, x, w, i)
-                        _add3(cross_y, lab, p, c, y, w, i)
+                        add3(cross_x, lab, p, c, x, w, i)
+                        add3(cross_y, lab, p, c, y, w, i)
                         acc += x * y
-                    _add2(cross_agree, lab, p, wt * acc, w, i)
+                    add2(cross_agree, lab, p, wt * acc, w, i)
                     continue
                 for t in range(nnz[a]):
                     c = nz[a, t]
                     x = cnt[a, c]
-                    _add3(cross_x, lab, p, c, x, w, i)
+                    add3(cross_x, lab, p, c, x, w, i)
                     if matrix:
                         for u in range(nnz[b]):
                             d = nz[b, u]
-                            _add4(cross_o, lab, p, c, d, wt * x * cnt[b, d], w, i)
+                            add4(cross_o, lab, p, c, d, wt * x * cnt[b, d], w, i)
                 if not matrix:
                     acc = 0.0
                     for t in range(nnz[a]):
                         c = nz[a, t]
                         acc += cnt[a, c] * cnt[b, c]
-                    _add2(cross_agree, lab, p, wt * acc, w, i)
+                    add2(cross_agree, lab, p, wt * acc, w, i)
                 for u in range(nnz[b]):
                     d = nz[b, u]
-                    _add3(cross_y, lab, p, d, cnt[b, d], w, i)
+                    add3(cross_y, lab, p, d, cnt[b, d], w, i)
             for r in range(n_rep):
                 for t in range(nnz[r]):
                     cnt[r, nz[r, t]] = 0.0
@@ -322,8 +271,8 @@ def _moments(offsets, order, rep, rater, codes, mult, weight, pairs, values,
     for lab in prange(n_label):
         mom = np.zeros((n_rep, 3), dtype=np.float64)
         for i in range(n_item):
-            w = _item(weight, i)
-            if _skip(w, i):
+            w = item_weight(weight, i)
+            if all_zero(w, i):
                 continue
             for j in range(offsets[i], offsets[i + 1]):
                 row = j if order.shape[0] == 0 else order[j]
@@ -341,14 +290,14 @@ def _moments(offsets, order, rep, rater, codes, mult, weight, pairs, values,
                 if mr == 0.0:
                     continue
                 s = min(int(mr), top)
-                _add3(m_hist, lab, r, s, 1.0, w, i)
+                add3(m_hist, lab, r, s, 1.0, w, i)
                 if within:
                     for t in range(3):
-                        _add4(strata_mom, lab, r, s, t, mom[r, t], w, i)
-                    _add3(strata_item_sq, lab, r, s, mom[r, 1] * mom[r, 1], w, i)
+                        add4(strata_mom, lab, r, s, t, mom[r, t], w, i)
+                    add3(strata_item_sq, lab, r, s, mom[r, 1] * mom[r, 1], w, i)
                     if mr >= 2.0:
                         ss = max(mom[r, 2] - mom[r, 1] * mom[r, 1] / mr, 0.0)
-                        _add3(strata_ss, lab, r, s, 2.0 * mr * ss / (mr - 1.0),
+                        add3(strata_ss, lab, r, s, 2.0 * mr * ss / (mr - 1.0),
                               w, i)
             if raters:
                 for j in range(offsets[i], offsets[i + 1]):
@@ -360,9 +309,9 @@ def _moments(offsets, order, rep, rater, codes, mult, weight, pairs, values,
                     k = 1.0 if mult.shape[0] == 0 else float(mult[j])
                     v = values[lab, c]
                     s = min(int(mom[r, 0]), top)
-                    _add5(strata_rater, lab, r, s, rater[j], 0, k, w, i)
-                    _add5(strata_rater, lab, r, s, rater[j], 1, k * v, w, i)
-                    _add5(strata_rater, lab, r, s, rater[j], 2, k * v * v, w, i)
+                    add5(strata_rater, lab, r, s, rater[j], 0, k, w, i)
+                    add5(strata_rater, lab, r, s, rater[j], 1, k * v, w, i)
+                    add5(strata_rater, lab, r, s, rater[j], 2, k * v * v, w, i)
             for p in range(n_pair):
                 a = pairs[p, 0]
                 b = pairs[p, 1]
@@ -370,22 +319,22 @@ def _moments(offsets, order, rep, rater, codes, mult, weight, pairs, values,
                 sy = mom[b, 0]
                 if rx == 0.0 or sy == 0.0:
                     if rx + sy > 0.0:
-                        _add2(cross_unpaired, lab, p, 1.0, w, i)
+                        add2(cross_unpaired, lab, p, 1.0, w, i)
                     continue
-                _add2(cross_used, lab, p, 1.0, w, i)
+                add2(cross_used, lab, p, 1.0, w, i)
                 x1, x2, y1, y2 = mom[a, 1], mom[a, 2], mom[b, 1], mom[b, 2]
                 ssx = max(x2 - x1 * x1 / rx, 0.0)
                 ssy = max(y2 - y1 * y1 / sy, 0.0)
                 dm = x1 / rx - y1 / sy
                 pair_sum = rx * sy * dm * dm + sy * ssx + rx * ssy
-                _add3(cross_mom, lab, p, 0, (rx + sy) / (rx * sy) * pair_sum,
+                add3(cross_mom, lab, p, 0, (rx + sy) / (rx * sy) * pair_sum,
                       w, i)
-                _add3(cross_mom, lab, p, 1, rx, w, i)
-                _add3(cross_mom, lab, p, 2, sy, w, i)
-                _add3(cross_mom, lab, p, 3, x1, w, i)
-                _add3(cross_mom, lab, p, 4, x2, w, i)
-                _add3(cross_mom, lab, p, 5, y1, w, i)
-                _add3(cross_mom, lab, p, 6, y2, w, i)
+                add3(cross_mom, lab, p, 1, rx, w, i)
+                add3(cross_mom, lab, p, 2, sy, w, i)
+                add3(cross_mom, lab, p, 3, x1, w, i)
+                add3(cross_mom, lab, p, 4, x2, w, i)
+                add3(cross_mom, lab, p, 5, y1, w, i)
+                add3(cross_mom, lab, p, 6, y2, w, i)
             mom[:, :] = 0.0
 
 
