@@ -144,6 +144,11 @@ def _values(ann: Annotations, level: Level, form: str) -> np.ndarray | None:
     return np.where(known, values - center, 0.0)
 
 
+#: Up to this many raters the strata (m, annotations of an item in a replication)
+#: run to the number of raters, with no pass to find the largest m.
+FEW_RATERS = 8
+
+
 def make_meta(ann: Annotations, level: Level, groups: set[str], pairs: np.ndarray) -> Meta:
     """The :class:`Meta` of a call: form, values, strata and the groups to compute."""
     form = _form(level)
@@ -157,7 +162,9 @@ def make_meta(ann: Annotations, level: Level, groups: set[str], pairs: np.ndarra
                               * n_rater**2 * k**2 > MAX_JOINT_CELLS):
         groups.discard("joint")  # Light's kappa says why it is NaN
     top = 2
-    if "strata" in groups and len(ann.item):
+    if "strata" in groups and n_rater <= FEW_RATERS:  # m <= raters: no duplicate rows
+        top = max(2, n_rater)
+    elif "strata" in groups and len(ann.item):
         top = max(2, int(accumulate.max_group_size(ann.item, ann.replication,
                                                    len(ann.items), n_rep)))
     return Meta(
@@ -255,7 +262,7 @@ def run(
             "labels level='nominal' (no matrix at any K), or merge categories."
         )
     check_size(meta, lambda: _widest(ann))
-    item_rows = rows(_Codes(ann))
+    item_rows = rows(_Codes(ann), meta)
     return Run(ann, ctx, chunk(item_rows, meta), kind_of(data), item_rows)
 
 

@@ -41,7 +41,7 @@ from typing import Any
 import numpy as np
 
 from .errors import InputError
-from .kernels import accumulate
+from .kernels import accumulate, pairs
 
 __all__ = ["GROUPS", "Meta", "Rows", "Stats", "as_labels", "chunk", "columns", "combine", "rows"]
 
@@ -213,19 +213,35 @@ class Rows:
     n_items: int
 
 
-def rows(codes: Any) -> Rows:
-    """:class:`Rows` of ``codes`` (see :func:`chunk`): a counting sort by item."""
+def _reads_rep(meta: Meta) -> bool:
+    return meta.n_rep > 1
+
+
+def _reads_rater(meta: Meta) -> bool:
+    return meta.n_rater == 2 or bool(meta.groups & {"raters", "joint"})  # 2: the pair table
+
+
+def rows(codes: Any, meta: Meta | None = None) -> Rows:
+    """:class:`Rows` of ``codes`` (see :func:`chunk`): a counting sort by item.
+
+    With ``meta``, per-row arrays its pass does not read are left empty (one
+    replication: no replication codes; no per-rater group: no rater codes).
+    """
     if isinstance(codes, Rows):
         return codes
     n_item = int(codes.n_items)
     offsets, order = accumulate.item_order(codes.item, n_item)
     mult = getattr(codes, "mult", None)
     mult = np.zeros(0, dtype=np.int64) if mult is None else np.asarray(mult, dtype=np.int64)
+    empty = np.zeros(0, dtype=np.int64)
+    rep, rater = codes.replication, codes.rater
+    if meta is not None and not _reads_rep(meta):
+        rep = empty
+    if meta is not None and not _reads_rater(meta):
+        rater = empty
     if order.size:  # rows in item order for the per-row arrays (codes are read via order)
-        rep, rater = codes.replication[order], codes.rater[order]
+        rep, rater = (a[order] if a.size else a for a in (rep, rater))
         mult = mult[order] if mult.size else mult
-    else:
-        rep, rater = codes.replication, codes.rater
     return Rows(offsets, order, rep, rater, mult, codes.codes, n_item)
 
 
@@ -252,7 +268,7 @@ def chunk(
     -------
     Stats
     """
-    r = rows(codes)
+    r = rows(codes, meta)
     w = None
     if weight is not None:
         w = np.ascontiguousarray(weight, dtype=np.float64)
@@ -272,7 +288,7 @@ def columns(
     ``weight[:, b]`` (C bootstrap replicates: the annotations are read once).
     ``weight`` (n_items,) or None (weight 1): one column.
     """
-    r = rows(codes)
+    r = rows(codes, meta)
     w = (np.ones(r.n_items) if weight is None
          else np.ascontiguousarray(weight, dtype=np.float64))
     out = _accumulate(r, meta, w, parallel)
@@ -283,11 +299,24 @@ def _accumulate(r: Rows, meta: Meta, w: np.ndarray, parallel: bool | None
                 ) -> dict[str, np.ndarray]:
     """The kernel pass: ``w`` (n,) gives outputs of :meth:`Meta.shapes`, ``w``
     (n, C) the same with a last axis of C (the kernels' two compiled forms)."""
-    tail = () if w.ndim == 1 else (w.shape[1],)
-    out = {k: np.zeros((*s, *tail)) for k, s in meta.shapes().items()}
+    n_rows = r.codes.shape[1]
+    if n_rows and ((_reads_rep(meta) and r.rep.size == 0)
+                   or (_reads_rater(meta) and r.rater.size == 0)):
+        raise ValueError("these Rows were built for another Meta (without the replication "
+                         "or rater codes this pass reads); use rows(codes, meta).")
     if parallel is None:
         parallel = meta.n_label >= PARALLEL_MIN_LABELS
-    pairs = np.ascontiguousarray(meta.pairs, dtype=np.int64).reshape(-1, 2)
+    if (meta.n_rater == 2 and meta.form != "moments" and "cross" not in meta.groups
+            and meta.n_category <= pairs.MAX_CATEGORIES and w.ndim == 1
+            and r.mult.size == 0):  # two raters: one table per label
+        parts = _by_labels(meta.n_label, parallel, lambda lo, hi: pairs.pair_table(
+            r.offsets, r.order, r.rep, r.rater, r.codes[lo:hi], w, meta.n_rep,
+            meta.n_category))
+        if all(ok for _, ok in parts):
+            return pairs.expand(np.concatenate([t for t, _ in parts]), meta.shapes())
+    tail = () if w.ndim == 1 else (w.shape[1],)
+    out = {k: np.zeros((*s, *tail)) for k, s in meta.shapes().items()}
+    pair_codes = np.ascontiguousarray(meta.pairs, dtype=np.int64).reshape(-1, 2)
     moments = meta.form == "moments"
     kernel = accumulate.moments if moments else accumulate.categorical
     values = np.zeros((0, 0)) if meta.values is None else meta.values
@@ -295,17 +324,22 @@ def _accumulate(r: Rows, meta: Meta, w: np.ndarray, parallel: bool | None
 
     def block(lo: int, hi: int) -> None:
         form_arg = values[lo:hi] if moments else meta.n_category  # zero-size stays zero-size
-        kernel(r.offsets, r.order, r.rep, r.rater, r.codes[lo:hi], r.mult, w, pairs,
+        kernel(r.offsets, r.order, r.rep, r.rater, r.codes[lo:hi], r.mult, w, pair_codes,
                form_arg, *(out[k][lo:hi] for k in names))
 
-    threads = min(os.cpu_count() or 1, meta.n_label) if parallel else 1
-    if threads <= 1:
-        block(0, meta.n_label)
-    else:
-        edges = np.linspace(0, meta.n_label, threads + 1).astype(int)
-        with ThreadPoolExecutor(threads) as pool:  # the kernels release the GIL
-            list(pool.map(block, edges[:-1], edges[1:]))
+    _by_labels(meta.n_label, parallel, block)
     return out
+
+
+def _by_labels(n_label: int, parallel: bool, fn: Callable[[int, int], Any]) -> list[Any]:
+    """``fn(lo, hi)`` over blocks of labels, one block per core when ``parallel``
+    (threads: the kernels release the GIL); the results in label order."""
+    threads = min(os.cpu_count() or 1, n_label) if parallel else 1
+    if threads <= 1:
+        return [fn(0, n_label)]
+    edges = np.linspace(0, n_label, threads + 1).astype(int)
+    with ThreadPoolExecutor(threads) as pool:
+        return list(pool.map(fn, edges[:-1], edges[1:]))
 
 
 def as_labels(arrays: dict[str, np.ndarray]) -> Stats:

@@ -1,7 +1,8 @@
 """One pass over annotations grouped by item: every additive statistic at once.
 
 Input: annotations in CSR order by item (``offsets`` (n + 1), ``order`` (N)
-row numbers), their replication and rater codes and optional multiplicity
+row numbers), their replication codes (``rep``, empty = all 0), rater codes
+(``rater``, read only for the per-rater groups) and optional multiplicity
 (``mult``, empty = 1) already in that order, and the category codes of each
 label (L, N; -1 = missing) in row order. For each label and item the kernel
 counts the item's categories per replication in a small scratch table (only
@@ -132,7 +133,7 @@ def _categorical(offsets, order, rep, rater, codes, mult, weight, pairs, n_cat,
                 c = codes[lab, row]
                 if c < 0:
                     continue
-                r = rep[j]
+                r = 0 if rep.shape[0] == 0 else rep[j]
                 k = 1.0 if mult.shape[0] == 0 else float(mult[j])
                 if not dense and cnt[r, c] == 0.0:
                     nz[r, nnz[r]] = c
@@ -187,7 +188,7 @@ def _categorical(offsets, order, rep, rater, codes, mult, weight, pairs, n_cat,
                     c = codes[lab, row]
                     if c < 0:
                         continue
-                    r = rep[j]
+                    r = 0 if rep.shape[0] == 0 else rep[j]
                     k = 1.0 if mult.shape[0] == 0 else float(mult[j])
                     if raters:
                         add5(strata_rater, lab, r, min(int(m[r]), top), rater[j], c, k,
@@ -196,7 +197,8 @@ def _categorical(offsets, order, rep, rater, codes, mult, weight, pairs, n_cat,
                         for j2 in range(j + 1, offsets[i + 1]):
                             row2 = j2 if order.shape[0] == 0 else order[j2]
                             c2 = codes[lab, row2]
-                            if c2 < 0 or rep[j2] != r or rater[j2] == rater[j]:
+                            r2 = 0 if rep.shape[0] == 0 else rep[j2]
+                            if c2 < 0 or r2 != r or rater[j2] == rater[j]:
                                 continue
                             k2 = 1.0 if mult.shape[0] == 0 else float(mult[j2])
                             a, b = rater[j], rater[j2]
@@ -279,7 +281,7 @@ def _moments(offsets, order, rep, rater, codes, mult, weight, pairs, values,
                 c = codes[lab, row]
                 if c < 0:
                     continue
-                r = rep[j]
+                r = 0 if rep.shape[0] == 0 else rep[j]
                 k = 1.0 if mult.shape[0] == 0 else float(mult[j])
                 v = values[lab, c]
                 mom[r, 0] += k
@@ -305,7 +307,7 @@ def _moments(offsets, order, rep, rater, codes, mult, weight, pairs, values,
                     c = codes[lab, row]
                     if c < 0:
                         continue
-                    r = rep[j]
+                    r = 0 if rep.shape[0] == 0 else rep[j]
                     k = 1.0 if mult.shape[0] == 0 else float(mult[j])
                     v = values[lab, c]
                     s = min(int(mom[r, 0]), top)
