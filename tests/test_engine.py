@@ -17,16 +17,17 @@ import numpy as np
 import pandas as pd
 import pytest
 import xarray as xr
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import xrr_accessor as xa
+from xrr_accessor import statistics
 from xrr_accessor.cli import main
 from xrr_accessor.coefficients import REGISTRY, Coefficient, lookup, register
 from xrr_accessor.coefficients import alpha as alpha_module
 from xrr_accessor.errors import DroppedDataWarning, UndefinedWarning
 from xrr_accessor.pipeline import _Codes, run
-from xrr_accessor.statistics import Stats, chunk, combine
+from xrr_accessor.statistics import Stats, chunk, columns, combine
 
 from helpers import annotation_frames
 
@@ -135,6 +136,33 @@ def test_weights_change_the_estimate_like_resampling():
     resampled = pd.concat([df[df["item_id"] == ann.items[i]].assign(item_id=f"{k}")
                            for k, i in enumerate(draw)], ignore_index=True)
     assert got == pytest.approx(float(resampled.xrr.cross_kappa().iloc[0, 0]), abs=1e-12)
+
+
+@settings(max_examples=30, deadline=None)
+@given(df=annotation_frames(min_reps=2, max_raters=4, max_items=30),
+       form=st.sampled_from(FORMS), seed=st.integers(0, 2**16))
+def test_item_blocks_in_threads_equal_one_pass(df, form, seed):
+    """With fewer labels than cores a pass splits the items over threads and adds
+    the blocks: the same statistics as one serial pass, one or C weight columns."""
+    level, names = form
+    result = _run(df, level, names)
+    codes, meta = _Codes(result.ann), result.ctx.meta
+    assume(codes.n_items >= 3)
+    rng = np.random.default_rng(seed)
+    real = statistics._pass
+    with pytest.MonkeyPatch.context() as mp:  # three 'cores', blocks from 3 items on
+        blocks: list[int] = []
+        mp.setattr(statistics.os, "cpu_count", lambda: 3)
+        mp.setattr(statistics, "PARALLEL_MIN_ITEMS", 3)
+        mp.setattr(statistics, "_pass", lambda r, *a: blocks.append(r.n_items) or real(r, *a))
+        for weight in (None, rng.integers(0, 3, (codes.n_items, 4)).astype(float)):
+            blocks.clear()
+            split = columns(codes, meta, weight=weight, parallel=True)
+            assert len(blocks) == 3 and sum(blocks) == codes.n_items  # split, whole
+            serial = columns(codes, meta, weight=weight, parallel=False)
+            for name, arr in serial.items():
+                np.testing.assert_allclose(split[name], arr, rtol=1e-12, atol=1e-12,
+                                           err_msg=name)
 
 
 def test_stats_keep_no_reference_to_the_annotations():

@@ -50,8 +50,12 @@ GROUPS = ("within", "chance", "raters", "strata", "joint", "cross")
 #: Largest statistics table built for one call (float64 cells: 2.4 GB).
 MAX_STAT_CELLS = 300_000_000
 
-#: Labels at or above which the kernels run in parallel over labels (prange).
+#: Labels at or above which a pass runs in parallel threads over blocks of labels.
 PARALLEL_MIN_LABELS = 4
+
+#: Items at or above which a pass with fewer labels than cores runs in parallel
+#: threads over blocks of items.
+PARALLEL_MIN_ITEMS = 20_000
 
 
 @dataclass(frozen=True)
@@ -212,6 +216,10 @@ class Rows:
     codes: np.ndarray
     n_items: int
 
+    def items(self, lo: int, hi: int) -> Rows:
+        """The rows of items ``lo`` to ``hi`` - 1 (a view: the offsets are absolute)."""
+        return replace(self, offsets=self.offsets[lo:hi + 1], n_items=hi - lo)
+
 
 def _reads_rep(meta: Meta) -> bool:
     return meta.n_rep > 1
@@ -260,9 +268,10 @@ def chunk(
     weight : ndarray of shape (n_items,), optional
         Weight of each item (an integer weight is that many copies).
     parallel : bool, optional
-        Run blocks of labels in parallel threads (default: when there are at
-        least :data:`PARALLEL_MIN_LABELS` labels). Pass False inside dask
-        workers or other thread pools.
+        Run blocks of labels, or with fewer labels than cores blocks of items,
+        in parallel threads (default: from :data:`PARALLEL_MIN_LABELS` labels
+        or :data:`PARALLEL_MIN_ITEMS` items). Pass False inside dask workers or
+        other thread pools.
 
     Returns
     -------
@@ -298,18 +307,37 @@ def columns(
 def _accumulate(r: Rows, meta: Meta, w: np.ndarray, parallel: bool | None
                 ) -> dict[str, np.ndarray]:
     """The kernel pass: ``w`` (n,) gives outputs of :meth:`Meta.shapes`, ``w``
-    (n, C) the same with a last axis of C (the kernels' two compiled forms)."""
+    (n, C) the same with a last axis of C (the kernels' two compiled forms).
+
+    In parallel, labels are split over the cores; with fewer labels than
+    cores (one label: Cohen's kappa on a matrix) the items are, and the
+    blocks' statistics added (they are sums over items).
+    """
     n_rows = r.codes.shape[1]
     if n_rows and ((_reads_rep(meta) and r.rep.size == 0)
                    or (_reads_rater(meta) and r.rater.size == 0)):
         raise ValueError("these Rows were built for another Meta (without the replication "
                          "or rater codes this pass reads); use rows(codes, meta).")
+    cores = os.cpu_count() or 1
     if parallel is None:
-        parallel = meta.n_label >= PARALLEL_MIN_LABELS
+        parallel = meta.n_label >= PARALLEL_MIN_LABELS or r.n_items >= PARALLEL_MIN_ITEMS
+    if not parallel or cores == 1:
+        return _pass(r, meta, w, 1)
+    if meta.n_label >= cores or r.n_items < PARALLEL_MIN_ITEMS:
+        return _pass(r, meta, w, cores)
+    edges = np.linspace(0, r.n_items, cores + 1).astype(int)
+    with ThreadPoolExecutor(cores) as pool:
+        parts = list(pool.map(lambda lo, hi: _pass(r.items(lo, hi), meta, w[lo:hi], 1),
+                              edges[:-1], edges[1:]))
+    return {k: sum((p[k] for p in parts[1:]), parts[0][k]) for k in parts[0]}
+
+
+def _pass(r: Rows, meta: Meta, w: np.ndarray, threads: int) -> dict[str, np.ndarray]:
+    """One kernel pass over ``r``, labels split over ``threads`` threads."""
     if (meta.n_rater == 2 and meta.form != "moments" and "cross" not in meta.groups
             and meta.n_category <= pairs.MAX_CATEGORIES and w.ndim == 1
             and r.mult.size == 0):  # two raters: one table per label
-        parts = _by_labels(meta.n_label, parallel, lambda lo, hi: pairs.pair_table(
+        parts = _by_labels(meta.n_label, threads, lambda lo, hi: pairs.pair_table(
             r.offsets, r.order, r.rep, r.rater, r.codes[lo:hi], w, meta.n_rep,
             meta.n_category))
         if all(ok for _, ok in parts):
@@ -327,14 +355,14 @@ def _accumulate(r: Rows, meta: Meta, w: np.ndarray, parallel: bool | None
         kernel(r.offsets, r.order, r.rep, r.rater, r.codes[lo:hi], r.mult, w, pair_codes,
                form_arg, *(out[k][lo:hi] for k in names))
 
-    _by_labels(meta.n_label, parallel, block)
+    _by_labels(meta.n_label, threads, block)
     return out
 
 
-def _by_labels(n_label: int, parallel: bool, fn: Callable[[int, int], Any]) -> list[Any]:
-    """``fn(lo, hi)`` over blocks of labels, one block per core when ``parallel``
-    (threads: the kernels release the GIL); the results in label order."""
-    threads = min(os.cpu_count() or 1, n_label) if parallel else 1
+def _by_labels(n_label: int, threads: int, fn: Callable[[int, int], Any]) -> list[Any]:
+    """``fn(lo, hi)`` over blocks of labels, one per thread (the kernels release
+    the GIL); the results in label order."""
+    threads = min(threads, n_label)
     if threads <= 1:
         return [fn(0, n_label)]
     edges = np.linspace(0, n_label, threads + 1).astype(int)

@@ -7,11 +7,14 @@ from numba import njit
 
 
 @njit(cache=True, nogil=True)
-def small_integer_codes(values: np.ndarray, max_span: int) -> tuple[np.ndarray, np.ndarray]:
-    """Codes 0..K-1 of int64 ``values`` in sorted order, and the K categories.
+def small_integer_codes(values: np.ndarray, max_span: int,
+                        out: np.ndarray) -> tuple[bool, np.ndarray]:
+    """Codes 0..K-1 of int64 ``values`` in sorted order, written to ``out``, and
+    the K categories.
 
     Two passes over the values and a lookup table over [min, max]. When the
-    range is wider than ``max_span`` both results are empty (hash instead).
+    range is wider than ``max_span`` the first result is False (hash instead)
+    and ``out`` is not written.
     """
     n = values.shape[0]
     lo = values[0]
@@ -23,7 +26,7 @@ def small_integer_codes(values: np.ndarray, max_span: int) -> tuple[np.ndarray, 
         if v > hi:
             hi = v
     if hi - lo > max_span:
-        return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64)
+        return False, np.empty(0, dtype=np.int64)
     lookup = np.zeros(hi - lo + 1, dtype=np.int64)
     for a in range(n):
         lookup[values[a] - lo] = 1
@@ -38,18 +41,19 @@ def small_integer_codes(values: np.ndarray, max_span: int) -> tuple[np.ndarray, 
     for v in range(hi - lo + 1):
         if lookup[v] >= 0:
             cats[lookup[v]] = v + lo
-    codes = np.empty(n, dtype=np.int64)
     for a in range(n):
-        codes[a] = lookup[values[a] - lo]
-    return codes, cats
+        out[a] = lookup[values[a] - lo]
+    return True, cats
 
 
 @njit(cache=True, nogil=True)
-def whole_float_codes(values: np.ndarray, max_span: int) -> tuple[np.ndarray, np.ndarray]:
+def whole_float_codes(values: np.ndarray, max_span: int,
+                      out: np.ndarray) -> tuple[bool, np.ndarray]:
     """As :func:`small_integer_codes` for float64 ratings that are whole numbers.
 
-    NaN is missing (code -1). Both results are empty when a value is not a
-    whole number, is infinite, or the range is wider than ``max_span``.
+    NaN is missing (code -1). The first result is False (and ``out`` not
+    written) when a value is not a whole number, is infinite, or the range is
+    wider than ``max_span``.
     """
     n = values.shape[0]
     lo = np.inf
@@ -61,15 +65,14 @@ def whole_float_codes(values: np.ndarray, max_span: int) -> tuple[np.ndarray, np
         hi = v if v > hi else hi
         bad |= (v - np.floor(v)) != 0.0 and v == v
     if bad or not (lo <= hi) or hi - lo > max_span or abs(lo) > 2.0**52 or abs(hi) > 2.0**52:
-        return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.float64)
+        return False, np.empty(0, dtype=np.float64)
     base = np.int64(lo)
     span = np.int64(hi) - base + 1
     lookup = np.zeros(span + 1, dtype=np.int64)  # the last slot stands for NaN
-    codes = np.empty(n, dtype=np.int64)
     for a in range(n):
         v = values[a]
         slot = np.int64(v) - base if v == v else span
-        codes[a] = slot
+        out[a] = slot
         lookup[slot] = 1
     k = 0
     for v in range(span):
@@ -84,5 +87,5 @@ def whole_float_codes(values: np.ndarray, max_span: int) -> tuple[np.ndarray, np
         if lookup[v] >= 0:
             cats[lookup[v]] = float(v + base)
     for a in range(n):
-        codes[a] = lookup[codes[a]]
-    return codes, cats
+        out[a] = lookup[out[a]]
+    return True, cats

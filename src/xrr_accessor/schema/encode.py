@@ -57,9 +57,13 @@ def _numeric_strings_hint(cats: pd.Index) -> str:
 
 
 def _label_categories(
-    values: pd.Series, where: str, order: Sequence[Any] | None
+    values: pd.Series, where: str, order: Sequence[Any] | None, out: np.ndarray | None = None,
 ) -> tuple[np.ndarray, pd.Index]:
-    """Codes (-1 = missing) and ordered categories of one label's values."""
+    """Codes (-1 = missing) and ordered categories of one label's values.
+
+    ``out`` (int64, one per value) may receive the codes (the result is then
+    ``out`` itself), saving a copy.
+    """
     values = _clean_values(values, where)
     if order is not None:
         cats = pd.Index(list(order))
@@ -78,7 +82,7 @@ def _label_categories(
     if isinstance(dtype, pd.CategoricalDtype):
         codes = np.asarray(values.cat.codes, dtype=np.int64)
         return codes, pd.Index(dtype.categories)
-    small = _small_integers(values)
+    small = _small_integers(values, out)
     if small is not None:
         return small
     try:
@@ -92,7 +96,8 @@ def _label_categories(
     return np.asarray(codes, dtype=np.int64), pd.Index(cats)
 
 
-def _small_integers(values: pd.Series) -> tuple[np.ndarray, pd.Index] | None:
+def _small_integers(values: pd.Series, out: np.ndarray | None = None
+                    ) -> tuple[np.ndarray, pd.Index] | None:
     """Fast codes for numpy integer, boolean or whole-number float ratings.
 
     A lookup table over [min, max] replaces hashing: the common case of
@@ -105,13 +110,14 @@ def _small_integers(values: pd.Series) -> tuple[np.ndarray, pd.Index] | None:
     if arr.dtype.kind == "u" and arr.dtype.itemsize == 8:  # may not fit in int64
         return None
     span = max(1024, 4 * arr.size)
+    codes = np.empty(arr.size, dtype=np.int64) if out is None else out
     if arr.dtype.kind == "f":
-        codes, fcats = whole_float_codes(arr.astype(np.float64, copy=False), span)
-        if not codes.size:
+        ok, fcats = whole_float_codes(arr.astype(np.float64, copy=False), span, codes)
+        if not ok:
             return None
         return codes, pd.Index(fcats.astype(arr.dtype))
-    codes, cats = small_integer_codes(arr.astype(np.int64, copy=False), span)
-    if not codes.size:
+    ok, cats = small_integer_codes(arr.astype(np.int64, copy=False), span, codes)
+    if not ok:
         return None
     if values.dtype.kind == "b":
         return codes, pd.Index(cats.astype(bool))
@@ -174,7 +180,8 @@ def encode(tables: Sequence[Table], ordinal: bool = False) -> Annotations:
         if isinstance(order, Mapping):
             order = order.get(name)
         where = source.get(name, repr(name))
-        c, cats = _label_categories(vals, where, order)
+        dest = codes[j] if every_row else None  # written in place when it can be
+        c, cats = _label_categories(vals, where, order, out=dest)
         if ordinal and not _is_ordered(vals, cats, order is not None):
             raise LevelError(
                 f"{where} holds unordered categories ({', '.join(map(repr, cats[:4]))}"
@@ -183,7 +190,8 @@ def encode(tables: Sequence[Table], ordinal: bool = False) -> Annotations:
                 "Pass categories=[lowest, ..., highest] to .xrr(...), or make the column "
                 "an ordered pd.Categorical." + _numeric_strings_hint(cats)
             )
-        codes[j, rows] = c
+        if c is not dest:
+            codes[j, rows] = c
         cats_all.append(cats)
     return Annotations(
         item=item_codes,
