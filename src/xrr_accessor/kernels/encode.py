@@ -68,12 +68,15 @@ def whole_float_codes(values: np.ndarray, max_span: int,
         return False, np.empty(0, dtype=np.float64)
     base = np.int64(lo)
     span = np.int64(hi) - base + 1
-    lookup = np.zeros(span + 1, dtype=np.int64)  # the last slot stands for NaN
+    lookup = np.zeros(span, dtype=np.int64)
     for a in range(n):
         v = values[a]
-        slot = np.int64(v) - base if v == v else span
-        out[a] = slot
-        lookup[slot] = 1
+        if v == v:
+            slot = np.int64(v) - base
+            out[a] = slot
+            lookup[slot] = 1
+        else:
+            out[a] = -1
     k = 0
     for v in range(span):
         if lookup[v]:
@@ -81,11 +84,12 @@ def whole_float_codes(values: np.ndarray, max_span: int,
             k += 1
         else:
             lookup[v] = -1
-    lookup[span] = -1
     cats = np.empty(k, dtype=np.float64)
     for v in range(span):
         if lookup[v] >= 0:
             cats[lookup[v]] = float(v + base)
-    for a in range(n):
-        out[a] = lookup[out[a]]
+    if k < span:  # values missing inside [lo, hi]: slots to ranks (else they are equal)
+        for a in range(n):
+            if out[a] >= 0:
+                out[a] = lookup[out[a]]
     return True, cats
