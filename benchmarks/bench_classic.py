@@ -164,7 +164,7 @@ def main(argv: list[str] | None = None) -> list[dict]:
     quick = "--quick" in (argv if argv is not None else sys.argv[1:])
     if quick:
         return bench([2_000], 1, nltk_max=2_000)
-    return bench([100_000, 1_000_000], 3, nltk_max=100_000)
+    return bench([100_000, 1_000_000], 5, nltk_max=100_000)
 
 
 if __name__ == "__main__":

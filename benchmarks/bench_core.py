@@ -152,7 +152,7 @@ def main(argv: list[str] | None = None) -> str:
         rows = bench_kappa_x(300, 1) + bench_naive([30], 1) + bench_alpha(200, 3, 1)
     else:
         rows = (bench_kappa_x(38_499, 7) + bench_naive([100, 200, 400, 800], 3)
-                + bench_alpha(20_000, 5, 3) + bench_alpha(250_000, 5, 3))
+                + bench_alpha(20_000, 5, 10) + bench_alpha(250_000, 5, 10))
     md = table(rows) + "\n\n" + extrapolate(rows)
     print(md)
     from bench_classic import main as classic

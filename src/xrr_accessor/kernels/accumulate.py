@@ -111,9 +111,10 @@ def _categorical(offsets, order, rep, rater, codes, mult, weight, pairs, n_cat,
     raters = strata_rater.shape[0] > 0
     pairs_of_raters = joint.shape[0] > 0
     n_pair = cross_used.shape[1] if cross_used.shape[0] > 0 else 0
-    # few categories: loop over all of them (no branches on which are present; zero
-    # counts add zero); many: only over those the item has, reset one by one
-    dense = n_cat <= DENSE_CATEGORIES
+    # few categories, vector form: loop over all of them (no branches on which are
+    # present; zero counts add zero); many, or the K x K matrix form (whose K^2
+    # loop would mostly add zeros): only over those the item has, reset one by one
+    dense = n_cat <= DENSE_CATEGORIES and not matrix
     for lab in prange(n_label):
         cnt = np.zeros((n_rep, n_cat), dtype=np.float64)
         nz = np.empty((n_rep, n_cat), dtype=np.int64)
