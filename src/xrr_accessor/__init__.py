@@ -10,6 +10,7 @@ from __future__ import annotations
 from . import datasets as datasets  # submodules reachable as attributes
 from . import io as io
 from .accessors import XRRAccessor, register
+from .agreement import agreement_table, interpret, per_category
 from .api import annotations, cross_kappa, irr, normalized, to_frame, to_xarray
 from .compare import compare, plan
 from .errors import (
@@ -20,7 +21,7 @@ from .errors import (
     UndefinedWarning,
     XRRWarning,
 )
-from .report import agreement_table, interpret, per_category
+from .report import Report, report
 from .summary import summary
 
 __version__ = "0.1.0"
@@ -29,6 +30,7 @@ __all__ = [
     "DroppedDataWarning",
     "InputError",
     "LevelError",
+    "Report",
     "RoleError",
     "UndefinedWarning",
     "XRRAccessor",
@@ -42,6 +44,7 @@ __all__ = [
     "normalized",
     "per_category",
     "plan",
+    "report",
     "summary",
     "to_frame",
     "to_xarray",

@@ -12,8 +12,9 @@ from typing import Any
 import pandas as pd
 import xarray as xr
 
-from . import api, report
+from . import agreement, api
 from . import compare as _compare
+from . import report as _report
 from . import summary as _summary
 from .schema import Roles
 
@@ -89,13 +90,25 @@ class XRRAccessor:
 
     def summary(
         self, other: Any = None, irr: str = "alpha", level: Any = "nominal",
-        ci: float | None = None, n_boot: int = 1000, seed: int | None = None,
-        interval: str = "bca", progress: bool | None = None,
+        reference: Any = None, ci: float | None = None, n_boot: int = 1000,
+        seed: int | None = None, interval: str = "bca", progress: bool | None = None,
     ) -> Any:
         """IRR, kappa_x and normalized kappa_x side by side; see :func:`xrr_accessor.summary`."""
-        return _summary.summary(self._obj, other, irr=irr, level=level, ci=ci, n_boot=n_boot,
-                                seed=seed, interval=interval, progress=progress,
-                                **self._roles)
+        return _summary.summary(self._obj, other, irr=irr, level=level, reference=reference,
+                                ci=ci, n_boot=n_boot, seed=seed, interval=interval,
+                                progress=progress, **self._roles)
+
+    def report(
+        self, other: Any = None, irr: str = "cohen", level: Any = "nominal",
+        reference: Any = None, ci: float | None = None, n_boot: int = 1000,
+        seed: int | None = None, interval: str = "bca", progress: bool | None = None,
+        sort_by: str | None = None,
+    ) -> _report.Report:
+        """The paper's Table 5 as a :class:`~xrr_accessor.report.Report`; see
+        :func:`xrr_accessor.report`."""
+        return _report.report(self._obj, other, irr=irr, level=level, reference=reference,
+                              ci=ci, n_boot=n_boot, seed=seed, interval=interval,
+                              progress=progress, sort_by=sort_by, **self._roles)
 
     def compare(
         self, other: Any = None, irr: str = "alpha", level: Any = "nominal",
@@ -121,14 +134,14 @@ class XRRAccessor:
     def per_category(self, metric: str = "fleiss") -> Any:
         """Agreement on each category against the rest; see
         :func:`xrr_accessor.per_category`."""
-        return report.per_category(self._obj, metric=metric, **self._roles)
+        return agreement.per_category(self._obj, metric=metric, **self._roles)
 
     def agreement_table(
         self, weights: Any = "unweighted", ci: float | None = None,
         population: float | None = None,
     ) -> pd.DataFrame:
         """Every coefficient side by side; see :func:`xrr_accessor.agreement_table`."""
-        return report.agreement_table(self._obj, weights=weights, ci=ci, population=population,
+        return agreement.agreement_table(self._obj, weights=weights, ci=ci, population=population,
                                       **self._roles)
 
     def to_xarray(self, layout: str = "auto") -> xr.Dataset:

@@ -1,224 +1,267 @@
-"""Reading coefficients: Landis-Koch bands, per-category agreement, side-by-side tables.
+"""The paper's Table 5 for any data, as an object: :func:`report` -> :class:`Report`.
 
-These build on :mod:`.api`: one pass over the data, every coefficient from
-the same per-item statistics.
+One row per label of the paper's table: the IRR of each replication, kappa_x
+and normalized kappa_x of each replication pair, with the items and
+annotations behind each number, Landis-Koch bands, and interval columns
+when ``ci=`` is given. The numbers come from :func:`.summary.compute`, the
+same computation as :func:`~xrr_accessor.summary` (no second code path).
+
+:class:`Report` wraps a tidy DataFrame (one row per label x statistic x
+replication or pair) rather than subclassing DataFrame: pandas subclasses
+must carry their metadata through every operation (``_metadata``,
+``_constructor``) and lose it silently in many of them, while a wrapper
+keeps the tidy frame a plain DataFrame (``report.frame``) for any further
+pandas work, and the paper's wide layout one call away (:meth:`Report.wide`).
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
+import html
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
-import xarray as xr
 
-from .coefficients import REGISTRY, lookup
-from .coefficients.sums import rater_totals
+from .agreement import interpret
 from .errors import InputError
-from .intervals import analytic_intervals, confidence, population_size
-from .levels import resolve_weights
-from .pipeline import annotations, entry_level, run
-from .schema import Annotations
+from .intervals import Bootstrap
+from .results import pair_index
+from .summary import QUANTITIES, compute
 
-__all__ = ["LANDIS_KOCH", "agreement_table", "interpret", "per_category"]
+__all__ = ["STATISTICS", "Report", "report"]
 
-#: Landis & Koch (1977): upper limit of each band (values above 0.8 are "almost perfect").
-LANDIS_KOCH = (("poor", 0.0), ("slight", 0.2), ("fair", 0.4), ("moderate", 0.6),
-               ("substantial", 0.8), ("almost perfect", np.inf))
+#: The statistics of a report, in the order of the paper's table.
+STATISTICS = ("irr", "kappa_x", "normalized")
 
-
-def _band(x: float) -> str | float:
-    if not np.isfinite(x):
-        return np.nan
-    if x < 0:
-        return "poor"
-    for name, top in LANDIS_KOCH[1:]:
-        if x <= top:
-            return name
-    return "almost perfect"  # pragma: no cover - inf is the last upper limit
+_TITLES = {"irr": "IRR", "kappa_x": "kappa_x", "normalized": "normalized kappa_x"}
 
 
-def interpret(values: Any) -> Any:
-    """Landis & Koch (1977) band of each coefficient: poor (< 0), slight (0-0.20),
-    fair (0.21-0.40), moderate (0.41-0.60), substantial (0.61-0.80), almost
-    perfect (0.81-1).
+@dataclass
+class Report:
+    """The xRR table of a data set: tidy underneath, the paper's layout on show.
 
-    The xRR framework's point is to read an IRR against its replications
-    instead; the bands are here because papers still report them.
-
-    Parameters
+    Attributes
     ----------
-    values : float, Series, DataFrame, DataArray or array-like
-        Coefficients; NaN stays NaN.
-
-    Returns
-    -------
-    The same shape, holding band names.
-
-    Examples
-    --------
-    >>> interpret(0.405705)
-    'moderate'
-    >>> interpret(pd.Series([-0.1, 0.2, 0.95])).tolist()
-    ['poor', 'slight', 'almost perfect']
+    frame : DataFrame
+        One row per label, statistic (``irr``, ``kappa_x``, ``normalized``)
+        and cell: ``replication`` (and ``replication_other`` for a pair);
+        ``estimate`` (and ``se``, ``lower``, ``upper`` with intervals);
+        ``n_items`` (items the estimate uses: rated at least twice in the
+        replication for an IRR, rated in both replications for a pair),
+        ``n_annotations`` (annotations of the label in the replication, or in
+        both), ``n_unpairable`` (items left out: a single annotation for an
+        IRR, only one of the two replications for a pair), ``band`` (Landis &
+        Koch, for IRR and kappa_x) and ``reference`` (for normalized kappa_x:
+        the replication whose IRR normalizes it, or ``"both"`` for Eq 13's
+        geometric mean).
+    attrs : dict
+        The call: ``irr``, ``level``, ``reference``, ``ci`` and the bootstrap
+        settings.
     """
-    if isinstance(values, pd.DataFrame | pd.Series):
-        return values.map(_band)
-    if isinstance(values, xr.DataArray):
-        return xr.apply_ufunc(np.vectorize(_band, otypes=[object]), values)
-    if np.ndim(values) == 0:
-        return _band(float(values))
-    return np.vectorize(_band, otypes=[object])(np.asarray(values, dtype=float))
+
+    frame: pd.DataFrame
+    attrs: dict[str, Any] = field(default_factory=dict)
+
+    def wide(self, quantity: str = "estimate") -> pd.DataFrame:
+        """The paper's layout: one row per label, columns (statistic, cell).
+
+        ``quantity`` picks ``estimate`` (default), ``se``, ``lower``,
+        ``upper`` or any other column of :attr:`frame`.
+        """
+        if quantity not in self.frame.columns:
+            raise InputError(f"quantity={quantity!r} is not a column of the report; use one "
+                             f"of {list(self.frame.columns[5:])}.")
+        f = self.frame.assign(cell=_cells(self.frame))
+        out = f.pivot(index="label", columns=["statistic", "cell"], values=quantity)
+        columns = pd.MultiIndex.from_frame(f[["statistic", "cell"]].drop_duplicates())
+        return out.reindex(index=pd.unique(f["label"]), columns=columns)
+
+    def _display(self, digits: int = 3) -> pd.DataFrame:
+        """Estimates as text, with their intervals when there are any."""
+        est = self.wide("estimate")
+        if "lower" not in self.frame.columns:
+            return est.map(lambda v: _num(v, digits))
+        lo, hi = self.wide("lower"), self.wide("upper")
+        cells = {c: [f"{_num(e, digits)} [{_num(a, digits)}, {_num(b, digits)}]"
+                     if np.isfinite(e) else "NaN" for e, a, b in zip(est[c], lo[c], hi[c],
+                                                                    strict=True)]
+                 for c in est.columns}
+        return pd.DataFrame(cells, index=est.index, columns=est.columns)
+
+    def caption(self) -> str:
+        """One line saying what the table holds."""
+        a = self.attrs
+        parts = [f"IRR: {a.get('irr')}", f"level: {a.get('level')}"]
+        ref = a.get("reference")
+        parts.append("normalized by " + (f"the IRR of {ref!s}" if ref is not None
+                                         else "sqrt(IRR_X IRR_Y) (Eq 13)"))
+        if "ci" in a:
+            parts.append(f"{a['ci']:.0%} {a.get('interval', '')} intervals from "
+                         f"{a.get('n_boot')} bootstrap replicates of items")
+        return "; ".join(parts)
+
+    def to_markdown(self, digits: int = 3) -> str:
+        """The paper's layout as a Markdown table (no extra dependency)."""
+        shown = self._display(digits)
+        head = ["label", *(f"{_TITLES[s]} {c}" for s, c in shown.columns)]
+        lines = ["| " + " | ".join(head) + " |", "|---" + "|---:" * (len(head) - 1) + "|"]
+        for label, row in shown.iterrows():
+            lines.append("| " + " | ".join([str(label), *map(str, row)]) + " |")
+        return "\n".join(lines) + f"\n\n{self.caption()}\n"
+
+    def _repr_html_(self) -> str:
+        shown = self._display()
+        shown.columns = pd.MultiIndex.from_tuples(
+            [(_TITLES[s], c) for s, c in shown.columns])
+        return (f"<div><p><b>xRR report</b> ({html.escape(self.caption())})</p>"
+                f"{shown.to_html(na_rep='NaN', justify='center')}</div>")
+
+    def __repr__(self) -> str:
+        return f"{self.caption()}\n{self._display().to_string()}"
+
+    def to_csv(self, path: str | Path | None = None, **kwargs: Any) -> str | None:
+        """The tidy frame as CSV (``DataFrame.to_csv``; a string when ``path`` is None)."""
+        return self.frame.to_csv(path, index=False, **kwargs)
+
+    def to_json(self, path: str | Path | None = None, **kwargs: Any) -> str | None:
+        """The tidy frame as JSON records, with the call's settings under ``attrs``:
+        ``{"attrs": {...}, "rows": [...]}`` (a string when ``path`` is None)."""
+        rows = json.loads(self.frame.to_json(orient="records", **kwargs))
+        text = json.dumps({"attrs": _jsonable(self.attrs), "rows": rows}, indent=1)
+        if path is None:
+            return text
+        Path(path).write_text(text)
+        return None
+
+    @property
+    def plot(self) -> Any:
+        """The paper's figures of this report (the ``plot`` extra: matplotlib)."""
+        from .plotting import ReportPlots
+
+        return ReportPlots(self)
 
 
-def _binary(ann: Annotations) -> Annotations:
-    """One binary label per (label, category): category vs the rest."""
-    rows, names = [], []
-    for j, label in enumerate(ann.labels):
-        codes = ann.codes[j]
-        for k, cat in enumerate(ann.categories[j]):
-            rows.append(np.where(codes < 0, -1, (codes == k).astype(np.int64)))
-            names.append((label, cat))
-    codes = np.stack(rows) if rows else np.zeros((0, len(ann.item)), dtype=np.int64)
-    source = {name: f"{ann.source.get(name[0], repr(name[0]))}, category {name[1]!r}"
-              for name in names}
-    return replace(
-        ann, codes=codes, has_label=True, source=source,
-        labels=pd.MultiIndex.from_tuples(names, names=["label", "category"]),
-        categories=tuple(pd.Index([0, 1]) for _ in names),
-    )
-
-
-def per_category(data: Any, metric: str = "fleiss", **roles: Any) -> Any:
-    """Agreement on each category against the rest (category-specific kappa).
-
-    Every label is recoded, category by category, into "this category or
-    not", and ``metric`` is computed on each binary label: with Fleiss' kappa
-    these are Fleiss' (1971) category kappas.
+def report(
+    data: Any, other: Any = None, irr: str = "cohen", level: Any = "nominal",
+    reference: Any = None, ci: float | None = None, n_boot: int = 1000,
+    seed: int | None = None, interval: str = "bca", progress: bool | None = None,
+    sort_by: str | None = None, **roles: Any,
+) -> Report:
+    """The paper's Table 5 for ``data``: IRR, kappa_x and normalized kappa_x per label.
 
     Parameters
     ----------
-    data : annotations
-        As in :func:`xrr_accessor.irr`.
-    metric : str
-        Any IRR metric of :func:`xrr_accessor.irr` (unweighted).
+    data, other : annotations
+        As in :func:`~xrr_accessor.cross_kappa`: two or more replications in
+        ``data``, or one set in each.
+    irr : {"cohen", "alpha", "iota"}
+        The IRR reported and used to normalize (the paper's Table 5 uses
+        Cohen's kappa, so it is the default here).
+    level : str, matrix or callable
+        Level of measurement.
+    reference : replication name, "self" or "other", optional
+        Normalize by this replication's IRR only (Section 6: crowd against
+        experts); the ``reference`` column says which was used.
+    ci, n_boot, seed, interval, progress
+        Bootstrap intervals of every number, all from the same draws of items
+        (see :func:`~xrr_accessor.cross_kappa`).
+    sort_by : {"irr", "kappa_x", "normalized"}, optional
+        Order labels by the mean of this statistic over its cells, highest
+        first (default: the data's order).
     **roles
         Column or dimension names.
 
     Returns
     -------
-    Series, DataFrame or DataArray indexed by (label, category) [x replication].
+    Report
 
     Examples
     --------
-    >>> import pandas as pd
-    >>> df = pd.DataFrame({"A": ["x", "y", "z", "x"], "B": ["x", "y", "x", "x"]})
-    >>> per_category(df, wide=True).round(3).tolist()
-    [0.467, 1.0, -0.143]
+    >>> from xrr_accessor.datasets import simulate
+    >>> df = simulate(n_items=400, labels=["joy", "awe"], pools=["A", "B"], seed=3)
+    >>> rep = report(df)
+    >>> rep.frame[["label", "statistic", "replication", "replication_other"]].head(3)
+      label statistic replication replication_other
+    0   joy       irr           A               NaN
+    1   joy       irr           B               NaN
+    2   joy   kappa_x           A                 B
+    >>> rep.wide().columns.get_level_values(0).unique().tolist()
+    ['irr', 'kappa_x', 'normalized']
     """
-    entry = lookup(metric)
-    if not entry.per_category:
-        raise InputError(f"per-category agreement recodes categories to 0/1; use a kappa "
-                         f"or alpha, not {entry.name}.")
-    ann, lvl = annotations(data, level=entry_level(entry, "nominal", None), **roles)
-    binary = _binary(ann)
-    result = run(data, [entry], ann=binary, lvl=lvl)
-    est = result.estimate(entry)
-    result.warn(entry, est, f"{entry.name} per category")
-    return result.label(entry, est, {"name": entry.name, "metric": entry.name,
-                                     "per_category": True})
-
-
-def agreement_table(
-    data: Any, weights: Any = "unweighted", ci: float | None = None,
-    population: float | None = None, **roles: Any,
-) -> pd.DataFrame:
-    """Every coefficient side by side, with its agreement and chance terms.
-
-    One row per coefficient (per label and replication when there are
-    several): the ``estimate``, observed agreement ``pa`` and chance
-    agreement ``pe`` where the coefficient has them, the Landis-Koch
-    ``band``, and with ``ci`` the standard error and limits; a coefficient
-    that cannot be computed on these data is NaN with its ``reason``. Reading ``pa``
-    against ``pe`` makes the kappa paradox visible: the same observed
-    agreement, a larger chance term, a lower kappa, while Brennan-Prediger
-    and AC1 hold (seed 004). Cohen's kappa appears when every replication
-    has exactly two raters. All rows come from one pass over the data.
-
-    Parameters
-    ----------
-    data : annotations
-        As in :func:`xrr_accessor.irr`.
-    weights : {"unweighted", "linear", "quadratic"} or matrix
-        Agreement weights for every coefficient (alpha with D = 1 - w).
-    ci : float, optional
-        Confidence level of the analytic intervals (not for scott, light).
-    population : float, optional
-        Finite-population size for the variances.
-    **roles
-        Column or dimension names.
-
-    Returns
-    -------
-    DataFrame
-        Index (label, replication, metric) levels as present.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> a = ["acc"] * 5 + ["rej"] * 30 + ["acc"] * 11 + ["rej"] * 4
-    >>> b = ["acc"] * 5 + ["rej"] * 30 + ["rej"] * 11 + ["acc"] * 4
-    >>> table = agreement_table(pd.DataFrame({"A": a, "B": b}), wide=True)
-    >>> table.loc[["cohen", "bp", "gwet"], ["estimate", "pa", "pe", "band"]].round(3)
-            estimate   pa     pe      band
-    metric
-    cohen      0.220  NaN    NaN      fair
-    bp         0.400  0.7  0.500      fair
-    gwet       0.520  0.7  0.375  moderate
-    """
-    entries = [e for e in REGISTRY.values() if e.in_table]
-    lvl = resolve_weights(weights)
-    result = run(data, entries, level=lvl, **roles)
-    ann = result.ann
-    two = (rater_totals(result.stats) > 0).sum(axis=-1).max(initial=0) == 2
+    if sort_by is not None and sort_by not in STATISTICS:
+        raise InputError(f"sort_by={sort_by!r}; use one of {list(STATISTICS)} (or None).")
+    table = compute(data, other, irr, level, reference, ci,
+                    Bootstrap(n_boot, seed, interval, progress), roles)
+    ann = table.result.ann
+    pairs = pair_index(ann, table.result.pairs)
+    n_ann = _annotations(ann.codes, ann.replication, len(ann.replications))  # (L, R)
+    a, b = table.result.pairs[:, 0], table.result.pairs[:, 1]
+    ref_name = "both" if table.reference is None else str(ann.replications[table.reference])
     blocks = []
-    for entry in entries:
-        if entry.name == "cohen" and not two:
-            continue
-        est = result.estimate(entry)
-        cols = {"estimate": est.value}
-        for side in ("pa", "pe"):
-            cols[side] = np.asarray(est.extras.get(side, np.full(est.value.shape, np.nan)),
-                                    dtype=float)
-        if ci is not None:
-            if entry.variance is not None:
-                iv = analytic_intervals(result, entry, confidence(ci),
-                                        population_size(population), {})
-                cols.update({k: v for k, v in iv.items() if k != "estimate"})
-            else:
-                cols.update({k: np.full(est.value.shape, np.nan)
-                             for k in ("se", "lower", "upper", "p_value")})
-        cols["reason"] = est.reason
-        blocks.append(_long(cols, ann, entry.name))
-    out = pd.concat(blocks, ignore_index=True)
-    out.insert(out.columns.get_loc("reason"), "band", interpret(out["estimate"]))
-    keys = [k for k in ("label", "replication") if k in out.columns]
-    order_of = {e.name: i for i, e in enumerate(entries)}
-    rank = out["metric"].map(order_of)
-    order = np.lexsort([rank.to_numpy()] + [pd.factorize(out[k])[0] for k in keys[::-1]])
-    out = out.iloc[order].set_index([*keys, "metric"])
-    out.attrs.update({"weights": weights if isinstance(weights, str) else "custom"})
-    return out
+    for stat in STATISTICS:
+        est = table.estimates[stat if stat != "normalized" else "kappa_x"]
+        cells = (list(zip(ann.replications, [np.nan] * len(ann.replications), strict=True))
+                 if stat == "irr" else list(pairs))
+        counts = n_ann if stat == "irr" else n_ann[:, a] + n_ann[:, b]
+        value = table.values[stat]
+        L, C = value.shape[:2]
+        block = pd.DataFrame({
+            "label": np.repeat(np.asarray(ann.labels, dtype=object), C),
+            "statistic": stat,
+            "replication": [c[0] for c in cells] * L,
+            "replication_other": [c[1] for c in cells] * L,
+        })
+        if value.ndim == 3:
+            for j, q in enumerate(QUANTITIES):
+                block[q] = value[..., j].reshape(-1)
+        else:
+            block["estimate"] = value.reshape(-1)
+        block["n_items"] = est.counts["n_items"].reshape(-1)
+        block["n_annotations"] = counts.reshape(-1)
+        block["n_unpairable"] = est.counts["n_unpairable"].reshape(-1)
+        block["band"] = (interpret(block["estimate"]) if stat != "normalized"
+                         else np.nan)
+        block["reference"] = ref_name if stat == "normalized" else np.nan
+        blocks.append(block)
+    frame = pd.concat(blocks, ignore_index=True)
+    order = {s: k for k, s in enumerate(STATISTICS)}
+    labels = list(ann.labels)
+    if sort_by is not None:
+        means = frame[frame["statistic"] == sort_by].groupby("label", sort=False)[
+            "estimate"].mean()
+        labels = list(means.sort_values(ascending=False, na_position="last").index)
+    rank = {lab: k for k, lab in enumerate(labels)}
+    frame = frame.sort_values(["label", "statistic"], key=lambda s: s.map(
+        rank if s.name == "label" else order), kind="stable", ignore_index=True)
+    for col in ("n_items", "n_annotations", "n_unpairable"):
+        frame[col] = frame[col].astype("int64")
+    return Report(frame, {**table.attrs, "reference": table.attrs.get("reference")})
 
 
-def _long(cols: dict[str, np.ndarray], ann: Annotations, metric: str) -> pd.DataFrame:
-    n_label, n_rep = next(iter(cols.values())).shape
-    frame = pd.DataFrame({k: v.reshape(-1) for k, v in cols.items()})
-    if ann.has_label:
-        frame.insert(0, "label", np.repeat(ann.labels.to_numpy(), n_rep))
-    if ann.has_replication:
-        frame.insert(1 if ann.has_label else 0, "replication",
-                     np.tile(ann.replications.to_numpy(), n_label))
-    frame["metric"] = metric
-    return frame
+def _annotations(codes: np.ndarray, rep: np.ndarray, n_rep: int) -> np.ndarray:
+    """Annotations of each label in each replication (L, R)."""
+    return np.stack([np.bincount(rep[row >= 0], minlength=n_rep) for row in codes]
+                    ) if len(codes) else np.zeros((0, n_rep), dtype=np.int64)
+
+
+def _cells(frame: pd.DataFrame) -> pd.Series:
+    other = frame["replication_other"]
+    return frame["replication"].astype(str).where(
+        other.isna(), frame["replication"].astype(str) + " x " + other.astype(str))
+
+
+def _num(v: float, digits: int) -> str:
+    return "NaN" if not np.isfinite(v) else f"{v:.{digits}f}"
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, float) and not np.isfinite(value):
+        return None
+    return value if isinstance(value, (str, int, float, bool, type(None))) else str(value)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -11,11 +12,11 @@ import xarray as xr
 from .api import _bootstrap, normalizing
 from .coefficients import Estimates, lookup
 from .intervals import Bootstrap, confidence
-from .pipeline import kind_of, run
+from .pipeline import Run, kind_of, n_self, reference_code, run
 from .resample import Target
 from .results import label_result, pair_index
 
-__all__ = ["QUANTITIES", "summary"]
+__all__ = ["QUANTITIES", "Table", "compute", "summary"]
 
 #: What each cell of an interval table holds.
 QUANTITIES = ("estimate", "se", "lower", "upper")
@@ -23,7 +24,7 @@ QUANTITIES = ("estimate", "se", "lower", "upper")
 
 def summary(
     data: Any, other: Any = None, irr: str = "alpha", level: Any = "nominal",
-    ci: float | None = None, n_boot: int = 1000, seed: int | None = None,
+    reference: Any = None, ci: float | None = None, n_boot: int = 1000, seed: int | None = None,
     interval: str = "bca", progress: bool | None = None, **roles: Any,
 ) -> Any:
     """The xRR table of the paper (Table 5): IRR, kappa_x and normalized kappa_x.
@@ -40,6 +41,9 @@ def summary(
         The IRR reported and used to normalize (Table 5 uses ``"cohen"``).
     level : str, matrix or callable
         Level of measurement.
+    reference : replication name, "self" or "other", optional
+        Normalize kappa_x by this replication's IRR only (pairs that include
+        it), as :func:`normalized` does.
     ci, n_boot, seed, interval, progress
         Bootstrap intervals of every cell, as in :func:`cross_kappa`, all
         from the same draws of items: each cell then holds its ``estimate``,
@@ -68,27 +72,13 @@ def summary(
     >>> summary(df).columns.get_level_values(0).unique().tolist()
     ['irr', 'kappa_x', 'normalized']
     """
-    rel = normalizing(irr)
-    kx = lookup("kappa_x", kind="cross")
-    norm = lookup("normalized_kappa_x", kind="cross")
-    result = run(data, [kx, norm, rel], other=other, level=level, **roles)
-    rel_est, kx_est = result.estimate(rel), result.estimate(kx)
-    norm_est = result.estimate(norm, irr=rel.name)
-    result.warn(rel, rel_est)
-    result.warn(kx, kx_est)
-    ann = result.ann
-    pairs = pair_index(ann, result.pairs)
-    attrs: dict[str, Any] = {"irr": rel.name, "level": result.level.name}
-    values = {"irr": rel_est.value, "kappa_x": kx_est.value, "normalized": norm_est.value}
-    if ci is not None:
-        attrs["ci"] = level_ = confidence(ci)
-        targets = [Target("irr", rel), Target("kappa_x", kx),
-                   Target("normalized", norm, {"irr": rel.name})]
-        table = _bootstrap(result, targets, level_, Bootstrap(n_boot, seed, interval,
-                                                              progress), attrs)
-        values = {k: np.stack([table[k][q] for q in QUANTITIES], axis=-1) for k in values}
+    table = compute(data, other, irr, level, reference, ci, Bootstrap(n_boot, seed, interval,
+                                                                    progress), roles)
+    result, values, attrs = table.result, table.values, table.attrs
     if kind_of(data) == "xarray":
         return _as_dataset(result, values, ci is not None, attrs)
+    ann = result.ann
+    pairs = pair_index(ann, result.pairs)
     irr_cols = pd.MultiIndex.from_arrays(
         [ann.replications, [""] * len(ann.replications)],
         names=["replication", "replication_other"])
@@ -97,9 +87,51 @@ def summary(
     out = pd.concat(blocks, axis=1, names=["statistic"])
     out.attrs.update(attrs)
     out.attrs["n_unpairable"] = pd.DataFrame(
-        kx_est.counts["n_unpairable"].astype(object), index=ann.labels,
+        table.estimates["kappa_x"].counts["n_unpairable"].astype(object), index=ann.labels,
         columns=[f"{a} x {b}" for a, b in pairs]).to_dict()
     return out
+
+
+@dataclass
+class Table:
+    """What :func:`summary` and :func:`~xrr_accessor.reporting.report` lay out:
+    the run, the estimates of ``irr``, ``kappa_x`` and ``normalized``, their
+    values ((L, cells) or, with intervals, (L, cells, 4): :data:`QUANTITIES`)
+    and the call's attrs."""
+
+    result: Run
+    estimates: dict[str, Estimates]
+    values: dict[str, np.ndarray]
+    attrs: dict[str, Any]
+    reference: int | None
+
+
+def compute(data: Any, other: Any, irr: str, level: Any, reference: Any, ci: float | None,
+            opts: Bootstrap, roles: dict[str, Any]) -> Table:
+    """IRR, kappa_x and normalized kappa_x from one pass (and one set of bootstrap
+    draws when ``ci`` is given)."""
+    rel = normalizing(irr)
+    kx = lookup("kappa_x", kind="cross")
+    norm = lookup("normalized_kappa_x", kind="cross")
+    result = run(data, [kx, norm, rel], other=other, level=level, reference=reference,
+                 **roles)
+    ref = None if reference is None else reference_code(result.ann, reference,
+                                                        n_self(result.ann))
+    estimates = {"irr": result.estimate(rel), "kappa_x": result.estimate(kx),
+                 "normalized": result.estimate(norm, irr=rel.name, reference=ref)}
+    result.warn(rel, estimates["irr"])
+    result.warn(kx, estimates["kappa_x"])
+    attrs: dict[str, Any] = {"irr": rel.name, "level": result.level.name}
+    if reference is not None:
+        attrs["reference"] = reference
+    values = {k: e.value for k, e in estimates.items()}
+    if ci is not None:
+        attrs["ci"] = level_ = confidence(ci)
+        targets = [Target("irr", rel), Target("kappa_x", kx),
+                   Target("normalized", norm, {"irr": rel.name, "reference": ref})]
+        table = _bootstrap(result, targets, level_, opts, attrs)
+        values = {k: np.stack([table[k][q] for q in QUANTITIES], axis=-1) for k in values}
+    return Table(result, estimates, values, attrs, ref)
 
 
 def _frame(value: np.ndarray, labels: pd.Index, cells: pd.MultiIndex) -> pd.DataFrame:

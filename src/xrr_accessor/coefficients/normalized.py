@@ -14,10 +14,36 @@ from ..statistics import Stats
 from .base import Context, Estimates
 from .cross import cross_kappa
 
-__all__ = ["IRR_TOLERANCE", "normalized"]
+__all__ = ["IRR_TOLERANCE", "normalize", "normalized"]
 
 #: IRRs at or below this are zero up to rounding: normalized kappa_x is undefined.
 IRR_TOLERANCE = 1e-12
+
+
+def normalize(kappa_x: np.ndarray, irr: np.ndarray, pairs: np.ndarray,
+              reference: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Eq 13 on values: (normalized (L, P), undefined (L, P)).
+
+    ``kappa_x`` (L, P) per label and replication pair, ``irr`` (L, R) per
+    label and replication, ``pairs`` (P, 2) the replications of each pair;
+    with ``reference`` (a replication every pair includes) kappa_x / IRR_ref.
+
+    Examples
+    --------
+    Shame, Mexico City x Budapest, in the paper's Table 5:
+
+    >>> value, bad = normalize(np.array([[0.106]]), np.array([[0.0192, 0.1261]]),
+    ...                        np.array([[0, 1]]))
+    >>> round(float(value[0, 0]), 3)
+    2.154
+    """
+    if reference is not None:  # put the reference second
+        pairs = np.where((pairs[:, :1] == reference), pairs[:, ::-1], pairs)
+    ra, rb = irr[:, pairs[:, 0]], irr[:, pairs[:, 1]]
+    bad = ~(rb > IRR_TOLERANCE) if reference is not None else ~(
+        (ra > IRR_TOLERANCE) & (rb > IRR_TOLERANCE))
+    denom = rb if reference is not None else np.sqrt(np.where(bad, 1.0, ra * rb))
+    return np.where(bad, np.nan, kappa_x / np.where(bad, 1.0, denom)), bad
 
 
 def normalized(stats: Stats, ctx: Context, irr: str = "alpha",
@@ -32,16 +58,12 @@ def normalized(stats: Stats, ctx: Context, irr: str = "alpha",
 
     kx = cross_kappa(stats, ctx)
     rel = lookup(irr).finalize(stats, ctx).value
-    pairs = ctx.meta.pairs
+    value, bad = normalize(kx.value, rel, ctx.meta.pairs, reference)
     by_reference = reference is not None
-    if by_reference:  # put the reference second
+    pairs = ctx.meta.pairs
+    if by_reference:
         pairs = np.where((pairs[:, :1] == reference), pairs[:, ::-1], pairs)
-    ra, rb = rel[:, pairs[:, 0]], rel[:, pairs[:, 1]]
-    bad = ~(rb > IRR_TOLERANCE) if by_reference else ~((ra > IRR_TOLERANCE) &
-                                                       (rb > IRR_TOLERANCE))
-    denom = rb if by_reference else np.sqrt(np.where(bad, 1.0, ra * rb))
-    est = Estimates(np.where(bad, np.nan, kx.value / np.where(bad, 1.0, denom)),
-                    counts=dict(kx.counts), reason=kx.reason.copy())
+    est = Estimates(value, counts=dict(kx.counts), reason=kx.reason.copy())
     reps = ctx.replications
     for lab, p in np.argwhere(bad):
         low = [(reps[r], rel[lab, r]) for r in pairs[p] if not rel[lab, r] > IRR_TOLERANCE]

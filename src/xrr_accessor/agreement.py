@@ -1,0 +1,224 @@
+"""Reading coefficients: Landis-Koch bands, per-category agreement, side-by-side tables.
+
+These build on :mod:`.api`: one pass over the data, every coefficient from
+the same per-item statistics.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import xarray as xr
+
+from .coefficients import REGISTRY, lookup
+from .coefficients.sums import rater_totals
+from .errors import InputError
+from .intervals import analytic_intervals, confidence, population_size
+from .levels import resolve_weights
+from .pipeline import annotations, entry_level, run
+from .schema import Annotations
+
+__all__ = ["LANDIS_KOCH", "agreement_table", "interpret", "per_category"]
+
+#: Landis & Koch (1977): upper limit of each band (values above 0.8 are "almost perfect").
+LANDIS_KOCH = (("poor", 0.0), ("slight", 0.2), ("fair", 0.4), ("moderate", 0.6),
+               ("substantial", 0.8), ("almost perfect", np.inf))
+
+
+def _band(x: float) -> str | float:
+    if not np.isfinite(x):
+        return np.nan
+    if x < 0:
+        return "poor"
+    for name, top in LANDIS_KOCH[1:]:
+        if x <= top:
+            return name
+    return "almost perfect"  # pragma: no cover - inf is the last upper limit
+
+
+def interpret(values: Any) -> Any:
+    """Landis & Koch (1977) band of each coefficient: poor (< 0), slight (0-0.20),
+    fair (0.21-0.40), moderate (0.41-0.60), substantial (0.61-0.80), almost
+    perfect (0.81-1).
+
+    The xRR framework's point is to read an IRR against its replications
+    instead; the bands are here because papers still report them.
+
+    Parameters
+    ----------
+    values : float, Series, DataFrame, DataArray or array-like
+        Coefficients; NaN stays NaN.
+
+    Returns
+    -------
+    The same shape, holding band names.
+
+    Examples
+    --------
+    >>> interpret(0.405705)
+    'moderate'
+    >>> interpret(pd.Series([-0.1, 0.2, 0.95])).tolist()
+    ['poor', 'slight', 'almost perfect']
+    """
+    if isinstance(values, pd.DataFrame | pd.Series):
+        return values.map(_band)
+    if isinstance(values, xr.DataArray):
+        return xr.apply_ufunc(np.vectorize(_band, otypes=[object]), values)
+    if np.ndim(values) == 0:
+        return _band(float(values))
+    return np.vectorize(_band, otypes=[object])(np.asarray(values, dtype=float))
+
+
+def _binary(ann: Annotations) -> Annotations:
+    """One binary label per (label, category): category vs the rest."""
+    rows, names = [], []
+    for j, label in enumerate(ann.labels):
+        codes = ann.codes[j]
+        for k, cat in enumerate(ann.categories[j]):
+            rows.append(np.where(codes < 0, -1, (codes == k).astype(np.int64)))
+            names.append((label, cat))
+    codes = np.stack(rows) if rows else np.zeros((0, len(ann.item)), dtype=np.int64)
+    source = {name: f"{ann.source.get(name[0], repr(name[0]))}, category {name[1]!r}"
+              for name in names}
+    return replace(
+        ann, codes=codes, has_label=True, source=source,
+        labels=pd.MultiIndex.from_tuples(names, names=["label", "category"]),
+        categories=tuple(pd.Index([0, 1]) for _ in names),
+    )
+
+
+def per_category(data: Any, metric: str = "fleiss", **roles: Any) -> Any:
+    """Agreement on each category against the rest (category-specific kappa).
+
+    Every label is recoded, category by category, into "this category or
+    not", and ``metric`` is computed on each binary label: with Fleiss' kappa
+    these are Fleiss' (1971) category kappas.
+
+    Parameters
+    ----------
+    data : annotations
+        As in :func:`xrr_accessor.irr`.
+    metric : str
+        Any IRR metric of :func:`xrr_accessor.irr` (unweighted).
+    **roles
+        Column or dimension names.
+
+    Returns
+    -------
+    Series, DataFrame or DataArray indexed by (label, category) [x replication].
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"A": ["x", "y", "z", "x"], "B": ["x", "y", "x", "x"]})
+    >>> per_category(df, wide=True).round(3).tolist()
+    [0.467, 1.0, -0.143]
+    """
+    entry = lookup(metric)
+    if not entry.per_category:
+        raise InputError(f"per-category agreement recodes categories to 0/1; use a kappa "
+                         f"or alpha, not {entry.name}.")
+    ann, lvl = annotations(data, level=entry_level(entry, "nominal", None), **roles)
+    binary = _binary(ann)
+    result = run(data, [entry], ann=binary, lvl=lvl)
+    est = result.estimate(entry)
+    result.warn(entry, est, f"{entry.name} per category")
+    return result.label(entry, est, {"name": entry.name, "metric": entry.name,
+                                     "per_category": True})
+
+
+def agreement_table(
+    data: Any, weights: Any = "unweighted", ci: float | None = None,
+    population: float | None = None, **roles: Any,
+) -> pd.DataFrame:
+    """Every coefficient side by side, with its agreement and chance terms.
+
+    One row per coefficient (per label and replication when there are
+    several): the ``estimate``, observed agreement ``pa`` and chance
+    agreement ``pe`` where the coefficient has them, the Landis-Koch
+    ``band``, and with ``ci`` the standard error and limits; a coefficient
+    that cannot be computed on these data is NaN with its ``reason``. Reading ``pa``
+    against ``pe`` makes the kappa paradox visible: the same observed
+    agreement, a larger chance term, a lower kappa, while Brennan-Prediger
+    and AC1 hold (seed 004). Cohen's kappa appears when every replication
+    has exactly two raters. All rows come from one pass over the data.
+
+    Parameters
+    ----------
+    data : annotations
+        As in :func:`xrr_accessor.irr`.
+    weights : {"unweighted", "linear", "quadratic"} or matrix
+        Agreement weights for every coefficient (alpha with D = 1 - w).
+    ci : float, optional
+        Confidence level of the analytic intervals (not for scott, light).
+    population : float, optional
+        Finite-population size for the variances.
+    **roles
+        Column or dimension names.
+
+    Returns
+    -------
+    DataFrame
+        Index (label, replication, metric) levels as present.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> a = ["acc"] * 5 + ["rej"] * 30 + ["acc"] * 11 + ["rej"] * 4
+    >>> b = ["acc"] * 5 + ["rej"] * 30 + ["rej"] * 11 + ["acc"] * 4
+    >>> table = agreement_table(pd.DataFrame({"A": a, "B": b}), wide=True)
+    >>> table.loc[["cohen", "bp", "gwet"], ["estimate", "pa", "pe", "band"]].round(3)
+            estimate   pa     pe      band
+    metric
+    cohen      0.220  NaN    NaN      fair
+    bp         0.400  0.7  0.500      fair
+    gwet       0.520  0.7  0.375  moderate
+    """
+    entries = [e for e in REGISTRY.values() if e.in_table]
+    lvl = resolve_weights(weights)
+    result = run(data, entries, level=lvl, **roles)
+    ann = result.ann
+    two = (rater_totals(result.stats) > 0).sum(axis=-1).max(initial=0) == 2
+    blocks = []
+    for entry in entries:
+        if entry.name == "cohen" and not two:
+            continue
+        est = result.estimate(entry)
+        cols = {"estimate": est.value}
+        for side in ("pa", "pe"):
+            cols[side] = np.asarray(est.extras.get(side, np.full(est.value.shape, np.nan)),
+                                    dtype=float)
+        if ci is not None:
+            if entry.variance is not None:
+                iv = analytic_intervals(result, entry, confidence(ci),
+                                        population_size(population), {})
+                cols.update({k: v for k, v in iv.items() if k != "estimate"})
+            else:
+                cols.update({k: np.full(est.value.shape, np.nan)
+                             for k in ("se", "lower", "upper", "p_value")})
+        cols["reason"] = est.reason
+        blocks.append(_long(cols, ann, entry.name))
+    out = pd.concat(blocks, ignore_index=True)
+    out.insert(out.columns.get_loc("reason"), "band", interpret(out["estimate"]))
+    keys = [k for k in ("label", "replication") if k in out.columns]
+    order_of = {e.name: i for i, e in enumerate(entries)}
+    rank = out["metric"].map(order_of)
+    order = np.lexsort([rank.to_numpy()] + [pd.factorize(out[k])[0] for k in keys[::-1]])
+    out = out.iloc[order].set_index([*keys, "metric"])
+    out.attrs.update({"weights": weights if isinstance(weights, str) else "custom"})
+    return out
+
+
+def _long(cols: dict[str, np.ndarray], ann: Annotations, metric: str) -> pd.DataFrame:
+    n_label, n_rep = next(iter(cols.values())).shape
+    frame = pd.DataFrame({k: v.reshape(-1) for k, v in cols.items()})
+    if ann.has_label:
+        frame.insert(0, "label", np.repeat(ann.labels.to_numpy(), n_rep))
+    if ann.has_replication:
+        frame.insert(1 if ann.has_label else 0, "replication",
+                     np.tile(ann.replications.to_numpy(), n_label))
+    frame["metric"] = metric
+    return frame
