@@ -144,6 +144,14 @@ class XRRAccessor:
         return agreement.agreement_table(self._obj, weights=weights, ci=ci, population=population,
                                       **self._roles)
 
+    @property
+    def plot(self) -> Any:
+        """The paper's figures of this data (the ``plot`` extra: matplotlib); see
+        :mod:`xrr_accessor.plotting`. ``df.xrr.plot.irr_vs_kappa(irr="alpha")``."""
+        from .plotting import FramePlots
+
+        return FramePlots(self._obj, self._roles)
+
     def to_xarray(self, layout: str = "auto") -> xr.Dataset:
         """The annotations as a Dataset; see :func:`xrr_accessor.to_xarray`."""
         return api.to_xarray(self._obj, layout=layout, **self._roles)

@@ -74,7 +74,7 @@ class Report:
         if quantity not in self.frame.columns:
             raise InputError(f"quantity={quantity!r} is not a column of the report; use one "
                              f"of {list(self.frame.columns[5:])}.")
-        f = self.frame.assign(cell=_cells(self.frame))
+        f = self.frame.assign(cell=cell_names(self.frame))
         out = f.pivot(index="label", columns=["statistic", "cell"], values=quantity)
         columns = pd.MultiIndex.from_frame(f[["statistic", "cell"]].drop_duplicates())
         return out.reindex(index=pd.unique(f["label"]), columns=columns)
@@ -247,7 +247,7 @@ def _annotations(codes: np.ndarray, rep: np.ndarray, n_rep: int) -> np.ndarray:
                     ) if len(codes) else np.zeros((0, n_rep), dtype=np.int64)
 
 
-def _cells(frame: pd.DataFrame) -> pd.Series:
+def cell_names(frame: pd.DataFrame) -> pd.Series:
     other = frame["replication_other"]
     return frame["replication"].astype(str).where(
         other.isna(), frame["replication"].astype(str) + " x " + other.astype(str))

@@ -1,0 +1,202 @@
+"""The paper's figures (the ``plot`` extra: matplotlib, imported only when drawing).
+
+``report.plot.<name>()`` draws from a :class:`~xrr_accessor.report.Report`;
+``df.xrr.plot.<name>(...)`` makes the report first (its keyword arguments go
+to :func:`~xrr_accessor.report`). Every method takes ``ax=`` (a new figure
+when None) and returns the Axes; intervals, when the report has them, are
+drawn as error bars.
+
+* :meth:`ReportPlots.irr_hist`: IRR across labels, one histogram per
+  replication (the paper's Fig 2);
+* :meth:`ReportPlots.label`: one label's IRR in each replication and
+  kappa_x of each pair (Fig 3);
+* :meth:`ReportPlots.irr_vs_kappa`: per label, the IRR of two replications
+  beside their kappa_x (Figs 4-6);
+* :meth:`ReportPlots.heatmap`: normalized kappa_x, labels x pairs;
+* :func:`plan`: the half width of the normalized kappa_x interval against
+  the number of items (:func:`~xrr_accessor.plan`'s table).
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+import pandas as pd
+
+from .errors import InputError
+from .report import cell_names
+
+__all__ = ["FramePlots", "ReportPlots", "plan"]
+
+
+def _pyplot() -> Any:
+    try:
+        import matplotlib.pyplot as plt
+    except ImportError as exc:
+        raise ImportError("plots need matplotlib: pip install 'xrr_accessor[plot]'") from exc
+    return plt
+
+
+def _axes(ax: Any, size: tuple[float, float]) -> Any:
+    return _pyplot().subplots(figsize=size, layout="constrained")[1] if ax is None else ax
+
+
+def _errors(rows: pd.DataFrame) -> np.ndarray | None:
+    """Error bar lengths (2, n) from ``lower``/``upper``, or None without intervals."""
+    if "lower" not in rows.columns:
+        return None
+    est = rows["estimate"].to_numpy()
+    return np.vstack([est - rows["lower"].to_numpy(), rows["upper"].to_numpy() - est])
+
+
+
+
+class ReportPlots:
+    """Figures of one :class:`~xrr_accessor.report.Report`."""
+
+    def __init__(self, report: Any) -> None:
+        self._report = report
+        self._frame: pd.DataFrame = report.frame
+
+    def _rows(self, statistic: str) -> pd.DataFrame:
+        return self._frame[self._frame["statistic"] == statistic]
+
+    def irr_hist(self, ax: Any = None, bins: int | np.ndarray = 10) -> Any:
+        """IRR across labels, one step histogram per replication (Fig 2)."""
+        ax = _axes(ax, (6, 3.5))
+        rows = self._rows("irr")
+        values = rows["estimate"].to_numpy()
+        finite = values[np.isfinite(values)]
+        if isinstance(bins, int) and finite.size:
+            bins = np.linspace(min(0.0, finite.min()), max(1.0, finite.max()), bins + 1)
+        for rep, part in rows.groupby("replication", sort=False):
+            ax.hist(part["estimate"].dropna(), bins=bins, histtype="step", linewidth=2,
+                    label=str(rep))
+        ax.set(xlabel=f"IRR ({self._report.attrs.get('irr')})", ylabel="labels",
+               title="IRR of each label, by replication")
+        ax.legend(frameon=False)
+        return ax
+
+    def label(self, name: Any, ax: Any = None) -> Any:
+        """One label's IRR in each replication and kappa_x of each pair (Fig 3)."""
+        rows = self._frame[(self._frame["label"] == name)
+                           & (self._frame["statistic"] != "normalized")]
+        if rows.empty:
+            raise InputError(f"label {name!r} is not in the report; labels: "
+                             f"{list(pd.unique(self._frame['label']))[:10]}")
+        ax = _axes(ax, (max(4.0, 0.9 * len(rows)), 3.5))
+        names = list(cell_names(rows))
+        colors = ["C0" if s == "irr" else "C1" for s in rows["statistic"]]
+        ax.bar(range(len(rows)), rows["estimate"], yerr=_errors(rows), color=colors,
+               capsize=3)
+        ax.set_xticks(range(len(rows)), names, rotation=30, ha="right")
+        ax.axhline(0, color="0.3", linewidth=0.8)
+        ax.set(ylabel="coefficient", title=f"{name}: IRR (blue) and kappa_x (orange)")
+        return ax
+
+    def irr_vs_kappa(self, pair: tuple[Any, Any] | None = None, ax: Any = None) -> Any:
+        """Per label, the IRR of two replications beside their kappa_x (Figs 4-6),
+        labels ordered by kappa_x. ``pair`` defaults to the report's first."""
+        kx = self._rows("kappa_x")
+        if pair is None:
+            pair = (kx["replication"].iloc[0], kx["replication_other"].iloc[0])
+        a, b = pair
+        sel = kx[(kx["replication"] == a) & (kx["replication_other"] == b)]
+        if sel.empty:
+            pairs = sorted(set(zip(kx["replication"], kx["replication_other"], strict=True)))
+            raise InputError(f"pair {pair!r} is not in the report; pairs: {pairs}")
+        sel = sel.sort_values("estimate", ascending=False)
+        irr = self._rows("irr").set_index(["label", "replication"])
+        labels = list(sel["label"])
+        x = np.arange(len(labels))
+        ax = _axes(ax, (max(6.0, 0.35 * len(labels)), 4))
+        width = 0.27
+        for k, (rep, color) in enumerate([(a, "C0"), (b, "C2")]):
+            part = irr.loc[[(lab, rep) for lab in labels]]
+            ax.bar(x + (k - 1) * width, part["estimate"], width, yerr=_errors(part),
+                   color=color, label=f"IRR {rep}", capsize=2)
+        ax.bar(x + width, sel["estimate"], width, yerr=_errors(sel), color="C1",
+               label=f"kappa_x {a} x {b}", capsize=2)
+        ax.set_xticks(x, labels, rotation=60, ha="right")
+        ax.axhline(0, color="0.3", linewidth=0.8)
+        ax.set(ylabel="coefficient", title=f"IRR and kappa_x, {a} x {b}")
+        ax.legend(frameon=False, ncols=3)
+        return ax
+
+    def heatmap(self, ax: Any = None, vmax: float = 1.5) -> Any:
+        """Normalized kappa_x, labels (rows) x replication pairs (columns)."""
+        rows = self._rows("normalized")
+        cells = cell_names(rows)
+        table = rows.assign(cell=cells).pivot(index="label", columns="cell",
+                                              values="estimate")
+        table = table.reindex(index=pd.unique(rows["label"]), columns=pd.unique(cells))
+        ax = _axes(ax, (2.0 + 1.3 * table.shape[1], 1.0 + 0.28 * table.shape[0]))
+        im = ax.imshow(table.to_numpy(dtype=float), cmap="viridis", vmin=0.0, vmax=vmax,
+                       aspect="auto")
+        ax.set_xticks(range(table.shape[1]), table.columns, rotation=30, ha="right")
+        ax.set_yticks(range(table.shape[0]), table.index)
+        ax.figure.colorbar(im, ax=ax, label="normalized kappa_x (1: as within each)")
+        ax.set_title("normalized kappa_x")
+        return ax
+
+
+class FramePlots:
+    """``data.xrr.plot``: each figure of :class:`ReportPlots`, from the data.
+
+    Keyword arguments other than the figure's own go to
+    :func:`~xrr_accessor.report` (``irr=``, ``level=``, ``ci=``, ...).
+    """
+
+    _OWN: ClassVar[dict[str, tuple[str, ...]]] = {
+        "irr_hist": ("ax", "bins"), "label": ("name", "ax"), "irr_vs_kappa": ("pair", "ax"),
+        "heatmap": ("ax", "vmax")}
+
+    def __init__(self, data: Any, roles: dict[str, Any]) -> None:
+        self._data, self._roles = data, roles
+
+    def __getattr__(self, name: str) -> Any:
+        if name not in self._OWN:
+            raise AttributeError(f"no plot {name!r}; plots: {', '.join(self._OWN)}, plan")
+
+        def draw(*args: Any, **kwargs: Any) -> Any:
+            from .report import report
+
+            own = {k: kwargs.pop(k) for k in self._OWN[name] if k in kwargs}
+            rep = report(self._data, **kwargs, **self._roles)
+            return getattr(rep.plot, name)(*args, **own)
+
+        draw.__doc__ = getattr(ReportPlots, name).__doc__
+        return draw
+
+    def __dir__(self) -> list[str]:
+        return [*self._OWN, "plan"]
+
+    def plan(self, ax: Any = None, **kwargs: Any) -> Any:
+        """:func:`~xrr_accessor.plan` of the data, drawn by :func:`plan`."""
+        from .compare import plan as plan_table
+
+        return plan(plan_table(self._data, **kwargs, **self._roles), ax=ax)
+
+
+def plan(table: pd.DataFrame, ax: Any = None) -> Any:
+    """Half width of the normalized kappa_x interval against the number of items,
+    one line per label and pair, from :func:`~xrr_accessor.plan`'s table, with
+    the target width dashed."""
+    ax = _axes(ax, (6, 3.8))
+    keys = ["label", "replication", "replication_other"]
+    for (label, a, b), part in table.groupby(keys, sort=False):
+        ax.plot(part["n_items"], part["half_width"], marker="o", markersize=3,
+                label=f"{label}: {a} x {b}")
+    width = table.attrs.get("width")
+    if width is not None:
+        ax.axhline(width, color="0.3", linestyle="--", linewidth=1,
+                   label=f"target +/- {width:g}")
+    pilot = table.attrs.get("pilot_items")
+    if pilot is not None:
+        ax.axvline(pilot, color="0.6", linestyle=":", linewidth=1, label="pilot items")
+    ax.set(xscale="log", xlabel="items", ylabel="half width of the interval",
+           title="normalized kappa_x: interval half width by number of items")
+    if table.groupby(keys).ngroups <= 12:
+        ax.legend(frameon=False, fontsize=8)
+    return ax

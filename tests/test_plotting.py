@@ -1,0 +1,118 @@
+"""The figures, drawn headless (Agg): what each draws, from which numbers."""
+
+from __future__ import annotations
+
+import sys
+import warnings
+
+import matplotlib
+import numpy as np
+import pytest
+
+import xrr_accessor as xa
+from xrr_accessor.plotting import plan
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+from matplotlib.container import BarContainer
+
+
+@pytest.fixture(scope="module")
+def data():
+    return xa.datasets.simulate(n_items=300, labels=["joy", "awe", "fear"],
+                                pools=["A", "B", "C"], seed=2)
+
+
+@pytest.fixture(scope="module")
+def rep(data):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return data.xrr.report(ci=0.9, n_boot=50, seed=1, progress=False)
+
+
+@pytest.fixture(autouse=True)
+def _close():
+    yield
+    plt.close("all")
+
+
+def _bar_heights(ax) -> list[float]:
+    return [p.get_height() for p in ax.patches]
+
+
+def _bars(ax):
+    return [c for c in ax.containers if isinstance(c, BarContainer)]
+
+
+def _error_ends(container) -> np.ndarray:
+    """(n, 2) lower and upper ends of a bar container's error bars."""
+    segments = container.errorbar.lines[2][0].get_segments()
+    return np.array([[seg[:, 1].min(), seg[:, 1].max()] for seg in segments])
+
+
+def test_irr_hist_one_histogram_per_replication(rep):
+    ax = rep.plot.irr_hist(bins=5)
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["A", "B", "C"]
+    assert len(ax.patches) == 3  # one step outline per replication
+    assert ax.get_xlabel() == "IRR (cohen)"
+
+
+def test_label_bars_are_the_reports_numbers_with_error_bars(rep):
+    ax = rep.plot.label("joy")
+    f = rep.frame
+    want = f[(f["label"] == "joy") & (f["statistic"] != "normalized")]
+    np.testing.assert_allclose(_bar_heights(ax), want["estimate"])
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["A", "B", "C", "A x B", "A x C",
+                                                           "B x C"]
+    np.testing.assert_allclose(_error_ends(_bars(ax)[0]), want[["lower", "upper"]])
+    with pytest.raises(xa.InputError, match="not in the report"):
+        rep.plot.label("anger")
+
+
+def test_irr_vs_kappa_pairs_and_order(rep):
+    ax = rep.plot.irr_vs_kappa(pair=("B", "C"))
+    f = rep.frame
+    kx = f[(f["statistic"] == "kappa_x") & (f["replication"] == "B")
+           & (f["replication_other"] == "C")].sort_values("estimate", ascending=False)
+    heights = np.array(_bar_heights(ax)).reshape(3, -1)  # IRR B, IRR C, kappa_x
+    np.testing.assert_allclose(heights[2], kx["estimate"])
+    assert [t.get_text() for t in ax.get_xticklabels()] == list(kx["label"])
+    irr_b = f[(f["statistic"] == "irr") & (f["replication"] == "B")].set_index("label")
+    np.testing.assert_allclose(heights[0], irr_b.loc[list(kx["label"]), "estimate"])
+    with pytest.raises(xa.InputError, match="pair"):
+        rep.plot.irr_vs_kappa(pair=("C", "A"))
+
+
+def test_heatmap_image_is_the_normalized_table(rep):
+    ax = rep.plot.heatmap()
+    image = ax.images[0].get_array()
+    want = rep.wide()["normalized"].to_numpy()
+    np.testing.assert_allclose(np.asarray(image), want)
+
+
+def test_frame_plots_make_the_report_with_its_arguments(data, rep):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ax = data.xrr.plot.label("joy", irr="alpha")
+    f = xa.report(data, irr="alpha").frame
+    want = f[(f["label"] == "joy") & (f["statistic"] != "normalized")]["estimate"]
+    np.testing.assert_allclose(_bar_heights(ax), want)
+    assert _bars(ax)[0].errorbar is None  # no ci asked: no error bars
+    with pytest.raises(AttributeError, match="plots:"):
+        _ = data.xrr.plot.scatter
+
+
+def test_plan_plot_one_line_per_label_and_pair(data):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        table = data.xrr.plan(n_boot=30, seed=0, progress=False)
+        ax = plan(table)
+    curves = [ln for ln in ax.lines if ln.get_marker() == "o"]
+    assert len(curves) == table.groupby(["label", "replication", "replication_other"]).ngroups
+    assert ax.get_xscale() == "log"
+
+
+def test_missing_matplotlib_names_the_extra(rep, monkeypatch):
+    monkeypatch.setitem(sys.modules, "matplotlib.pyplot", None)
+    with pytest.raises(ImportError, match=r"xrr_accessor\[plot\]"):
+        rep.plot.heatmap()
