@@ -136,3 +136,19 @@ def test_paper_table5_normalized_columns():
     assert (np.abs(value - printed) <= slack).all(), np.abs(value - printed).max()
     shame = t.index[t["label"] == "shame"][0]
     assert value[shame, 0] == pytest.approx(2.154, abs=5e-4)
+
+
+def test_default_irr_is_cohen_for_two_raters_else_alpha(frame):
+    assert frame.xrr.report().attrs["irr"] == "cohen"  # two raters per pool
+    rng = np.random.default_rng(0)
+    three = pd.DataFrame({"item": np.repeat(np.arange(40), 6),
+                          "pool": np.tile(np.repeat(["A", "B"], 3), 40),
+                          "rater": np.tile(["r1", "r2", "r3", "r4", "r5", "r6"], 40),
+                          "joy": rng.integers(0, 2, 240)})
+    rep = _quiet(three.xrr.report)
+    assert rep.attrs["irr"] == "alpha" and "IRR: alpha" in rep.caption()
+    alpha = _quiet(three.xrr.irr)
+    irr_rows = rep.frame[rep.frame["statistic"] == "irr"]
+    np.testing.assert_allclose(irr_rows["estimate"], alpha.loc["joy"], rtol=1e-12)
+    with pytest.raises(xa.InputError, match="irr='iota'"):  # the flag of this call
+        three.xrr.report(irr="cohen")

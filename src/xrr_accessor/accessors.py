@@ -99,7 +99,7 @@ class XRRAccessor:
                                 progress=progress, **self._roles)
 
     def report(
-        self, other: Any = None, irr: str = "cohen", level: Any = "nominal",
+        self, other: Any = None, irr: str | None = None, level: Any = "nominal",
         reference: Any = None, ci: float | None = None, n_boot: int = 1000,
         seed: int | None = None, interval: str = "bca", progress: bool | None = None,
         sort_by: str | None = None,

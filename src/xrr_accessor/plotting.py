@@ -118,10 +118,12 @@ class ReportPlots:
                    color=color, label=f"IRR {rep}", capsize=2)
         ax.bar(x + width, sel["estimate"], width, yerr=_errors(sel), color="C1",
                label=f"kappa_x {a} x {b}", capsize=2)
-        ax.set_xticks(x, labels, rotation=60, ha="right")
+        many = len(labels) > 8
+        ax.set_xticks(x, labels, rotation=60 if many else 0, ha="right" if many else "center")
         ax.axhline(0, color="0.3", linewidth=0.8)
+        ax.set_ylim(top=ax.get_ylim()[1] * 1.18)  # room for the legend above the bars
         ax.set(ylabel="coefficient", title=f"IRR and kappa_x, {a} x {b}")
-        ax.legend(frameon=False, ncols=3)
+        ax.legend(frameon=False, ncols=3, loc="upper center")
         return ax
 
     def heatmap(self, ax: Any = None, vmax: float = 1.5) -> Any:
@@ -131,12 +133,18 @@ class ReportPlots:
         table = rows.assign(cell=cells).pivot(index="label", columns="cell",
                                               values="estimate")
         table = table.reindex(index=pd.unique(rows["label"]), columns=pd.unique(cells))
-        ax = _axes(ax, (2.0 + 1.3 * table.shape[1], 1.0 + 0.28 * table.shape[0]))
-        im = ax.imshow(table.to_numpy(dtype=float), cmap="viridis", vmin=0.0, vmax=vmax,
-                       aspect="auto")
+        ax = _axes(ax, (max(4.5, 2.5 + 1.3 * table.shape[1]),
+                        max(2.5, 1.0 + 0.28 * table.shape[0])))
+        values = table.to_numpy(dtype=float)
+        im = ax.imshow(values, cmap="viridis", vmin=0.0, vmax=vmax, aspect="auto")
         ax.set_xticks(range(table.shape[1]), table.columns, rotation=30, ha="right")
         ax.set_yticks(range(table.shape[0]), table.index)
-        ax.figure.colorbar(im, ax=ax, label="normalized kappa_x (1: as within each)")
+        if values.size <= 60:  # few cells: write the numbers in
+            for (i, j), v in np.ndenumerate(values):
+                ax.text(j, i, "NaN" if np.isnan(v) else f"{v:.2f}", ha="center",
+                        va="center", color="white" if np.isnan(v) or v < 0.6 * vmax
+                        else "black", fontsize=8)
+        ax.figure.colorbar(im, ax=ax, label="1: as within each")
         ax.set_title("normalized kappa_x")
         return ax
 

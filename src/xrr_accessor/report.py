@@ -116,6 +116,7 @@ class Report:
         shown = self._display()
         shown.columns = pd.MultiIndex.from_tuples(
             [(_TITLES[s], c) for s, c in shown.columns])
+        shown = shown.rename_axis(index=None)
         return (f"<div><p><b>xRR report</b> ({html.escape(self.caption())})</p>"
                 f"{shown.to_html(na_rep='NaN', justify='center')}</div>")
 
@@ -145,7 +146,7 @@ class Report:
 
 
 def report(
-    data: Any, other: Any = None, irr: str = "cohen", level: Any = "nominal",
+    data: Any, other: Any = None, irr: str | None = None, level: Any = "nominal",
     reference: Any = None, ci: float | None = None, n_boot: int = 1000,
     seed: int | None = None, interval: str = "bca", progress: bool | None = None,
     sort_by: str | None = None, **roles: Any,
@@ -157,9 +158,10 @@ def report(
     data, other : annotations
         As in :func:`~xrr_accessor.cross_kappa`: two or more replications in
         ``data``, or one set in each.
-    irr : {"cohen", "alpha", "iota"}
-        The IRR reported and used to normalize (the paper's Table 5 uses
-        Cohen's kappa, so it is the default here).
+    irr : {"cohen", "alpha", "iota"}, optional
+        The IRR reported and used to normalize. Default: Cohen's kappa (the
+        paper's Table 5) where no replication has more than two raters, else
+        Krippendorff's alpha; ``report.attrs["irr"]`` says which.
     level : str, matrix or callable
         Level of measurement.
     reference : replication name, "self" or "other", optional

@@ -11,10 +11,12 @@ import xarray as xr
 
 from .api import _bootstrap, normalizing
 from .coefficients import Estimates, lookup
+from .errors import InputError
 from .intervals import Bootstrap, confidence
-from .pipeline import Run, kind_of, n_self, reference_code, run
+from .pipeline import Run, annotations, kind_of, n_self, reference_code, run
 from .resample import Target
 from .results import label_result, pair_index
+from .schema import Annotations
 
 __all__ = ["QUANTITIES", "Table", "compute", "summary"]
 
@@ -106,19 +108,25 @@ class Table:
     reference: int | None
 
 
-def compute(data: Any, other: Any, irr: str, level: Any, reference: Any, ci: float | None,
-            opts: Bootstrap, roles: dict[str, Any]) -> Table:
+def compute(data: Any, other: Any, irr: str | None, level: Any, reference: Any,
+            ci: float | None, opts: Bootstrap, roles: dict[str, Any]) -> Table:
     """IRR, kappa_x and normalized kappa_x from one pass (and one set of bootstrap
-    draws when ``ci`` is given)."""
+    draws when ``ci`` is given). ``irr=None``: Cohen's kappa where no replication
+    has more than two raters (the paper's choice), else alpha."""
+    ann, lvl = annotations(data, other, level=level, **roles)
+    if irr is None:
+        irr = "cohen" if _most_raters(ann) <= 2 else "alpha"
     rel = normalizing(irr)
     kx = lookup("kappa_x", kind="cross")
     norm = lookup("normalized_kappa_x", kind="cross")
-    result = run(data, [kx, norm, rel], other=other, level=level, reference=reference,
-                 **roles)
+    result = run(data, [kx, norm, rel], other=other, reference=reference, ann=ann, lvl=lvl)
     ref = None if reference is None else reference_code(result.ann, reference,
                                                         n_self(result.ann))
-    estimates = {"irr": result.estimate(rel), "kappa_x": result.estimate(kx),
-                 "normalized": result.estimate(norm, irr=rel.name, reference=ref)}
+    try:
+        estimates = {"irr": result.estimate(rel), "kappa_x": result.estimate(kx),
+                     "normalized": result.estimate(norm, irr=rel.name, reference=ref)}
+    except InputError as exc:  # the coefficient is chosen with irr= here
+        raise InputError(str(exc).replace("metric=", "irr=")) from None
     result.warn(rel, estimates["irr"])
     result.warn(kx, estimates["kappa_x"])
     attrs: dict[str, Any] = {"irr": rel.name, "level": result.level.name}
@@ -132,6 +140,13 @@ def compute(data: Any, other: Any, irr: str, level: Any, reference: Any, ci: flo
         table = _bootstrap(result, targets, level_, opts, attrs)
         values = {k: np.stack([table[k][q] for q in QUANTITIES], axis=-1) for k in values}
     return Table(result, estimates, values, attrs, ref)
+
+
+def _most_raters(ann: Annotations) -> int:
+    """The most raters with an annotation in one replication (any label)."""
+    rated = (ann.codes >= 0).any(axis=0)
+    pairs = np.unique(ann.replication[rated] * len(ann.raters) + ann.rater[rated])
+    return int(np.bincount(pairs // max(len(ann.raters), 1)).max(initial=0))
 
 
 def _frame(value: np.ndarray, labels: pd.Index, cells: pd.MultiIndex) -> pd.DataFrame:
