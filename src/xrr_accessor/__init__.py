@@ -22,6 +22,7 @@ from .errors import (
     XRRWarning,
 )
 from .report import Report, report
+from .spearman import disattenuated_correlation
 from .summary import summary
 
 __version__ = "0.1.0"
@@ -39,6 +40,7 @@ __all__ = [
     "annotations",
     "compare",
     "cross_kappa",
+    "disattenuated_correlation",
     "interpret",
     "irr",
     "normalized",

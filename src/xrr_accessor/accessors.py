@@ -110,6 +110,16 @@ class XRRAccessor:
                               ci=ci, n_boot=n_boot, seed=seed, interval=interval,
                               progress=progress, sort_by=sort_by, **self._roles)
 
+    def disattenuated_correlation(
+        self, other: Any = None, n_splits: int = 100, seed: int | None = 0,
+    ) -> pd.DataFrame:
+        """Spearman-corrected correlation of item means (Eq 12); see
+        :func:`xrr_accessor.disattenuated_correlation`."""
+        from .spearman import disattenuated_correlation
+
+        return disattenuated_correlation(self._obj, other, n_splits=n_splits, seed=seed,
+                                         **self._roles)
+
     def compare(
         self, other: Any = None, irr: str = "alpha", level: Any = "nominal",
         ci: float = 0.95, n_boot: int = 1000, seed: int | None = None,

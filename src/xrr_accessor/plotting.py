@@ -13,6 +13,8 @@ drawn as error bars.
 * :meth:`ReportPlots.irr_vs_kappa`: per label, the IRR of two replications
   beside their kappa_x (Figs 4-6);
 * :meth:`ReportPlots.heatmap`: normalized kappa_x, labels x pairs;
+* :func:`rho_vs_normalized`: Spearman's rho_xy against normalized kappa_x
+  (Fig 7; ``df.xrr.plot.rho_vs_normalized()``);
 * :func:`plan`: the half width of the normalized kappa_x interval against
   the number of items (:func:`~xrr_accessor.plan`'s table).
 """
@@ -27,7 +29,7 @@ import pandas as pd
 from .errors import InputError
 from .report import cell_names
 
-__all__ = ["FramePlots", "ReportPlots", "plan"]
+__all__ = ["FramePlots", "ReportPlots", "plan", "rho_vs_normalized"]
 
 
 def _pyplot() -> Any:
@@ -165,7 +167,7 @@ class FramePlots:
 
     def __getattr__(self, name: str) -> Any:
         if name not in self._OWN:
-            raise AttributeError(f"no plot {name!r}; plots: {', '.join(self._OWN)}, plan")
+            raise AttributeError(f"no plot {name!r}; plots: {', '.join(self.__dir__())}")
 
         def draw(*args: Any, **kwargs: Any) -> Any:
             from .report import report
@@ -177,14 +179,49 @@ class FramePlots:
         draw.__doc__ = getattr(ReportPlots, name).__doc__
         return draw
 
+    def rho_vs_normalized(self, ax: Any = None, n_splits: int = 100, seed: int | None = 0,
+                          **kwargs: Any) -> Any:
+        """:func:`rho_vs_normalized` of the data (``kwargs`` to :func:`~xrr_accessor.report`)."""
+        from .report import report
+        from .spearman import disattenuated_correlation
+
+        rho = disattenuated_correlation(self._data, kwargs.get("other"), n_splits=n_splits,
+                                        seed=seed, **self._roles)
+        return rho_vs_normalized(rho, report(self._data, **kwargs, **self._roles), ax=ax)
+
     def __dir__(self) -> list[str]:
-        return [*self._OWN, "plan"]
+        return [*self._OWN, "rho_vs_normalized", "plan"]
 
     def plan(self, ax: Any = None, **kwargs: Any) -> Any:
         """:func:`~xrr_accessor.plan` of the data, drawn by :func:`plan`."""
         from .compare import plan as plan_table
 
         return plan(plan_table(self._data, **kwargs, **self._roles), ax=ax)
+
+
+def rho_vs_normalized(rho: pd.DataFrame, report: Any, ax: Any = None) -> Any:
+    """Spearman's rho_xy against normalized kappa_x, one point per label and pair
+    (the paper's Fig 7), with their correlation across points in the title.
+
+    ``rho`` is :func:`~xrr_accessor.disattenuated_correlation`'s table,
+    ``report`` a :class:`~xrr_accessor.report.Report` of the same data.
+    """
+    keys = ["label", "replication", "replication_other"]
+    norm = report.frame[report.frame["statistic"] == "normalized"]
+    both = rho.merge(norm[[*keys, "estimate"]], on=keys, how="inner")
+    both = both[np.isfinite(both["rho"]) & np.isfinite(both["estimate"])]
+    ax = _axes(ax, (4.8, 4.2))
+    for (a, b), part in both.groupby(["replication", "replication_other"], sort=False):
+        ax.scatter(part["estimate"], part["rho"], s=18, label=f"{a} x {b}")
+    if len(both) >= 2:
+        lo = float(min(both["estimate"].min(), both["rho"].min(), 0.0))
+        hi = float(max(both["estimate"].max(), both["rho"].max(), 1.0))
+        ax.plot([lo, hi], [lo, hi], color="0.6", linewidth=0.8, linestyle="--")
+    r = np.corrcoef(both["estimate"], both["rho"])[0, 1] if len(both) >= 3 else np.nan
+    ax.set(xlabel="normalized kappa_x", ylabel="Spearman's rho_xy (Eq 12)",
+           title=f"rho_xy vs normalized kappa_x (r = {r:.2f})")
+    ax.legend(frameon=False, fontsize=8)
+    return ax
 
 
 def plan(table: pd.DataFrame, ax: Any = None) -> Any:
