@@ -56,9 +56,12 @@ def bench_table5(df, n_ann: int, best: Callable, repeat: int) -> list[dict]:
     seconds = best(lambda: xa.summary(df, irr="cohen"), repeat)
     n_labels = df.shape[1] - 3
     n_pools = df["pool"].nunique()
+    report_s = best(lambda: xa.report(df), repeat)
     return [_row(f"Table 5 (Cohen IRR + kappa_x + normalized), {n_labels} labels x {n_pools} "
                  "pools, from a DataFrame: summary(df, irr='cohen')", n_ann, seconds,
-                 key="table5")]
+                 key="table5"),
+            _row("The same as a Report (tidy frame with counts and bands): report(df)",
+                 n_ann, report_s, key="report")]
 
 
 def bench_codes(df, n_ann: int, best: Callable, repeat: int) -> list[dict]:
@@ -169,6 +172,11 @@ def targets(rows: list[dict], first: dict[str, Any] | None,
             f"{_ms(s)} (previous version {_ms(PREVIOUS_TABLE5_S)}, from the issue: "
             + (f"{PREVIOUS_TABLE5_S / s:.1f}x faster)" if s <= PREVIOUS_TABLE5_S
                else f"{s / PREVIOUS_TABLE5_S:.1f}x slower)"), s < 0.100)
+    rep = _find(rows, lambda r: r.get("key") == "report")
+    if rep:
+        s = rep["xrr_accessor_s"]
+        add("The IRep-scale report (IRR, kappa_x, normalized, counts, no intervals), "
+            "`report(df)` (issue 10)", "< 300 ms", _ms(s), s < 0.300)
     codes = _find(rows, lambda r: r.get("key") == "codes")
     if codes:
         ratio = codes["xrr_accessor_s"] / codes["peer_s"]
