@@ -20,6 +20,13 @@ __all__ = ["IRR_TOLERANCE", "normalize", "normalized"]
 IRR_TOLERANCE = 1e-12
 
 
+def oriented(pairs: np.ndarray, reference: int | None) -> np.ndarray:
+    """``pairs`` with the reference replication second (as given without one)."""
+    if reference is None:
+        return pairs
+    return np.where((pairs[:, :1] == reference), pairs[:, ::-1], pairs)
+
+
 def normalize(kappa_x: np.ndarray, irr: np.ndarray, pairs: np.ndarray,
               reference: int | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Eq 13 on values: (normalized (L, P), undefined (L, P)).
@@ -37,8 +44,7 @@ def normalize(kappa_x: np.ndarray, irr: np.ndarray, pairs: np.ndarray,
     >>> round(float(value[0, 0]), 3)
     2.154
     """
-    if reference is not None:  # put the reference second
-        pairs = np.where((pairs[:, :1] == reference), pairs[:, ::-1], pairs)
+    pairs = oriented(pairs, reference)
     ra, rb = irr[:, pairs[:, 0]], irr[:, pairs[:, 1]]
     bad = ~(rb > IRR_TOLERANCE) if reference is not None else ~(
         (ra > IRR_TOLERANCE) & (rb > IRR_TOLERANCE))
@@ -60,9 +66,7 @@ def normalized(stats: Stats, ctx: Context, irr: str = "alpha",
     rel = lookup(irr).finalize(stats, ctx).value
     value, bad = normalize(kx.value, rel, ctx.meta.pairs, reference)
     by_reference = reference is not None
-    pairs = ctx.meta.pairs
-    if by_reference:
-        pairs = np.where((pairs[:, :1] == reference), pairs[:, ::-1], pairs)
+    pairs = oriented(ctx.meta.pairs, reference)
     est = Estimates(value, counts=dict(kx.counts), reason=kx.reason.copy())
     reps = ctx.replications
     for lab, p in np.argwhere(bad):
@@ -72,5 +76,5 @@ def normalized(stats: Stats, ctx: Context, irr: str = "alpha",
         cell = np.zeros(bad.shape, dtype=bool)
         cell[lab, p] = True
         est.undefined(cell, f"IRR ({irr}) of " + ", ".join(
-            f"{name!s} is {value:.3g}" for name, value in low) + ", not > 0")
+            f"{name!s} is {v:.3g}" for name, v in low) + ", not > 0")
     return est
