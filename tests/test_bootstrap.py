@@ -213,9 +213,9 @@ def test_few_items_and_undefined_replicates_warn():
 
 def test_summary_with_intervals_keeps_the_estimates():
     df = _small(100)
-    plain = xrr.summary(df)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedWarning)
+        plain = xrr.summary(df)
         table = xrr.summary(df, ci=0.9, n_boot=100, seed=2)
         ds = xrr.summary(df.xrr.to_xarray(), ci=0.9, n_boot=100, seed=2)
     assert table.columns.names == ["statistic", "replication", "replication_other",

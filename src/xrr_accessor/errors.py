@@ -48,6 +48,10 @@ class DroppedDataWarning(XRRWarning):
     """Some annotations were left out of a coefficient, as its definition requires."""
 
 
+class ScaleWarning(XRRWarning):
+    """Two replications compared by kappa_x share few values: different scales?"""
+
+
 def warn(message: str, category: type[Warning]) -> None:
     """Warn at the caller's line: the first frame outside this package.
 

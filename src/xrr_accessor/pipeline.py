@@ -19,11 +19,19 @@ import pandas as pd
 import xarray as xr
 
 from .coefficients import Coefficient, Context, Estimates
+from .coefficients.cross import scale_gaps
 from .coefficients.light import MAX_LIGHT_RATERS
 from .errors import InputError
 from .kernels import accumulate
 from .levels import Level, resolve_level, resolve_weights
-from .results import label_result, label_table, pair_index, warn_dropped, warn_undefined
+from .results import (
+    label_result,
+    label_table,
+    pair_index,
+    warn_dropped,
+    warn_scales,
+    warn_undefined,
+)
 from .schema import Annotations, Roles, Table, encode, read
 from .statistics import GROUPS, Meta, Rows, Stats, check_size, chunk, rows
 
@@ -190,6 +198,7 @@ class Run:
     #: The annotations in item order, for further passes (bootstrap, jackknife).
     rows: Rows
     _cache: dict[tuple[Any, ...], Estimates] = field(default_factory=dict)
+    _warned: set[str] = field(default_factory=set)
 
     @property
     def level(self) -> Level:
@@ -212,9 +221,13 @@ class Run:
         return self._cache[key]
 
     def warn(self, entry: Coefficient, est: Estimates, what: str | None = None) -> None:
-        """The undefined-value and dropped-item warnings of ``est``."""
+        """The undefined-value and dropped-item warnings of ``est`` (and, once per
+        run, for cross coefficients, replications that look like different scales)."""
         warn_undefined(est, self.ann, self.cells(entry), what or entry.name)
         warn_dropped(est, self.ann, entry.name)
+        if entry.kind == "cross" and "scales" not in self._warned:
+            self._warned.add("scales")
+            warn_scales(scale_gaps(self.stats, self.ctx), self.ann, self.cells(entry))
 
     def label(self, entry: Coefficient, est: Estimates, attrs: dict[str, Any],
               columns: dict[str, np.ndarray] | None = None,
@@ -302,10 +315,11 @@ def default_pairs(ann: Annotations, reference: Any = None) -> np.ndarray:
     else:
         rows = [(a, b) for a in range(first) for b in range(first, r)]
     if not rows:
+        have = (f"{r} ({list(ann.replications)})" if ann.has_replication
+                else "one (no replication column was found)")
         raise InputError(
-            "cross-kappa compares two replications, but the data have "
-            f"{r} ({list(ann.replications)}). Add a replication column "
-            "(.xrr(replication='<column>')) or pass other=."
+            f"cross-kappa compares two replications, but the data have {have}. Name a "
+            "replication column (.xrr(replication='<column>')) or pass other=."
         )
     if reference is not None:  # the pairs with the reference, in their usual orientation
         ref = reference_code(ann, reference, first)

@@ -22,10 +22,12 @@ import pandas as pd
 import xarray as xr
 
 from .coefficients import Estimates
-from .errors import DroppedDataWarning, UndefinedWarning, warn
+from .errors import DroppedDataWarning, ScaleWarning, UndefinedWarning, warn
 from .schema import Annotations
 
-__all__ = ["label_result", "label_table", "pair_index", "warn_dropped", "warn_undefined"]
+__all__ = [
+    "label_result", "label_table", "pair_index", "warn_dropped", "warn_scales", "warn_undefined",
+]
 
 
 def pair_index(ann: Annotations, pairs: np.ndarray) -> pd.MultiIndex:
@@ -149,6 +151,23 @@ def warn_undefined(est: Estimates, ann: Annotations, cells: pd.Index, what: str)
     more = f" (and {len(bad) - 3} more)" if len(bad) > 3 else ""
     warn(f"{what} is undefined (NaN) for {len(bad)} of {est.value.size} cell(s): "
          + "; ".join(parts) + more, UndefinedWarning)
+
+
+def warn_scales(found: list[tuple[int, int, str]], ann: Annotations, pairs: pd.Index) -> None:
+    """One :class:`ScaleWarning` naming the pairs whose replications look like
+    different scales (see :func:`~xrr_accessor.coefficients.cross.scale_gaps`)."""
+    if not found:
+        return
+    parts = []
+    for lab, p, what in found[:3]:
+        a, b = pairs[p]
+        where = f"label {ann.labels[lab]!r}, " if ann.has_label else ""
+        parts.append(f"{where}{a!s} x {b!s}: " + what.format(x=a, y=b))
+    more = f" (and {len(found) - 3} more)" if len(found) > 3 else ""
+    warn("kappa_x compares replications that look like different scales: "
+         + "; ".join(parts) + more + ". If they are, recode one side to the other's scale "
+         "(e.g. bin a 0-100 rating into the categories of a 3-point one) before comparing.",
+         ScaleWarning)
 
 
 def warn_dropped(est: Estimates, ann: Annotations, what: str) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -129,6 +129,9 @@ def compute(data: Any, other: Any, irr: str | None, level: Any, reference: Any,
         raise InputError(str(exc).replace("metric=", "irr=")) from None
     result.warn(rel, estimates["irr"])
     result.warn(kx, estimates["kappa_x"])
+    own = estimates["normalized"]  # its reasons beyond kappa_x's (warned above)
+    result.warn(norm, replace(own, reason=np.where(estimates["kappa_x"].reason == "", own.reason,
+                                                   "")), "normalized kappa_x")
     attrs: dict[str, Any] = {"irr": rel.name, "level": result.level.name}
     if reference is not None:
         attrs["reference"] = reference

@@ -11,9 +11,9 @@ import numpy as np
 
 from ..statistics import Stats
 from .base import Context, Estimates, counts, one_minus_ratio
-from .sums import cross_sums
+from .sums import cross_sums, sum_of_squares
 
-__all__ = ["cross_kappa"]
+__all__ = ["SHARED_MIN", "SPREAD_RATIO", "cross_kappa", "scale_gaps"]
 
 CITATION = "Wong, Paritosh & Aroyo (2021), Cross-replication Reliability, ACL, Eq 9-11"
 
@@ -38,6 +38,52 @@ def cross_kappa(stats: Stats, ctx: Context) -> Estimates:
         d_e = np.where(total > 0, sums.expected / (sums.r * sums.s), 0.0)
     one_minus_ratio(d_o, d_e, est, _ONE_VALUE)
     return est
+
+
+#: Below this share of a replication's paired annotations taking values the other
+#: replication uses too, the two look like different scales (kappa_x warns).
+SHARED_MIN = 0.5
+
+#: Interval data: standard deviations this many times apart look like different units.
+SPREAD_RATIO = 5.0
+
+
+def scale_gaps(stats: Stats, ctx: Context) -> list[tuple[int, int, str]]:
+    """(label, pair, what) where the two replications of a pair look like different
+    scales; ``what`` names the sides ``{x}`` and ``{y}`` (filled in by the caller).
+
+    Categories: a side whose paired annotations mostly (over 1 - SHARED_MIN)
+    take values the other side never uses, two or more of them (a 0-100 scale
+    against a 1-3 one, "pos" against "positive"). Interval data: standard
+    deviations SPREAD_RATIO or more times apart.
+    """
+    if "cross_used" not in stats:
+        return []
+    out = []
+    if ctx.meta.form == "moments":
+        m = stats["cross_mom"]
+        # count, sum, sum of squares: x at 1, 3, 4; y at 2, 5, 6
+        var = [sum_of_squares(m[..., n], m[..., s1], m[..., s2]) / np.maximum(m[..., n], 1.0)
+               for n, s1, s2 in ((1, 3, 4), (2, 5, 6))]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ratio = np.sqrt(var[0] / var[1])
+        for lab, p in np.argwhere((ratio >= SPREAD_RATIO) | (ratio <= 1 / SPREAD_RATIO)):
+            r = ratio[lab, p]
+            out.append((int(lab), int(p), f"the standard deviation of {{x}} is {r:.3g} times "
+                        "that of {y}"))
+        return out
+    x, y = stats["cross_x"], stats["cross_y"]
+    for a, b, names in ((x, y, ("{x}", "{y}")), (y, x, ("{y}", "{x}"))):
+        total = a.sum(axis=-1)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            share = np.where(total > 0, (a * (b > 0)).sum(axis=-1) / total, 1.0)
+        only = ((a > 0) & ~(b > 0)).sum(axis=-1)
+        for lab, p in np.argwhere((share < SHARED_MIN) & (only >= 2)):
+            out.append((int(lab), int(p), (
+                f"{1 - share[lab, p]:.0%} of {names[0]}'s paired annotations take "
+                f"{only[lab, p]} values {names[1]} never uses ({names[0]} uses "
+                f"{int((a[lab, p] > 0).sum())})")))
+    return out
 
 
 _ONE_VALUE = (

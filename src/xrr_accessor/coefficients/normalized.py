@@ -8,6 +8,8 @@ rounding noise) or NaN.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from ..statistics import Stats
@@ -63,18 +65,32 @@ def normalized(stats: Stats, ctx: Context, irr: str = "alpha",
     from .registry import lookup
 
     kx = cross_kappa(stats, ctx)
-    rel = lookup(irr).finalize(stats, ctx).value
+    rel_est = lookup(irr).finalize(stats, ctx)
+    rel = rel_est.value
     value, bad = normalize(kx.value, rel, ctx.meta.pairs, reference)
-    by_reference = reference is not None
     pairs = oriented(ctx.meta.pairs, reference)
     est = Estimates(value, counts=dict(kx.counts), reason=kx.reason.copy())
-    reps = ctx.replications
     for lab, p in np.argwhere(bad):
-        low = [(reps[r], rel[lab, r]) for r in pairs[p] if not rel[lab, r] > IRR_TOLERANCE]
-        if by_reference:
-            low = low[-1:]
         cell = np.zeros(bad.shape, dtype=bool)
         cell[lab, p] = True
-        est.undefined(cell, f"IRR ({irr}) of " + ", ".join(
-            f"{name!s} is {v:.3g}" for name, v in low) + ", not > 0")
+        est.undefined(cell, _why(irr, rel[lab], rel_est.counts.get("n_items"), lab,
+                                 pairs[p], ctx.replications, reference is not None))
     return est
+
+
+def _why(irr: str, rel: np.ndarray, n_items: np.ndarray | None, lab: int, pair: np.ndarray,
+         reps: Any, by_reference: bool) -> str:
+    """Why normalized kappa_x of one (label, pair) is undefined, and what to read instead."""
+    low = [r for r in pair if not rel[r] > IRR_TOLERANCE]
+    if by_reference:
+        low = low[-1:]
+    single = [r for r in low if n_items is not None and n_items[lab, r] == 0]
+    if single:  # one annotation per item: a single rater (e.g. a gold standard)
+        r = single[0]
+        other = pair[0] if r == pair[1] else pair[1]
+        return (f"{reps[r]!s} has no item with two annotations, so no IRR ({irr}) to "
+                f"normalize by (a single rater, such as one expert's gold labels); kappa_x "
+                f"is the agreement with {reps[r]!s} itself, or use reference="
+                f"{str(reps[other])!r} to divide by the IRR of {reps[other]!s}")
+    return f"IRR ({irr}) of " + ", ".join(
+        f"{reps[r]!s} is {rel[r]:.3g}" for r in low) + ", not > 0"

@@ -61,7 +61,8 @@ def _read_long(df: pd.DataFrame, roles: Roles) -> Table:
     else:
         value_cols = list(value)
     for v in value_cols:
-        _check_given(cols, "value", v, "column")
+        _check_given(cols, "value" if roles.labels is None else "a label (labels=)", v,
+                     "column")
     used = {found["item"], found["rater"], found["replication"]}
     label_col = found["label"] if value_cols else None
     if label_col is not None and len(value_cols) != 1:
