@@ -36,8 +36,8 @@ LEVELS = ("nominal", "ordinal", "interval", "ratio")
 TITLES = {
     "irr": "IRR of each replication ({irr}, {level})",
     "kappa_x": "kappa_x: agreement between replications (Eq 9-11)",
-    "normalized": "normalized kappa_x: replication similarity (Eq 13; near 1 = replicates as "
-                  "well as it agrees internally; {how})",
+    "normalized": "normalized kappa_x: replication similarity ({how}; near 1 = replicates as "
+                  "well as it agrees internally)",
 }
 
 EXAMPLES = """examples:
@@ -205,7 +205,8 @@ def _blocks(rep: Report, digits: int) -> str:
     """The report as three titled blocks: IRR, kappa_x, normalized kappa_x."""
     shown = rep._display(digits)
     ref = rep.attrs.get("reference")
-    how = f"divided by the IRR of {ref}" if ref is not None else "kappa_x / sqrt(IRR_X IRR_Y)"
+    how = (f"Section 6: kappa_x / IRR of {ref}" if ref is not None
+           else "Eq 13: kappa_x / sqrt(IRR_X IRR_Y)")
     out = []
     with pd.option_context("display.width", 250, "display.max_columns", 50,
                            "display.max_rows", 10_000):

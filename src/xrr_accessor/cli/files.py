@@ -84,6 +84,13 @@ def with_replication(frames: list[pd.DataFrame], paths: list[str],
                      column: str = "replication") -> pd.DataFrame:
     """Two files without a replication column as one frame, each file a replication
     named after its file name (``crowd.csv`` -> ``crowd``)."""
+    a, b = (set(map(str, f.columns)) for f in frames)
+    if a != b:
+        raise InputError(
+            f"{paths[0]} and {paths[1]} have different columns (only in {paths[0]}: "
+            f"{', '.join(sorted(a - b)) or '-'}; only in {paths[1]}: "
+            f"{', '.join(sorted(b - a)) or '-'}); two replications need the same columns: "
+            "rename them to match, or leave extra ones out with --exclude")
     names = [Path(p).name.split(".")[0] for p in paths]
     if len(set(names)) < len(names):
         names = list(paths)

@@ -17,7 +17,8 @@ or a ``value`` column), ready for ``xrr_accessor.irr(df)`` and friends.
   reproduce the paper's qualitative cases; :func:`draw_propensities` gives the
   per-item propensities behind a simulation (:mod:`.simulation`).
 - :func:`load_krippendorff2011` and :func:`load_fleiss1971` return two small
-  published data sets with known coefficients (:mod:`.published`).
+  published data sets with known coefficients, :func:`load_snow2008` real
+  crowd annotations beside an expert's (:mod:`.published`).
 
 Importing this package needs only numpy, pandas and the standard library.
 
@@ -33,7 +34,7 @@ from __future__ import annotations
 
 from .demo import DEMO_SEED, load_demo, simulate
 from .irep import EMOTIONS, IREP_POOLS, IREP_ROLES, POOLS, read_irep
-from .published import load_fleiss1971, load_krippendorff2011
+from .published import SNOW2008_TASKS, load_fleiss1971, load_krippendorff2011, load_snow2008
 from .simulation import draw_propensities, simulate_replications
 from .spec import ATTRS_KEY, PRESETS, LabelSpec
 from .truth import Reliability, true_reliability
@@ -46,12 +47,14 @@ __all__ = [
     "IREP_ROLES",
     "POOLS",
     "PRESETS",
+    "SNOW2008_TASKS",
     "LabelSpec",
     "Reliability",
     "draw_propensities",
     "load_demo",
     "load_fleiss1971",
     "load_krippendorff2011",
+    "load_snow2008",
     "read_irep",
     "simulate",
     "simulate_replications",

@@ -1,8 +1,9 @@
-"""Two small published data sets with known coefficients, for checking estimates.
+"""Small published data sets, in the library's canonical frame.
 
 :func:`load_krippendorff2011` (Krippendorff's worked example, with missing
 values and alphas at four levels) and :func:`load_fleiss1971` (Fleiss's
-psychiatric diagnoses, Fleiss' kappa 0.430), in the library's canonical frame.
+psychiatric diagnoses, Fleiss' kappa 0.430) have known coefficients;
+:func:`load_snow2008` is real crowd data beside an expert's labels.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from importlib import resources
 import numpy as np
 import pandas as pd
 
-__all__ = ["load_fleiss1971", "load_krippendorff2011"]
+__all__ = ["SNOW2008_TASKS", "load_fleiss1971", "load_krippendorff2011", "load_snow2008"]
 
 
 #: Krippendorff (2011), *Computing Krippendorff's Alpha-Reliability*, section C:
@@ -92,3 +93,59 @@ def load_fleiss1971() -> pd.DataFrame:
     df = pd.read_csv(io.StringIO(raw), dtype={"item": np.int64, "rater": "str",
                                               "value": "str"})
     return df.rename(columns={"item": "item_id", "value": "diagnosis"})
+
+
+#: The tasks of Snow et al. (2008) bundled here, and their scales.
+SNOW2008_TASKS = {
+    "rte": "recognizing textual entailment, 800 sentence pairs, 0/1",
+    "wsd": "word sense of 'president', 177 sentences, 3 senses (1-3)",
+    "anger": "anger in 100 news headlines, 0-100",
+}
+
+
+def load_snow2008(task: str = "rte") -> pd.DataFrame:
+    """Real crowd annotations beside an expert's: Snow et al. (2008), one task.
+
+    From Snow, O'Connor, Jurafsky & Ng (2008), *Cheap and Fast - But is it
+    Good? Evaluating Non-Expert Annotations for Natural Language Tasks*,
+    EMNLP: ten Amazon Mechanical Turk workers per item, and the expert
+    ("gold") label the task shipped with. As assembled in the GitHub
+    repository ``edwinrobots/bayesian_combination_tutorial2`` (MIT; commit
+    f98448e2e9a941463aa92f418eefd1f43bd5a637, ``*.standardized.tsv``).
+
+    Parameters
+    ----------
+    task : {"rte", "wsd", "anger"}
+        See :data:`SNOW2008_TASKS`: ``rte`` (0/1), ``wsd`` (3 senses, nominal),
+        ``anger`` (0-100: use ``level="interval"``).
+
+    Returns
+    -------
+    DataFrame
+        Columns ``item_id``, ``pool`` (``"crowd"``, or ``"expert"`` for the
+        gold label: one row per item, rater ``"expert"``), ``rater`` (the
+        worker id) and ``response``.
+
+    Examples
+    --------
+    >>> import xrr_accessor
+    >>> df = load_snow2008("rte")
+    >>> df.groupby("pool")["item_id"].agg(["size", "nunique"])
+            size  nunique
+    pool
+    crowd   8000      800
+    expert   800      800
+    >>> round(float(df.xrr.cross_kappa().iloc[0]), 3)  # the crowd's agreement with the expert
+    0.458
+    """
+    if task not in SNOW2008_TASKS:
+        raise ValueError(f"task={task!r}; use one of {list(SNOW2008_TASKS)}.")
+    path = resources.files("xrr_accessor") / "data" / f"snow2008_{task}.csv.gz"
+    raw = gzip.decompress(path.read_bytes()).decode("utf-8")
+    d = pd.read_csv(io.StringIO(raw), dtype={"item": "str", "worker": "str"})
+    crowd = pd.DataFrame({"item_id": d["item"], "pool": "crowd", "rater": d["worker"],
+                          "response": d["response"]})
+    gold = d.drop_duplicates("item")
+    expert = pd.DataFrame({"item_id": gold["item"], "pool": "expert", "rater": "expert",
+                           "response": gold["gold"]})
+    return pd.concat([crowd, expert], ignore_index=True)
