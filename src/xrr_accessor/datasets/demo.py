@@ -99,17 +99,19 @@ def simulate(
 
 
 def load_demo() -> pd.DataFrame:
-    """The bundled demo data: ``simulate(seed=2021)`` with IRep's labels and pools.
+    """The bundled demo data: simulated, ``simulate(seed=2021)``, IRep's labels and pools.
 
-    3,000 items, 3 pools, 31 binary labels, 2 ratings per item per pool (some
-    items 1), each pool covering about 70% of the items. Shipped as a file so
-    that its numbers never depend on the random generator's version.
+    Not real annotations: drawn from :func:`simulate`'s model in IRep's shape.
+    A corpus of 3,000 items, 3 pools, 31 binary labels, 2 ratings per item per
+    pool (some items 1), each pool covering about 70% of the corpus, so 2,904
+    items are annotated by at least one pool (12,270 rows). Shipped as a file
+    so that its numbers never depend on the random generator's version.
 
     Examples
     --------
     >>> df = load_demo()
-    >>> df.shape[1], sorted(df["pool"].unique())
-    (34, ['Budapest', 'Kuala Lumpur', 'Mexico City'])
+    >>> df.shape, df["item_id"].nunique(), sorted(df["pool"].unique())
+    ((12270, 34), 2904, ['Budapest', 'Kuala Lumpur', 'Mexico City'])
     """
     path = resources.files("xrr_accessor") / "data" / "irep_like.csv.gz"
     with resources.as_file(path) as p:
