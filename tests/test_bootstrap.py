@@ -10,6 +10,7 @@ the errors and warnings.
 from __future__ import annotations
 
 import warnings
+from dataclasses import replace
 from statistics import NormalDist
 
 import numpy as np
@@ -19,7 +20,7 @@ import pytest
 import xrr_accessor as xrr
 from xrr_accessor import intervals, pipeline, resample
 from xrr_accessor.coefficients import REGISTRY, lookup
-from xrr_accessor.datasets import simulate, simulate_replications, true_reliability
+from xrr_accessor.datasets import PRESETS, simulate, simulate_replications, true_reliability
 from xrr_accessor.errors import InputError, UndefinedWarning
 from xrr_accessor.kernels.resample import multinomial_counts
 
@@ -78,6 +79,7 @@ def test_multinomial_counts_are_multinomial():
     assert np.abs(per_item - 1 / 50).max() < 0.002
 
 
+@pytest.mark.filterwarnings("ignore:bootstrap intervals of rare labels")  # joy: 8% of 80
 def test_same_seed_same_intervals_other_seed_other_draws():
     df = _small(80)
     a = xrr.cross_kappa(df, ci=0.95, seed=11, n_boot=200)
@@ -102,6 +104,7 @@ def test_replicates_independent_of_threads_and_block_size(monkeypatch):
     np.testing.assert_array_equal(one.boot["k"], small_blocks.boot["k"])
 
 
+@pytest.mark.filterwarnings("ignore:bootstrap intervals of rare labels")  # joy: 8% of 80
 def test_seed_none_reports_a_seed_that_repeats_the_draws():
     df = _small(80)
     first = xrr.cross_kappa(df, ci=0.9, n_boot=100)
@@ -266,6 +269,7 @@ def test_plan_half_width_shrinks_like_one_over_root_n():
     assert (table["enough"] == (table["half_width"] <= 0.1)).all()
 
 
+@pytest.mark.filterwarnings("ignore:bootstrap intervals of rare labels")  # joy: 8% of 80
 def test_progress_bar_on_request_and_off_with_false(capsys):
     df = _small(80)
     xrr.cross_kappa(df, ci=0.95, n_boot=200, seed=0, progress=True)
@@ -280,3 +284,17 @@ def test_plan_warns_where_normalized_has_no_interval():
     with pytest.warns(UndefinedWarning, match="no interval"):
         table = xrr.plan(pilot, sizes=[100, 200], n_boot=50, seed=0)
     assert table["half_width"].isna().all()
+
+
+def test_rare_labels_warn_that_their_intervals_under_cover():
+    """Extreme prevalence: benchmarks/interval_coverage.py measured coverage falling with
+    the items' worth of minority annotations; below RARE_ITEMS the call says so."""
+    rare = {"rare": replace(PRESETS["sadness"], prevalence=0.01)}
+    df = simulate_replications(n_items=300, labels=rare, pools=["A", "B"], seed=4)
+    with pytest.warns(UndefinedWarning, match=r"rare labels under-cover: .*'rare' \(") as rec:
+        xrr.cross_kappa(df, ci=0.95, n_boot=100, seed=0)
+    assert len([w for w in rec if "rare labels" in str(w.message)]) == 1
+    # the same label at the sadness preset's prevalence: no warning (XRRWarnings are errors)
+    common = simulate_replications(n_items=300, labels=["sadness"], pools=["A", "B"],
+                                   raters_per_item=3, seed=4)
+    xrr.cross_kappa(common, ci=0.95, n_boot=100, seed=0)

@@ -19,7 +19,8 @@ SUBMODULES = {
     "spec": ["ATTRS_KEY", "PRESETS", "LabelSpec"],
     "simulation": ["draw_propensities", "simulate_replications"],
     "truth": ["Reliability", "true_reliability"],
-    "published": ["load_fleiss1971", "load_krippendorff2011"],
+    "published": ["SNOW2008_TASKS", "load_fleiss1971", "load_krippendorff2011",
+                  "load_snow2008"],
 }
 
 
@@ -100,3 +101,19 @@ def test_all_lists_exactly_the_re_exports():
 def test_replications_module_is_gone():
     with pytest.raises(ModuleNotFoundError):
         importlib.import_module("xrr_accessor.replications")
+
+
+def test_truth_is_ordered_like_the_estimates_whatever_the_pool_order():
+    # pools given out of name order, with per-pool values: the truth still lines up
+    # with the estimates (which order replications by name), cell for cell
+    spec = {"x": datasets.LabelSpec(prevalence=0.2, concentration=1.0,
+                                    shift={"Z": 0.0, "A": 0.9}, noise={"Z": 0.0, "A": 0.5})}
+    truth = datasets.true_reliability(spec, pools=["Z", "A"])
+    assert list(truth.alpha.columns) == ["A", "Z"]
+    assert truth.alpha.loc["x", "A"] == pytest.approx(0.125)  # noise 0.5: (1/2)^2 / 2
+    assert truth.alpha.loc["x", "Z"] == pytest.approx(0.5)
+    df = datasets.simulate_replications(n_items=20_000, labels=spec, pools=["Z", "A"], seed=1)
+    gap = df.xrr.irr() - truth.alpha
+    assert gap.notna().all().all() and (gap.abs() < 0.05).all().all()
+    kx_gap = df.xrr.cross_kappa() - truth.kappa_x
+    assert kx_gap.notna().all().all() and (kx_gap.abs() < 0.03).all().all()

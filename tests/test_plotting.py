@@ -54,6 +54,8 @@ def test_irr_hist_one_histogram_per_replication(rep):
     ax = rep.plot.irr_hist(bins=5)
     assert [t.get_text() for t in ax.get_legend().get_texts()] == ["A", "B", "C"]
     assert len(ax.patches) == 3  # one step outline per replication
+    assert len({p.get_linestyle() for p in ax.patches}) == 3  # told apart where they overlap
+    assert all(float(t).is_integer() for t in ax.get_yticks())  # counts of labels
     assert ax.get_xlabel() == "IRR (cohen)"
 
 
@@ -65,8 +67,19 @@ def test_label_bars_are_the_reports_numbers_with_error_bars(rep):
     assert [t.get_text() for t in ax.get_xticklabels()] == ["A", "B", "C", "A x B", "A x C",
                                                            "B x C"]
     np.testing.assert_allclose(_error_ends(_bars(ax)[0]), want[["lower", "upper"]])
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["IRR", "kappa_x"]
+    np.testing.assert_allclose(_bar_heights(rep.plot.label("JOY")), want["estimate"])
     with pytest.raises(xa.InputError, match="not in the report"):
         rep.plot.label("anger")
+
+
+def test_label_marks_an_undefined_irr():
+    gold = xa.datasets.load_snow2008("wsd")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", xa.errors.UndefinedWarning)  # one expert: no IRR
+        ax = gold.xrr.report(reference="crowd").plot.label("response")
+    assert [t.get_text() for t in ax.texts] == ["NaN"]
+    assert ax.texts[0].get_position()[0] == 1  # the expert's IRR, second bar
 
 
 def test_irr_vs_kappa_pairs_and_order(rep):
@@ -79,8 +92,11 @@ def test_irr_vs_kappa_pairs_and_order(rep):
     assert [t.get_text() for t in ax.get_xticklabels()] == list(kx["label"])
     irr_b = f[(f["statistic"] == "irr") & (f["replication"] == "B")].set_index("label")
     np.testing.assert_allclose(heights[0], irr_b.loc[list(kx["label"]), "estimate"])
+    # kappa_x is symmetric: the pair in the other order draws the same bars
+    swapped = rep.plot.irr_vs_kappa(pair=("C", "B"))
+    np.testing.assert_allclose(np.array(_bar_heights(swapped)).reshape(3, -1), heights)
     with pytest.raises(xa.InputError, match="pair"):
-        rep.plot.irr_vs_kappa(pair=("C", "A"))
+        rep.plot.irr_vs_kappa(pair=("A", "Z"))
 
 
 def test_heatmap_image_is_the_normalized_table(rep):

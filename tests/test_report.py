@@ -60,6 +60,12 @@ def test_agreement_table_shows_the_paradox():
     assert after.loc["cohen", "estimate"] == pytest.approx(0.220374, abs=5e-7)
     assert before.loc["cohen", "estimate"] == pytest.approx(0.405705, abs=5e-7)
     assert after.loc["conger", "pe"] == pytest.approx(0.6152, abs=1e-12)
+    # Cohen's terms, straight from the 2x2 table: p_a = (5 + 30) / 50, p_e from the margins
+    a_acc, b_acc = (5 + 11) / 50, (5 + 4) / 50
+    assert after.loc["cohen", "pa"] == pytest.approx(0.7, abs=1e-12)
+    assert after.loc["cohen", "pe"] == pytest.approx(a_acc * b_acc + (1 - a_acc) * (1 - b_acc),
+                                                     abs=1e-12)
+    assert pd.isna(after.loc["percent", "band"])  # no chance correction, no Landis-Koch band
     assert before.loc["conger", "pe"] == pytest.approx(0.4952, abs=1e-12)
     assert after.loc["bp", "estimate"] == before.loc["bp", "estimate"] == pytest.approx(0.4)
     assert after.loc["gwet", "estimate"] > before.loc["gwet", "estimate"]

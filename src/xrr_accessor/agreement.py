@@ -138,8 +138,11 @@ def agreement_table(
 
     One row per coefficient (per label and replication when there are
     several): the ``estimate``, observed agreement ``pa`` and chance
-    agreement ``pe`` where the coefficient has them, the Landis-Koch
-    ``band``, and with ``ci`` the standard error and limits; a coefficient
+    agreement ``pe`` where the coefficient has them (not alpha, whose terms
+    are disagreements over pairable values, nor Light's kappa, a mean of
+    pairwise kappas), the Landis-Koch ``band`` (not for percent agreement,
+    which is not chance-corrected), and with ``ci`` the standard error and
+    limits; a coefficient
     that cannot be computed on these data is NaN with its ``reason``. Reading ``pa``
     against ``pe`` makes the kappa paradox visible: the same observed
     agreement, a larger chance term, a lower kappa, while Brennan-Prediger
@@ -173,7 +176,7 @@ def agreement_table(
     >>> table.loc[["cohen", "bp", "gwet"], ["estimate", "pa", "pe", "band"]].round(3)
             estimate   pa     pe      band
     metric
-    cohen      0.220  NaN    NaN      fair
+    cohen      0.220  0.7  0.615      fair
     bp         0.400  0.7  0.500      fair
     gwet       0.520  0.7  0.375  moderate
     """
@@ -202,7 +205,12 @@ def agreement_table(
         cols["reason"] = est.reason
         blocks.append(_long(cols, ann, entry.name))
     out = pd.concat(blocks, ignore_index=True)
-    out.insert(out.columns.get_loc("reason"), "band", interpret(out["estimate"]))
+    if two:  # Cohen's kappa is Conger's for two raters: the same p_a and p_e
+        for side in ("pa", "pe"):
+            out.loc[out["metric"] == "cohen", side] = out.loc[out["metric"] == "conger",
+                                                              side].to_numpy()
+    band = interpret(out["estimate"]).where(out["metric"] != "percent")  # not chance-corrected
+    out.insert(out.columns.get_loc("reason"), "band", band)
     keys = [k for k in ("label", "replication") if k in out.columns]
     order_of = {e.name: i for i, e in enumerate(entries)}
     rank = out["metric"].map(order_of)

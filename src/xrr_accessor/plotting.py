@@ -44,6 +44,10 @@ def _axes(ax: Any, size: tuple[float, float]) -> Any:
     return _pyplot().subplots(figsize=size, layout="constrained")[1] if ax is None else ax
 
 
+def _fold(name: Any) -> str:
+    return str(name).casefold().replace("_", "").replace(" ", "")
+
+
 def _errors(rows: pd.DataFrame) -> np.ndarray | None:
     """Error bar lengths (2, n) from ``lower``/``upper``, or None without intervals."""
     if "lower" not in rows.columns:
@@ -64,47 +68,71 @@ class ReportPlots:
     def _rows(self, statistic: str) -> pd.DataFrame:
         return self._frame[self._frame["statistic"] == statistic]
 
+    def _find_label(self, name: Any) -> Any:
+        """``name`` as the report spells it (case and ``_``/spaces forgiven)."""
+        labels = list(pd.unique(self._frame["label"]))
+        if name in labels:
+            return name
+        folded = {_fold(lab): lab for lab in labels}
+        if _fold(name) in folded:
+            return folded[_fold(name)]
+        raise InputError(f"label {name!r} is not in the report; labels: {labels[:10]}")
+
     def irr_hist(self, ax: Any = None, bins: int | np.ndarray = 10) -> Any:
         """IRR across labels, one step histogram per replication (Fig 2)."""
+        from matplotlib.ticker import MaxNLocator
+
         ax = _axes(ax, (6, 3.5))
         rows = self._rows("irr")
         values = rows["estimate"].to_numpy()
         finite = values[np.isfinite(values)]
         if isinstance(bins, int) and finite.size:
             bins = np.linspace(min(0.0, finite.min()), max(1.0, finite.max()), bins + 1)
-        for rep, part in rows.groupby("replication", sort=False):
+        styles = ["-", "--", ":", "-."]
+        for k, (rep, part) in enumerate(rows.groupby("replication", sort=False)):
             ax.hist(part["estimate"].dropna(), bins=bins, histtype="step", linewidth=2,
-                    label=str(rep))
+                    linestyle=styles[k % len(styles)], label=str(rep))
+        ax.yaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set(xlabel=f"IRR ({self._report.attrs.get('irr')})", ylabel="labels",
                title="IRR of each label, by replication")
         ax.legend(frameon=False)
         return ax
 
     def label(self, name: Any, ax: Any = None) -> Any:
-        """One label's IRR in each replication and kappa_x of each pair (Fig 3)."""
+        """One label's IRR in each replication and kappa_x of each pair (Fig 3).
+        An undefined value is marked "NaN" on the axis line."""
+        from matplotlib.patches import Patch
+
+        name = self._find_label(name)
         rows = self._frame[(self._frame["label"] == name)
                            & (self._frame["statistic"] != "normalized")]
-        if rows.empty:
-            raise InputError(f"label {name!r} is not in the report; labels: "
-                             f"{list(pd.unique(self._frame['label']))[:10]}")
         ax = _axes(ax, (max(4.0, 0.9 * len(rows)), 3.5))
         names = list(cell_names(rows))
         colors = ["C0" if s == "irr" else "C1" for s in rows["statistic"]]
         ax.bar(range(len(rows)), rows["estimate"], yerr=_errors(rows), color=colors,
                capsize=3)
+        for k, v in enumerate(rows["estimate"]):
+            if not np.isfinite(v):
+                ax.text(k, 0, "NaN", ha="center", va="bottom", fontsize=8, color="0.3")
         ax.set_xticks(range(len(rows)), names, rotation=30, ha="right")
         ax.axhline(0, color="0.3", linewidth=0.8)
-        ax.set(ylabel="coefficient", title=f"{name}: IRR (blue) and kappa_x (orange)")
+        ax.set(ylabel="coefficient", title=str(name))
+        ax.legend(handles=[Patch(color="C0", label="IRR"), Patch(color="C1", label="kappa_x")],
+                  frameon=False, fontsize=8)
         return ax
 
     def irr_vs_kappa(self, pair: tuple[Any, Any] | None = None, ax: Any = None) -> Any:
         """Per label, the IRR of two replications beside their kappa_x (Figs 4-6),
-        labels ordered by kappa_x. ``pair`` defaults to the report's first."""
+        labels ordered by kappa_x. ``pair`` (either order) defaults to the
+        report's first."""
         kx = self._rows("kappa_x")
         if pair is None:
             pair = (kx["replication"].iloc[0], kx["replication_other"].iloc[0])
         a, b = pair
         sel = kx[(kx["replication"] == a) & (kx["replication_other"] == b)]
+        if sel.empty:  # kappa_x is symmetric: the pair may be stored the other way round
+            a, b = b, a
+            sel = kx[(kx["replication"] == a) & (kx["replication_other"] == b)]
         if sel.empty:
             pairs = sorted(set(zip(kx["replication"], kx["replication_other"], strict=True)))
             raise InputError(f"pair {pair!r} is not in the report; pairs: {pairs}")
@@ -112,7 +140,7 @@ class ReportPlots:
         irr = self._rows("irr").set_index(["label", "replication"])
         labels = list(sel["label"])
         x = np.arange(len(labels))
-        ax = _axes(ax, (max(6.0, 0.35 * len(labels)), 4))
+        ax = _axes(ax, (max(7.5, 3.5 + 0.35 * len(labels)), 4))
         width = 0.27
         for k, (rep, color) in enumerate([(a, "C0"), (b, "C2")]):
             part = irr.loc[[(lab, rep) for lab in labels]]
@@ -123,9 +151,8 @@ class ReportPlots:
         many = len(labels) > 8
         ax.set_xticks(x, labels, rotation=60 if many else 0, ha="right" if many else "center")
         ax.axhline(0, color="0.3", linewidth=0.8)
-        ax.set_ylim(top=ax.get_ylim()[1] * 1.18)  # room for the legend above the bars
         ax.set(ylabel="coefficient", title=f"IRR and kappa_x, {a} x {b}")
-        ax.legend(frameon=False, ncols=3, loc="upper center")
+        ax.legend(frameon=False, loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=8)
         return ax
 
     def heatmap(self, ax: Any = None, vmax: float = 1.5) -> Any:
@@ -146,7 +173,7 @@ class ReportPlots:
                 ax.text(j, i, "NaN" if np.isnan(v) else f"{v:.2f}", ha="center",
                         va="center", color="white" if np.isnan(v) or v < 0.6 * vmax
                         else "black", fontsize=8)
-        ax.figure.colorbar(im, ax=ax, label="1: as within each")
+        ax.figure.colorbar(im, ax=ax, label="1 = agree across as within")
         ax.set_title("normalized kappa_x")
         return ax
 
@@ -240,7 +267,7 @@ def plan(table: pd.DataFrame, ax: Any = None) -> Any:
     pilot = table.attrs.get("pilot_items")
     if pilot is not None:
         ax.axvline(pilot, color="0.6", linestyle=":", linewidth=1, label="pilot items")
-    ax.set(xscale="log", xlabel="items", ylabel="half width of the interval",
+    ax.set(xscale="log", yscale="log", xlabel="items", ylabel="half width of the interval",
            title="normalized kappa_x: interval half width by number of items")
     if table.groupby(keys).ngroups <= 12:
         ax.legend(frameon=False, fontsize=8)

@@ -110,8 +110,8 @@ def true_reliability(
     Examples
     --------
     >>> truth = true_reliability(preset="awe", pools=["MC", "Bud"])
-    >>> truth.alpha.round(4)
-    replication      MC     Bud
+    >>> truth.alpha.round(4)  # pools in the library's order (by name)
+    replication     Bud      MC
     label
     awe          0.1191  0.1191
     >>> float(truth.kappa_x.iloc[0, 0].round(4)), float(truth.normalized.iloc[0, 0].round(4))
@@ -137,9 +137,14 @@ def true_reliability(
     pi = keep * par.mu[:, None] + par.noise * par.guess
     # pi in (0, 1) and keep > 0 by validation, so nothing below divides by zero
     alpha = keep**2 * sigma2 / (pi * (1 - pi))
+    # the library orders replications by name: so do the pools here (after Params
+    # matched per-pool values to the pools in the order given)
+    perm = sorted(range(len(pool_names)), key=lambda i: pool_names[i])
+    pool_names = [pool_names[i] for i in perm]
+    pi, alpha, keep, shift = pi[:, perm], alpha[:, perm], keep[:, perm], par.shift[:, perm]
     n_pool = len(pool_names)
     first, second = np.triu_indices(n_pool, k=1)
-    corr = (1 - par.shift[:, first]) * (1 - par.shift[:, second])
+    corr = (1 - shift[:, first]) * (1 - shift[:, second])
     cov = keep[:, first] * keep[:, second] * corr * sigma2
     pa, pb = pi[:, first], pi[:, second]
     kappa_x = 2 * cov / (pa * (1 - pb) + pb * (1 - pa))
