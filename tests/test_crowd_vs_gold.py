@@ -14,12 +14,13 @@ import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from naive import alpha as naive_alpha
-from naive import kappa_x as naive_kappa_x
 
 import xrr_accessor as xrr
 from xrr_accessor.datasets import load_snow2008
 from xrr_accessor.errors import ScaleWarning, UndefinedWarning
+
+from naive import alpha as naive_alpha
+from naive import kappa_x as naive_kappa_x
 
 DATA = Path(__file__).parent / "data"
 

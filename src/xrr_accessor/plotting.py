@@ -117,8 +117,9 @@ class ReportPlots:
         ax.set_xticks(range(len(rows)), names, rotation=30, ha="right")
         ax.axhline(0, color="0.3", linewidth=0.8)
         ax.set(ylabel="coefficient", title=str(name))
+        ax.margins(y=0.22)  # room above the bars for the legend
         ax.legend(handles=[Patch(color="C0", label="IRR"), Patch(color="C1", label="kappa_x")],
-                  frameon=False, fontsize=8)
+                  frameon=False, fontsize=8, ncols=2, loc="upper center")
         return ax
 
     def irr_vs_kappa(self, pair: tuple[Any, Any] | None = None, ax: Any = None) -> Any:

@@ -89,8 +89,8 @@ def _why(irr: str, rel: np.ndarray, n_items: np.ndarray | None, lab: int, pair: 
         r = single[0]
         other = pair[0] if r == pair[1] else pair[1]
         return (f"{reps[r]!s} has no item with two annotations, so no IRR ({irr}) to "
-                f"normalize by (a single rater, such as one expert's gold labels); kappa_x "
-                f"is the agreement with {reps[r]!s} itself, or use reference="
+                f"normalize by (a single rater, such as one expert's gold labels): read "
+                f"kappa_x itself, the agreement with {reps[r]!s}, or use reference="
                 f"{str(reps[other])!r} to divide by the IRR of {reps[other]!s}")
     return f"IRR ({irr}) of " + ", ".join(
         f"{reps[r]!s} is {rel[r]:.3g}" for r in low) + ", not > 0"
