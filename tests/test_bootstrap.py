@@ -80,6 +80,7 @@ def test_multinomial_counts_are_multinomial():
 
 
 @pytest.mark.filterwarnings("ignore:bootstrap intervals of rare labels")  # joy: 8% of 80
+@pytest.mark.filterwarnings("ignore:some bootstrap intervals rest on few items")
 def test_same_seed_same_intervals_other_seed_other_draws():
     df = _small(80)
     a = xrr.cross_kappa(df, ci=0.95, seed=11, n_boot=200)
@@ -105,6 +106,7 @@ def test_replicates_independent_of_threads_and_block_size(monkeypatch):
 
 
 @pytest.mark.filterwarnings("ignore:bootstrap intervals of rare labels")  # joy: 8% of 80
+@pytest.mark.filterwarnings("ignore:some bootstrap intervals rest on few items")
 def test_seed_none_reports_a_seed_that_repeats_the_draws():
     df = _small(80)
     first = xrr.cross_kappa(df, ci=0.9, n_boot=100)
@@ -270,6 +272,7 @@ def test_plan_half_width_shrinks_like_one_over_root_n():
 
 
 @pytest.mark.filterwarnings("ignore:bootstrap intervals of rare labels")  # joy: 8% of 80
+@pytest.mark.filterwarnings("ignore:some bootstrap intervals rest on few items")
 def test_progress_bar_on_request_and_off_with_false(capsys):
     df = _small(80)
     xrr.cross_kappa(df, ci=0.95, n_boot=200, seed=0, progress=True)
@@ -298,3 +301,18 @@ def test_rare_labels_warn_that_their_intervals_under_cover():
     common = simulate_replications(n_items=300, labels=["sadness"], pools=["A", "B"],
                                    raters_per_item=3, seed=4)
     xrr.cross_kappa(common, ci=0.95, n_boot=100, seed=0)
+
+
+def test_a_small_pool_warns_though_the_file_has_many_items():
+    # 400 items in all, but pool C annotated only 30 of them: its IRR and the pairs
+    # with C rest on few items, which the call must say (not only the total count)
+    df = simulate(n_items=400, labels=["joy"], pools=["A", "B"], coverage=1.0, seed=1)
+    small = simulate(n_items=30, labels=["joy"], pools=["C"], coverage=1.0, seed=2)
+    both = pd.concat([df, small], ignore_index=True)
+    with warnings.catch_warnings(record=True) as rec:
+        warnings.simplefilter("always")
+        xrr.report(both, ci=0.95, n_boot=100, seed=0, irr="alpha")
+    few = [str(w.message) for w in rec if "rest on few items" in str(w.message)]
+    assert len(few) == 1
+    assert "label 'joy', C (30 items)" in few[0] and "A x C" in few[0]
+    assert "A x B" not in few[0]

@@ -200,3 +200,34 @@ def test_version_help_and_broken_pipe():
                           stdout=write, stderr=subprocess.PIPE, text=True, timeout=300)
     os.close(write)
     assert proc.returncode == 141 and proc.stderr == ""
+
+
+def test_two_files_that_cannot_be_two_replications(files, capsys):
+    d, _, _ = files
+    crowd = str(d / "crowd.csv")
+    assert main(["report", crowd, crowd]) == 2
+    assert "same file" in capsys.readouterr().err
+    pooled = d / "snow_pooled.csv"  # item_id, pool, rater, response
+    load_snow2008("rte").to_csv(pooled, index=False)
+    plain = d / "snow_plain.csv"
+    load_snow2008("rte").drop(columns="pool").to_csv(plain, index=False)
+    assert main(["report", str(pooled), str(plain)]) == 2
+    err = capsys.readouterr().err
+    assert f"{pooled} has a replication column and {plain} has none" in err
+
+
+def test_weights_flag_and_integer_pool_names(files, tmp_path, capsys):
+    _, _, demo = files
+    path = tmp_path / "intpool.csv"
+    demo.assign(city=demo["city"].map({"Budapest": 1, "Kuala Lumpur": 2,
+                                       "Mexico City": 3})).to_csv(path, index=False)
+    assert main(["report", str(path), "--replication", "city", "--format", "csv"]) == 0
+    text = capsys.readouterr().out
+    assert ",kappa_x,1,2," in text and ".0," not in text  # pool 2, not 2.0
+    assert main(["irr", str(path), "--replication", "city", "--metric", "gwet", "--weights",
+                 "quadratic", "--format", "csv", "--labels", "anger"]) == 0
+    got = pd.read_csv(io.StringIO(capsys.readouterr().out))
+    want = demo.assign(city=demo["city"].map({"Budapest": 1, "Kuala Lumpur": 2,
+                                              "Mexico City": 3})).xrr(
+        replication="city", labels=["anger"]).irr(metric="gwet", weights="quadratic")
+    assert got["estimate"].tolist() == pytest.approx(want.loc["anger"].tolist())

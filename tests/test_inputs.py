@@ -10,7 +10,14 @@ import pytest
 import xarray as xr
 
 from xrr_accessor.datasets import simulate
-from xrr_accessor.errors import InputError, LevelError, RoleError, UndefinedWarning, XRRWarning
+from xrr_accessor.errors import (
+    DroppedDataWarning,
+    InputError,
+    LevelError,
+    RoleError,
+    UndefinedWarning,
+    XRRWarning,
+)
 
 
 @pytest.fixture(scope="module")
@@ -331,3 +338,15 @@ def test_normalizing_irr_is_validated(irr, irep):
     for fn in (irep.xrr.normalized, irep.xrr.summary):
         with pytest.raises(InputError, match=rf"irr='{irr}' cannot normalize.*alpha, iota"):
             fn(irr=irr)
+
+
+def test_a_value_column_found_by_name_reports_the_columns_it_leaves_out():
+    # 'rating' is a value alias: the frame is read as one label, and the other
+    # annotation-like column must not vanish without a word
+    df = pd.DataFrame({"item": [1, 1, 2, 2], "rater": ["a", "b"] * 2,
+                       "rating": [1, 2, 1, 1], "offensive": [0, 1, 0, 0]})
+    with pytest.warns(DroppedDataWarning, match=r"'rating' is read as .*'offensive'"):
+        df.xrr.irr()
+    both = df.xrr(labels=["rating", "offensive"]).irr()  # the fix the warning names
+    assert list(both.index) == ["rating", "offensive"]
+    df[["item", "rater", "rating"]].xrr.irr()  # nothing left out: quiet

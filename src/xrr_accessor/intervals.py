@@ -184,6 +184,7 @@ def bootstrap_intervals(
              "as rough.", UndefinedWarning)
     else:
         _warn_rare(run.ann, n_items)
+        _warn_few_in_cells(run, targets)
     out = {}
     for t in targets:
         est = run.estimate(t.entry, **t.params).value
@@ -200,6 +201,27 @@ def bootstrap_intervals(
         out[t.key] = {"estimate": est, "se": se, "lower": lower, "upper": upper,
                       "n_undefined": undefined}
     return out, reps
+
+
+def _warn_few_in_cells(run: Any, targets: Sequence[Target]) -> None:
+    """Warn for cells (a small pool, a pair with little overlap) whose estimate rests on
+    fewer than FEW_ITEMS items, though the call has more."""
+    few: dict[str, int] = {}
+    for t in targets:
+        n = run.estimate(t.entry, **t.params).counts.get("n_items")
+        if n is None:
+            continue
+        cells = run.cells(t.entry)
+        for lab, c in np.argwhere((n > 0) & (n < FEW_ITEMS)):
+            cell = cells[c]
+            name = " x ".join(map(str, cell)) if isinstance(cell, tuple) else str(cell)
+            few.setdefault(f"label {run.ann.labels[lab]!r}, {name}", int(n[lab, c]))
+    if few:
+        shown = "; ".join(f"{k} ({v} items)" for k, v in list(few.items())[:5])
+        more = f"; and {len(few) - 5} more" if len(few) > 5 else ""
+        warn(f"some bootstrap intervals rest on few items: {shown}{more}. Below about "
+             f"{FEW_ITEMS} items their coverage falls short of the nominal level; read "
+             "them as rough.", UndefinedWarning)
 
 
 def _warn_rare(ann: Any, n_items: int) -> None:

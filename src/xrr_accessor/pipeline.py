@@ -318,7 +318,7 @@ def default_pairs(ann: Annotations, reference: Any = None) -> np.ndarray:
         have = (f"{r} ({list(ann.replications)})" if ann.has_replication
                 else "one (no replication column was found)")
         raise InputError(
-            f"cross-kappa compares two replications, but the data have {have}. Name a "
+            f"kappa_x compares two replications, but the data have {have}. Name a "
             "replication column (.xrr(replication='<column>')) or pass other=."
         )
     if reference is not None:  # the pairs with the reference, in their usual orientation

@@ -214,7 +214,7 @@ def report(
             "label": np.repeat(np.asarray(ann.labels, dtype=object), C),
             "statistic": stat,
             "replication": [c[0] for c in cells] * L,
-            "replication_other": [c[1] for c in cells] * L,
+            "replication_other": pd.Series([c[1] for c in cells] * L, dtype=object),
         })
         if value.ndim == 3:
             for j, q in enumerate(QUANTITIES):

@@ -98,7 +98,9 @@ def _parser() -> argparse.ArgumentParser:
     shown.add_argument("--format", choices=FORMATS, default="table",
                        help="output format (default table)")
     shown.add_argument("--output", "-o", metavar="PATH", help="write to PATH, not stdout")
-    shown.add_argument("--digits", type=int, default=3, help="decimals shown (default 3)")
+    shown.add_argument("--digits", type=int, default=3,
+                       help="decimals shown in table and markdown (default 3; csv and json "
+                            "keep full precision)")
     boot = argparse.ArgumentParser(add_help=False)
     boot.add_argument("--ci", type=float, metavar="LEVEL",
                       help="interval level, e.g. 0.95 (item bootstrap)")
@@ -157,6 +159,10 @@ def _parser() -> argparse.ArgumentParser:
     one.add_argument("path", metavar="FILE")
     one.add_argument("--metric", default="alpha", choices=[e.name for e in metrics],
                      help="coefficient (default alpha; see the list below)")
+    one.add_argument("--weights", choices=["unweighted", "linear", "quadratic"],
+                     help="agreement weights of the chance-corrected family (percent, "
+                          "cohen, scott, fleiss, conger, bp, gwet, light): the weighted "
+                          "kappas and AC2, instead of --level")
 
     cross = sub.add_parser("cross-kappa", parents=[files, level, boot, shown],
                            help="kappa_x between replications (two files, or a "
@@ -187,8 +193,16 @@ def _read(args: argparse.Namespace) -> tuple[pd.DataFrame, pd.DataFrame | None, 
     if args.categories:
         roles["categories"] = _names([args.categories])
     other = frames[1] if len(frames) > 1 else None
-    if other is not None and not args.wide and not any(
-            has_replication(f, args.replication) for f in frames):
+    if other is not None:
+        if Path(paths[0]).resolve() == Path(paths[1]).resolve():
+            raise ValueError(f"FILE and FILE2 are the same file ({paths[0]}); a replication "
+                             "is a second annotation of the items")
+        with_rep = [has_replication(f, args.replication) for f in frames]
+        if with_rep[0] != with_rep[1]:
+            has, lacks = (paths[0], paths[1]) if with_rep[0] else (paths[1], paths[0])
+            raise ValueError(f"{has} has a replication column and {lacks} has none; give "
+                             "both files one (or neither: each file is then a replication)")
+    if other is not None and not args.wide and not any(with_rep):
         # two replications: one frame with a replication column named after the files
         return with_replication(frames, paths), None, {**roles, "replication": "replication"}
     return frames[0], other, roles
@@ -258,8 +272,11 @@ def _run_one(args: argparse.Namespace) -> str:
     data, other, roles = _read(args)
     if args.command == "irr":
         level = "interval" if args.metric == "icc" and args.level == "nominal" else args.level
-        result = api.irr(data, metric=args.metric, level=level, **_boot(args), **roles)
-        attrs = {"metric": args.metric, "level": level}
+        if args.weights is not None:
+            level = "nominal"
+        result = api.irr(data, metric=args.metric, level=level, weights=args.weights,
+                         **_boot(args), **roles)
+        attrs = {"metric": args.metric, "level": level, "weights": args.weights}
     else:
         result = api.cross_kappa(data, other, level=args.level, **_boot(args), **roles)
         attrs = {"statistic": "kappa_x", "level": args.level}

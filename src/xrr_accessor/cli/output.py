@@ -48,7 +48,8 @@ def as_flags(message: str) -> str:
     >>> as_flags("choose labels with .xrr(labels=[...]) or pass other=")
     'choose labels with --labels ... or pass a second FILE'
     """
-    text = _CALL.sub(lambda m: _KWARG.sub(_flag, m.group(1)).replace(", ", " "), message)
+    text = re.sub(r"\s+(?:to|with) \.xrr\(\.\.\.\)", "", message)
+    text = _CALL.sub(lambda m: _KWARG.sub(_flag, m.group(1)).replace(", ", " "), text)
     text = _KWARG.sub(_flag, text)
     text = re.sub(r"\bpass other=", "pass a second FILE", text)
     text = text.replace("(labels=)", "(--labels)")

@@ -88,9 +88,10 @@ def _why(irr: str, rel: np.ndarray, n_items: np.ndarray | None, lab: int, pair: 
     if single:  # one annotation per item: a single rater (e.g. a gold standard)
         r = single[0]
         other = pair[0] if r == pair[1] else pair[1]
+        instead = (f", or use reference={str(reps[other])!r} to divide by the IRR of "
+                   f"{reps[other]!s}") if rel[other] > IRR_TOLERANCE else ""
         return (f"{reps[r]!s} has no item with two annotations, so no IRR ({irr}) to "
                 f"normalize by (a single rater, such as one expert's gold labels): read "
-                f"kappa_x itself, the agreement with {reps[r]!s}, or use reference="
-                f"{str(reps[other])!r} to divide by the IRR of {reps[other]!s}")
+                f"kappa_x itself, the agreement with {reps[r]!s}{instead}")
     return f"IRR ({irr}) of " + ", ".join(
         f"{reps[r]!s} is {rel[r]:.3g}" for r in low) + ", not > 0"

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from ..errors import InputError, LevelError, RoleError
+from ..errors import DroppedDataWarning, InputError, LevelError, RoleError, warn
 from .labels import infer_labels
 from .roles import ROLE_ALIASES, Roles, _check_given, _find, _norm, _resolve_roles
 from .tables import ALL_ROWS, Ids, Table
@@ -83,6 +83,9 @@ def _read_long(df: pd.DataFrame, roles: Roles) -> Table:
         has_label = label_col is not None or (value is not None and not (
             len(value_cols) == 1 and _norm(value_cols[0]) in ROLE_ALIASES["value"]
         ))
+    found_by_name = value is None and bool(value_cols) and not has_label
+    if found_by_name or label_col is not None:  # one value column: say what else is unused
+        _warn_left_out(cols, used | {label_col, *value_cols}, value_cols[0])
     dup_roles = [c for c in value_cols if c in used or c == label_col]
     if dup_roles:
         raise RoleError(f"column {dup_roles[0]!r} cannot be both a role and a value column.")
@@ -362,3 +365,14 @@ def _dedupe(
         what = "averaged each"
     del what  # chosen explicitly: reported in the result's attrs (n_duplicates), no warning
     return keep, out
+
+
+def _warn_left_out(cols: list[Hashable], used: set[Hashable], value: Hashable) -> None:
+    """A long frame's value column was found by name: say which other columns are unused."""
+    left = [c for c in cols if c not in used]
+    if left:
+        warn(f"column {value!r} is read as the annotations (the value role, by its name); "
+             f"column(s) {', '.join(map(repr, left[:6]))}{' ...' if len(left) > 6 else ''} "
+             "are not used. If they are labels too, name every label column with "
+             ".xrr(labels=[...]); to silence this, drop the columns you do not need.",
+             DroppedDataWarning)
