@@ -85,7 +85,8 @@ def _read_long(df: pd.DataFrame, roles: Roles) -> Table:
         ))
     found_by_name = value is None and bool(value_cols) and not has_label
     if found_by_name or label_col is not None:  # one value column: say what else is unused
-        _warn_left_out(cols, used | {label_col, *value_cols}, value_cols[0])
+        _warn_left_out(cols, used | {label_col, *value_cols}, value_cols[0],
+                       "by its name" if value is None else "as given")
     dup_roles = [c for c in value_cols if c in used or c == label_col]
     if dup_roles:
         raise RoleError(f"column {dup_roles[0]!r} cannot be both a role and a value column.")
@@ -367,11 +368,12 @@ def _dedupe(
     return keep, out
 
 
-def _warn_left_out(cols: list[Hashable], used: set[Hashable], value: Hashable) -> None:
-    """A long frame's value column was found by name: say which other columns are unused."""
+def _warn_left_out(cols: list[Hashable], used: set[Hashable], value: Hashable,
+                   how: str) -> None:
+    """A long frame read with one value column: say which other columns are unused."""
     left = [c for c in cols if c not in used]
     if left:
-        warn(f"column {value!r} is read as the annotations (the value role, by its name); "
+        warn(f"column {value!r} is read as the annotations (the value role, {how}); "
              f"column(s) {', '.join(map(repr, left[:6]))}{' ...' if len(left) > 6 else ''} "
              "are not used. If they are labels too, name every label column with "
              ".xrr(labels=[...]); to silence this, drop the columns you do not need.",
