@@ -29,6 +29,7 @@ from .coefficients import REGISTRY, Coefficient
 from .coefficients.icc import anova, icc_table
 from .errors import InputError, UndefinedWarning, warn
 from .resample import Replicates, Target, replicate
+from .results import cell_name
 
 __all__ = ["Bootstrap", "bootstrap_intervals", "confidence", "limits"]
 
@@ -213,9 +214,8 @@ def _warn_few_in_cells(run: Any, targets: Sequence[Target]) -> None:
             continue
         cells = run.cells(t.entry)
         for lab, c in np.argwhere((n > 0) & (n < FEW_ITEMS)):
-            cell = cells[c]
-            name = " x ".join(map(str, cell)) if isinstance(cell, tuple) else str(cell)
-            few.setdefault(f"label {run.ann.labels[lab]!r}, {name}", int(n[lab, c]))
+            few.setdefault(f"label {run.ann.labels[lab]!r}, {cell_name(cells, c)}",
+                           int(n[lab, c]))
     if few:
         shown = "; ".join(f"{k} ({v} items)" for k, v in list(few.items())[:5])
         more = f"; and {len(few) - 5} more" if len(few) > 5 else ""
@@ -248,8 +248,7 @@ def _warn_replicates(run: Any, t: Target, est: np.ndarray, undefined: np.ndarray
     cells = run.cells(t.entry)
     where = []
     for lab, c in np.argwhere((undefined > 0) & np.isfinite(est)):
-        cell = cells[c]
-        name = " x ".join(map(str, cell)) if isinstance(cell, tuple) else str(cell)
+        name = cell_name(cells, c)
         label = run.ann.labels[lab]
         tag = " (too many: interval NaN)" if too_many[lab, c] else ""
         where.append(f"{undefined[lab, c]} of {n_boot} for label {label!r}, {name}{tag}")

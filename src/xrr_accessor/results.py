@@ -26,7 +26,8 @@ from .errors import DroppedDataWarning, ScaleWarning, UndefinedWarning, warn
 from .schema import Annotations
 
 __all__ = [
-    "label_result", "label_table", "pair_index", "warn_dropped", "warn_scales", "warn_undefined",
+    "cell_name", "label_result", "label_table", "pair_index", "warn_dropped", "warn_scales",
+    "warn_undefined",
 ]
 
 
@@ -127,7 +128,8 @@ def label_table(
     return out
 
 
-def _cell_name(cells: pd.Index, j: int) -> str:
+def cell_name(cells: pd.Index, j: int) -> str:
+    """A replication's name, or a pair's as ``A x B``."""
     cell = cells[j]
     if isinstance(cell, tuple):
         return " x ".join(map(str, cell))
@@ -146,7 +148,7 @@ def warn_undefined(est: Estimates, ann: Annotations, cells: pd.Index, what: str)
         if ann.has_label:
             where.append(f"label {ann.labels[lab]!r}")
         if ann.has_replication:
-            where.append(_cell_name(cells, j))
+            where.append(cell_name(cells, j))
         parts.append(f"{', '.join(where) or 'the data'}: {est.reason[lab, j]}")
     more = f" (and {len(bad) - 3} more)" if len(bad) > 3 else ""
     warn(f"{what} is undefined (NaN) for {len(bad)} of {est.value.size} cell(s): "
