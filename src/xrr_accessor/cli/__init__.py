@@ -345,7 +345,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # the reader stopped early: say nothing more, and keep Python's exit quiet too
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141
-    except (ValueError, LevelError, OSError) as exc:
+    except (ValueError, LevelError, OSError, ImportError) as exc:
         print("xrr: error: " + as_flags(str(exc)), file=sys.stderr)  # one line
         return 2
     return 0

@@ -2,76 +2,23 @@
 
 from __future__ import annotations
 
-import csv
-import gzip
 from pathlib import Path
 
 import pandas as pd
 
 from ..errors import InputError
+from ..io.tables import read_file
 from ..schema.roles import ROLE_ALIASES, _norm
 
 __all__ = ["PARQUET", "has_replication", "read_table", "with_replication"]
 
 PARQUET = (".parquet", ".pq")
-_TSV = (".tsv", ".tab")
-_DELIMITERS = ",\t;|"
-
-
-def _suffix(path: Path) -> str:
-    suffixes = [s.lower() for s in path.suffixes]
-    if suffixes and suffixes[-1] in (".gz", ".bz2", ".xz", ".zip", ".zst"):
-        suffixes = suffixes[:-1]
-    return suffixes[-1] if suffixes else ""
-
-
-def _sniff(path: Path) -> str:
-    """The delimiter of a text table, from its first lines (``,`` if unsure)."""
-    opener = gzip.open if path.suffix.lower() == ".gz" else open
-    try:
-        with opener(path, "rt", encoding="utf-8", errors="replace") as fh:
-            head = "".join(line for _, line in zip(range(20), fh, strict=False))
-    except OSError as exc:
-        raise InputError(f"cannot read {path}: {exc}") from exc
-    try:
-        return csv.Sniffer().sniff(head, delimiters=_DELIMITERS).delimiter
-    except csv.Error:
-        return ","
 
 
 def read_table(path: str, sep: str | None = None) -> pd.DataFrame:
-    """One input file as a DataFrame.
-
-    Parquet (``.parquet``, ``.pq``) needs pyarrow (the ``io`` extra); any
-    other file is read as delimited text: ``sep`` if given, tab for ``.tsv``
-    and ``.tab``, else the delimiter sniffed from the first lines (``,``,
-    tab, ``;`` or ``|``). Compressed text (``.gz``, ...) is read as such.
-    """
-    p = Path(path)
-    if not p.is_file():
-        raise InputError(f"{path}: no such file")
-    suffix = _suffix(p)
-    if suffix in PARQUET:
-        try:
-            import pyarrow  # noqa: F401
-        except ImportError:
-            raise InputError(
-                f"reading {path} (Parquet) needs pyarrow: pip install 'xrr_accessor[io]'"
-            ) from None
-        try:
-            return pd.read_parquet(p)
-        except (OSError, ValueError) as exc:
-            raise InputError(f"cannot read {path} as Parquet: {exc}") from exc
-    if sep is None:
-        sep = "\t" if suffix in _TSV else _sniff(p)
-    try:
-        df = pd.read_csv(p, sep=sep)
-    except (ValueError, OSError, UnicodeError, pd.errors.ParserError) as exc:
-        raise InputError(f"cannot read {path} as a table with --sep {sep!r}: {exc}") from exc
-    if df.shape[1] == 1 and any(d in str(df.columns[0]) for d in _DELIMITERS if d != sep):
-        raise InputError(f"{path} was read as one column ({str(df.columns[0])[:40]!r}); "
-                         "give its delimiter with --sep (e.g. --sep ';' or --sep '\\t')")
-    return df
+    """One input file as a DataFrame (:func:`xrr_accessor.io.read_file`: CSV/TSV with
+    the delimiter sniffed, Parquet with the ``io`` extra, JSON Lines)."""
+    return read_file(path, sep=sep)
 
 
 def has_replication(df: pd.DataFrame, given: str | None) -> bool:

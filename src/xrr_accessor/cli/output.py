@@ -19,7 +19,7 @@ _FLAGS = {
     "value": "--value", "labels": "--labels", "wide": "--wide", "duplicates": "--duplicates",
     "categories": "--categories", "metric": "--metric", "irr": "--irr", "level": "--level",
     "reference": "--reference", "ci": "--ci", "n_boot": "--n-boot", "seed": "--seed",
-    "interval": "--interval", "form": "--form", "sort_by": "--sort-by",
+    "interval": "--interval", "form": "--form", "sort_by": "--sort-by", "sep": "--sep",
 }
 _VALUE = r"""('[^']*'|"[^"]*"|\[[^\]]*\]|[\w.<>-]+)"""
 _KWARG = re.compile(r"\b(" + "|".join(_FLAGS) + r")=" + _VALUE)

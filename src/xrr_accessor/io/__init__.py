@@ -9,6 +9,10 @@ left out (cancelled, rejected, ignored, discarded, empty) are counted in
 :class:`~xrr_accessor.errors.DroppedDataWarning`; bad input raises
 :class:`~xrr_accessor.errors.InputError`.
 
+:func:`read_annotations` reads annotation tables (CSV/TSV, Parquet, JSON Lines; one
+file, a directory or a glob) and :func:`from_duckdb` a DuckDB query; Parquet and DuckDB
+need the ``io`` extra (``pip install 'xrr_accessor[io]'``).
+
 Importing this package needs only pandas and the standard library.
 """
 
@@ -22,10 +26,14 @@ from .platforms import (
     read_prodigy,
     read_toloka,
 )
+from .tables import from_duckdb, read_annotations, read_file
 
 __all__ = [
+    "from_duckdb",
+    "read_annotations",
     "read_argilla",
     "read_doccano",
+    "read_file",
     "read_label_studio",
     "read_mturk",
     "read_prodigy",

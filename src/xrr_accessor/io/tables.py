@@ -1,0 +1,357 @@
+"""Annotations kept as tables: files (CSV/TSV, Parquet, JSON Lines) and DuckDB queries.
+
+:func:`read_annotations` reads one file, a glob or a directory, dispatching on the
+extension; :func:`from_duckdb` runs a query in a DuckDB database. Both return the frame
+as stored (no renaming: the accessor finds the roles by name, or they are given), check
+that the role columns they are told about exist, and refuse to return a partial or
+empty read. Parquet needs pyarrow and DuckDB needs duckdb: the ``io`` extra
+(``pip install 'xrr_accessor[io]'``), imported only when used.
+"""
+
+from __future__ import annotations
+
+import csv
+import glob
+import gzip
+import os
+from collections.abc import Hashable, Iterable
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from ..errors import InputError
+from ..schema.roles import ROLE_ALIASES, _norm
+from ._common import decode, parse_jsonl
+
+__all__ = ["FORMATS", "from_duckdb", "read_annotations", "read_file"]
+
+#: File formats by extension (after a compression suffix such as ``.gz``).
+FORMATS = {
+    ".csv": "csv", ".txt": "csv", ".tsv": "tsv", ".tab": "tsv",
+    ".parquet": "parquet", ".pq": "parquet",
+    ".jsonl": "jsonl", ".ndjson": "jsonl",
+}
+_COMPRESSED = (".gz", ".bz2", ".xz", ".zip", ".zst")
+_DELIMITERS = ",\t;|"
+_ROLES = ("item", "rater", "replication", "label", "value")
+
+
+def _suffix(path: Path) -> str:
+    suffixes = [s.lower() for s in path.suffixes]
+    if suffixes and suffixes[-1] in _COMPRESSED:
+        suffixes = suffixes[:-1]
+    return suffixes[-1] if suffixes else ""
+
+
+def _format(path: Path, given: str | None) -> str:
+    if given is not None:
+        if given not in set(FORMATS.values()):
+            raise InputError(f"format={given!r}; use one of "
+                             f"{sorted(set(FORMATS.values()))} (or None: from the extension)")
+        return given
+    return FORMATS.get(_suffix(path), "csv")
+
+
+def _extra(module: str, what: str) -> Any:
+    """Import an optional dependency of the ``io`` extra, or say how to install it."""
+    import importlib
+
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        raise ImportError(f"{what} needs {module}: pip install 'xrr_accessor[io]'") from None
+
+
+def _sniff(path: Path) -> str:
+    """The delimiter of a text table, from its first lines (``,`` if unsure)."""
+    opener = gzip.open if path.suffix.lower() == ".gz" else open
+    try:
+        with opener(path, "rt", encoding="utf-8", errors="replace") as fh:
+            head = "".join(line for _, line in zip(range(20), fh, strict=False))
+    except OSError as exc:
+        raise InputError(f"cannot read {path}: {exc}") from exc
+    try:
+        return csv.Sniffer().sniff(head, delimiters=_DELIMITERS).delimiter
+    except csv.Error:
+        return ","
+
+
+def _read_text_table(path: Path, fmt: str, sep: str | None) -> pd.DataFrame:
+    if sep is None:
+        sep = "\t" if fmt == "tsv" else _sniff(path)
+    try:
+        df = pd.read_csv(path, sep=sep)
+    except pd.errors.EmptyDataError:
+        raise InputError(f"{path} is empty: no header line and no annotations") from None
+    except (ValueError, OSError, UnicodeError, pd.errors.ParserError) as exc:
+        raise InputError(f"cannot read {path} as a table with sep={sep!r}: {exc}") from exc
+    if df.shape[1] == 1 and any(d in str(df.columns[0]) for d in _DELIMITERS if d != sep):
+        raise InputError(f"{path} was read as one column ({str(df.columns[0])[:40]!r}); "
+                         "give its delimiter with sep= (e.g. sep=';' or sep='\\t')")
+    return df
+
+
+def _read_jsonl(path: Path) -> pd.DataFrame:
+    opener = gzip.open if path.suffix.lower() == ".gz" else open
+    try:
+        with opener(path, "rb") as fh:
+            text = decode(fh.read(), path.name, "read_annotations")
+    except OSError as exc:
+        raise InputError(f"cannot read {path}: {exc}") from exc
+    rows = []
+    for number, record in parse_jsonl(text, path.name, "read_annotations"):
+        if not isinstance(record, dict):
+            raise InputError(f"read_annotations: line {number} of {path.name} is a JSON "
+                             f"{type(record).__name__}, not an object; each line must be one "
+                             "annotation as {\"item\": ..., \"rater\": ..., ...}")
+        rows.append(record)
+    return pd.DataFrame.from_records(rows)
+
+
+def _read_parquet(path: Path) -> pd.DataFrame:
+    _extra("pyarrow", f"reading {path} (Parquet)")
+    try:
+        return pd.read_parquet(path)
+    except (OSError, ValueError) as exc:
+        raise InputError(f"cannot read {path} as Parquet: {exc}") from exc
+
+
+def read_file(path: str | os.PathLike[str], sep: str | None = None,
+              format: str | None = None) -> pd.DataFrame:
+    """One file as a DataFrame, its format from the extension.
+
+    Parameters
+    ----------
+    path : str or path
+        A ``.csv``/``.txt`` (delimiter ``sep``, else sniffed from the first lines
+        among ``,``, tab, ``;``, ``|``), ``.tsv``/``.tab``, ``.parquet``/``.pq``
+        (the ``io`` extra) or ``.jsonl``/``.ndjson`` (one JSON object per line)
+        file; text formats may be compressed (``.gz``, ...). Other extensions
+        are read as delimited text.
+    sep : str, optional
+        Delimiter of a text table.
+    format : {"csv", "tsv", "parquet", "jsonl"}, optional
+        Overrides the extension.
+
+    Returns
+    -------
+    DataFrame
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "a.csv"
+    >>> _ = p.write_text("item;rater;joy\\n1;a;1\\n1;b;0\\n")
+    >>> read_file(p).columns.tolist()
+    ['item', 'rater', 'joy']
+    """
+    p = Path(path)
+    if not p.is_file():
+        raise InputError(f"{path}: no such file")
+    fmt = _format(p, format)
+    if fmt == "parquet":
+        return _read_parquet(p)
+    if fmt == "jsonl":
+        return _read_jsonl(p)
+    return _read_text_table(p, fmt, sep)
+
+
+def _paths(source: str | os.PathLike[str]) -> list[Path]:
+    """The files a path, directory or glob stands for (sorted; a directory: the files
+    of known formats in it and its subdirectories)."""
+    text = os.fspath(source)
+    p = Path(text)
+    if p.is_file():
+        return [p]
+    if p.is_dir():
+        found = sorted(f for f in p.rglob("*") if f.is_file() and _suffix(f) in FORMATS)
+        if not found:
+            raise InputError(f"{text}: a directory with no annotation files in it (looked for "
+                             f"{', '.join(sorted(FORMATS))}, also compressed)")
+        return found
+    if glob.has_magic(text):
+        found = sorted(Path(f) for f in glob.glob(text, recursive=True) if Path(f).is_file())
+        if not found:
+            raise InputError(f"{text}: the pattern matches no file")
+        return found
+    raise InputError(f"{text}: no such file or directory")
+
+
+def _hive(path: Path, root: Path) -> dict[str, str]:
+    """Hive-style partition columns (``replication=crowd/part-0.parquet``) of a file
+    under ``root``."""
+    parts = path.relative_to(root).parts[:-1]
+    return dict(part.split("=", 1) for part in parts if "=" in part)
+
+
+def check_roles(df: pd.DataFrame, source: str, roles: dict[str, Any]) -> None:
+    """An InputError when a role column named in ``roles`` is not in ``df``, or, with
+    no item named, when no column is called like an item (``item``, ``item_id``, ...)."""
+    columns = [str(c) for c in df.columns]
+    shown = ", ".join(repr(c) for c in columns[:15]) + (", ..." if len(columns) > 15 else "")
+    for role, name in roles.items():
+        if name is None:
+            continue
+        names = [name] if isinstance(name, Hashable) and not isinstance(name, tuple) else name
+        for column in names:
+            if column not in df.columns:
+                raise InputError(f"{source} has no column {column!r} (given as {role}=); its "
+                                 f"columns are {shown}. Pass the right name as {role}=.")
+    if roles.get("item") is None and not any(_norm(c) in ROLE_ALIASES["item"]
+                                             for c in df.columns):
+        raise InputError(f"{source} has no item column: none of its columns ({shown}) is "
+                         "called item, item_id, unit, task, ... Name it with item='<column>'.")
+
+
+def read_annotations(
+    source: str | os.PathLike[str], *, sep: str | None = None, format: str | None = None,
+    file_column: str | None = None, item: Any = None, rater: Any = None,
+    replication: Any = None, label: Any = None, value: Any = None,
+) -> pd.DataFrame:
+    """Annotations from a file, a directory of files or a glob, as one DataFrame.
+
+    Parameters
+    ----------
+    source : str or path
+        A file, a directory (every CSV/TSV/Parquet/JSON Lines file in it and
+        its subdirectories) or a glob (``"exports/*.parquet"``,
+        ``"runs/**/*.csv"``). Each file's format comes from its extension, as
+        in :func:`read_file`. Files are read in sorted order and stacked; they
+        must have the same columns.
+    sep, format
+        As in :func:`read_file`.
+    file_column : str, optional
+        Add a column of this name holding each row's file name (without
+        directory or extension): to keep one file per replication apart,
+        ``file_column="replication"``.
+    item, rater, replication, label, value : column names, optional
+        The roles you will give the accessor: they are checked now, so a file
+        without them fails here, naming the file, rather than later. With no
+        ``item`` given, some column must be called like an item (``item``,
+        ``item_id``, ``unit``, ``task``, ...).
+
+    Returns
+    -------
+    DataFrame
+        The columns as stored, plus Hive-style partition columns of a
+        directory (``pool=crowd/part-0.parquet`` gives a ``pool`` column) and
+        ``file_column``. ``df.attrs["files"]`` lists the files read.
+
+    Raises
+    ------
+    InputError
+        No such file, a file that cannot be parsed (the message names it, and
+        the line for JSON Lines), files with different columns, a named role
+        column that is missing, or no annotations at all. Nothing is returned
+        from a partial read.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (d / "crowd.csv").write_text("item,rater,joy\\n1,a,1\\n1,b,1\\n2,a,0\\n2,b,1\\n")
+    >>> _ = (d / "experts.csv").write_text("item,rater,joy\\n1,x,1\\n1,y,1\\n2,x,0\\n2,y,0\\n")
+    >>> df = read_annotations(d / "*.csv", file_column="replication", rater="rater")
+    >>> df.groupby("replication").size().to_dict()
+    {'crowd': 4, 'experts': 4}
+    >>> df.xrr.cross_kappa().loc["joy"].round(3).tolist()
+    [0.5]
+    """
+    paths = _paths(source)
+    root = Path(os.fspath(source))
+    frames = []
+    for path in paths:
+        df = read_file(path, sep=sep, format=format)
+        if root.is_dir():
+            for key, val in _hive(path, root).items():
+                if key not in df.columns:
+                    df[key] = val
+        if file_column is not None:
+            df[file_column] = path.name.split(".")[0]
+        if frames and list(df.columns) != list(frames[0].columns):
+            first, this = set(map(str, frames[0].columns)), set(map(str, df.columns))
+            raise InputError(
+                f"{path} has other columns than {paths[0]} (only in {path.name}: "
+                f"{', '.join(sorted(this - first)) or '-'}; only in {paths[0].name}: "
+                f"{', '.join(sorted(first - this)) or '-'}); files read together need the "
+                "same columns: read them one at a time and rename, or select the files "
+                "with a narrower pattern")
+        frames.append(df)
+    out = frames[0] if len(frames) == 1 else pd.concat(frames, ignore_index=True)
+    name = str(paths[0]) if len(paths) == 1 else f"{os.fspath(source)} ({len(paths)} files)"
+    if out.empty:
+        raise InputError(f"{name} holds no annotations (no rows)")
+    check_roles(out, name, {"item": item, "rater": rater, "replication": replication,
+                            "label": label, "value": value})
+    out.attrs["files"] = [str(p) for p in paths]
+    return out
+
+
+def from_duckdb(con: Any, query: str, params: Iterable[Any] | dict[str, Any] | None = None,
+                *, item: Any = None, rater: Any = None, replication: Any = None,
+                label: Any = None, value: Any = None) -> pd.DataFrame:
+    """Annotations from a DuckDB query (the ``io`` extra: duckdb).
+
+    Parameters
+    ----------
+    con : duckdb connection or str or path
+        An open connection (used and left open), or the path of a database
+        file, opened read-only and closed again (``":memory:"`` for an empty
+        in-memory database, e.g. to query Parquet or CSV files with
+        ``read_parquet('dir/*.parquet')``).
+    query : str
+        The SQL; its result rows are the annotations.
+    params : sequence or mapping, optional
+        Values for the query's ``?`` or ``$name`` placeholders.
+    item, rater, replication, label, value : column names, optional
+        Checked as in :func:`read_annotations`.
+
+    Returns
+    -------
+    DataFrame
+
+    Raises
+    ------
+    InputError
+        The query fails (the message gives DuckDB's reason and the query), a
+        named role column is missing, or the query returns no rows.
+
+    Examples
+    --------
+    >>> import duckdb
+    >>> con = duckdb.connect()
+    >>> _ = con.execute("create table a as select * from (values (1, 'x', 1), "
+    ...                 "(1, 'y', 1), (2, 'x', 0), (2, 'y', 1)) t(item, rater, joy)")
+    >>> df = from_duckdb(con, "select * from a where item <= ?", [2])
+    >>> df.shape
+    (4, 3)
+    """
+    duckdb = _extra("duckdb", "from_duckdb")
+    own = isinstance(con, str | os.PathLike)
+    if own:
+        target = os.fspath(con)
+        if target != ":memory:" and not Path(target).is_file():
+            raise InputError(f"from_duckdb: no database file at {target!r}; pass a path to "
+                             "a DuckDB file, ':memory:', or an open duckdb connection")
+        con = duckdb.connect(target, read_only=target != ":memory:")
+    elif not hasattr(con, "execute"):
+        raise InputError(f"from_duckdb: cannot query an object of type {type(con).__name__}; "
+                         "pass a duckdb connection or the path of a database file")
+    try:
+        df = con.execute(query, params).df() if params is not None else con.execute(
+            query).df()
+    except duckdb.Error as exc:
+        short = " ".join(query.split())
+        short = short if len(short) <= 200 else short[:197] + "..."
+        raise InputError(f"from_duckdb: the query failed: {exc} (query: {short}). Fix the "
+                         "SQL; nothing was read.") from exc
+    finally:
+        if own:
+            con.close()
+    if df.empty:
+        raise InputError("from_duckdb: the query returned no rows; check its FROM and WHERE")
+    check_roles(df, "the query's result", {"item": item, "rater": rater,
+                                           "replication": replication, "label": label,
+                                           "value": value})
+    return df
