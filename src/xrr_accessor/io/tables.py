@@ -344,7 +344,8 @@ def from_duckdb(con: Any, query: str, params: Iterable[Any] | dict[str, Any] | N
     except duckdb.Error as exc:
         short = " ".join(query.split())
         short = short if len(short) <= 200 else short[:197] + "..."
-        raise InputError(f"from_duckdb: the query failed: {exc} (query: {short}). Fix the "
+        reason = " ".join(str(exc).split())
+        raise InputError(f"from_duckdb: the query failed: {reason} (query: {short}). Fix the "
                          "SQL; nothing was read.") from exc
     finally:
         if own:
