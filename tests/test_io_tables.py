@@ -188,6 +188,7 @@ def test_duckdb_file_and_parquet_through_sql(annotations, tmp_path):
     con.execute("create table annotations as select * from frame")
     con.close()
     _same(from_duckdb(db, "select * from annotations"), annotations)
+    duckdb.connect(str(db)).close()  # the read-only connection was closed: writable again
     annotations.to_parquet(tmp_path / "a.parquet")
     _same(from_duckdb(":memory:", f"select * from read_parquet('{tmp_path / 'a.parquet'}')"),
           annotations)
