@@ -59,7 +59,8 @@ class Report:
         geometric mean).
     attrs : dict
         The call: ``irr``, ``level``, ``reference``, ``ci`` and the bootstrap
-        settings.
+        settings; ``replications``: per replication, its ``items``, ``raters``
+        and ``rows`` (annotated (item, rater) pairs, any label).
     """
 
     frame: pd.DataFrame
@@ -136,6 +137,52 @@ class Report:
             return text
         Path(path).write_text(text)
         return None
+
+    def readings(self, digits: int = 2) -> pd.DataFrame:
+        """A plain-language sentence per label and pair reading normalized kappa_x
+        (:func:`~xrr_accessor.reading.readings`)."""
+        from .reading import readings
+
+        return readings(self, digits)
+
+    def to_html(self, path: str | Path | None = None, title: str | None = None,
+                figures: bool = True, digits: int = 3) -> str | None:
+        """The report as one self-contained HTML page (no network, no script).
+
+        The page shows each replication's items and raters, a plain-language
+        reading of every pair (:meth:`readings`), the table with intervals and
+        Landis-Koch bands, and the figures (IRR histogram, normalized kappa_x
+        heatmap, IRR beside kappa_x for the first six pairs) as inline PNG.
+        Needs jinja2 (the ``io`` extra) and, for figures, matplotlib (the
+        ``plot`` extra).
+
+        Parameters
+        ----------
+        path : str or Path, optional
+            Where to write the page (UTF-8); None returns it as a string.
+        title : str, optional
+            The page's heading (default "xRR reliability report").
+        figures : bool
+            Draw the figures (False: the page needs no matplotlib).
+        digits : int
+            Decimals in the table.
+
+        Returns
+        -------
+        str or None
+
+        Examples
+        --------
+        >>> from xrr_accessor import report
+        >>> from xrr_accessor.datasets import simulate
+        >>> rep = report(simulate(n_items=200, labels=["joy"], pools=["A", "B"], seed=1))
+        >>> page = rep.to_html(figures=False)
+        >>> page.startswith("<!DOCTYPE html>"), "B and A on joy" in page
+        (True, True)
+        """
+        from .report_html import to_html
+
+        return to_html(self, path, title=title, figures=figures, digits=digits)
 
     @property
     def plot(self) -> Any:
@@ -240,13 +287,29 @@ def report(
         rank if s.name == "label" else order), kind="stable", ignore_index=True)
     for col in ("n_items", "n_annotations", "n_unpairable"):
         frame[col] = frame[col].astype("int64")
-    return Report(frame, {**table.attrs, "reference": table.attrs.get("reference")})
+    return Report(frame, {**table.attrs, "reference": table.attrs.get("reference"),
+                          "replications": _pools(ann)})
 
 
 def _annotations(codes: np.ndarray, rep: np.ndarray, n_rep: int) -> np.ndarray:
     """Annotations of each label in each replication (L, R)."""
     return np.stack([np.bincount(rep[row >= 0], minlength=n_rep) for row in codes]
                     ) if len(codes) else np.zeros((0, n_rep), dtype=np.int64)
+
+
+def _pools(ann: Any) -> dict[str, dict[str, int]]:
+    """Items, raters and annotation rows of each replication (any label)."""
+    n_rep = len(ann.replications)
+    rows = np.bincount(ann.replication, minlength=n_rep)
+
+    def distinct(codes: np.ndarray) -> np.ndarray:
+        key = np.unique(ann.replication.astype(np.int64) * (int(codes.max(initial=0)) + 1)
+                        + codes)
+        return np.bincount(key // (int(codes.max(initial=0)) + 1), minlength=n_rep)
+
+    items, raters = distinct(ann.item), distinct(ann.rater)
+    return {str(name): {"items": int(items[r]), "raters": int(raters[r]),
+                        "rows": int(rows[r])} for r, name in enumerate(ann.replications)}
 
 
 def cell_names(frame: pd.DataFrame) -> pd.Series:

@@ -45,6 +45,7 @@ EXAMPLES = """examples:
   xrr report pools.csv --replication city     Table 5: IRR, kappa_x, normalized kappa_x
   xrr report crowd.csv expert.csv --reference crowd --format markdown
   xrr report a.tsv --labels joy,awe --ci 0.95 --format csv --output table.csv
+  xrr report pools.parquet --ci 0.95 --format html --output report.html
   xrr irr ratings.csv --metric gwet --exclude comment
   xrr cross-kappa round1.parquet round2.parquet --level ordinal
 
@@ -96,7 +97,8 @@ def _parser() -> argparse.ArgumentParser:
                                 parser_class=_Parser)
     shown = argparse.ArgumentParser(add_help=False)
     shown.add_argument("--format", choices=FORMATS, default="table",
-                       help="output format (default table)")
+                       help="output format (default table; html: a self-contained page "
+                            "with figures, for report and demo)")
     shown.add_argument("--output", "-o", metavar="PATH", help="write to PATH, not stdout")
     shown.add_argument("--digits", type=int, default=3,
                        help="decimals shown in table and markdown (default 3; csv and json "
@@ -240,7 +242,9 @@ def _blocks(rep: Report, digits: int) -> str:
     return "\n".join(out)
 
 
-def _report_text(rep: Report, args: argparse.Namespace) -> str:
+def _report_text(rep: Report, args: argparse.Namespace, title: str) -> str:
+    if args.format == "html":
+        return str(rep.to_html(title=title, digits=args.digits))
     if args.format == "table":
         return _blocks(rep, args.digits)
     if args.format == "markdown":
@@ -254,7 +258,8 @@ def _run_report(args: argparse.Namespace) -> str:
     data, other, roles = _read(args)
     rep = report(data, other, irr=args.irr, level=args.level, reference=args.reference,
                  sort_by=args.sort_by, **_boot(args), **roles)
-    return _report_text(rep, args)
+    names = " and ".join(Path(p).name for p in (args.path, args.other) if p is not None)
+    return _report_text(rep, args, f"xRR report: {names}")
 
 
 def _run_demo(args: argparse.Namespace) -> str:
@@ -265,10 +270,15 @@ def _run_demo(args: argparse.Namespace) -> str:
             f"rows, {(df.shape[1] - 3) * len(df):,} binary annotations, pools "
             f"{', '.join(sorted(df['pool'].unique()))}.\n\n")
     rep = report(df, irr=args.irr, level=args.level)
-    return (head if args.format == "table" else "") + _report_text(rep, args)
+    return (head if args.format == "table" else "") + _report_text(
+        rep, args, "xRR report: demo data (simulated, IRep-shaped)")
 
 
 def _run_one(args: argparse.Namespace) -> str:
+    if args.format == "html":
+        raise ValueError(f"--format html is a page for xrr report (IRR, kappa_x and "
+                         f"normalized kappa_x with figures); xrr {args.command} prints "
+                         "table, csv, json or markdown")
     data, other, roles = _read(args)
     if args.command == "irr":
         level = "interval" if args.metric == "icc" and args.level == "nominal" else args.level

@@ -1,4 +1,4 @@
-"""What the ``xrr`` command prints: results in four formats, messages as flags."""
+"""What the ``xrr`` command prints: results in five formats, messages as flags."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pandas as pd
 
 __all__ = ["FORMATS", "as_flags", "markdown", "render", "tidy"]
 
-FORMATS = ("table", "csv", "json", "markdown")
+FORMATS = ("table", "csv", "json", "markdown", "html")
 
 #: Keyword arguments of the Python API and the flag that sets them.
 _FLAGS = {

@@ -1,0 +1,148 @@
+"""A plain-language reading of each replication pair of a report, label by label.
+
+The sentences follow the paper's reading of normalized kappa_x (Wong et al.
+2021, Section 3.5): kappa_x is capped by the IRRs of the two replications, and
+normalized kappa_x says how much of that ceiling the two pools reach when
+they agree with each other; 1 means they agree with each other as much as
+each agrees within itself, a perfect replication. The rules, in order:
+
+* undefined (NaN): why, from the IRRs and kappa_x of the pair;
+* with an interval that reaches 1: the second replication *replicates* the
+  first (a perfect replication is not ruled out), with a note when the
+  interval is wider than :data:`WIDE`;
+* with an interval that reaches 0 (and not 1): agreement between the pools
+  beyond chance is *not shown*;
+* otherwise it replicates the first *in part*, at the interval's share of
+  the ceiling;
+* without an interval: the estimate's share of the ceiling, and how to get
+  an interval;
+* either way, when the IRRs behind the ceiling are below 0.20 (Landis and
+  Koch's "slight" or worse) the sentence adds that two noisy pools are being
+  compared, with kappa_x itself (the paper's *awe* example, Fig 6).
+
+With ``reference=`` the ceiling is the reference replication's own IRR and
+the other side is the one that replicates it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["LOW_IRR", "WIDE", "readings"]
+
+#: IRRs below this (the top of Landis and Koch's "slight") get the noisy-pools note.
+LOW_IRR = 0.20
+#: Intervals wider than this (on the scale of normalized kappa_x) get a "more items" note.
+WIDE = 0.5
+
+
+def _num(v: float, digits: int) -> str:
+    return f"{v:.{digits}f}"
+
+
+def _share(v: float) -> str:
+    return f"{max(v, 0.0):.0%}"
+
+
+def _why(irr_a: float, irr_b: float, kx: float, a: Any, b: Any, ref: str) -> str:
+    sides = [(a, irr_a), (b, irr_b)] if ref == "both" else [
+        (s, v) for s, v in ((a, irr_a), (b, irr_b)) if str(s) == ref]
+    for side, v in sides:
+        if not np.isfinite(v):
+            return f"the IRR of {side} is undefined"
+        if v <= 0:
+            return f"the IRR of {side} is {v:.3f}, not above 0, so there is no ceiling to share"
+    if not np.isfinite(kx):
+        return "kappa_x is undefined"
+    return "see the report's warnings"
+
+
+def readings(report: Any, digits: int = 2) -> pd.DataFrame:
+    """One sentence per label and replication pair, reading normalized kappa_x.
+
+    Parameters
+    ----------
+    report : Report
+        From :func:`~xrr_accessor.report`; its intervals are used when it
+        has them.
+    digits : int
+        Decimals of the numbers quoted.
+
+    Returns
+    -------
+    DataFrame
+        Columns ``label``, ``replication``, ``replication_other`` (the pair as
+        in the report), ``replicated`` and ``replicating`` (which side the
+        sentence reads as the original: the reference when there is one,
+        else the pair's first), ``verdict`` (``"replicates"``, ``"in part"``,
+        ``"not shown"``, ``"estimate only"`` or ``"undefined"``) and ``text``.
+
+    Examples
+    --------
+    >>> from xrr_accessor import report
+    >>> from xrr_accessor.datasets import simulate
+    >>> df = simulate(n_items=300, labels=["joy"], pools=["A", "B"], seed=5)
+    >>> print(readings(report(df)).loc[0, "text"])  # doctest: +ELLIPSIS
+    B and A on joy: normalized kappa_x 1.0..., so the pools agree with each other ...
+    """
+    frame = report.frame
+    ref = str(frame.loc[frame["statistic"] == "normalized", "reference"].iloc[0]) if (
+        frame["statistic"] == "normalized").any() else "both"
+    irr = frame[frame["statistic"] == "irr"].set_index(["label", "replication"])["estimate"]
+    kx = frame[frame["statistic"] == "kappa_x"].set_index(
+        ["label", "replication", "replication_other"])["estimate"]
+    rows = []
+    for r in frame[frame["statistic"] == "normalized"].itertuples(index=False):
+        a, b, label = r.replication, r.replication_other, r.label
+        first, second = (b, a) if ref == str(b) else (a, b)  # the reference is replicated
+        irr_a, irr_b = float(irr[(label, a)]), float(irr[(label, b)])
+        k = float(kx[(label, a, b)])
+        x = float(r.estimate)
+        ceiling = (f"{first}'s own agreement" if ref != "both"
+                   else "their own agreement")
+        if not np.isfinite(x):
+            verdict = "undefined"
+            text = (f"{second} and {first} cannot be compared on {label}: normalized kappa_x "
+                    f"is undefined ({_why(irr_a, irr_b, k, a, b, ref)}).")
+        else:
+            lo, hi = (float(getattr(r, "lower", np.nan)), float(getattr(r, "upper", np.nan)))
+            if np.isfinite(lo) and np.isfinite(hi):
+                shown = f"{_num(x, digits)} [{_num(lo, digits)}, {_num(hi, digits)}]"
+                if hi >= 1:
+                    verdict = "replicates"
+                    text = (f"{second} replicates {first} on {label}: normalized kappa_x "
+                            f"{shown}; the interval reaches 1, so the pools may agree with "
+                            f"each other as much as {ceiling} allows.")
+                    if hi - lo > WIDE:
+                        text += " The interval is wide: more items would say more."
+                elif lo <= 0:
+                    verdict = "not shown"
+                    text = (f"{second} does not replicate {first} on {label}: normalized "
+                            f"kappa_x {shown}; the interval reaches 0, so agreement between "
+                            "the pools beyond chance is not shown.")
+                else:
+                    verdict = "in part"
+                    text = (f"{second} replicates {first} only in part on {label}: normalized "
+                            f"kappa_x {shown}; the pools agree with each other at "
+                            f"{_share(lo)}-{_share(hi)} of what {ceiling} allows.")
+            else:
+                verdict = "estimate only"
+                reach = ("as much as" if x >= 1 else f"at {_share(x)} of what")
+                text = (f"{second} and {first} on {label}: normalized kappa_x "
+                        f"{_num(x, digits)}, so the pools agree with each other {reach} "
+                        f"{ceiling} allows (no interval: report(ci=0.95) says whether a "
+                        "perfect replication is ruled out).")
+        low = [v for s, v in ((a, irr_a), (b, irr_b)) if ref in ("both", str(s))]
+        if verdict != "undefined" and all(np.isfinite(v) and v < LOW_IRR for v in low):
+            shown_irr = ", ".join(_num(v, digits) for v in low)
+            text += (f" {'Both IRRs are' if len(low) == 2 else 'The IRR is'} low "
+                     f"({shown_irr}), so this compares noisy pools: kappa_x itself is "
+                     f"{_num(k, digits)}.")
+        rows.append({"label": label, "replication": a, "replication_other": b,
+                     "replicated": first, "replicating": second, "verdict": verdict,
+                     "text": text})
+    return pd.DataFrame(rows, columns=["label", "replication", "replication_other",
+                                       "replicated", "replicating", "verdict", "text"])

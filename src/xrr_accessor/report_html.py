@@ -1,0 +1,157 @@
+"""A report as one self-contained HTML page: :meth:`Report.to_html`.
+
+The page holds the data's replications, a plain-language reading of every
+replication pair (:func:`~xrr_accessor.reading.readings`), the paper's
+Table 5 with intervals and Landis-Koch bands, and the figures as inline PNG
+(``data:`` URIs): no network, no CDN, no script. It is rendered by Jinja2
+from the package's ``templates/report.html.j2`` (the ``io`` extra); figures
+need matplotlib (the ``plot`` extra).
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .reading import readings
+from .report import cell_names
+
+__all__ = ["MAX_PAIR_FIGURES", "OPEN_READINGS", "to_html"]
+
+#: Pairs drawn with their own IRR-vs-kappa_x figure; the heatmap shows them all.
+MAX_PAIR_FIGURES = 6
+#: Pairs with at most this many labels show their sentences open; others folded.
+OPEN_READINGS = 8
+
+_TITLES = {"irr": "IRR", "kappa_x": "kappa_x", "normalized": "normalized kappa_x"}
+_BANDS = [("poor", "< 0"), ("slight", "0.00-0.20"), ("fair", "0.21-0.40"),
+          ("moderate", "0.41-0.60"), ("substantial", "0.61-0.80"),
+          ("almost perfect", "0.81-1.00")]
+
+
+def _jinja() -> Any:
+    try:
+        import jinja2
+    except ImportError:
+        raise ImportError("the HTML report needs jinja2: pip install 'xrr_accessor[io]'"
+                          ) from None
+    return jinja2
+
+
+def _png(ax: Any, alt: str, caption: str) -> dict[str, Any]:
+    """An Axes' figure as an inline PNG (the figure is closed)."""
+    import matplotlib.pyplot as plt
+
+    fig = ax.figure
+    buf = io.BytesIO()
+    dpi = 100
+    fig.savefig(buf, format="png", dpi=dpi)
+    width, height = (round(v * dpi) for v in fig.get_size_inches())
+    plt.close(fig)
+    src = "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
+    return {"src": src, "alt": alt, "caption": caption, "width": width, "height": height}
+
+
+def _figures(report: Any) -> tuple[list[dict[str, Any]], str]:
+    from .plotting import _pyplot
+
+    _pyplot()  # matplotlib, or an ImportError naming the plot extra
+    plots, frame = report.plot, report.frame
+    out = []
+    if np.isfinite(frame.loc[frame["statistic"] == "irr", "estimate"]).any():
+        out.append(_png(plots.irr_hist(), "Histogram of the IRR of each label by replication",
+                        "IRR across labels, one histogram per replication (the paper's Fig 2)."))
+    kx = frame[frame["statistic"] == "kappa_x"]
+    pairs = list(dict.fromkeys(zip(kx["replication"], kx["replication_other"], strict=True)))
+    if pairs:
+        out.append(_png(plots.heatmap(), "Heatmap of normalized kappa_x, labels by pair",
+                        "Normalized kappa_x of every label and replication pair; 1 means "
+                        "the pools agree with each other as much as within themselves."))
+    for a, b in pairs[:MAX_PAIR_FIGURES]:
+        out.append(_png(plots.irr_vs_kappa((a, b)), f"IRR of {a} and {b} beside kappa_x",
+                        f"{a} x {b}: per label, the IRR of each replication beside their "
+                        "kappa_x, labels ordered by kappa_x (the paper's Figs 4-6)."))
+    left = len(pairs) - MAX_PAIR_FIGURES
+    note = (f"{left} more pair{'s' if left > 1 else ''} not drawn one by one (the heatmap "
+            "shows them); draw one with report.plot.irr_vs_kappa((a, b)).") if left > 0 else ""
+    return out, note
+
+
+def _cell(row: Any, digits: int) -> dict[str, Any]:
+    est = float(row.estimate)
+    counts = (f"{row.n_items:,} items, {row.n_annotations:,} annotations"
+              + (f", {row.n_unpairable:,} left out" if row.n_unpairable else ""))
+    if not np.isfinite(est):
+        return {"value": "NaN", "interval": "", "band": "", "band_css": "", "css": "nan",
+                "counts": counts}
+    lo, hi = float(getattr(row, "lower", np.nan)), float(getattr(row, "upper", np.nan))
+    interval = (f"[{lo:.{digits}f}, {hi:.{digits}f}]" if np.isfinite(lo) and np.isfinite(hi)
+                else "")
+    band = row.band if isinstance(row.band, str) else ""
+    return {"value": f"{est:.{digits}f}", "interval": interval, "band": band,
+            "band_css": band.replace(" ", "-"), "css": "num", "counts": counts}
+
+
+def _table(report: Any, digits: int) -> tuple[list[dict[str, Any]], list[str],
+                                              list[dict[str, Any]]]:
+    frame = report.frame.assign(cell=cell_names(report.frame))
+    order = frame[["statistic", "cell"]].drop_duplicates()
+    groups = [{"title": _TITLES[s], "span": int((order["statistic"] == s).sum())}
+              for s in pd.unique(order["statistic"])]
+    cells = order["cell"].tolist()
+    rows = []
+    for label, part in frame.groupby("label", sort=False):
+        by_cell = {(r.statistic, r.cell): _cell(r, digits) for r in part.itertuples()}
+        rows.append({"label": label, "cells": [by_cell[(s, c)] for s, c in
+                                               order.itertuples(index=False)]})
+    return groups, cells, rows
+
+
+def _summary(part: pd.DataFrame) -> str:
+    """How many labels of one pair got each verdict, in one line."""
+    counts = part["verdict"].value_counts()
+    order = ("replicates", "in part", "not shown", "estimate only", "undefined")
+    n = len(part)
+    return (f"{part['replicating'].iloc[0]} against {part['replicated'].iloc[0]}, {n} label"
+            f"{'s' if n > 1 else ''}: "
+            + ", ".join(f"{v} on {counts[v]}" for v in order if v in counts) + ".")
+
+
+def to_html(report: Any, path: str | Path | None = None, title: str | None = None,
+            figures: bool = True, digits: int = 3) -> str | None:
+    """Write ``report`` as one self-contained HTML page (see :meth:`Report.to_html`)."""
+    jinja2 = _jinja()
+    from . import __version__
+
+    groups, cells, rows = _table(report, digits)
+    read = readings(report)
+    pairs = []
+    for (a, b), part in read.groupby(["replication", "replication_other"], sort=False):
+        pairs.append({"title": f"{a} x {b}", "summary": _summary(part),
+                      "open": len(part) <= OPEN_READINGS,
+                      "sentences": [{"verdict": v, "css": v.replace(" ", "-"), "text": t}
+                                for v, t in zip(part["verdict"], part["text"], strict=True)]})
+    figs, left_out = _figures(report) if figures else ([], "")
+    attrs = report.attrs
+    interval_note = (f"Brackets: {attrs['ci']:.0%} {attrs.get('interval', '')} intervals from "
+                     f"{attrs.get('n_boot')} bootstrap replicates of items."
+                     if "ci" in attrs else
+                     "No intervals: make the report with ci=0.95 to get them.")
+    env = jinja2.Environment(loader=jinja2.PackageLoader("xrr_accessor", "templates"),
+                             autoescape=True, trim_blocks=True, lstrip_blocks=True,
+                             undefined=jinja2.StrictUndefined)
+    page = env.get_template("report.html.j2").render(
+        title=title or "xRR reliability report", caption=report.caption(),
+        version=__version__, replications=list(attrs.get("replications", {}).items()),
+        n_labels=len(rows), n_pairs=len(pairs), readings=pairs,
+        groups=groups, cells=cells, rows=rows, interval_note=interval_note,
+        figures=figs, figures_left_out=left_out, bands=_BANDS)
+    if path is None:
+        return page
+    Path(path).write_text(page, encoding="utf-8")
+    return None
