@@ -94,8 +94,9 @@ def test_files_with_other_columns_are_refused(annotations, tmp_path):
 def test_parquet_without_the_role_columns(annotations, tmp_path):
     path = tmp_path / "a.parquet"
     annotations.rename(columns={"item": "tweet", "rater": "who"}).to_parquet(path)
-    with pytest.raises(InputError, match=r"a.parquet has no column 'worker' \(given as rater=\)"
-                                         r".*'tweet', 'replication', 'who'.*Pass the right name as rater="):
+    with pytest.raises(InputError, match=r"a.parquet has no column 'worker' \(given as "
+                                         r"rater=\).*'tweet', 'replication', 'who'.*Pass "
+                                         r"the right name as rater="):
         read_annotations(path, item="tweet", rater="worker")
     with pytest.raises(InputError, match=r"no item column.*'tweet'.*item='<column>'"):
         read_annotations(path)
@@ -133,7 +134,7 @@ def test_a_bad_file_in_a_glob_fails_the_whole_read(annotations, tmp_path):
     annotations.to_json(tmp_path / "a.jsonl", orient="records", lines=True)
     text = (tmp_path / "a.jsonl").read_text().splitlines()
     (tmp_path / "b.jsonl").write_text("\n".join([*text[:5], "{broken", *text[5:]]) + "\n")
-    with pytest.raises(InputError, match="line 6 of b.jsonl"):
+    with pytest.raises(InputError, match=r"line 6 of b\.jsonl"):
         read_annotations(tmp_path / "*.jsonl")
 
 
@@ -141,7 +142,7 @@ def test_one_column_read_points_to_sep(tmp_path):
     path = tmp_path / "a.csv"
     path.write_text("item;rater;joy\n1;a;1\n1;b;0\n")
     assert read_file(path).shape == (2, 3)  # sniffed
-    with pytest.raises(InputError, match="read as one column.*sep="):
+    with pytest.raises(InputError, match=r"read as one column.*sep="):
         read_file(path, sep=",")
 
 

@@ -164,7 +164,7 @@ class ReportPlots:
                                               values="estimate")
         table = table.reindex(index=pd.unique(rows["label"]), columns=pd.unique(cells))
         ax = _axes(ax, (max(4.5, 2.5 + 1.3 * table.shape[1]),
-                        max(2.5, 1.0 + 0.28 * table.shape[0])))
+                        max(3.8, 1.6 + 0.28 * table.shape[0])))
         values = table.to_numpy(dtype=float)
         im = ax.imshow(values, cmap="viridis", vmin=0.0, vmax=vmax, aspect="auto")
         ax.set_xticks(range(table.shape[1]), table.columns, rotation=30, ha="right")

@@ -86,7 +86,7 @@ def readings(report: Any, digits: int = 2) -> pd.DataFrame:
     >>> from xrr_accessor.datasets import simulate
     >>> df = simulate(n_items=300, labels=["joy"], pools=["A", "B"], seed=5)
     >>> print(readings(report(df)).loc[0, "text"])  # doctest: +ELLIPSIS
-    B and A on joy: normalized kappa_x 1.0..., so the pools agree with each other ...
+    B and A on joy: normalized kappa_x 0.92, so the pools agree with each other at 92% of ...
     """
     frame = report.frame
     ref = str(frame.loc[frame["statistic"] == "normalized", "reference"].iloc[0]) if (

@@ -175,7 +175,7 @@ class Report:
         --------
         >>> from xrr_accessor import report
         >>> from xrr_accessor.datasets import simulate
-        >>> rep = report(simulate(n_items=200, labels=["joy"], pools=["A", "B"], seed=1))
+        >>> rep = report(simulate(n_items=300, labels=["joy"], pools=["A", "B"], seed=5))
         >>> page = rep.to_html(figures=False)
         >>> page.startswith("<!DOCTYPE html>"), "B and A on joy" in page
         (True, True)
