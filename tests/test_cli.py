@@ -9,6 +9,7 @@ import subprocess
 import sys
 import warnings
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -223,3 +224,24 @@ def test_weights_flag_and_integer_pool_names(files, tmp_path, capsys):
                                               "Mexico City": 3})).xrr(
         replication="city", labels=["anger"]).irr(metric="gwet", weights="quadratic")
     assert got["estimate"].tolist() == pytest.approx(want.loc["anger"].tolist())
+
+
+def test_directory_glob_and_file_column(files, tmp_path, capsys):
+    d, _, _ = files
+    snow = load_snow2008("rte")
+    for pool, part in snow.groupby("pool"):
+        folder = tmp_path / "hive" / f"pool={pool}"
+        folder.mkdir(parents=True)
+        part.drop(columns="pool").to_parquet(folder / "part-0.parquet")
+        part.drop(columns="pool").to_csv(tmp_path / f"{pool}.csv", index=False)
+    outs = []
+    for args in (["report", str(d / "crowd.csv"), str(d / "expert.tsv")],
+                 ["report", str(tmp_path / "hive"), "--replication", "pool"],
+                 ["report", str(tmp_path / "*.csv"), "--file-column", "pool"]):
+        assert main([*args, "--format", "csv"]) == 0
+        outs.append(pd.read_csv(io.StringIO(capsys.readouterr().out)))
+    for out in outs[1:]:
+        np.testing.assert_allclose(out["estimate"], outs[0]["estimate"], atol=1e-12)
+        assert (out["n_items"] == outs[0]["n_items"]).all()
+    assert main(["report", str(tmp_path / "nothing*.csv")]) == 2
+    assert "matches no file" in capsys.readouterr().err

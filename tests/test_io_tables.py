@@ -7,6 +7,7 @@ from __future__ import annotations
 import gzip
 import json
 import sys
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -209,3 +210,54 @@ def test_duckdb_bad_queries(annotations, tmp_path):
         from_duckdb(tmp_path / "missing.duckdb", "select 1")
     with pytest.raises(InputError, match="cannot query an object of type int"):
         from_duckdb(3, "select 1")
+
+
+def test_columns_in_another_order_are_stacked(tmp_path):
+    (tmp_path / "a.csv").write_text("item,rater,joy\n1,a,1\n1,b,1\n2,a,0\n2,b,0\n")
+    (tmp_path / "b.csv").write_text("rater,joy,item\nx,1,1\ny,1,1\nx,0,2\ny,1,2\n")
+    df = read_annotations(tmp_path, file_column="replication")
+    assert df.columns.tolist() == ["item", "rater", "joy", "replication"]
+    assert df[df["replication"] == "b"]["joy"].tolist() == [1, 1, 0, 1]
+    assert df.xrr.cross_kappa().loc["joy"].round(3).tolist() == [0.5]
+
+
+def test_ids_meet_across_file_formats(tmp_path):
+    rows = [("00001", "a", 1), ("00001", "b", 1), ("00002", "a", 0), ("00002", "b", 0),
+            ("00003", "a", 1), ("00003", "b", 0)]
+    frame = pd.DataFrame(rows, columns=["item_id", "rater", "joy"])
+    frame.to_csv(tmp_path / "crowd.csv", index=False)
+    frame.assign(rater=frame["rater"].str.upper()).to_json(
+        tmp_path / "experts.jsonl", orient="records", lines=True)
+    df = read_annotations(tmp_path, file_column="replication")
+    assert sorted(df["item_id"].unique()) == ["00001", "00002", "00003"]  # zeros kept
+    numeric = frame.assign(item_id=frame["item_id"].astype(int))
+    numeric.to_parquet(tmp_path / "experts.parquet")  # ids stored as numbers here
+    (tmp_path / "experts.jsonl").unlink()
+    df = read_annotations(tmp_path, file_column="replication")
+    assert set(df["item_id"]) == {"1", "2", "3", "00001", "00002", "00003"}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # "00001" never meets "1": no shared items
+        assert np.isnan(df.xrr.cross_kappa().loc["joy"].iloc[0])
+    numeric.to_csv(tmp_path / "crowd.csv", index=False)  # 1, 2, 3 in both now
+    df = read_annotations(tmp_path, file_column="replication")
+    assert set(df["item_id"]) == {"1", "2", "3"}
+    np.testing.assert_allclose(df.xrr.cross_kappa().loc["joy"].iloc[0],
+                               numeric.assign(replication=["a"] * 6).pipe(
+                                   lambda f: pd.concat([f, f.assign(replication="b")]))
+                               .xrr.cross_kappa().loc["joy"].iloc[0])
+
+
+def test_hive_folders_with_other_keys_are_named_by_relative_path(annotations, tmp_path):
+    for key in ("pool", "group"):
+        (tmp_path / f"{key}=x").mkdir()
+        annotations.drop(columns="replication").to_parquet(tmp_path / f"{key}=x" / "p.parquet")
+    with pytest.raises(InputError, match=r"pool=x/p.parquet has other columns than "
+                                         r"group=x/p.parquet \(only in pool=x/p.parquet: pool"):
+        read_annotations(tmp_path)
+
+
+def test_duckdb_bad_params_are_named(annotations):
+    con = duckdb.connect()
+    con.execute("create table t as select 1 as item, 'a' as rater, 1 as joy")
+    with pytest.raises(InputError, match="Fix the SQL or its params"):
+        from_duckdb(con, "select * from t where item = ? and rater = ?", [1])

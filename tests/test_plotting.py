@@ -104,6 +104,10 @@ def test_heatmap_image_is_the_normalized_table(rep):
     image = ax.images[0].get_array()
     want = rep.wide()["normalized"].to_numpy()
     np.testing.assert_allclose(np.asarray(image), want)
+    top = float(np.nanmax(want))
+    assert ax.images[0].colorbar.extend == "neither"
+    clipped = rep.plot.heatmap(vmax=top - 0.01)  # values above the scale: an arrow says so
+    assert clipped.images[0].colorbar.extend == "max"
 
 
 def test_frame_plots_make_the_report_with_its_arguments(data, rep):

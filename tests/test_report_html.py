@@ -26,7 +26,7 @@ from xrr_accessor.cli import main
 from xrr_accessor.datasets import simulate
 from xrr_accessor.reading import LOW_IRR, readings
 from xrr_accessor.report import Report
-from xrr_accessor.report_html import MAX_PAIR_FIGURES
+from xrr_accessor.report_html import MAX_PAIR_FIGURES, MIN_HIST_LABELS
 
 html5lib = pytest.importorskip("html5lib")
 pytest.importorskip("jinja2")
@@ -111,7 +111,7 @@ def test_table_matches_the_report_cell_by_cell(three_pools):
 def test_figures_are_inline_png(three_pools):
     tree = parse(three_pools.to_html())
     images = by_tag(tree, "img")
-    assert len(images) == 2 + 3  # IRR histogram, heatmap, one IRR-vs-kappa_x per pair
+    assert len(images) == 1 + 3  # heatmap, one IRR-vs-kappa_x per pair (3 labels: no histogram)
     for img in images:
         assert img.get("src").startswith("data:image/png;base64,iVBORw0KGgo")  # PNG magic
         assert int(img.get("width")) > 100 and int(img.get("height")) > 100
@@ -122,8 +122,20 @@ def test_many_pairs_are_drawn_up_to_the_cap():
     pools = [f"P{k}" for k in range(5)]  # 10 pairs
     df = simulate(n_items=120, labels=["joy"], pools=pools, seed=8)
     page = xa.report(df).to_html()
-    assert len(by_tag(parse(page), "img")) == 2 + MAX_PAIR_FIGURES
+    assert len(by_tag(parse(page), "img")) == 1 + MAX_PAIR_FIGURES
     assert "4 more pairs not drawn one by one" in page
+
+
+def test_histogram_from_eight_labels_on():
+    labels = [f"l{k}" for k in range(MIN_HIST_LABELS)]
+    df = simulate(n_items=150, labels=labels, pools=["A", "B"], seed=8)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        rep = xa.report(df)
+    alts = [img.get("alt") for img in by_tag(parse(rep.to_html()), "img")]
+    assert alts[0] == "Histogram of the IRR of each label by replication" and len(alts) == 3
+    fewer = xa.report(df[["item_id", "pool", "rater", *labels[:-1]]])
+    assert len(by_tag(parse(fewer.to_html()), "img")) == 2
 
 
 def test_without_figures_no_matplotlib_is_needed(three_pools, monkeypatch):
@@ -165,6 +177,18 @@ def test_page_written_to_a_path_and_replications_counted(three_pools, tmp_path):
                    for p, w in want.iterrows()]
 
 
+def test_warnings_are_notes_in_the_page():
+    df = simulate(n_items=150, labels=["joy"], pools=["<b>crowd</b>", "experts & co"],
+                  seed=3)  # an IRR below 0: normalized kappa_x undefined
+    with pytest.warns(xa.errors.UndefinedWarning, match="normalized kappa_x is undefined"):
+        rep = xa.report(df)
+    assert any("normalized kappa_x is undefined" in n for n in rep.attrs["notes"])
+    notes = by_tag(by_id(parse(rep.to_html(figures=False)), "notes"), "li")
+    assert [text(li) for li in notes] == [" ".join(n.split()) for n in rep.attrs["notes"]]
+    quiet = xa.report(simulate(n_items=300, labels=["joy"], pools=["A", "B"], seed=5))
+    assert quiet.attrs["notes"] == [] and 'id="notes"' not in quiet.to_html(figures=False)
+
+
 # --- readings -----------------------------------------------------------------------
 
 
@@ -187,14 +211,20 @@ def _frame(irr: dict[str, float], kx: float, norm: tuple[float, float, float] | 
 
 
 @pytest.mark.parametrize(("norm", "verdict", "phrase"), [
-    ((0.97, 0.90, 1.04), "replicates", "B replicates A on joy: normalized kappa_x 0.97 "
-                                       "[0.90, 1.04]; the interval reaches 1"),
-    ((0.70, 0.55, 0.85), "in part", "B replicates A only in part on joy: normalized kappa_x "
-                                    "0.70 [0.55, 0.85]; the pools agree with each other at "
-                                    "55%-85% of what their own agreement allows."),
-    ((0.08, -0.02, 0.18), "not shown", "B does not replicate A on joy: normalized kappa_x "
-                                       "0.08 [-0.02, 0.18]; the interval reaches 0"),
-    ((0.60, 0.20, 1.10), "replicates", "The interval is wide"),
+    ((0.97, 0.90, 1.04), "replicates", "A and B replicate each other on joy: normalized "
+                                       "kappa_x 0.97 [0.90, 1.04]; the interval reaches 1"),
+    ((0.70, 0.55, 0.85), "in part", "A and B replicate each other only in part on joy: "
+                                    "normalized kappa_x 0.70 [0.55, 0.85]; the pools agree "
+                                    "with each other at 55%-85% of what their own agreement "
+                                    "allows."),
+    ((0.08, -0.02, 0.18), "not shown", "A and B do not replicate each other on joy: "
+                                       "normalized kappa_x 0.08 [-0.02, 0.18]; the interval "
+                                       "reaches 0"),
+    ((0.89, 0.32, 2.90), "inconclusive", "A and B on joy: normalized kappa_x 0.89 [0.32, "
+                                         "2.90], an interval too wide (over 0.5) to say "
+                                         "whether A and B replicate each other"),
+    ((0.30, 0.05, 0.56), "inconclusive", "too wide"),
+    ((0.30, 0.06, 0.55), "in part", "at 6%-55% of what"),
 ])
 def test_reading_rules(norm, verdict, phrase):
     out = readings(_frame({"A": 0.6, "B": 0.5}, 0.4, norm))
@@ -206,7 +236,8 @@ def test_reading_rules(norm, verdict, phrase):
 def test_reading_without_intervals():
     out = readings(_frame({"A": 0.6, "B": 0.5}, 0.4, (0.73, np.nan, np.nan), ci=False))
     assert out.loc[0, "verdict"] == "estimate only"
-    assert "at 73% of what their own agreement allows (no interval" in out.loc[0, "text"]
+    assert "at 73% of what their own agreement allows (no interval: ci=0.95, or --ci 0.95 " \
+           "in the shell" in out.loc[0, "text"]
     out = readings(_frame({"A": 0.6, "B": 0.5}, 0.6, (1.10, np.nan, np.nan), ci=False))
     assert "agree with each other as much as their own agreement allows" in out.loc[0, "text"]
 
@@ -230,9 +261,11 @@ def test_reading_of_undefined_says_why():
 
 def test_reading_with_a_reference_reads_it_as_the_original():
     out = readings(_frame({"A": 0.3, "B": 0.8}, 0.5, (0.62, 0.5, 0.75), reference="B"))
-    assert out.loc[0, ["replicated", "replicating"]].tolist() == ["B", "A"]
+    assert out.loc[0, "pair"] == "A against B"
     assert out.loc[0, "text"].startswith("A replicates B only in part on joy")
-    assert "of what B's own agreement allows" in out.loc[0, "text"]
+    assert "A agrees with B at 50%-75% of what B's own agreement allows" in out.loc[0, "text"]
+    out = readings(_frame({"A": 0.8, "B": 0.3}, 0.5, (0.62, 0.5, 0.75), reference="A"))
+    assert out.loc[0, "text"].startswith("B replicates A only in part on joy")
     # only the reference's IRR makes the ceiling: a low IRR on the other side is no note
     low_other = readings(_frame({"A": 0.1, "B": 0.8}, 0.5, (0.62, 0.5, 0.75), reference="B"))
     assert "noisy" not in low_other.loc[0, "text"]
@@ -243,8 +276,8 @@ def test_readings_of_a_real_report_follow_its_intervals(three_pools):
     norm = three_pools.frame[three_pools.frame["statistic"] == "normalized"]
     assert len(out) == len(norm) == 9
     for r, n in zip(out.itertuples(), norm.itertuples(), strict=True):
-        want = ("replicates" if n.upper >= 1 else "not shown" if n.lower <= 0
-                else "in part")
+        want = ("inconclusive" if n.upper - n.lower > 0.5 else "replicates" if n.upper >= 1
+                else "not shown" if n.lower <= 0 else "in part")
         assert r.verdict == want
         assert f"{n.estimate:.2f} [{n.lower:.2f}, {n.upper:.2f}]" in r.text
 
@@ -257,7 +290,7 @@ def test_reading_summaries_in_the_page(three_pools):
     out = three_pools.readings()
     for (a, b), part in out.groupby(["replication", "replication_other"], sort=False):
         counts = part["verdict"].value_counts()
-        line = next(s for s in summaries if s.startswith(f"{b} against {a}, 3 labels:"))
+        line = next(s for s in summaries if s.startswith(f"{a} and {b}, 3 labels:"))
         for verdict, n in counts.items():
             assert f"{verdict} on {n}" in line
     assert len(by_tag(section, "li")) == 9
@@ -320,7 +353,7 @@ def test_page_renders_in_headless_chromium(three_pools, tmp_path):
     assert probe is not None, dom[:500]
     result = json.loads(probe.group(1).replace("&quot;", '"'))
     assert result["rows"] == 3 and result["tableHeight"] > 50
-    assert result["images"] == result["decoded"] == result["shown"] == 5
+    assert result["images"] == result["decoded"] == result["shown"] == 4
     page_file = tmp_path / "page.html"
     page_file.write_text(page, encoding="utf-8")
     shot = tmp_path / "page.png"

@@ -174,7 +174,9 @@ class ReportPlots:
                 ax.text(j, i, "NaN" if np.isnan(v) else f"{v:.2f}", ha="center",
                         va="center", color="white" if np.isnan(v) or v < 0.6 * vmax
                         else "black", fontsize=8)
-        ax.figure.colorbar(im, ax=ax, label="1 = agree across as within")
+        over = bool(np.isfinite(values).any() and np.nanmax(values) > vmax)
+        ax.figure.colorbar(im, ax=ax, label="1 = agree across as within",
+                           extend="max" if over else "neither")  # an arrow: values clipped
         ax.set_title("normalized kappa_x")
         return ax
 

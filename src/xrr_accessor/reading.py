@@ -7,12 +7,13 @@ they agree with each other; 1 means they agree with each other as much as
 each agrees within itself, a perfect replication. The rules, in order:
 
 * undefined (NaN): why, from the IRRs and kappa_x of the pair;
-* with an interval that reaches 1: the second replication *replicates* the
-  first (a perfect replication is not ruled out), with a note when the
-  interval is wider than :data:`WIDE`;
+* with an interval wider than :data:`WIDE`: *inconclusive* (an interval
+  such as [0.32, 2.90] reaches 1 but says little);
+* with an interval that reaches 1: the pools *replicate* each other (a
+  perfect replication is not ruled out);
 * with an interval that reaches 0 (and not 1): agreement between the pools
   beyond chance is *not shown*;
-* otherwise it replicates the first *in part*, at the interval's share of
+* otherwise they replicate each other *in part*, at the interval's share of
   the ceiling;
 * without an interval: the estimate's share of the ceiling, and how to get
   an interval;
@@ -20,8 +21,10 @@ each agrees within itself, a perfect replication. The rules, in order:
   Koch's "slight" or worse) the sentence adds that two noisy pools are being
   compared, with kappa_x itself (the paper's *awe* example, Fig 6).
 
-With ``reference=`` the ceiling is the reference replication's own IRR and
-the other side is the one that replicates it.
+Eq 13 is symmetric, so the sentences are too ("A and B replicate each
+other"). With ``reference=`` the ceiling is the reference replication's own
+IRR and the sentence reads the other side against it ("crowd replicates
+experts").
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ __all__ = ["LOW_IRR", "WIDE", "readings"]
 
 #: IRRs below this (the top of Landis and Koch's "slight") get the noisy-pools note.
 LOW_IRR = 0.20
-#: Intervals wider than this (on the scale of normalized kappa_x) get a "more items" note.
+#: Intervals wider than this (on the scale of normalized kappa_x) are "inconclusive".
 WIDE = 0.5
 
 
@@ -75,10 +78,9 @@ def readings(report: Any, digits: int = 2) -> pd.DataFrame:
     -------
     DataFrame
         Columns ``label``, ``replication``, ``replication_other`` (the pair as
-        in the report), ``replicated`` and ``replicating`` (which side the
-        sentence reads as the original: the reference when there is one,
-        else the pair's first), ``verdict`` (``"replicates"``, ``"in part"``,
-        ``"not shown"``, ``"estimate only"`` or ``"undefined"``) and ``text``.
+        in the report), ``pair`` ("A and B", or "crowd against experts" with a
+        reference), ``verdict`` (``"replicates"``, ``"in part"``, ``"not
+        shown"``, ``"inconclusive"``, ``"estimate only"`` or ``"undefined"``) and ``text``.
 
     Examples
     --------
@@ -86,7 +88,7 @@ def readings(report: Any, digits: int = 2) -> pd.DataFrame:
     >>> from xrr_accessor.datasets import simulate
     >>> df = simulate(n_items=300, labels=["joy"], pools=["A", "B"], seed=5)
     >>> print(readings(report(df)).loc[0, "text"])  # doctest: +ELLIPSIS
-    B and A on joy: normalized kappa_x 0.92, so the pools agree with each other at 92% of ...
+    A and B on joy: normalized kappa_x 0.92, so the pools agree with each other at 92% of ...
     """
     frame = report.frame
     ref = str(frame.loc[frame["statistic"] == "normalized", "reference"].iloc[0]) if (
@@ -97,44 +99,47 @@ def readings(report: Any, digits: int = 2) -> pd.DataFrame:
     rows = []
     for r in frame[frame["statistic"] == "normalized"].itertuples(index=False):
         a, b, label = r.replication, r.replication_other, r.label
-        first, second = (b, a) if ref == str(b) else (a, b)  # the reference is replicated
         irr_a, irr_b = float(irr[(label, a)]), float(irr[(label, b)])
         k = float(kx[(label, a, b)])
         x = float(r.estimate)
-        ceiling = (f"{first}'s own agreement" if ref != "both"
-                   else "their own agreement")
+        if ref == "both":  # Eq 13 is symmetric: so are the sentences
+            pair = subject = f"{a} and {b}"
+            does, does_not = "replicate each other", "do not replicate each other"
+            agree, ceiling = "the pools agree with each other", "their own agreement"
+        else:  # Section 6: the other side against the reference
+            other = b if str(a) == ref else a
+            pair, subject = f"{other} against {ref}", f"{other}"
+            does, does_not = f"replicates {ref}", f"does not replicate {ref}"
+            agree, ceiling = f"{other} agrees with {ref}", f"{ref}'s own agreement"
+        lo, hi = (float(getattr(r, "lower", np.nan)), float(getattr(r, "upper", np.nan)))
+        shown = f"{_num(x, digits)} [{_num(lo, digits)}, {_num(hi, digits)}]"
         if not np.isfinite(x):
             verdict = "undefined"
-            text = (f"{second} and {first} cannot be compared on {label}: normalized kappa_x "
-                    f"is undefined ({_why(irr_a, irr_b, k, a, b, ref)}).")
+            text = (f"{pair} cannot be compared on {label}: normalized kappa_x is undefined "
+                    f"({_why(irr_a, irr_b, k, a, b, ref)}).")
+        elif not (np.isfinite(lo) and np.isfinite(hi)):
+            verdict = "estimate only"
+            reach = "as much as" if x >= 1 else f"at {_share(x)} of what"
+            text = (f"{pair} on {label}: normalized kappa_x {_num(x, digits)}, so {agree} "
+                    f"{reach} {ceiling} allows (no interval: ci=0.95, or --ci 0.95 in the "
+                    "shell, says whether a perfect replication is ruled out).")
+        elif hi - lo > WIDE:
+            verdict = "inconclusive"
+            text = (f"{pair} on {label}: normalized kappa_x {shown}, an interval too wide "
+                    f"(over {WIDE}) to say whether {subject} {does}: more items would tell.")
+        elif hi >= 1:
+            verdict = "replicates"
+            text = (f"{subject} {does} on {label}: normalized kappa_x {shown}; the interval "
+                    f"reaches 1, so {agree} may be as high as {ceiling} allows.")
+        elif lo <= 0:
+            verdict = "not shown"
+            text = (f"{subject} {does_not} on {label}: normalized kappa_x {shown}; the "
+                    "interval reaches 0, so agreement beyond chance between them is not "
+                    "shown.")
         else:
-            lo, hi = (float(getattr(r, "lower", np.nan)), float(getattr(r, "upper", np.nan)))
-            if np.isfinite(lo) and np.isfinite(hi):
-                shown = f"{_num(x, digits)} [{_num(lo, digits)}, {_num(hi, digits)}]"
-                if hi >= 1:
-                    verdict = "replicates"
-                    text = (f"{second} replicates {first} on {label}: normalized kappa_x "
-                            f"{shown}; the interval reaches 1, so the pools may agree with "
-                            f"each other as much as {ceiling} allows.")
-                    if hi - lo > WIDE:
-                        text += " The interval is wide: more items would say more."
-                elif lo <= 0:
-                    verdict = "not shown"
-                    text = (f"{second} does not replicate {first} on {label}: normalized "
-                            f"kappa_x {shown}; the interval reaches 0, so agreement between "
-                            "the pools beyond chance is not shown.")
-                else:
-                    verdict = "in part"
-                    text = (f"{second} replicates {first} only in part on {label}: normalized "
-                            f"kappa_x {shown}; the pools agree with each other at "
-                            f"{_share(lo)}-{_share(hi)} of what {ceiling} allows.")
-            else:
-                verdict = "estimate only"
-                reach = ("as much as" if x >= 1 else f"at {_share(x)} of what")
-                text = (f"{second} and {first} on {label}: normalized kappa_x "
-                        f"{_num(x, digits)}, so the pools agree with each other {reach} "
-                        f"{ceiling} allows (no interval: report(ci=0.95) says whether a "
-                        "perfect replication is ruled out).")
+            verdict = "in part"
+            text = (f"{subject} {does} only in part on {label}: normalized kappa_x {shown}; "
+                    f"{agree} at {_share(lo)}-{_share(hi)} of what {ceiling} allows.")
         low = [v for s, v in ((a, irr_a), (b, irr_b)) if ref in ("both", str(s))]
         if verdict != "undefined" and all(np.isfinite(v) and v < LOW_IRR for v in low):
             shown_irr = ", ".join(_num(v, digits) for v in low)
@@ -142,7 +147,6 @@ def readings(report: Any, digits: int = 2) -> pd.DataFrame:
                      f"({shown_irr}), so this compares noisy pools: kappa_x itself is "
                      f"{_num(k, digits)}.")
         rows.append({"label": label, "replication": a, "replication_other": b,
-                     "replicated": first, "replicating": second, "verdict": verdict,
-                     "text": text})
-    return pd.DataFrame(rows, columns=["label", "replication", "replication_other",
-                                       "replicated", "replicating", "verdict", "text"])
+                     "pair": pair, "verdict": verdict, "text": text})
+    return pd.DataFrame(rows, columns=["label", "replication", "replication_other", "pair",
+                                       "verdict", "text"])

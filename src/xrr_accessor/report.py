@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import html
 import json
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -26,7 +27,7 @@ import numpy as np
 import pandas as pd
 
 from .agreement import interpret
-from .errors import InputError
+from .errors import InputError, XRRWarning
 from .intervals import Bootstrap
 from .results import pair_index
 from .summary import QUANTITIES, compute
@@ -60,7 +61,9 @@ class Report:
     attrs : dict
         The call: ``irr``, ``level``, ``reference``, ``ci`` and the bootstrap
         settings; ``replications``: per replication, its ``items``, ``raters``
-        and ``rows`` (annotated (item, rater) pairs, any label).
+        and ``rows`` (annotated (item, rater) pairs, any label); ``notes``:
+        the messages of the warnings raised while computing it (undefined
+        cells, left-out data, intervals to read as rough), each once.
     """
 
     frame: pd.DataFrame
@@ -151,8 +154,9 @@ class Report:
 
         The page shows each replication's items and raters, a plain-language
         reading of every pair (:meth:`readings`), the table with intervals and
-        Landis-Koch bands, and the figures (IRR histogram, normalized kappa_x
-        heatmap, IRR beside kappa_x for the first six pairs) as inline PNG.
+        Landis-Koch bands, the warnings raised while computing it, and the
+        figures (IRR histogram from 8 labels on, normalized kappa_x heatmap, IRR
+        beside kappa_x for the first six pairs) as inline PNG.
         Needs jinja2 (the ``io`` extra) and, for figures, matplotlib (the
         ``plot`` extra).
 
@@ -242,8 +246,14 @@ def report(
     """
     if sort_by is not None and sort_by not in STATISTICS:
         raise InputError(f"sort_by={sort_by!r}; use one of {list(STATISTICS)} (or None).")
-    table = compute(data, other, irr, level, reference, ci,
-                    Bootstrap(n_boot, seed, interval, progress), roles)
+    with warnings.catch_warnings(record=True) as caught:  # kept as notes, then re-raised
+        warnings.simplefilter("always")
+        table = compute(data, other, irr, level, reference, ci,
+                        Bootstrap(n_boot, seed, interval, progress), roles)
+    for w in caught:
+        warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    notes = list(dict.fromkeys(str(w.message) for w in caught
+                               if issubclass(w.category, XRRWarning)))
     ann = table.result.ann
     pairs = pair_index(ann, table.result.pairs)
     n_ann = _annotations(ann.codes, ann.replication, len(ann.replications))  # (L, R)
@@ -288,7 +298,7 @@ def report(
     for col in ("n_items", "n_annotations", "n_unpairable"):
         frame[col] = frame[col].astype("int64")
     return Report(frame, {**table.attrs, "reference": table.attrs.get("reference"),
-                          "replications": _pools(ann)})
+                          "replications": _pools(ann), "notes": notes})
 
 
 def _annotations(codes: np.ndarray, rep: np.ndarray, n_rep: int) -> np.ndarray:

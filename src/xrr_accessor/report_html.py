@@ -21,10 +21,12 @@ import pandas as pd
 from .reading import readings
 from .report import cell_names
 
-__all__ = ["MAX_PAIR_FIGURES", "OPEN_READINGS", "to_html"]
+__all__ = ["MAX_PAIR_FIGURES", "MIN_HIST_LABELS", "OPEN_READINGS", "to_html"]
 
 #: Pairs drawn with their own IRR-vs-kappa_x figure; the heatmap shows them all.
 MAX_PAIR_FIGURES = 6
+#: Labels needed for the histogram of IRRs across labels (fewer: the bar charts say it all).
+MIN_HIST_LABELS = 8
 #: Pairs with at most this many labels show their sentences open; others folded.
 OPEN_READINGS = 8
 
@@ -63,7 +65,8 @@ def _figures(report: Any) -> tuple[list[dict[str, Any]], str]:
     _pyplot()  # matplotlib, or an ImportError naming the plot extra
     plots, frame = report.plot, report.frame
     out = []
-    if np.isfinite(frame.loc[frame["statistic"] == "irr", "estimate"]).any():
+    irr = frame.loc[frame["statistic"] == "irr", "estimate"]
+    if frame["label"].nunique() >= MIN_HIST_LABELS and np.isfinite(irr).any():
         out.append(_png(plots.irr_hist(), "Histogram of the IRR of each label by replication",
                         "IRR across labels, one histogram per replication (the paper's Fig 2)."))
     kx = frame[frame["statistic"] == "kappa_x"]
@@ -115,10 +118,10 @@ def _table(report: Any, digits: int) -> tuple[list[dict[str, Any]], list[str],
 def _summary(part: pd.DataFrame) -> str:
     """How many labels of one pair got each verdict, in one line."""
     counts = part["verdict"].value_counts()
-    order = ("replicates", "in part", "not shown", "estimate only", "undefined")
+    order = ("replicates", "in part", "not shown", "inconclusive", "estimate only",
+             "undefined")
     n = len(part)
-    return (f"{part['replicating'].iloc[0]} against {part['replicated'].iloc[0]}, {n} label"
-            f"{'s' if n > 1 else ''}: "
+    return (f"{part['pair'].iloc[0]}, {n} label{'s' if n > 1 else ''}: "
             + ", ".join(f"{v} on {counts[v]}" for v in order if v in counts) + ".")
 
 
@@ -141,7 +144,8 @@ def to_html(report: Any, path: str | Path | None = None, title: str | None = Non
     interval_note = (f"Brackets: {attrs['ci']:.0%} {attrs.get('interval', '')} intervals from "
                      f"{attrs.get('n_boot')} bootstrap replicates of items."
                      if "ci" in attrs else
-                     "No intervals: make the report with ci=0.95 to get them.")
+                     "No intervals: ask for them with ci=0.95 (xrr report --ci 0.95 in the "
+                     "shell).")
     env = jinja2.Environment(loader=jinja2.PackageLoader("xrr_accessor", "templates"),
                              autoescape=True, trim_blocks=True, lstrip_blocks=True,
                              undefined=jinja2.StrictUndefined)
@@ -150,7 +154,8 @@ def to_html(report: Any, path: str | Path | None = None, title: str | None = Non
         version=__version__, replications=list(attrs.get("replications", {}).items()),
         n_labels=len(rows), n_pairs=len(pairs), readings=pairs,
         groups=groups, cells=cells, rows=rows, interval_note=interval_note,
-        figures=figs, figures_left_out=left_out, bands=_BANDS)
+        figures=figs, figures_left_out=left_out, bands=_BANDS,
+        notes=attrs.get("notes", []))
     if path is None:
         return page
     Path(path).write_text(page, encoding="utf-8")

@@ -46,13 +46,17 @@ EXAMPLES = """examples:
   xrr report crowd.csv expert.csv --reference crowd --format markdown
   xrr report a.tsv --labels joy,awe --ci 0.95 --format csv --output table.csv
   xrr report pools.parquet --ci 0.95 --format html --output report.html
+  xrr report 'exports/*.csv' --file-column replication   one file per pool
   xrr irr ratings.csv --metric gwet --exclude comment
   xrr cross-kappa round1.parquet round2.parquet --level ordinal
 
 Files: one row per item x rater (item, rater and optional replication columns,
 found by name or given with --item/--rater/--replication) and one column per
 label; or one label and one value column (--label, --value). Two files are two
-replications, each named after its file name, items matched by id."""
+replications, each named after its file name, items matched by id. FILE may be
+a directory or a quoted glob of files with the same columns: they are stacked,
+a directory's pool=X/ folders become a column, and --file-column adds one
+holding each file's name."""
 
 
 def _version() -> str:
@@ -124,6 +128,10 @@ def _parser() -> argparse.ArgumentParser:
     files.add_argument("--categories", metavar="A,B,C",
                        help="order of the categories, lowest first (ordinal text)")
     files.add_argument("--sep", help="delimiter of text files (default: sniffed)")
+    files.add_argument("--file-column", metavar="COL",
+                       help="with a directory or glob (quote it): add a column COL holding "
+                            "each row's file name, e.g. --file-column replication for one "
+                            "file per pool")
     level = argparse.ArgumentParser(add_help=False)
     level.add_argument("--level", choices=LEVELS, default="nominal",
                        help="level of measurement (default nominal)")
@@ -177,7 +185,7 @@ def _parser() -> argparse.ArgumentParser:
 def _read(args: argparse.Namespace) -> tuple[pd.DataFrame, pd.DataFrame | None, dict[str, Any]]:
     """The input frame(s) and roles of a file command."""
     paths = [args.path] + ([args.other] if getattr(args, "other", None) else [])
-    frames = [read_table(p, args.sep) for p in paths]
+    frames = [read_table(p, args.sep, args.file_column, args.item) for p in paths]
     leave_out = _names(args.exclude)
     for path, frame in zip(paths, frames, strict=True):
         missing = [c for c in leave_out if c not in frame.columns]

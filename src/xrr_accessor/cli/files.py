@@ -1,13 +1,15 @@
-"""Reading the ``xrr`` command's input files: CSV/TSV (delimiter sniffed) and Parquet."""
+"""Reading the ``xrr`` command's input: files (CSV/TSV with the delimiter sniffed,
+Parquet, JSON Lines), directories and globs of them."""
 
 from __future__ import annotations
 
+import glob
 from pathlib import Path
 
 import pandas as pd
 
 from ..errors import InputError
-from ..io.tables import read_file
+from ..io.tables import read_annotations, read_file
 from ..schema.roles import ROLE_ALIASES, _norm
 
 __all__ = ["PARQUET", "has_replication", "read_table", "with_replication"]
@@ -15,9 +17,15 @@ __all__ = ["PARQUET", "has_replication", "read_table", "with_replication"]
 PARQUET = (".parquet", ".pq")
 
 
-def read_table(path: str, sep: str | None = None) -> pd.DataFrame:
-    """One input file as a DataFrame (:func:`xrr_accessor.io.read_file`: CSV/TSV with
-    the delimiter sniffed, Parquet with the ``io`` extra, JSON Lines)."""
+def read_table(path: str, sep: str | None = None, file_column: str | None = None,
+               item: str | None = None) -> pd.DataFrame:
+    """One input as a DataFrame: a file (:func:`xrr_accessor.io.read_file`: CSV/TSV
+    with the delimiter sniffed, Parquet with the ``io`` extra, JSON Lines), or a
+    directory or glob of them, stacked (:func:`xrr_accessor.io.read_annotations`;
+    ``file_column`` names a column holding each row's file name; ``item`` the item
+    column, when not found by name)."""
+    if Path(path).is_dir() or glob.has_magic(path) or file_column is not None:
+        return read_annotations(path, sep=sep, file_column=file_column, item=item)
     return read_file(path, sep=sep)
 
 

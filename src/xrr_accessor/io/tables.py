@@ -77,11 +77,11 @@ def _sniff(path: Path) -> str:
         return ","
 
 
-def _read_text_table(path: Path, fmt: str, sep: str | None) -> pd.DataFrame:
+def _read_text_table(path: Path, fmt: str, sep: str | None, ids: list[str]) -> pd.DataFrame:
     if sep is None:
         sep = "\t" if fmt == "tsv" else _sniff(path)
     try:
-        df = pd.read_csv(path, sep=sep)
+        df = pd.read_csv(path, sep=sep, dtype=_text_columns(path, sep, ids) or None)
     except pd.errors.EmptyDataError:
         raise InputError(f"{path} is empty: no header line and no annotations") from None
     except (ValueError, OSError, UnicodeError, pd.errors.ParserError) as exc:
@@ -90,6 +90,21 @@ def _read_text_table(path: Path, fmt: str, sep: str | None) -> pd.DataFrame:
         raise InputError(f"{path} was read as one column ({str(df.columns[0])[:40]!r}); "
                          "give its delimiter with sep= (e.g. sep=';' or sep='\\t')")
     return df
+
+
+def _text_columns(path: Path, sep: str, ids: list[str]) -> dict[str, type]:
+    """``dtype=`` for read_csv: the id columns of ``ids`` (names, or the roles "item",
+    "rater", "replication" for columns called so) in the header, as text."""
+    if not ids:
+        return {}
+    try:
+        header = pd.read_csv(path, sep=sep, nrows=0).columns
+    except (ValueError, OSError, UnicodeError, pd.errors.ParserError,
+            pd.errors.EmptyDataError):
+        return {}  # the full read says what is wrong
+    roles = {r for r in ids if r in ("item", "rater", "replication")}
+    return {c: str for c in header
+            if c in ids or any(_norm(c) in ROLE_ALIASES[r] for r in roles)}
 
 
 def _read_jsonl(path: Path) -> pd.DataFrame:
@@ -118,7 +133,7 @@ def _read_parquet(path: Path) -> pd.DataFrame:
 
 
 def read_file(path: str | os.PathLike[str], sep: str | None = None,
-              format: str | None = None) -> pd.DataFrame:
+              format: str | None = None, ids: Iterable[str] = ()) -> pd.DataFrame:
     """One file as a DataFrame, its format from the extension.
 
     Parameters
@@ -133,6 +148,9 @@ def read_file(path: str | os.PathLike[str], sep: str | None = None,
         Delimiter of a text table.
     format : {"csv", "tsv", "parquet", "jsonl"}, optional
         Overrides the extension.
+    ids : columns, optional
+        Columns of a text table read as text, not numbers (ids such as
+        ``"00012"`` keep their zeros).
 
     Returns
     -------
@@ -154,7 +172,47 @@ def read_file(path: str | os.PathLike[str], sep: str | None = None,
         return _read_parquet(p)
     if fmt == "jsonl":
         return _read_jsonl(p)
-    return _read_text_table(p, fmt, sep)
+    return _read_text_table(p, fmt, sep, list(ids))
+
+
+def _ids(path: Path, named: dict[str, Any]) -> list[str]:
+    """The id columns of a text table: the item, rater and replication columns named,
+    else those its header calls so (``item_id``, ``worker``, ``pool``, ...)."""
+    if _format(path, None) not in ("csv", "tsv"):
+        return []
+    out = [v for v in named.values() if isinstance(v, str)]
+    found = {r for r, v in named.items() if v is not None}
+    return out + [r for r in ("item", "rater", "replication") if r not in found]
+
+
+def _same_id_kinds(frames: list[pd.DataFrame], named: dict[str, Any]) -> list[pd.DataFrame]:
+    """Id columns stored as numbers in one file and as text in another, made text in
+    all, so that item 1 of a CSV meets item "1" of a JSON file (they would never pair)."""
+    for column in frames[0].columns:
+        if _is_id(column, named) and len(
+                {pd.api.types.is_numeric_dtype(f[column]) for f in frames}) > 1:
+            frames = [_as_text_column(f, column) if pd.api.types.is_numeric_dtype(f[column])
+                      else f for f in frames]
+    return frames
+
+
+def _as_text_column(df: pd.DataFrame, column: Any) -> pd.DataFrame:
+    out = df.copy(deep=False)
+    out[column] = df[column].map(_as_text, na_action="ignore").astype(object)
+    return out
+
+
+def _is_id(column: Any, named: dict[str, Any]) -> bool:
+    if column in [v for v in named.values() if v is not None]:
+        return True
+    return any(_norm(column) in ROLE_ALIASES[r] for r in ("item", "rater", "replication")
+               if named.get(r) is None)
+
+
+def _as_text(v: Any) -> str:
+    """An id as text: 3.0 -> "3" (a float column of whole numbers is an id column with
+    missing values), else str()."""
+    return str(int(v)) if isinstance(v, float) and v.is_integer() else str(v)
 
 
 def _paths(source: str | os.PathLike[str]) -> list[Path]:
@@ -260,24 +318,28 @@ def read_annotations(
     """
     paths = _paths(source)
     root = Path(os.fspath(source))
+    shown = {p: str(p.relative_to(root)) if root.is_dir() else p.name for p in paths}
+    named = {"item": item, "rater": rater, "replication": replication}
     frames = []
     for path in paths:
-        df = read_file(path, sep=sep, format=format)
+        df = read_file(path, sep=sep, format=format, ids=_ids(path, named))
         if root.is_dir():
             for key, val in _hive(path, root).items():
                 if key not in df.columns:
                     df[key] = val
         if file_column is not None:
             df[file_column] = path.name.split(".")[0]
-        if frames and list(df.columns) != list(frames[0].columns):
+        if frames and set(df.columns) != set(frames[0].columns):
             first, this = set(map(str, frames[0].columns)), set(map(str, df.columns))
             raise InputError(
-                f"{path} has other columns than {paths[0]} (only in {path.name}: "
-                f"{', '.join(sorted(this - first)) or '-'}; only in {paths[0].name}: "
-                f"{', '.join(sorted(first - this)) or '-'}); files read together need the "
-                "same columns: read them one at a time and rename, or select the files "
-                "with a narrower pattern")
-        frames.append(df)
+                f"{shown[path]} has other columns than {shown[paths[0]]} (only in "
+                f"{shown[path]}: {', '.join(sorted(this - first)) or '-'}; only in "
+                f"{shown[paths[0]]}: {', '.join(sorted(first - this)) or '-'}); files read "
+                "together need the same columns: read them one at a time and rename, or "
+                "select the files with a narrower pattern")
+        frames.append(df if not frames else df[list(frames[0].columns)])
+    if len(frames) > 1:
+        frames = _same_id_kinds(frames, named)
     out = frames[0] if len(frames) == 1 else pd.concat(frames, ignore_index=True)
     name = str(paths[0]) if len(paths) == 1 else f"{os.fspath(source)} ({len(paths)} files)"
     if out.empty:
@@ -345,8 +407,9 @@ def from_duckdb(con: Any, query: str, params: Iterable[Any] | dict[str, Any] | N
         short = " ".join(query.split())
         short = short if len(short) <= 200 else short[:197] + "..."
         reason = " ".join(str(exc).split())
-        raise InputError(f"from_duckdb: the query failed: {reason} (query: {short}). Fix the "
-                         "SQL; nothing was read.") from exc
+        fix = ("Fix the SQL or its params" if params is not None else "Fix the SQL")
+        raise InputError(f"from_duckdb: the query failed: {reason} (query: {short}). {fix}; "
+                         "nothing was read.") from exc
     finally:
         if own:
             con.close()
