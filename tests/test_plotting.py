@@ -105,7 +105,8 @@ def test_heatmap_image_is_the_normalized_table(rep):
     want = rep.wide()["normalized"].to_numpy()
     np.testing.assert_allclose(np.asarray(image), want)
     top = float(np.nanmax(want))
-    assert ax.images[0].colorbar.extend == "neither"
+    assert ax.images[0].colorbar.extend == ("max" if top > 1.5 else "neither")
+    assert rep.plot.heatmap(vmax=top + 0.01).images[0].colorbar.extend == "neither"
     clipped = rep.plot.heatmap(vmax=top - 0.01)  # values above the scale: an arrow says so
     assert clipped.images[0].colorbar.extend == "max"
 
