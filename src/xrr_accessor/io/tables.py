@@ -337,7 +337,7 @@ def read_annotations(
                 f"{shown[paths[0]]}: {', '.join(sorted(first - this)) or '-'}); files read "
                 "together need the same columns: read them one at a time and rename, or "
                 "select the files with a narrower pattern")
-        frames.append(df if not frames else df[list(frames[0].columns)])
+        frames.append(df)  # concat aligns columns by name
     if len(frames) > 1:
         frames = _same_id_kinds(frames, named)
     out = frames[0] if len(frames) == 1 else pd.concat(frames, ignore_index=True)
