@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 import xarray as xr
 
+import xrr_accessor as xa
 from xrr_accessor.datasets import simulate
 from xrr_accessor.errors import (
     DroppedDataWarning,
@@ -350,3 +351,32 @@ def test_a_value_column_found_by_name_reports_the_columns_it_leaves_out():
     both = df.xrr(labels=["rating", "offensive"]).irr()  # the fix the warning names
     assert list(both.index) == ["rating", "offensive"]
     df[["item", "rater", "rating"]].xrr.irr()  # nothing left out: quiet
+
+
+def test_stray_text_among_numbers_written_as_text_warns():
+    # hs_brexit's 'offensive' column holds three "No" among "0"/"1" (a new user's trial)
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame({"item": np.repeat(np.arange(60), 2), "rater": ["a", "b"] * 60,
+                       "off": rng.choice(["0", "1"], 120)})
+    before = df.copy()
+    assert not _caught(lambda: df.xrr.irr())
+    df.loc[[3, 8, 9], "off"] = "No"
+    with pytest.warns(xa.StrayValueWarning, match=r"column 'off' holds numbers written as "
+                                                   r"text and 3 other value\(s\) \('No' x3\)"
+                                                   r".*replace\(\{'No': '<number>'\}\)"):
+        with_no = df.xrr.irr()["off"]
+    want = df.assign(off=df["off"].replace({"No": "7"})).xrr.irr()["off"]
+    assert with_no == pytest.approx(want)  # still read, as a category of its own
+    words = df.assign(off=rng.choice(["yes", "no", "1"], 120))  # text, not numbers: quiet
+    assert not _caught(lambda: words.xrr.irr())
+    many = df.copy()
+    many.loc[:20, "off"] = "No"  # 21 of 120: a real category, not a stray value
+    assert not _caught(lambda: many.xrr.irr())
+    pd.testing.assert_frame_equal(before.drop(columns="off"), df.drop(columns="off"))
+
+
+def _caught(fn):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        fn()
+    return [w for w in caught if issubclass(w.category, xa.StrayValueWarning)]

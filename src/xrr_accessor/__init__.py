@@ -18,6 +18,7 @@ from .errors import (
     InputError,
     LevelError,
     RoleError,
+    StrayValueWarning,
     UndefinedWarning,
     XRRWarning,
 )
@@ -33,6 +34,7 @@ __all__ = [
     "LevelError",
     "Report",
     "RoleError",
+    "StrayValueWarning",
     "UndefinedWarning",
     "XRRAccessor",
     "XRRWarning",

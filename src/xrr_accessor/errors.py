@@ -52,6 +52,10 @@ class ScaleWarning(XRRWarning):
     """Two replications compared by kappa_x share few values: different scales?"""
 
 
+class StrayValueWarning(XRRWarning):
+    """A label of numbers written as text holds a few values that are not numbers."""
+
+
 def warn(message: str, category: type[Warning]) -> None:
     """Warn at the caller's line: the first frame outside this package.
 

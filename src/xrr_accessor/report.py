@@ -181,7 +181,7 @@ class Report:
         >>> from xrr_accessor.datasets import simulate
         >>> rep = report(simulate(n_items=300, labels=["joy"], pools=["A", "B"], seed=5))
         >>> page = rep.to_html(figures=False)
-        >>> page.startswith("<!DOCTYPE html>"), "B and A on joy" in page
+        >>> page.startswith("<!DOCTYPE html>"), "A and B on joy" in page
         (True, True)
         """
         from .report_html import to_html

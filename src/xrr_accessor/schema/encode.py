@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..errors import DroppedDataWarning, InputError, LevelError, warn
+from ..errors import DroppedDataWarning, InputError, LevelError, StrayValueWarning, warn
 from ..kernels.encode import small_integer_codes, whole_float_codes
 from .tables import Annotations, Ids, Table, _show, label_rows
 
@@ -37,6 +37,8 @@ def _clean_values(values: pd.Series, where: str) -> pd.Series:
                 "column one type, e.g. pd.to_numeric(df[col]) or df[col].astype(str)."
             )
     if is_object or pd.api.types.is_string_dtype(dtype):
+        if pd.api.types.infer_dtype(values, skipna=True) == "string":
+            _warn_stray(values, where)
         if pd.api.types.infer_dtype(values, skipna=True) in ("string", "empty"):
             blank = values.str.strip().eq("").fillna(False).to_numpy(dtype=bool)
             if blank.any():
@@ -47,6 +49,30 @@ def _clean_values(values: pd.Series, where: str) -> pd.Series:
                 )
                 return values.mask(blank)
     return values
+
+
+#: Share of annotations at or below which text among numbers is called stray.
+STRAY_SHARE = 0.05
+
+
+def _warn_stray(values: pd.Series, where: str) -> None:
+    """Warn when a column of numbers written as text holds a few values that are not
+    numbers ("No" among "0" and "1"): each would be a category of its own."""
+    distinct = pd.Series(pd.unique(values.dropna()))
+    blank = distinct.str.strip().eq("")
+    numeric = pd.to_numeric(distinct, errors="coerce").notna()
+    odd = distinct[~numeric & ~blank]
+    if odd.empty or numeric.sum() < 2:
+        return
+    n_odd = int(values.isin(odd).sum())
+    if n_odd <= STRAY_SHARE * int(values.notna().sum()):
+        shown = ", ".join(f"{v!r} x{n}" for v, n in values[values.isin(odd)]
+                          .value_counts().head(3).items())
+        warn(f"{where} holds numbers written as text and {n_odd} other value(s) ({shown}); "
+             "each is read as a category of its own. Recode them (e.g. df[col].replace("
+             f"{{{odd.iloc[0]!r}: '<number>'}})) or make them missing "
+             "(pd.to_numeric(df[col], errors='coerce')).",
+             StrayValueWarning)
 
 
 def _numeric_strings_hint(cats: pd.Index) -> str:
