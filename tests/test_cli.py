@@ -245,3 +245,17 @@ def test_directory_glob_and_file_column(files, tmp_path, capsys):
         assert (out["n_items"] == outs[0]["n_items"]).all()
     assert main(["report", str(tmp_path / "nothing*.csv")]) == 2
     assert "matches no file" in capsys.readouterr().err
+
+
+def test_html_notes_are_in_flag_syntax(tmp_path, capsys):
+    df = load_demo().iloc[:, :5]
+    df["split"] = np.where(df["item_id"].str.len() % 2 == 0, "train", "test")  # item metadata
+    df.to_csv(tmp_path / "pools.csv", index=False)
+    out = tmp_path / "r.html"
+    assert main(["report", str(tmp_path / "pools.csv"), "--format", "html",
+                 "--output", str(out)]) == 0
+    page = out.read_text(encoding="utf-8")
+    notes = page[page.index('<section id="notes">'):page.index("</section>",
+                                                               page.index('id="notes"'))]
+    assert "left out &#39;split&#39;" in notes and "--labels" in notes
+    assert ".xrr(" not in notes

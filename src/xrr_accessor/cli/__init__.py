@@ -251,7 +251,8 @@ def _blocks(rep: Report, digits: int) -> str:
 
 
 def _report_text(rep: Report, args: argparse.Namespace, title: str) -> str:
-    if args.format == "html":
+    if args.format == "html":  # its notes in the command's words, as on stderr
+        rep.attrs["notes"] = list(dict.fromkeys(as_flags(n) for n in rep.attrs["notes"]))
         return str(rep.to_html(title=title, digits=args.digits))
     if args.format == "table":
         return _blocks(rep, args.digits)
