@@ -133,6 +133,7 @@ class _PairSums:
     n: np.ndarray  # (P,) shared items
     p_a: np.ndarray  # (W, P)
     p_e: np.ndarray  # (W, P)
+    freq: np.ndarray  # (W, P, 2, K): Freq of the pair's first and second rater
     kappa: np.ndarray  # (W, P), NaN where p(E) = 1
     entry: np.ndarray  # (W, E) agreement of each annotation pair
     entry_pair: np.ndarray  # (E,) pair of each annotation pair
@@ -155,8 +156,8 @@ def _pair_sums(sets: LabelSets, ps: Sequence[float]) -> _PairSums:
     kappa = np.full_like(p_a, np.nan)
     ok = ~undefined
     kappa[ok] = (p_a[ok] - p_e[ok]) / (1.0 - p_e[ok])
-    return _PairSums(np.column_stack([uniq // n_rater, uniq % n_rater]), n, p_a, p_e, kappa,
-                     entry, pair_of, of_item)
+    return _PairSums(np.column_stack([uniq // n_rater, uniq % n_rater]), n, p_a, p_e, freq,
+                     kappa, entry, pair_of, of_item)
 
 
 def _mean_over_pairs(sums: _PairSums, ps: Sequence[float], what: str) -> np.ndarray:

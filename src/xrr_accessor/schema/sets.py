@@ -289,7 +289,7 @@ def read_sets(
             f"{where} mixes label sets with {n_scalars} single label(s) (e.g. "
             f"{_show(values.iloc[first])} in row {first}); make every cell a list, e.g. "
             f"df[{value_col!r}].map(lambda v: v if isinstance(v, (list, tuple, set)) "
-            "else [v]) (NaN cells stay missing annotations).")
+            "or pd.isna(v) else [v]) (NaN cells stay missing annotations).")
     if layout == "auto":
         layout = "sets" if n_sets else "long"
     if layout == "sets" and n_scalars:
@@ -436,10 +436,11 @@ def _read_long_rows(data: pd.DataFrame, cells: pd.Series, keep: np.ndarray, item
         order = np.lexsort((codes, ann))
         ordered = np.zeros(n_ann, dtype=bool)
     else:
-        ranks, base = _ranks(data[rank_col].iloc[keep], rank_col, items, raters)
+        by = list(id_cols[:2])
+        ranks, base = _ranks(data[rank_col].iloc[keep], rank_col, items, raters, by)
         order = np.lexsort((ranks, ann))
         ordered = np.ones(n_ann, dtype=bool)
-        _check_ranks(ranks[order], ann[order], base, rank_col, items, raters, order)
+        _check_ranks(ranks[order], ann[order], base, rank_col, items, raters, order, by)
     sizes = np.bincount(ann, minlength=n_ann).astype(np.int64)
     offsets = np.zeros(n_ann + 1, dtype=np.int64)
     np.cumsum(sizes, out=offsets[1:])
@@ -449,12 +450,12 @@ def _read_long_rows(data: pd.DataFrame, cells: pd.Series, keep: np.ndarray, item
                    ordered, cats, where, fix)
 
 
-def _ranks(values: pd.Series, column: Hashable, items: Ids,
-           raters: Ids) -> tuple[np.ndarray, int]:
+def _ranks(values: pd.Series, column: Hashable, items: Ids, raters: Ids,
+           by: list[Hashable]) -> tuple[np.ndarray, int]:
     """Ranks counted from 0, and the column's first rank (0 or 1)."""
     where = f"rank column {column!r}"
     fix = (f"number each annotation's labels 1, 2, ... (1 = primary), e.g. df[{column!r}] = "
-           f"df.groupby([<item>, <rater>]).cumcount() + 1")
+           f"df.groupby({by!r}).cumcount() + 1")
     if not (pd.api.types.is_numeric_dtype(values.dtype)
             and not pd.api.types.is_bool_dtype(values.dtype)):
         raise InputError(f"{where} holds {values.dtype} values, not integer ranks; {fix}.")
@@ -474,7 +475,7 @@ def _ranks(values: pd.Series, column: Hashable, items: Ids,
 
 
 def _check_ranks(ranks: np.ndarray, ann: np.ndarray, base: int, column: Hashable,
-                 items: Ids, raters: Ids, order: np.ndarray) -> None:
+                 items: Ids, raters: Ids, order: np.ndarray, by: list[Hashable]) -> None:
     """Within each annotation (rows sorted by annotation, then rank) ranks are 0..k-1."""
     start = np.ones(len(ann), dtype=bool)
     start[1:] = ann[1:] != ann[:-1]
@@ -485,7 +486,7 @@ def _check_ranks(ranks: np.ndarray, ann: np.ndarray, base: int, column: Hashable
     gap = (ranks != position) & ~dup
     fix = (f"number each annotation's labels {base}, {base + 1}, ... without gaps or repeats "
            f"({base} = primary), e.g. df[{column!r}] = df.sort_values({column!r})"
-           f".groupby([<item>, <rater>]).cumcount() + {base}")
+           f".groupby({by!r}).cumcount() + {base}")
     for bad, what in ((dup, "a repeated rank"), (gap, "a gap in its ranks")):
         if bad.any():
             s = int(np.flatnonzero(bad)[0])
