@@ -457,6 +457,106 @@ def test_degenerate_data_are_nan_with_a_reason():
 # --- sharpening ---------------------------------------------------------------------
 
 
+def naive_sharpen(rows: list[tuple], p: float = 1.0, tol: float = 1e-6,
+                  max_iter: int = 100) -> tuple[dict, dict, dict, int]:
+    """Steps 1-5 of the docstring of ``sharpen`` with plain loops: (rater weights,
+    item weights, item -> (top share, labels with that share), iterations)."""
+    m = {(x, r): naive_weights(list(labs), p) for x, r, labs in rows}
+    items = list(dict.fromkeys(x for x, _, _ in rows))
+    raters = list(dict.fromkeys(r for _, r, _ in rows))
+    cats = sorted({y for _, _, labs in rows for y in labs})
+
+    def consensus(w):
+        mass = {x: dict.fromkeys(cats, 0.0) for x in items}
+        total = dict.fromkeys(items, 0.0)
+        count = dict.fromkeys(items, 0)
+        for (x, r), row in m.items():
+            if w[r] > 0:
+                total[x] += w[r]
+                count[x] += 1
+                for y, wt in row.items():
+                    mass[x][y] += w[r] * wt
+        v = {}
+        for x in items:
+            if count[x] < 2:
+                v[x] = 0.0
+            elif len(cats) < 2:
+                v[x] = 1.0
+            else:
+                shares = [mass[x][y] / total[x] for y in cats]
+                h = -sum(s * math.log(s) for s in shares if s > 0)
+                v[x] = min(max(1 - h / math.log(len(cats)), 0.0), 1.0)
+        return mass, total, v
+
+    w = dict.fromkeys(raters, 1.0)
+    mass, total, v = consensus(w)
+    n_iter = 0
+    while n_iter < max_iter:
+        w_new = {}
+        for r in raters:
+            agree = seen = 0.0
+            own = dict.fromkeys(cats, 0.0)
+            other = dict.fromkeys(cats, 0.0)
+            for (x, rr), row in m.items():
+                rest = total[x] - max(w[r], 0.0)
+                if rr != r or v[x] <= 0 or rest <= 1e-12 * (total[x] + 1):
+                    continue
+                share = {y: max((mass[x][y] - w[r] * row.get(y, 0.0)) / rest, 0.0)
+                         for y in cats}
+                agree += v[x] * sum(row.get(y, 0.0) * share[y] for y in cats)
+                seen += v[x]
+                for y in cats:
+                    own[y] += v[x] * row.get(y, 0.0)
+                    other[y] += v[x] * share[y]
+            kappa = math.nan
+            if seen > 0:
+                p_a = agree / seen
+                p_e = sum(own[y] * other[y] for y in cats) / seen ** 2
+                if p_e < 1 - 1e-12:
+                    kappa = (p_a - p_e) / (1 - p_e)
+            w_new[r] = 0.0 if math.isnan(kappa) else min(max(kappa, 0.0), 1.0)
+        mass, total, v_new = consensus(w_new)
+        n_iter += 1
+        moved = max([abs(w_new[r] - w[r]) for r in raters]
+                    + [abs(v_new[x] - v[x]) for x in items])
+        w, v = w_new, v_new
+        if moved < tol:
+            break
+    top = {}
+    for x in items:
+        if total[x] > 0:
+            best = max(mass[x].values())
+            top[x] = (best / total[x], {y for y in cats if mass[x][y] >= best - 1e-9})
+    return w, v, top, n_iter
+
+
+@settings(max_examples=60, deadline=None)
+@given(rows=annotated(max_raters=5), p=ps)
+def test_sharpen_equals_the_naive_iteration(rows, p):
+    out, _ = quiet(xa.sharpen, frame(rows), p=p, max_iter=30)
+    w, v, top, n_iter = naive_sharpen(rows, p, max_iter=30)
+    assert out.n_iter == n_iter
+    np.testing.assert_allclose(out.rater_weights[list(w)], list(w.values()), atol=1e-9)
+    np.testing.assert_allclose(out.item_weights[list(v)], list(v.values()), atol=1e-9)
+    for x in v:
+        if x in top:
+            assert out.consensus[x] in top[x][1]
+            assert out.items.loc[x, "share"] == pytest.approx(top[x][0], abs=1e-9)
+        else:
+            assert pd.isna(out.consensus[x]) and np.isnan(out.items.loc[x, "share"])
+
+
+def test_sharpen_gives_a_contrary_rater_weight_zero():
+    # D labels against the others (kappa < 0): weight 0, never negative
+    labels = {"A": "xxyyzxyz", "B": "xxyyzxyz", "C": "xxyyzxyy", "D": "zyxzxzxx"}
+    df = pd.DataFrame([(i, r, lab[i]) for r, lab in labels.items() for i in range(8)],
+                      columns=["item", "rater", "label"])
+    out = xa.sharpen(df)
+    assert out.raters.loc["D", "kappa"] < 0 and out.rater_weights["D"] == 0.0
+    assert (out.rater_weights[["A", "B", "C"]] > 0.9).all()
+    assert "".join(out.consensus) == "xxyyzxyz"
+
+
 def planted(seed: int, n_items: int = 150, n_good: int = 6, n_noisy: int = 2,
             n_cat: int = 4, accuracy: float = 0.75, missing: float = 0.2):
     """Items with a true label; good raters right with probability ``accuracy`` (else

@@ -37,8 +37,9 @@ class Sharpened:
         undefined) and ``n_items`` (items shared with another rater).
     items : DataFrame
         One row per item: ``weight`` (consensus strength in [0, 1]),
-        ``consensus`` (the label of largest weighted share; missing when no
-        rater of positive weight annotated the item), ``share`` (that
+        ``consensus`` (the label of largest weighted share, a categorical over
+        the labels; missing when no rater of positive weight annotated the
+        item), ``share`` (that
         label's weighted share) and ``n_annotations``.
     n_iter : int
         Rater-weight updates made.
@@ -211,15 +212,14 @@ def sharpen(
     shares = _shares(mass, total)
     top = shares.argmax(axis=1) if n_item else np.zeros(0, dtype=np.int64)
     has = total > 0
-    labels = pd.Series(pd.Index(sets.categories).take(top), dtype=object)
-    labels[~has] = None
+    labels = pd.Categorical.from_codes(np.where(has, top, -1), categories=sets.categories)
     raters = pd.DataFrame({
         "weight": w, "kappa": kappa,
         "n_items": np.rint(np.bincount(sets.rater[_shared(sets)], minlength=n_rater))
         .astype(np.int64),
     }, index=pd.Index(sets.raters, name="rater"))
     items = pd.DataFrame({
-        "weight": v, "consensus": labels.to_numpy(),
+        "weight": v, "consensus": labels,
         "share": np.where(has, shares[np.arange(n_item), top] if n_item else 0.0, np.nan),
         "n_annotations": np.bincount(sets.item, minlength=n_item),
     }, index=pd.Index(sets.items, name="item"))
