@@ -70,6 +70,21 @@ class LabelSets:
         Where the labels came from, for messages (``"column 'labels'"``).
     column : hashable, optional
         The column of labels it was read from.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"item": [1, 1, 2], "rater": ["A", "B", "A"],
+    ...                    "labels": [["x", "y"], {"y", "x"}, ["y"]]})
+    >>> sets = read_sets(df)
+    >>> sets.to_frame()
+       item rater  labels  ordered
+    0     1     A  (x, y)     True
+    1     1     B  (x, y)    False
+    2     2     A    (y,)     True
+    >>> codes, distinct = sets.distinct()  # each distinct set as one category
+    >>> codes.tolist(), distinct
+    ([0, 0, 1], [(0, 1), (1,)])
     """
 
     item: np.ndarray
