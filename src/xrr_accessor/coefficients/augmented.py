@@ -368,7 +368,9 @@ def augmented_items(
     ours): let ``d = agreement at p=1.0 - agreement at p=0.5``.
 
     * ``"better at p=1.0"`` if d > ``tol``: agreement on the primary labels,
-      inconsistent secondary labels (e.g. {ab, ac}, {ab, a});
+      inconsistent secondary labels (e.g. {ab, ac}, {ab, a}; also {ab, ab},
+      whose agreement is 1 at p = 1 but p^2 + (1 - p)^2 = 0.5 at p = 0.5:
+      the measure, like the paper's, rewards one shared single label most);
     * ``"better at p=0.5"`` if d < -``tol``: primary and secondary swapped
       (e.g. {ab, ba}, {ab, b});
     * otherwise nearly constant: ``"constant high"`` if the mean of the kappa'
