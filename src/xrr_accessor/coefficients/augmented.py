@@ -175,13 +175,15 @@ def _mean_over_pairs(sums: _PairSums, ps: Sequence[float], what: str) -> np.ndar
     at = ", ".join(f"p={ps[j]:g}" for j in np.flatnonzero(~has)[:4])
     if not has.all():
         warn(f"{what} is undefined (NaN) at {at}: p(E) = 1 for every annotator pair (each "
-             "pair used one and the same label on all the items it shares).", UndefinedWarning)
+             "pair put all its weight on one and the same label on the items it shares).",
+             UndefinedWarning)
     partial = has & (n_ok < kappa.shape[1])
     if partial.any():
         n_left = int((~ok[partial]).sum(axis=-1).max())
-        warn(f"{what}: {n_left} of {kappa.shape[1]} annotator pair(s) have p(E) = 1 (one and "
-             "the same label on all their shared items), so kappa' is undefined for them and "
-             "they are left out of the mean over pairs; pairs=True shows each pair.",
+        warn(f"{what}: {n_left} of {kappa.shape[1]} annotator pair(s) have p(E) = 1 (all "
+             "their weight on one and the same label on their shared items), so kappa' is "
+             "undefined for them and they are left out of the mean over pairs; pairs=True "
+             "shows each pair.",
              DroppedDataWarning)
     return mean
 
@@ -208,7 +210,8 @@ def _pair_table(sums: _PairSums, sets: LabelSets, ps: Sequence[float],
                  f"(p={ps[j]:g})" for j, q in np.argwhere(bad)[:3]]
         more = f" and {int(bad.sum()) - 3} more" if bad.sum() > 3 else ""
         warn(f"{what} is undefined (NaN) for {', '.join(named)}{more}: p(E) = 1 (both "
-             "annotators used one and the same label on all their shared items).",
+             "annotators put all their weight on one and the same label on their shared "
+             "items).",
              UndefinedWarning)
     out.attrs.update(metric="augmented_kappa", citation=CITATION)
     return out
