@@ -12,6 +12,12 @@ from . import io as io
 from .accessors import XRRAccessor, register
 from .agreement import agreement_table, interpret, per_category
 from .api import annotations, cross_kappa, irr, normalized, to_frame, to_xarray
+from .coefficients.augmented import (
+    augmented_items,
+    augmented_kappa,
+    augmented_matrix,
+    augmented_sweep,
+)
 from .compare import compare, plan
 from .errors import (
     DroppedDataWarning,
@@ -23,6 +29,8 @@ from .errors import (
     XRRWarning,
 )
 from .report import Report, report
+from .schema.sets import LabelSets, read_sets
+from .sharpen import Sharpened, sharpen
 from .spearman import disattenuated_correlation
 from .summary import summary
 
@@ -31,15 +39,21 @@ __version__ = "0.1.0"
 __all__ = [
     "DroppedDataWarning",
     "InputError",
+    "LabelSets",
     "LevelError",
     "Report",
     "RoleError",
+    "Sharpened",
     "StrayValueWarning",
     "UndefinedWarning",
     "XRRAccessor",
     "XRRWarning",
     "agreement_table",
     "annotations",
+    "augmented_items",
+    "augmented_kappa",
+    "augmented_matrix",
+    "augmented_sweep",
     "compare",
     "cross_kappa",
     "disattenuated_correlation",
@@ -48,7 +62,9 @@ __all__ = [
     "normalized",
     "per_category",
     "plan",
+    "read_sets",
     "report",
+    "sharpen",
     "summary",
     "to_frame",
     "to_xarray",

@@ -15,7 +15,9 @@ import xarray as xr
 from . import agreement, api
 from . import compare as _compare
 from . import report as _report
+from . import sharpen as _sharpen
 from . import summary as _summary
+from .coefficients import augmented as _augmented
 from .schema import Roles
 
 __all__ = ["XRRAccessor"]
@@ -153,6 +155,34 @@ class XRRAccessor:
         """Every coefficient side by side; see :func:`xrr_accessor.agreement_table`."""
         return agreement.agreement_table(self._obj, weights=weights, ci=ci, population=population,
                                       **self._roles)
+
+    def augmented(self, p: float, rank: Any = None, layout: str = "auto",
+                  pairs: bool = False) -> Any:
+        """Rosenberg-Binkowski augmented kappa of set-valued annotations at primary
+        weight ``p``; see :func:`xrr_accessor.augmented_kappa`."""
+        return _augmented.augmented_kappa(self._obj, p, rank=rank, layout=layout, pairs=pairs,
+                                          **self._roles)
+
+    def augmented_sweep(self, ps: Any = None, rank: Any = None, layout: str = "auto",
+                        pairs: bool = False) -> pd.DataFrame:
+        """Augmented kappa over a range of p; see :func:`xrr_accessor.augmented_sweep`."""
+        ps = _augmented.DEFAULT_PS if ps is None else ps
+        return _augmented.augmented_sweep(self._obj, ps, rank=rank, layout=layout, pairs=pairs,
+                                          **self._roles)
+
+    def augmented_items(self, tol: float = 0.05, high: float = 0.6, rank: Any = None,
+                        layout: str = "auto") -> pd.DataFrame:
+        """Per-item agreement at p = 1.0 and 0.5 and the paper's four item classes;
+        see :func:`xrr_accessor.augmented_items`."""
+        return _augmented.augmented_items(self._obj, tol=tol, high=high, rank=rank,
+                                          layout=layout, **self._roles)
+
+    def sharpen(self, p: float = 1.0, tol: float = 1e-6, max_iter: int = 100,
+                rank: Any = None, layout: str = "auto") -> Any:
+        """Experimental rater / item weighting by consensus; see
+        :func:`xrr_accessor.sharpen`."""
+        return _sharpen.sharpen(self._obj, p=p, tol=tol, max_iter=max_iter, rank=rank,
+                                layout=layout, **self._roles)
 
     @property
     def plot(self) -> Any:

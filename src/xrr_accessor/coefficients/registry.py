@@ -100,6 +100,12 @@ def lookup(name: Any, kind: str | None = "irr") -> Coefficient:
         if key == entry.name or key in entry.aliases:
             return entry
     names = [e.name for e in REGISTRY.values() if kind is None or e.kind == kind]
+    if key in ("augmented", "augmented_kappa", "rosenberg_binkowski"):
+        raise InputError(
+            f"metric={name!r}: augmented kappa reads set-valued annotations (a primary and "
+            "a secondary label) and takes the primary weight p, so it has its own entry "
+            "points: df.xrr.augmented(p=0.6), .augmented_sweep(ps), .augmented_items(), or "
+            "xrr_accessor.augmented_kappa(df, p=0.6).")
     raise InputError(f"unknown metric {name!r}; use one of {', '.join(names)}.")
 
 
