@@ -12,9 +12,7 @@ from ..errors import InputError
 from ..io.tables import read_annotations, read_file
 from ..schema.roles import ROLE_ALIASES, _norm
 
-__all__ = ["PARQUET", "has_replication", "read_table", "with_replication"]
-
-PARQUET = (".parquet", ".pq")
+__all__ = ["has_replication", "read_table", "with_replication"]
 
 
 def read_table(path: str, sep: str | None = None, file_column: str | None = None,
