@@ -34,16 +34,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .report import _num
+
 __all__ = ["LOW_IRR", "WIDE", "readings"]
 
 #: IRRs below this (the top of Landis and Koch's "slight") get the noisy-pools note.
 LOW_IRR = 0.20
 #: Intervals wider than this (on the scale of normalized kappa_x) are "inconclusive".
 WIDE = 0.5
-
-
-def _num(v: float, digits: int) -> str:
-    return f"{v:.{digits}f}"
 
 
 def _share(v: float) -> str:

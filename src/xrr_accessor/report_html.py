@@ -12,14 +12,17 @@ from __future__ import annotations
 
 import base64
 import io
+import itertools
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from ._optional import require
+from .agreement import LANDIS_KOCH
 from .reading import readings
-from .report import cell_names
+from .report import _TITLES, cell_names
 
 __all__ = ["MAX_PAIR_FIGURES", "MIN_HIST_LABELS", "OPEN_READINGS", "to_html"]
 
@@ -30,19 +33,10 @@ MIN_HIST_LABELS = 8
 #: Pairs with at most this many labels show their sentences open; others folded.
 OPEN_READINGS = 8
 
-_TITLES = {"irr": "IRR", "kappa_x": "kappa_x", "normalized": "normalized kappa_x"}
-_BANDS = [("poor", "< 0"), ("slight", "0.00-0.20"), ("fair", "0.21-0.40"),
-          ("moderate", "0.41-0.60"), ("substantial", "0.61-0.80"),
-          ("almost perfect", "0.81-1.00")]
-
-
-def _jinja() -> Any:
-    try:
-        import jinja2
-    except ImportError:
-        raise ImportError("the HTML report needs jinja2: pip install 'xrr_accessor[io]'"
-                          ) from None
-    return jinja2
+#: Landis-Koch bands as the page lists them: ("slight", "0.00-0.20"), ...
+_BANDS = [("poor", "< 0")] + [
+    (name, f"{low + (0.01 if k else 0.0):.2f}-{min(top, 1.0):.2f}")
+    for k, ((_, low), (name, top)) in enumerate(itertools.pairwise(LANDIS_KOCH))]
 
 
 def _png(ax: Any, alt: str, caption: str) -> dict[str, Any]:
@@ -128,7 +122,7 @@ def _summary(part: pd.DataFrame) -> str:
 def to_html(report: Any, path: str | Path | None = None, title: str | None = None,
             figures: bool = True, digits: int = 3) -> str | None:
     """Write ``report`` as one self-contained HTML page (see :meth:`Report.to_html`)."""
-    jinja2 = _jinja()
+    jinja2 = require("jinja2", "the HTML report")
     from . import __version__
 
     groups, cells, rows = _table(report, digits)

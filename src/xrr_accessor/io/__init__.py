@@ -26,7 +26,8 @@ from .platforms import (
     read_prodigy,
     read_toloka,
 )
-from .tables import from_duckdb, read_annotations, read_file
+from .sql import from_duckdb
+from .tables import read_annotations, read_file
 
 __all__ = [
     "from_duckdb",
