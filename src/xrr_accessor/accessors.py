@@ -18,6 +18,7 @@ from . import report as _report
 from . import sharpen as _sharpen
 from . import summary as _summary
 from .coefficients import augmented as _augmented
+from .lazy import when_imported
 from .schema import Roles
 
 __all__ = ["XRRAccessor"]
@@ -206,3 +207,15 @@ def register() -> None:
     pd.api.extensions.register_dataframe_accessor("xrr")(XRRAccessor)
     xr.register_dataset_accessor("xrr")(XRRAccessor)
     xr.register_dataarray_accessor("xrr")(XRRAccessor)
+    when_imported("dask.dataframe", _register_dask)
+
+
+def _register_dask() -> None:
+    """``.xrr`` on dask DataFrames (once dask.dataframe is imported, before or after)."""
+    import warnings
+
+    from dask.dataframe.extensions import register_dataframe_accessor
+
+    with warnings.catch_warnings():  # re-registering on reload is harmless
+        warnings.simplefilter("ignore", UserWarning)
+        register_dataframe_accessor("xrr")(XRRAccessor)

@@ -24,6 +24,7 @@ from .intervals import (
     method_for,
     population_size,
 )
+from .lazy import deferrable
 from .pipeline import (
     annotations,
     entry_level,
@@ -53,6 +54,7 @@ def normalizing(name: str) -> Coefficient:
     return entry
 
 
+@deferrable
 def irr(
     data: Any, metric: str = "alpha", level: Any = "nominal", weights: Any = None,
     ci: float | None = None, population: float | None = None, form: str | None = None,
@@ -191,6 +193,7 @@ def _bootstrap(result: Any, targets: list[Target], level: float, opts: Bootstrap
     return table
 
 
+@deferrable
 def cross_kappa(
     data: Any, other: Any = None, level: Any = "nominal", ci: float | None = None,
     n_boot: int = 1000, seed: int | None = None, interval: str = "bca",
@@ -278,6 +281,7 @@ def cross_kappa(
     return result.label(entry, est, attrs, cols, keep_cells=keep_pairs(result.ann))
 
 
+@deferrable
 def normalized(
     data: Any,
     other: Any = None,

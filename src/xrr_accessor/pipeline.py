@@ -11,7 +11,7 @@ way for every entry point.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -21,8 +21,9 @@ import xarray as xr
 from .coefficients import Coefficient, Context, Estimates
 from .coefficients.cross import scale_gaps
 from .coefficients.light import MAX_LIGHT_RATERS
-from .errors import InputError
+from .errors import InputError, LevelError
 from .kernels import accumulate
+from .lazy.staged import Planned, Staged
 from .levels import Level, resolve_level, resolve_weights
 from .results import (
     label_result,
@@ -82,12 +83,34 @@ def annotations(data: Any, other: Any = None, level: Any = "nominal",
     array([[0, 1, 1, 1]])
     """
     lvl = resolve_level(level)
+    if isinstance(data, Staged):  # dask-backed: the skeleton read from the partitions
+        return _staged_annotations(data, other, lvl)
     tables = [_table(data, roles)]
     if other is not None:
         tables.append(_table(other, roles))
     ann = encode(tables, ordinal=lvl.ordered)
     if lvl.numeric:
         ann.values(lvl.name)  # raises a LevelError naming the column
+    return ann, lvl
+
+
+def _staged_annotations(data: Staged, other: Any, lvl: Level) -> tuple[Annotations, Level]:
+    if other is not None:
+        raise InputError(
+            "other= with dask-backed data: put both replications in one frame with a "
+            "replication column (dd.concat([a.assign(pool='a'), b.assign(pool='b')])), "
+            "partitioned so that each item sits in one partition.")
+    ann = data.ann
+    if lvl.ordered:
+        unordered = [j for j, ok in enumerate(data.ordered) if not ok]
+        if unordered:
+            raise LevelError(
+                f"{ann.where(unordered[0])} holds unordered categories; the ordinal level "
+                "and linear or quadratic weights need their order. Pass categories="
+                "[lowest, ..., highest] to .xrr(...), or make the column an ordered "
+                "pd.Categorical.")
+    if lvl.numeric:
+        ann.values(lvl.name)
     return ann, lvl
 
 
@@ -157,8 +180,12 @@ def _values(ann: Annotations, level: Level, form: str) -> np.ndarray | None:
 FEW_RATERS = 8
 
 
-def make_meta(ann: Annotations, level: Level, groups: set[str], pairs: np.ndarray) -> Meta:
-    """The :class:`Meta` of a call: form, values, strata and the groups to compute."""
+def make_meta(ann: Annotations, level: Level, groups: set[str], pairs: np.ndarray,
+              top: int | None = None) -> Meta:
+    """The :class:`Meta` of a call: form, values, strata and the groups to compute.
+
+    ``top`` (the largest number of annotations of one item in one replication)
+    is found from the codes when not given."""
     form = _form(level)
     groups = set(groups) & set(GROUPS)
     n_rep, n_rater = len(ann.replications), len(ann.raters)
@@ -169,12 +196,15 @@ def make_meta(ann: Annotations, level: Level, groups: set[str], pairs: np.ndarra
     if "joint" in groups and (n_rater > MAX_LIGHT_RATERS * n_rep or len(ann.labels) * n_rep
                               * n_rater**2 * k**2 > MAX_JOINT_CELLS):
         groups.discard("joint")  # Light's kappa says why it is NaN
-    top = 2
-    if "strata" in groups and n_rater <= FEW_RATERS:  # m <= raters: no duplicate rows
+    if top is not None:
+        top = max(2, min(top, n_rater)) if "strata" in groups else 2
+    elif "strata" in groups and n_rater <= FEW_RATERS:  # m <= raters: no duplicate rows
         top = max(2, n_rater)
     elif "strata" in groups and len(ann.item):
         top = max(2, int(accumulate.max_group_size(ann.item, ann.replication,
                                                    len(ann.items), n_rep)))
+    else:
+        top = 2
     return Meta(
         n_label=len(ann.labels), n_rep=n_rep, n_rater=n_rater, n_category=k,
         n_categories=tuple(len(c) for c in ann.categories), form=form,
@@ -195,8 +225,9 @@ class Run:
     ctx: Context
     stats: Stats
     kind: str
-    #: The annotations in item order, for further passes (bootstrap, jackknife).
-    rows: Rows
+    #: The annotations in item order, for further passes (bootstrap, jackknife);
+    #: None for dask-backed data (whose annotations stay in the partitions).
+    rows: Rows | None
     _cache: dict[tuple[Any, ...], Estimates] = field(default_factory=dict)
     _warned: set[str] = field(default_factory=set)
 
@@ -259,7 +290,8 @@ def run(
         if pairs is None:
             pairs = default_pairs(ann, reference)
     pairs = np.zeros((0, 2), dtype=np.int64) if pairs is None else pairs
-    meta = make_meta(ann, lvl, groups, pairs)
+    staged = data if isinstance(data, Staged) else None
+    meta = make_meta(ann, lvl, groups, pairs, top=None if staged is None else staged.top)
     ctx = Context(
         meta=meta, level=lvl, categories=ann.categories,
         labels=tuple(ann.source.get(label, repr(label)) for label in ann.labels),
@@ -275,6 +307,10 @@ def run(
             "labels level='nominal' (no matrix at any K), or merge categories."
         )
     check_size(meta, lambda: _widest(ann))
+    if staged is not None:  # dask-backed: plan the partitions' pass, or use its sums
+        if staged.stats is None:
+            raise Planned(meta)
+        return Run(ann, replace(ctx, meta=staged.meta), staged.stats, staged.kind, None)
     item_rows = rows(_Codes(ann), meta)
     return Run(ann, ctx, chunk(item_rows, meta), kind_of(data), item_rows)
 

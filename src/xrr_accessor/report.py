@@ -29,7 +29,9 @@ import pandas as pd
 from .agreement import interpret
 from .errors import InputError, XRRWarning
 from .intervals import Bootstrap
+from .lazy import deferrable
 from .results import pair_index
+from .schema.tally import counts
 from .summary import QUANTITIES, compute
 
 __all__ = ["STATISTICS", "Report", "report"]
@@ -196,6 +198,7 @@ class Report:
         return ReportPlots(self)
 
 
+@deferrable
 def report(
     data: Any, other: Any = None, irr: str | None = None, level: Any = "nominal",
     reference: Any = None, ci: float | None = None, n_boot: int = 1000,
@@ -256,7 +259,7 @@ def report(
                                if issubclass(w.category, XRRWarning)))
     ann = table.result.ann
     pairs = pair_index(ann, table.result.pairs)
-    n_ann = _annotations(ann.codes, ann.replication, len(ann.replications))  # (L, R)
+    n_ann = counts(ann).annotations  # (L, R)
     a, b = table.result.pairs[:, 0], table.result.pairs[:, 1]
     ref_name = "both" if table.reference is None else str(ann.replications[table.reference])
     blocks = []
@@ -264,7 +267,7 @@ def report(
         est = table.estimates[stat if stat != "normalized" else "kappa_x"]
         cells = (list(zip(ann.replications, [np.nan] * len(ann.replications), strict=True))
                  if stat == "irr" else list(pairs))
-        counts = n_ann if stat == "irr" else n_ann[:, a] + n_ann[:, b]
+        n_cell = n_ann if stat == "irr" else n_ann[:, a] + n_ann[:, b]
         value = table.values[stat]
         L, C = value.shape[:2]
         block = pd.DataFrame({
@@ -279,7 +282,7 @@ def report(
         else:
             block["estimate"] = value.reshape(-1)
         block["n_items"] = est.counts["n_items"].reshape(-1)
-        block["n_annotations"] = counts.reshape(-1)
+        block["n_annotations"] = n_cell.reshape(-1)
         block["n_unpairable"] = est.counts["n_unpairable"].reshape(-1)
         block["band"] = (interpret(block["estimate"]) if stat != "normalized"
                          else np.nan)
@@ -301,25 +304,11 @@ def report(
                           "replications": _pools(ann), "notes": notes})
 
 
-def _annotations(codes: np.ndarray, rep: np.ndarray, n_rep: int) -> np.ndarray:
-    """Annotations of each label in each replication (L, R)."""
-    return np.stack([np.bincount(rep[row >= 0], minlength=n_rep) for row in codes]
-                    ) if len(codes) else np.zeros((0, n_rep), dtype=np.int64)
-
-
 def _pools(ann: Any) -> dict[str, dict[str, int]]:
     """Items, raters and annotation rows of each replication (any label)."""
-    n_rep = len(ann.replications)
-    rows = np.bincount(ann.replication, minlength=n_rep)
-
-    def distinct(codes: np.ndarray) -> np.ndarray:
-        key = np.unique(ann.replication.astype(np.int64) * (int(codes.max(initial=0)) + 1)
-                        + codes)
-        return np.bincount(key // (int(codes.max(initial=0)) + 1), minlength=n_rep)
-
-    items, raters = distinct(ann.item), distinct(ann.rater)
-    return {str(name): {"items": int(items[r]), "raters": int(raters[r]),
-                        "rows": int(rows[r])} for r, name in enumerate(ann.replications)}
+    t = counts(ann)
+    return {str(name): {"items": int(t.items[r]), "raters": int(t.raters[r]),
+                        "rows": int(t.rows[r])} for r, name in enumerate(ann.replications)}
 
 
 def cell_names(frame: pd.DataFrame) -> pd.Series:

@@ -13,10 +13,12 @@ from .api import _bootstrap, normalizing
 from .coefficients import Estimates, lookup
 from .errors import InputError
 from .intervals import Bootstrap, confidence
+from .lazy import deferrable
 from .pipeline import Run, annotations, kind_of, n_self, reference_code, run
 from .resample import Target
 from .results import label_result, pair_index
 from .schema import Annotations
+from .schema.tally import counts
 
 __all__ = ["QUANTITIES", "Table", "compute", "summary"]
 
@@ -24,6 +26,7 @@ __all__ = ["QUANTITIES", "Table", "compute", "summary"]
 QUANTITIES = ("estimate", "se", "lower", "upper")
 
 
+@deferrable
 def summary(
     data: Any, other: Any = None, irr: str = "alpha", level: Any = "nominal",
     reference: Any = None, ci: float | None = None, n_boot: int = 1000, seed: int | None = None,
@@ -147,9 +150,7 @@ def compute(data: Any, other: Any, irr: str | None, level: Any, reference: Any,
 
 def _most_raters(ann: Annotations) -> int:
     """The most raters with an annotation in one replication (any label)."""
-    rated = (ann.codes >= 0).any(axis=0)
-    pairs = np.unique(ann.replication[rated] * len(ann.raters) + ann.rater[rated])
-    return int(np.bincount(pairs // max(len(ann.raters), 1)).max(initial=0))
+    return int(counts(ann).rated_raters.max(initial=0))
 
 
 def _frame(value: np.ndarray, labels: pd.Index, cells: pd.MultiIndex) -> pd.DataFrame:

@@ -113,6 +113,9 @@ class Annotations:
     inputs: tuple[tuple[int, bool], ...] = ()
     #: Counts reported with every result (``n_duplicates``: annotations merged).
     notes: dict[str, int] = field(default_factory=dict)
+    #: Per-replication counts carried by a skeleton of dask-backed annotations
+    #: (whose codes stay in the partitions); None in memory (see :mod:`.tally`).
+    tally: Any = None
 
     def where(self, label: int, replication: int | None = None) -> str:
         """Names a label (and replication) in messages: "column 'joy' in replication 'X'"."""

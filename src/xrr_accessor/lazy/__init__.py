@@ -1,0 +1,99 @@
+"""dask-backed annotations: statistics per partition, added, then finalized.
+
+The statistics of disjoint sets of items add (:mod:`xrr_accessor.statistics`),
+so a dask-backed DataFrame or xarray object is computed partition by
+partition, on whatever scheduler dask is pointed at (threads, processes, a
+``dask.distributed`` cluster), and the sums are finalized in the client.
+Public functions given such data return a :class:`~.graph.Lazy` (a dask
+collection) instead of computing: ``.compute()`` (or ``dask.compute``) runs it.
+
+Nothing here imports dask until dask-backed data arrive: :func:`is_lazy` only
+looks at objects when dask has been imported by the caller already.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.abc
+import importlib.util
+import inspect
+import sys
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+__all__ = ["deferrable", "is_lazy", "when_imported"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def is_lazy(data: Any) -> bool:
+    """Whether ``data`` is dask-backed (a dask DataFrame, or xarray holding dask arrays).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> is_lazy(pd.DataFrame({"item": [1]}))
+    False
+    """
+    if data is None or "dask" not in sys.modules:
+        return False
+    data = getattr(data, "_xrr_bound", (data,))[0]
+    import dask
+
+    return bool(dask.is_dask_collection(data))
+
+
+def _lazy_other(fn: Callable[..., Any], data: Any, args: tuple[Any, ...],
+                kwargs: dict[str, Any]) -> bool:
+    try:
+        bound = inspect.signature(fn).bind_partial(data, *args, **kwargs)
+    except TypeError:
+        return False
+    return is_lazy(bound.arguments.get("other"))
+
+
+def deferrable(fn: F) -> F:
+    """Make a public function return a lazy result when its data are dask-backed."""
+
+    @functools.wraps(fn)
+    def wrapper(data: Any, *args: Any, **kwargs: Any) -> Any:
+        if is_lazy(data) or (("other" in kwargs or args) and _lazy_other(fn, data, args,
+                                                                          kwargs)):
+            from .graph import defer
+
+            return defer(fn, data, args, kwargs)
+        return fn(data, *args, **kwargs)
+
+    return wrapper  # type: ignore[return-value]
+
+
+class _PostImport(importlib.abc.MetaPathFinder):
+    """Runs ``hook`` right after ``name`` is first imported (never imports it)."""
+
+    def __init__(self, name: str, hook: Callable[[], None]) -> None:
+        self.name, self.hook = name, hook
+
+    def find_spec(self, fullname: str, path: Any, target: Any = None) -> Any:
+        if fullname != self.name:
+            return None
+        sys.meta_path.remove(self)
+        spec = importlib.util.find_spec(fullname)
+        if spec is None or spec.loader is None:
+            return spec
+        loader, hook = spec.loader, self.hook
+        run = loader.exec_module
+
+        def exec_module(module: Any) -> None:
+            run(module)
+            hook()
+
+        loader.exec_module = exec_module  # type: ignore[method-assign]
+        return spec
+
+
+def when_imported(name: str, hook: Callable[[], None]) -> None:
+    """Call ``hook`` now if module ``name`` is imported, else right after it is."""
+    if name in sys.modules:
+        hook()
+    elif not any(isinstance(f, _PostImport) and f.name == name for f in sys.meta_path):
+        sys.meta_path.insert(0, _PostImport(name, hook))

@@ -1,0 +1,52 @@
+"""What the pipeline sees of dask-backed annotations (no dask import here).
+
+A dask-backed call runs the same public function twice on a :class:`Staged`
+stand-in: once on the worker side, without statistics, to learn which
+statistics the call needs (:func:`~xrr_accessor.pipeline.run` raises
+:class:`Planned` with the call's :class:`~xrr_accessor.statistics.Meta`),
+and once in the client, with the statistics the partitions added up, to
+finalize, warn and label exactly as in memory.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..schema import Annotations
+from ..statistics import Meta, Stats
+
+__all__ = ["Planned", "Staged"]
+
+
+@dataclass(frozen=True)
+class Staged:
+    """Skeleton annotations (indexes and counts, no codes) and, once computed, the
+    statistics of every partition added.
+
+    ``top`` is the largest number of annotations of one item in one
+    replication over all partitions (the strata kept); ``kind`` is
+    ``"pandas"`` or ``"xarray"``, the kind of result the call returns.
+    """
+
+    ann: Annotations
+    top: int
+    kind: str
+    #: Per label, whether its categories have an order (numbers, an ordered
+    #: Categorical, or categories=), as the encoder decides in memory.
+    ordered: tuple[bool, ...] = ()
+    meta: Meta | None = None
+    stats: Stats | None = None
+
+
+class Planned(Exception):
+    """Raised by :func:`~xrr_accessor.pipeline.run` on a :class:`Staged` without
+    statistics: carries the :class:`Meta` the partitions must compute."""
+
+    def __init__(self, meta: Meta) -> None:
+        super().__init__("planned")
+        self.meta = meta
+
+
+def is_staged(data: Any) -> bool:
+    return isinstance(data, Staged)

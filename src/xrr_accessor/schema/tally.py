@@ -1,0 +1,82 @@
+"""Counts of annotations per replication, kept apart from the codes.
+
+Reports and summaries show how many items, raters and annotations each
+replication has. In memory these come from the codes (:func:`tally`); for
+dask-backed data the codes never sit in one place, so each partition's counts
+are added instead, and the skeleton :class:`~.tables.Annotations` of such a
+call carries them (:func:`counts` reads either).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+__all__ = ["Tally", "counts", "tally"]
+
+
+@dataclass(frozen=True)
+class Tally:
+    """Per-replication counts (R = replications, L = labels).
+
+    Attributes
+    ----------
+    annotations : ndarray of int64, shape (L, R)
+        Non-missing annotations of each label in each replication.
+    rows : ndarray of int64, shape (R,)
+        Annotation rows (item x rater) of each replication, any label or none.
+    items, raters : ndarray of int64, shape (R,)
+        Distinct items and raters with a row in each replication.
+    rated_raters : ndarray of int64, shape (R,)
+        Distinct raters with at least one non-missing annotation.
+    """
+
+    annotations: np.ndarray
+    rows: np.ndarray
+    items: np.ndarray
+    raters: np.ndarray
+    rated_raters: np.ndarray
+
+
+def _distinct(codes: np.ndarray, rep: np.ndarray, n_rep: int) -> np.ndarray:
+    """Distinct values of ``codes`` within each replication, shape (R,)."""
+    if not len(codes):
+        return np.zeros(n_rep, dtype=np.int64)
+    width = int(codes.max()) + 1
+    key = np.unique(rep.astype(np.int64) * width + codes)
+    return np.bincount(key // width, minlength=n_rep).astype(np.int64)
+
+
+def tally(ann: Any) -> Tally:
+    """The :class:`Tally` of in-memory annotations, from their codes.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from xrr_accessor.pipeline import annotations
+    >>> df = pd.DataFrame({"item": [1, 1, 2], "rater": ["a", "b", "a"],
+    ...                    "joy": [1, None, 0]})
+    >>> t = tally(annotations(df)[0])
+    >>> t.annotations.tolist(), t.rows.tolist(), t.items.tolist(), t.rated_raters.tolist()
+    ([[2]], [3], [2], [1])
+    """
+    n_rep = len(ann.replications)
+    rep = ann.replication
+    annotations = (np.stack([np.bincount(rep[row >= 0], minlength=n_rep) for row in ann.codes])
+                   if len(ann.codes) else np.zeros((0, n_rep), dtype=np.int64))
+    rated = (ann.codes >= 0).any(axis=0) if len(ann.codes) else np.zeros(len(rep), dtype=bool)
+    return Tally(
+        annotations=annotations.astype(np.int64),
+        rows=np.bincount(rep, minlength=n_rep).astype(np.int64),
+        items=_distinct(ann.item, rep, n_rep),
+        raters=_distinct(ann.rater, rep, n_rep),
+        rated_raters=_distinct(ann.rater[rated], rep[rated], n_rep),
+    )
+
+
+def counts(ann: Any) -> Tally:
+    """The counts of ``ann``: carried (dask-backed data) or computed from the codes."""
+    carried = getattr(ann, "tally", None)
+    return carried if carried is not None else tally(ann)
