@@ -60,12 +60,14 @@ def warn(message: str, category: type[Warning]) -> None:
     """Warn at the caller's line: the first frame outside this package.
 
     Warnings raised deep inside a call point at the user's code, not at a
-    library line, whatever the call depth (accessor, api, pipeline).
+    library line, whatever the call depth (accessor, api, pipeline; dask's
+    compute, for the results of dask-backed data).
     """
-    package = os.path.dirname(os.path.abspath(__file__))
+    skip = tuple(os.path.dirname(os.path.abspath(m.__file__)) for m in (
+        sys.modules[__package__], sys.modules.get("dask")) if m is not None and m.__file__)
     level = 2  # 1 is this function; 2 its caller, the first frame looked at
     frame = sys._getframe(1)
-    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(package):
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(skip):
         frame = frame.f_back
         level += 1
     warnings.warn(message, category, stacklevel=level)

@@ -214,6 +214,8 @@ def make_meta(ann: Annotations, level: Level, groups: set[str], pairs: np.ndarra
 
 
 def kind_of(data: Any) -> str:
+    if isinstance(data, Staged):
+        return data.kind
     return "xarray" if isinstance(data, xr.Dataset | xr.DataArray) else "pandas"
 
 

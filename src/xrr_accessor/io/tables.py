@@ -256,8 +256,8 @@ def check_roles(df: pd.DataFrame, source: str, roles: dict[str, Any]) -> None:
 def read_annotations(
     source: str | os.PathLike[str], *, sep: str | None = None, format: str | None = None,
     file_column: str | None = None, item: Any = None, rater: Any = None,
-    replication: Any = None, label: Any = None, value: Any = None,
-) -> pd.DataFrame:
+    replication: Any = None, label: Any = None, value: Any = None, lazy: bool = False,
+) -> Any:
     """Annotations from a file, a directory of files or a glob, as one DataFrame.
 
     Parameters
@@ -279,10 +279,16 @@ def read_annotations(
         without them fails here, naming the file, rather than later. With no
         ``item`` given, some column must be called like an item (``item``,
         ``item_id``, ``unit``, ``task``, ...).
+    lazy : bool
+        Return a dask DataFrame (the ``dask`` extra) instead of reading: Parquet
+        through ``dask.dataframe.read_parquet`` (partitions by row group),
+        other formats one partition per file, parsed as here. The ``.xrr``
+        methods on it stay lazy until ``.compute()``; each item's annotations
+        must sit in one partition (write files by item, or shuffle on it).
 
     Returns
     -------
-    DataFrame
+    DataFrame (dask DataFrame with ``lazy=True``)
         The columns as stored, plus Hive-style partition columns of a
         directory (``pool=crowd/part-0.parquet`` gives a ``pool`` column) and
         ``file_column``. ``df.attrs["files"]`` lists the files read.
@@ -308,6 +314,12 @@ def read_annotations(
     [0.5]
     """
     paths = _paths(source)
+    if lazy:
+        from .lazy_tables import read_lazy
+
+        return read_lazy(paths, source, sep, format, file_column,
+                         {"item": item, "rater": rater, "replication": replication,
+                          "label": label, "value": value})
     root = Path(os.fspath(source))
     shown = {p: str(p.relative_to(root)) if root.is_dir() else p.name for p in paths}
     named = {"item": item, "rater": rater, "replication": replication}

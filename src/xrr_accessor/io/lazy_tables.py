@@ -1,0 +1,56 @@
+"""Files of annotations as a dask DataFrame, for the lazy path (the ``dask`` extra).
+
+:func:`~xrr_accessor.io.read_annotations` with ``lazy=True`` lands here. Parquet
+files (and directories of them, Hive partitions included) go to
+``dask.dataframe.read_parquet``, which splits large files by row group; every
+other format is read one partition per file by the same reader as in memory
+(:func:`~.tables.read_file`: delimiter sniffing, ids as text, Hive and file
+columns), so a file parses the same way lazily or not.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from .._optional import require
+from .tables import _format, _hive, _ids, check_roles, read_file
+
+__all__ = ["read_lazy"]
+
+
+def _one(path: Path, root: Path, sep: str | None, format: str | None,
+         file_column: str | None, named: dict[str, Any]) -> pd.DataFrame:
+    df = read_file(path, sep=sep, format=format, ids=_ids(path, named))
+    if root.is_dir():
+        for key, val in _hive(path, root).items():
+            if key not in df.columns:
+                df[key] = val
+    if file_column is not None:
+        df[file_column] = path.name.split(".")[0]
+    return df
+
+
+def read_lazy(paths: list[Path], source: str | os.PathLike[str], sep: str | None,
+              format: str | None, file_column: str | None,
+              roles: dict[str, Any]) -> Any:
+    """A dask DataFrame over ``paths`` (found by ``read_annotations``), roles checked
+    against its columns; nothing is read but schemas (and, for text formats, the
+    first file, which gives the columns and dtypes)."""
+    dd = require("dask.dataframe", "read_annotations(..., lazy=True)", extra="dask")
+    root = Path(os.fspath(source))
+    named = {k: roles.get(k) for k in ("item", "rater", "replication")}
+    parquet = all(_format(p, format) == "parquet" for p in paths)
+    if parquet and file_column is None:
+        require("pyarrow", "reading Parquet")
+        where = str(root) if root.is_dir() else [str(p) for p in paths]
+        ddf = dd.read_parquet(where)
+    else:
+        ddf = dd.from_map(_one, paths, root=root, sep=sep, format=format,
+                          file_column=file_column, named=named, enforce_metadata=False)
+    name = str(paths[0]) if len(paths) == 1 else f"{os.fspath(source)} ({len(paths)} files)"
+    check_roles(ddf._meta, name, roles)
+    return ddf
