@@ -71,3 +71,11 @@ __all__ = [
 ]
 
 register()
+
+
+def __getattr__(name: str) -> object:
+    if name == "Lazy":  # the result type of dask-backed calls; imports dask
+        from .lazy.graph import Lazy
+
+        return Lazy
+    raise AttributeError(f"module 'xrr_accessor' has no attribute {name!r}")

@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 __all__ = [
     "DroppedDataWarning",
@@ -56,13 +59,38 @@ class StrayValueWarning(XRRWarning):
     """A label of numbers written as text holds a few values that are not numbers."""
 
 
+_local = threading.local()
+
+
+@contextmanager
+def collecting() -> Iterator[list[tuple[type[Warning], str]]]:
+    """Collect this thread's :func:`warn` calls instead of raising them.
+
+    Thread-safe where ``warnings.catch_warnings`` is not (it swaps process-wide
+    state): dask runs partitions in threads, and their warnings are collected
+    there and raised once in the client.
+    """
+    previous = getattr(_local, "sink", None)
+    sink: list[tuple[type[Warning], str]] = []
+    _local.sink = sink
+    try:
+        yield sink
+    finally:
+        _local.sink = previous
+
+
 def warn(message: str, category: type[Warning]) -> None:
     """Warn at the caller's line: the first frame outside this package.
 
     Warnings raised deep inside a call point at the user's code, not at a
     library line, whatever the call depth (accessor, api, pipeline; dask's
-    compute, for the results of dask-backed data).
+    compute, for the results of dask-backed data). Inside :func:`collecting`,
+    the warning is collected instead.
     """
+    sink = getattr(_local, "sink", None)
+    if sink is not None:
+        sink.append((category, message))
+        return
     skip = tuple(os.path.dirname(os.path.abspath(m.__file__)) for m in (
         sys.modules[__package__], sys.modules.get("dask")) if m is not None and m.__file__)
     level = 2  # 1 is this function; 2 its caller, the first frame looked at

@@ -8,7 +8,6 @@ unchanged. Nothing here imports dask.
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -16,7 +15,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..errors import InputError
+from ..errors import InputError, collecting
 from ..kernels import accumulate
 from ..schema import Annotations, Roles, encode, read
 from ..schema.encode import _is_ordered
@@ -64,8 +63,7 @@ def survey(block: Any, roles: dict[str, Any], check_items: bool) -> Survey:
     Warnings of the reader are recorded (and re-emitted in the client), not lost
     in a worker.
     """
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+    with collecting() as caught:  # thread-safe, unlike warnings.catch_warnings
         table, ann = _encode(block, roles)
     order = table.categories
     names = list(ann.labels)
@@ -91,7 +89,7 @@ def survey(block: Any, roles: dict[str, Any], check_items: bool) -> Survey:
         rated_of=[ann.raters[np.unique(ann.rater[rated & (ann.replication == r)])]
                   for r in range(n_rep)],
         n_items=len(ann.items), top=top, item_keys=keys, notes=dict(ann.notes),
-        messages=[(w.category, str(w.message)) for w in caught],
+        messages=list(caught),
     )
 
 
@@ -193,8 +191,7 @@ class _Codes:
 def partition_stats(block: Any, roles: dict[str, Any], staged: Staged, meta: Meta) -> Stats:
     """The second pass over one partition: its codes in the call's global indexes,
     then the statistics of its items (one numba pass)."""
-    with warnings.catch_warnings():  # reported by the first pass already
-        warnings.simplefilter("ignore")
+    with collecting():  # reported by the first pass already
         _, ann = _encode(block, roles)
     glob = staged.ann
     n = len(ann.item)

@@ -21,7 +21,6 @@ result, to rounding.
 from __future__ import annotations
 
 import inspect
-import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -32,7 +31,7 @@ import xarray as xr
 from dask.delayed import Delayed, delayed
 from dask.graph_manipulation import clone
 
-from ..errors import InputError, warn
+from ..errors import InputError, collecting, warn
 from ..pipeline import kind_of
 from ..schema import Roles
 from ..schema.read import _is_annotation_layout
@@ -41,7 +40,7 @@ from ..statistics import Meta, Stats
 from .blocks import merge, partition_stats, survey
 from .staged import Planned, Staged
 
-__all__ = ["FAN_IN", "Lazy", "defer", "partitions"]
+__all__ = ["FAN_IN", "Lazy", "compute_all", "defer", "partitions"]
 
 #: Statistics added per task of the tree reduction.
 FAN_IN = 8
@@ -128,8 +127,7 @@ def _add(*parts: Stats) -> Stats:
 def _plan(staged: Staged, fn: Callable[..., Any], args: tuple[Any, ...],
           kwargs: dict[str, Any]) -> Meta:
     """The statistics the call needs: run it on the skeleton until it would compute."""
-    with warnings.catch_warnings():  # the client warns, once, when it finishes
-        warnings.simplefilter("ignore")
+    with collecting():  # the client warns, once, when it finishes
         try:
             fn(staged, *args, **kwargs)
         except Planned as planned:
@@ -200,14 +198,36 @@ def defer(fn: Callable[..., Any], data: Any, args: tuple[Any, ...],
     return Lazy(final, fn, args, call, len(first))
 
 
+def compute_all(*lazies: Lazy, **kwargs: Any) -> list[Any]:
+    """Compute several lazy results in one graph (calls on the same data share their
+    passes over it), then finalize each in the calling thread.
+
+    Examples
+    --------
+    >>> import dask.dataframe as dd, pandas as pd
+    >>> import xrr_accessor
+    >>> df = pd.DataFrame({"item": [1, 1, 2, 2] * 2, "rater": ["a", "b"] * 4,
+    ...                    "pool": ["x"] * 4 + ["y"] * 4, "joy": [1, 1, 0, 0, 1, 1, 0, 1]})
+    >>> ddf = dd.from_pandas(df.set_index("item"), npartitions=2)
+    >>> irr, kx = compute_all(ddf.xrr.irr(), ddf.xrr.cross_kappa())
+    >>> round(float(kx.iloc[0, 0]), 3)
+    0.5
+    """
+    parts = dask.compute(*(lazy._final for lazy in lazies), **kwargs)
+    return [lazy._finish(p) for lazy, p in zip(lazies, parts, strict=True)]
+
+
 class Lazy:
     """The result of a public function on dask-backed data, not yet computed.
 
-    A dask collection: ``.compute()`` (or ``dask.compute(a, b)``, which shares
-    the passes of calls on the same data) runs the graph on the current
-    scheduler (threads by default, or a ``dask.distributed`` Client when one is
-    active) and returns exactly what the function returns for in-memory data.
-    Warnings are raised in the client, when it finishes.
+    ``.compute()`` runs the graph on the current scheduler (threads by
+    default, or a ``dask.distributed`` Client when one is active) and returns
+    exactly what the function returns for in-memory data; warnings are raised
+    in the caller's thread when it finishes. :func:`compute_all` computes
+    several at once, sharing the passes of calls on the same data. It is also
+    a dask collection (``dask.compute(a, b)`` works), but then dask decides
+    where the result is finalized: on a cluster, in a worker, whose
+    warnings you do not see.
 
     Examples
     --------
@@ -215,7 +235,8 @@ class Lazy:
     >>> import xrr_accessor
     >>> df = pd.DataFrame({"item": [1, 1, 2, 2, 3, 3], "rater": ["a", "b"] * 3,
     ...                    "joy": [1, 1, 0, 0, 1, 0]})
-    >>> lazy = dd.from_pandas(df, npartitions=2).xrr.irr(metric="cohen")
+    >>> by_item = dd.from_pandas(df.set_index("item"), npartitions=2)  # items whole
+    >>> lazy = by_item.xrr.irr(metric="cohen")
     >>> lazy
     Lazy(irr over 2 partitions; .compute() runs it)
     >>> round(float(lazy.compute()["joy"]), 3)
@@ -254,9 +275,12 @@ class Lazy:
         return self._fn(ready, *self._args, **self._kwargs)
 
     def compute(self, **kwargs: Any) -> Any:
-        """Run the graph and return the labeled result (``dask.compute`` options)."""
-        (out,) = dask.compute(self, **kwargs)
-        return out
+        """Run the graph and return the labeled result (``dask.compute`` options).
+
+        The partitions' statistics are computed on the scheduler; finalizing,
+        warnings and labels happen here, in the calling process and thread.
+        """
+        return compute_all(self, **kwargs)[0]
 
     def __repr__(self) -> str:
         return (f"Lazy({self._fn.__name__} over {self.n_partitions} partition"
