@@ -19,7 +19,7 @@ from ..errors import InputError, collecting
 from ..kernels import accumulate
 from ..schema import Annotations, Roles, encode, read
 from ..schema.encode import _is_ordered
-from ..schema.tally import Tally, tally
+from ..schema.tally import Tally, present, tally
 from ..statistics import Meta, Stats, chunk, rows
 from .staged import Staged
 
@@ -84,10 +84,10 @@ def survey(block: Any, roles: dict[str, Any], check_items: bool) -> Survey:
         has_replication=ann.has_replication, raters=ann.raters,
         replications=ann.replications, categories=list(ann.categories),
         declared=declared, ordered=ordered, tally=tally(ann),
-        raters_of=[ann.raters[np.unique(ann.rater[ann.replication == r])]
-                   for r in range(n_rep)],
-        rated_of=[ann.raters[np.unique(ann.rater[rated & (ann.replication == r)])]
-                  for r in range(n_rep)],
+        raters_of=[ann.raters[row] for row in present(ann.rater, ann.replication, n_rep,
+                                                      len(ann.raters))],
+        rated_of=[ann.raters[row] for row in present(ann.rater[rated], ann.replication[rated],
+                                                     n_rep, len(ann.raters))],
         n_items=len(ann.items), top=top, item_keys=keys, notes=dict(ann.notes),
         messages=list(caught),
     )

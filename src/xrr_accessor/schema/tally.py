@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["Tally", "counts", "tally"]
+__all__ = ["Tally", "counts", "present", "tally"]
 
 
 @dataclass(frozen=True)
@@ -40,13 +40,17 @@ class Tally:
     rated_raters: np.ndarray
 
 
-def _distinct(codes: np.ndarray, rep: np.ndarray, n_rep: int) -> np.ndarray:
+def present(codes: np.ndarray, rep: np.ndarray, n_rep: int, width: int) -> np.ndarray:
+    """Which codes (0 .. width - 1) occur in each replication: (R, width) booleans,
+    marked in one pass (no sort)."""
+    seen = np.zeros((n_rep, width), dtype=bool)
+    seen[rep, codes] = True
+    return seen
+
+
+def _distinct(codes: np.ndarray, rep: np.ndarray, n_rep: int, width: int) -> np.ndarray:
     """Distinct values of ``codes`` within each replication, shape (R,)."""
-    if not len(codes):
-        return np.zeros(n_rep, dtype=np.int64)
-    width = int(codes.max()) + 1
-    key = np.unique(rep.astype(np.int64) * width + codes)
-    return np.bincount(key // width, minlength=n_rep).astype(np.int64)
+    return present(codes, rep, n_rep, width).sum(axis=1).astype(np.int64)
 
 
 def tally(ann: Any) -> Tally:
@@ -70,9 +74,9 @@ def tally(ann: Any) -> Tally:
     return Tally(
         annotations=annotations.astype(np.int64),
         rows=np.bincount(rep, minlength=n_rep).astype(np.int64),
-        items=_distinct(ann.item, rep, n_rep),
-        raters=_distinct(ann.rater, rep, n_rep),
-        rated_raters=_distinct(ann.rater[rated], rep[rated], n_rep),
+        items=_distinct(ann.item, rep, n_rep, len(ann.items)),
+        raters=_distinct(ann.rater, rep, n_rep, len(ann.raters)),
+        rated_raters=_distinct(ann.rater[rated], rep[rated], n_rep, len(ann.raters)),
     )
 
 
