@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import re
 import sys
 import time
 from collections.abc import Callable
@@ -179,10 +180,11 @@ def main(argv: list[str] | None = None) -> str:
                            ("{{ENV}}", f"{env}; {irrcac}")]:
             text = text.replace(key, value)
         old = (ROOT / "BENCHMARKS.md").read_text()
-        start, end = "<!-- bootstrap:start -->", "<!-- bootstrap:end -->"
-        if start in old and start in text:  # keep bench_bootstrap.py's section
-            kept = old[old.index(start):old.index(end)]
-            text = text[:text.index(start)] + kept + text[text.index(end):]
+        for name in re.findall(r"<!-- (\w+):start -->", text):  # sections other scripts write
+            start, end = f"<!-- {name}:start -->", f"<!-- {name}:end -->"
+            if start in old and end in old:
+                kept = old[old.index(start):old.index(end)]
+                text = text[:text.index(start)] + kept + text[text.index(end):]
         (ROOT / "BENCHMARKS.md").write_text(text)
     return md + "\n\n" + targets_md + "\n\n" + lines_md
 
