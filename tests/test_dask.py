@@ -270,3 +270,22 @@ def test_in_memory_path_never_imports_dask() -> None:
             "import dask.dataframe as dd\n"
             "assert hasattr(dd.from_pandas(df, npartitions=1), 'xrr')\n")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_second_pass_reads_partitions_again_rather_than_holding_them() -> None:
+    """The statistics pass depends on clones of the partitions, not on the survey's:
+    with shared keys dask would hold every partition until the last survey finished
+    (the whole data set in memory)."""
+    from dask.core import get_dependencies
+
+    lazy = _partitioned(_frame(12), 4).xrr.irr()
+    graph = dict(lazy.__dask_graph__())
+
+    def inputs(prefix: str) -> set:
+        keys = [k for k in graph if str(k).startswith(prefix)
+                or (isinstance(k, tuple) and str(k[0]).startswith(prefix))]
+        return set().union(*(get_dependencies(graph, k) for k in keys))
+
+    survey_in = {k for k in inputs("survey") if "merged" not in str(k)}
+    stats_in = inputs("partition_stats")
+    assert len(survey_in) == 4 and len(stats_in & survey_in) == 0
