@@ -1,0 +1,462 @@
+"""Set-valued levels: level="jaccard" and level="masi" in alpha, kappa_x, normalized.
+
+Checked three ways: the distances against nltk and against the formulas written
+here; alpha, kappa_x and normalized kappa_x against the naive pair loops of
+tests/naive.py run with those formulas (random set-valued data, missing
+annotations, several replications); alpha against nltk's AnnotationTask; and
+real multi-label data (VariErr NLI), library against naive. Then the long layout
+(set_cells), nominal on set cells, and every bad-input error.
+"""
+
+from __future__ import annotations
+
+import copy
+import csv
+import math
+from collections import defaultdict
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
+from nltk.metrics.agreement import AnnotationTask
+from nltk.metrics.distance import jaccard_distance, masi_distance
+
+import xrr_accessor as xa
+from xrr_accessor import pipeline
+from xrr_accessor.errors import InputError, LevelError, RoleError
+from xrr_accessor.levels import set_distances
+from xrr_accessor.schema.setcells import set_cells
+
+import naive
+from helpers import assert_close_or_both_nan, quietly
+
+# --- the formulas, written from their definitions ----------------------------------
+
+
+def d_jaccard(a: frozenset, b: frozenset) -> float:
+    """1 - |A n B| / |A u B|."""
+    return 1.0 - len(a & b) / len(a | b)
+
+
+def d_masi(a: frozenset, b: frozenset) -> float:
+    """Passonneau (2006): 1 - J * M, M = 1 equal, 2/3 subset, 1/3 overlap, 0 disjoint."""
+    if a == b:
+        m = 1.0
+    elif a <= b or b <= a:
+        m = 2 / 3
+    elif a & b:
+        m = 1 / 3
+    else:
+        m = 0.0
+    return 1.0 - len(a & b) / len(a | b) * m
+
+
+NAIVE = {"jaccard": d_jaccard, "masi": d_masi}
+NLTK = {"jaccard": jaccard_distance, "masi": masi_distance}
+SET_LEVELS = ["jaccard", "masi"]
+ALPHABET = "abcd"
+
+label_sets = st.frozensets(st.sampled_from("abcdef"), min_size=1, max_size=6)
+
+
+def _cell(labels: frozenset, kind: int, rng: np.random.Generator):
+    """The same set as a list (shuffled), a tuple, a set or a frozenset."""
+    order = list(labels)
+    rng.shuffle(order)
+    return [list(order), tuple(order), set(order), frozenset(order)][kind]
+
+
+@st.composite
+def set_frames(draw, min_reps: int = 1, max_reps: int = 3, max_items: int = 10,
+               max_raters: int = 4, p_missing: float | None = None) -> pd.DataFrame:
+    """item, rater, pool, tags: a random label set per annotation (any cell type),
+    missing annotations (no row, or a NaN / None cell), items missing from pools."""
+    n_items = draw(st.integers(1, max_items))
+    n_raters = draw(st.integers(1, max_raters))
+    n_reps = draw(st.integers(min_reps, max_reps))
+    n_labels = draw(st.integers(1, len(ALPHABET)))
+    if p_missing is None:
+        p_missing = draw(st.sampled_from([0.0, 0.2, 0.5]))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    rows = []
+    for i in range(n_items):
+        for r in range(n_raters):
+            for p in range(n_reps):
+                if (i, r) != (0, 0) and rng.random() < p_missing:
+                    continue
+                if (i, r) != (0, 0) and rng.random() < 0.1:
+                    cell = [None, np.nan][int(rng.integers(2))]  # a missing cell
+                else:
+                    size = int(rng.integers(1, n_labels + 1))
+                    labels = frozenset(rng.choice(list(ALPHABET[:n_labels]), size,
+                                                  replace=False).tolist())
+                    cell = _cell(labels, int(rng.integers(4)), rng)
+                rows.append({"item": 100 + i, "rater": f"r{r}", "pool": f"P{p}",
+                             "tags": cell})
+    return pd.DataFrame(rows)
+
+
+def scalar(result) -> float:
+    """The one value of a labeled result (one label, one replication or pair)."""
+    values = np.asarray(result, dtype=float).reshape(-1)
+    assert values.size == 1
+    return float(values[0])
+
+
+def units(df: pd.DataFrame, pool: str) -> dict:
+    """item -> list of frozensets of one pool (missing cells left out), plain Python."""
+    out: dict = defaultdict(list)
+    for item, p, cell in zip(df["item"], df["pool"], df["tags"], strict=True):
+        if p == pool and isinstance(cell, list | tuple | set | frozenset):
+            out[item].append(frozenset(cell))
+    return dict(out)
+
+
+# --- distances ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("level", SET_LEVELS)
+@given(sets=st.lists(label_sets, min_size=1, max_size=12))
+def test_distances_equal_nltk_and_the_formulas(level, sets):
+    got = set_distances(sets, level)
+    want_nltk = np.array([[NLTK[level](set(a), set(b)) for b in sets] for a in sets])
+    want = np.array([[NAIVE[level](a, b) for b in sets] for a in sets])
+    np.testing.assert_allclose(got, want_nltk, rtol=0, atol=1e-15)
+    np.testing.assert_allclose(got, want, rtol=0, atol=1e-15)
+
+
+def test_masi_weights_by_relation():
+    """One pair per MASI case: equal, subset, overlap, disjoint (Passonneau's M)."""
+    sets = [{"a", "b"}, {"a", "b"}, {"a", "b", "c", "d"}, {"b", "c"}, {"e"}]
+    d = set_distances(sets, "masi")
+    assert d[0, 1] == 0.0
+    assert d[0, 2] == pytest.approx(1 - (2 / 4) * (2 / 3))
+    assert d[0, 3] == pytest.approx(1 - (1 / 3) * (1 / 3))
+    assert d[0, 4] == 1.0
+    assert set_distances(sets, "jaccard")[0, 3] == pytest.approx(1 - 1 / 3)
+
+
+# --- alpha, kappa_x, normalized against the naive pair loops -------------------------
+
+
+@pytest.mark.parametrize("level", SET_LEVELS)
+@given(df=set_frames())
+def test_alpha_equals_naive(level, df):
+    got, _ = quietly(xa.irr, df, level=level, replication="pool", labels=["tags"])
+    got = got.loc["tags"]
+    for pool in got.index:
+        assert_close_or_both_nan(got[pool], naive.alpha(units(df, pool), NAIVE[level]))
+
+
+@pytest.mark.parametrize("level", SET_LEVELS)
+@given(df=set_frames(min_reps=2))
+def test_kappa_x_and_normalized_equal_naive(level, df):
+    kx, _ = quietly(xa.cross_kappa, df, level=level, replication="pool", labels=["tags"])
+    norm, _ = quietly(xa.normalized, df, level=level, replication="pool", labels=["tags"])
+    kx, norm = kx.loc["tags"], norm.loc["tags"]
+    for (a, b), value in kx.items():
+        x, y = units(df, a), units(df, b)
+        assert_close_or_both_nan(value, naive.kappa_x(x, y, NAIVE[level]))
+        want = naive.normalized_kappa_x(x, y, NAIVE[level])
+        assert_close_or_both_nan(norm[(a, b)], want, tol=1e-9)
+
+
+@pytest.mark.parametrize("level", SET_LEVELS)
+@given(df=set_frames(max_reps=1, p_missing=0.0))
+def test_iota_equals_naive(level, df):
+    """Janson-Olsson iota (and Cohen's kappa for two raters) with a set distance."""
+    df = df[df["tags"].map(lambda v: isinstance(v, list | tuple | set | frozenset))]
+    wide = df.pivot(index="item", columns="rater", values="tags").dropna()
+    assume(wide.shape[1] >= 2 and len(wide) >= 1)
+    rows = [[frozenset(v) for v in row] for row in wide.to_numpy()]
+    got, _ = quietly(xa.irr, df, metric="iota", level=level, labels=["tags"])
+    assert_close_or_both_nan(scalar(got), naive.iota(rows, NAIVE[level]))
+
+
+def test_intervals_with_a_set_level():
+    rng = np.random.default_rng(2)
+    cells = [sorted(rng.choice(list("abc"), int(rng.integers(1, 3)), replace=False))
+             for _ in range(240)]
+    df = pd.DataFrame({"item": np.repeat(np.arange(60), 4), "rater": np.tile([0, 1, 0, 1], 60),
+                       "pool": np.tile(["A", "A", "B", "B"], 60), "tags": cells})
+    point = xa.irr(df, level="masi").loc["tags"]
+    analytic = xa.irr(df, level="masi", ci=0.95)
+    assert analytic["estimate"].to_numpy() == pytest.approx(point.to_numpy())
+    assert (analytic["lower"] < analytic["estimate"]).all()
+    kx = scalar(xa.cross_kappa(df, level="masi"))
+    boot = xa.cross_kappa(df, level="masi", ci=0.95, n_boot=50, seed=0, progress=False)
+    assert float(boot["estimate"].iloc[0]) == pytest.approx(kx)
+    assert float(boot["lower"].iloc[0]) < kx < float(boot["upper"].iloc[0])
+
+
+@given(df=set_frames(min_reps=2, max_reps=2))
+def test_summary_and_report_carry_the_set_level(df):
+    table, _ = quietly(xa.summary, df, level="masi", replication="pool", labels=["tags"])
+    assert table.attrs["level"] == "masi"
+    for pool in ("P0", "P1"):
+        assert_close_or_both_nan(table[("irr", pool, "")].iloc[0],
+                                 naive.alpha(units(df, pool), d_masi))
+    x, y = units(df, "P0"), units(df, "P1")
+    assert_close_or_both_nan(table[("kappa_x", "P0", "P1")].iloc[0],
+                             naive.kappa_x(x, y, d_masi))
+    rep, _ = quietly(xa.report, df, level="masi", irr="alpha", replication="pool",
+                     labels=["tags"])
+    row = rep.frame[(rep.frame["statistic"] == "kappa_x")].iloc[0]
+    assert_close_or_both_nan(row["estimate"], naive.kappa_x(x, y, d_masi))
+
+
+@given(df=set_frames(max_reps=1, max_raters=3))
+def test_singletons_equal_nominal(df):
+    """With one label per annotation, Jaccard and MASI are the nominal level."""
+    cells = df["tags"].map(lambda v: [sorted(v)[0]] if isinstance(
+        v, list | tuple | set | frozenset) else v)
+    singles = df.assign(tags=cells.map(lambda v: v[0] if isinstance(v, list) else None))
+    want, _ = quietly(xa.irr, singles, labels=["tags"])
+    for level in SET_LEVELS:
+        got, _ = quietly(xa.irr, df.assign(tags=cells), level=level, labels=["tags"])
+        assert_close_or_both_nan(scalar(got), scalar(want))
+
+
+def test_kappa_x_identity_with_a_copy():
+    """1 - kappa_x(X, X) = ((m - 1)/m)(M/(M - 1))(1 - alpha_X), for any D (SPEC 3)."""
+    rng = np.random.default_rng(7)
+    n, m = 40, 3
+    cells = [frozenset(rng.choice(list("abcde"), int(rng.integers(1, 4)), replace=False))
+             for _ in range(n * m)]
+    x = pd.DataFrame({"item": np.repeat(np.arange(n), m), "rater": np.tile(np.arange(m), n),
+                      "tags": cells})
+    for level in SET_LEVELS:
+        alpha = scalar(xa.irr(x, level=level))
+        kx = scalar(xa.cross_kappa(x, x.copy(), level=level))
+        big_m = n * m
+        assert 1 - kx == pytest.approx((m - 1) / m * big_m / (big_m - 1) * (1 - alpha))
+
+
+# --- the peer: nltk's AnnotationTask ----------------------------------------------------
+
+
+def _nltk_alpha(units_: dict, distance) -> float:
+    data = [(f"c{k}", item, labels) for item, values in units_.items()
+            for k, labels in enumerate(values)]
+    return AnnotationTask(data=data, distance=distance).alpha()
+
+
+@pytest.mark.parametrize("level", SET_LEVELS)
+@given(df=set_frames(max_reps=1, max_items=12), complete=st.booleans())
+def test_alpha_equals_nltk(level, df, complete):
+    """nltk's alpha: items with one value left out (as ours), but 1.0 where only one
+    distinct value is pairable (ours: NaN with a warning), so those draws are skipped.
+    Its coders do not matter to alpha; each annotation gets its own slot here."""
+    if complete:
+        df = df[df["tags"].map(lambda v: isinstance(v, list | tuple | set | frozenset))]
+        sizes = df.groupby("item").size()
+        df = df[df["item"].isin(sizes[sizes == sizes.max()].index)]
+    u = units(df, "P0")
+    pairable = {v for values in u.values() if len(values) >= 2 for v in values}
+    assume(len(pairable) >= 2)
+    got = scalar(xa.irr(df, level=level, labels=["tags"]))
+    assert got == pytest.approx(_nltk_alpha(u, NLTK[level]), abs=1e-12)
+
+
+# --- real data: VariErr NLI (4 experts, one or more NLI labels per item) ---------------
+
+VARIERR = Path("/work/shared/data/real/varierr_nli")
+ROUND1 = VARIERR / "varierr_round1_labels_long.csv"
+CHAOS = VARIERR / "varierr_chaosnli_counts.csv"
+needs_varierr = pytest.mark.skipif(
+    not ROUND1.exists(),
+    reason="VariErr NLI has no license, so it is not bundled in tests/data; the test "
+           "reads the shared copy at " + str(VARIERR))
+
+
+def _varierr_units() -> dict:
+    """item -> list of the raters' label sets, straight from the CSV (plain Python)."""
+    by: dict = defaultdict(set)
+    with ROUND1.open(newline="") as f:
+        for row in csv.DictReader(f):
+            by[(row["item"], row["rater"])].add(row["label"])
+    out: dict = defaultdict(list)
+    for (item, _), labels in sorted(by.items()):
+        out[item].append(frozenset(labels))
+    return dict(out)
+
+
+@needs_varierr
+@pytest.mark.parametrize("level", SET_LEVELS)
+def test_varierr_alpha_library_equals_naive(level):
+    long = pd.read_csv(ROUND1, dtype={"item": str})
+    cells = set_cells(long, value="label")
+    assert len(cells) == sum(map(len, _varierr_units().values())) == 1856
+    assert (cells["labels"].map(len) == 2).sum() == 77  # annotations with two labels
+    got = scalar(xa.irr(cells, level=level, labels=["labels"]))
+    u = _varierr_units()
+    # the naive loop adds 3.4 million terms one by one: rounding near 1e-12
+    assert got == pytest.approx(naive.alpha(u, NAIVE[level]), rel=1e-10)
+    assert got == pytest.approx(_nltk_alpha(u, NLTK[level]), abs=1e-14)
+
+
+@needs_varierr
+def test_varierr_experts_against_the_crowd():
+    """kappa_x of the experts' label sets against ChaosNLI's 100 crowd labels per item
+    (one label each, rater slots 0-99), on 40 items so the naive loop stays quick."""
+    long = pd.read_csv(ROUND1, dtype={"item": str})
+    counts = pd.read_csv(CHAOS, dtype={"item": str})
+    items = sorted(long["item"].unique())[:40]
+    experts = set_cells(long[long["item"].isin(items)], value="label").assign(pool="experts")
+    crowd_rows = []
+    for row in counts[counts["item"].isin(items)].itertuples():
+        labels = (["entailment"] * row.chaosnli_entailment + ["neutral"] * row.chaosnli_neutral
+                  + ["contradiction"] * row.chaosnli_contradiction)
+        crowd_rows += [{"item": row.item, "rater": f"w{k}", "labels": [lab], "pool": "crowd"}
+                       for k, lab in enumerate(labels)]
+    both = pd.concat([experts.astype({"rater": str}), pd.DataFrame(crowd_rows)])
+    got = scalar(xa.cross_kappa(both, level="masi", labels=["labels"]))
+    x = {i: [frozenset(v) for v in g["labels"]] for i, g in experts.groupby("item")}
+    y = defaultdict(list)
+    for r in crowd_rows:
+        y[r["item"]].append(frozenset(r["labels"]))
+    assert got == pytest.approx(naive.kappa_x(y, x, d_masi), abs=1e-12)
+
+
+# --- the long layout, the canonical form, nominal on sets -------------------------------
+
+
+def test_set_cells_keeps_replications_and_equals_set_cells_input():
+    rng = np.random.default_rng(3)
+    rows = []
+    for pool in ("A", "B"):
+        for item in range(12):
+            for rater in range(3):
+                for lab in rng.choice(list("xyz"), int(rng.integers(1, 4)), replace=False):
+                    rows.append({"item": item, "pool": pool, "rater": rater, "tag": lab})
+    long = pd.DataFrame(rows)
+    before = long.copy()
+    cells = set_cells(long)
+    pd.testing.assert_frame_equal(long, before)  # input unmodified
+    assert list(cells.columns) == ["item", "pool", "rater", "tag"]
+    assert len(cells) == 2 * 12 * 3
+    want = long.groupby(["item", "pool", "rater"])["tag"].agg(frozenset)
+    got = cells.set_index(["item", "pool", "rater"])["tag"]
+    assert got.sort_index().map(frozenset).equals(want.sort_index())
+    kx = scalar(xa.cross_kappa(cells, level="masi", labels=["tag"]))
+    x, y = ({i: [frozenset(v) for v in g["tag"]] for i, g in cells[cells.pool == p]
+             .groupby("item")} for p in ("A", "B"))
+    assert kx == pytest.approx(naive.kappa_x(x, y, d_masi), abs=1e-12)
+
+
+def test_set_cells_rank_and_label_sets_input():
+    long = pd.DataFrame({"item": [1, 1, 2], "rater": ["a", "a", "a"],
+                         "label": ["y", "x", "x"], "rank": [2, 1, 1]})
+    cells = set_cells(long)  # 'label' would be the question's name to .xrr: 'labels'
+    assert cells["labels"].tolist() == [("x", "y"), ("x",)]  # ranked: tuples, primary first
+    again = set_cells(xa.read_sets(long))
+    assert again["labels"].tolist() == [("x", "y"), ("x",)]
+    pd.testing.assert_frame_equal(cells, again)
+    with pytest.raises(InputError, match="appears twice"):
+        set_cells(pd.DataFrame({"item": [1, 1], "rater": [0, 0], "label": ["x", "x"]}))
+    with pytest.raises(InputError, match=r"column 'pool' \(by=\) has missing"):
+        set_cells(pd.DataFrame({"item": [1], "rater": [0], "label": ["x"], "pool": [None]}))
+    with pytest.raises(RoleError, match="'grp' given as by"):
+        set_cells(long, by="grp")
+
+
+def test_categories_are_readable_sorted_tuples():
+    df = pd.DataFrame({"item": [1, 1, 2, 2], "rater": [0, 1, 0, 1],
+                       "tags": [["b", "a"], {"a", "b"}, ("c",), np.array(["a"])]})
+    ann, level = xa.annotations(df, level="masi")
+    assert list(ann.categories[0]) == [("a",), ("a", "b"), ("c",)]
+    assert ann.codes[0].tolist() == [1, 1, 2, 0]
+    assert level.name == "masi"
+
+
+@given(df=set_frames(max_reps=1))
+def test_nominal_on_sets_is_exact_set_match(df):
+    """level='nominal' on set cells: agreement only on identical sets (order ignored),
+    the same as coding each set as one string."""
+    keyed = df.assign(tags=df["tags"].map(
+        lambda v: ",".join(sorted(v)) if isinstance(v, list | tuple | set | frozenset)
+        else None))
+    got, _ = quietly(xa.irr, df, labels=["tags"])
+    want, _ = quietly(xa.irr, keyed, labels=["tags"])
+    assert_close_or_both_nan(scalar(got), scalar(want))
+
+
+def test_inputs_unmodified_and_cell_types_agree():
+    rng = np.random.default_rng(1)
+    sets = [frozenset(rng.choice(list("abc"), int(rng.integers(1, 4)), replace=False))
+            for _ in range(30)]
+    base = pd.DataFrame({"item": np.repeat(np.arange(10), 3), "rater": np.tile([0, 1, 2], 10),
+                         "tags": sets})
+    as_lists = base.assign(tags=[sorted(s, reverse=True) for s in sets])
+    snapshot = copy.deepcopy(as_lists)
+    for level in SET_LEVELS:
+        assert scalar(xa.irr(as_lists, level=level)) == scalar(xa.irr(base, level=level))
+    pd.testing.assert_frame_equal(as_lists, snapshot)
+
+
+def test_xarray_and_wide_inputs():
+    df = pd.DataFrame({"item": [1, 1, 2, 2, 3, 3], "rater": ["a", "b"] * 3,
+                       "tags": [["x", "y"], ["x"], ["y"], ["y"], ["z"], ["x", "z"]]})
+    want = scalar(xa.irr(df, level="masi"))
+    assert scalar(df.xrr.to_xarray().xrr.irr(level="masi")) == pytest.approx(want)
+    wide = df.pivot(index="item", columns="rater", values="tags")
+    assert scalar(xa.irr(wide, level="masi", wide=True)) == pytest.approx(want)
+
+
+# --- bad input --------------------------------------------------------------------------
+
+SETS = pd.DataFrame({"item": [1, 1, 2, 2], "rater": [0, 1, 0, 1],
+                     "tags": [["a", "b"], ["a"], ["b"], ["b", "c"]]})
+
+
+@pytest.mark.parametrize("level", SET_LEVELS)
+def test_set_level_on_single_labels(level):
+    df = pd.DataFrame({"item": [1, 1], "rater": [0, 1], "tags": ["a", "b"]})
+    with pytest.raises(LevelError, match=r"column 'tags' holds single labels.*set_cells"):
+        xa.irr(df, level=level)
+
+
+@pytest.mark.parametrize(("kwargs", "what"), [
+    ({"level": "ordinal"}, "ordinal level"), ({"level": "interval"}, "level='interval'"),
+    ({"level": "ratio"}, "level='ratio'"),
+    ({"metric": "gwet", "weights": "quadratic"}, "quadratic weights")])
+def test_scalar_levels_on_label_sets(kwargs, what):
+    with pytest.raises(LevelError, match=rf"column 'tags' holds label sets.*{what}.*jaccard"):
+        xa.irr(SETS, **kwargs)
+
+
+@pytest.mark.parametrize(("cells", "match"), [
+    ([["a"], [], ["b"], ["b"]], r"column 'tags' has 1 empty label set.*item=1, rater=1"),
+    ([["a"], "a", ["b"], ["b"]], r"column 'tags' mixes label sets with 1 single label"),
+    ([["a", None], ["a"], ["b"], ["b"]], r"missing value inside a label set.*item=1, rater=0"),
+    ([["a", "a"], ["a"], ["b"], ["b"]], r"the label 'a' appears twice.*item=1, rater=0"),
+])
+def test_bad_set_cells(cells, match):
+    with pytest.raises(InputError, match=match):
+        xa.irr(SETS.assign(tags=cells), level="masi")
+
+
+def test_categories_order_refused_for_sets():
+    with pytest.raises(InputError, match="categories= orders single labels"):
+        xa.irr(SETS, categories=["a", "b"], level="masi")
+
+
+def test_long_frame_with_a_set_level_points_to_set_cells():
+    long = pd.DataFrame({"item": [1, 1, 1], "rater": [0, 0, 1], "tags": ["a", "b", "a"]})
+    with pytest.raises(InputError, match=r"duplicate annotation.*set_cells\(df\)"):
+        xa.irr(long, level="masi")
+
+
+def test_too_many_distinct_sets(monkeypatch):
+    monkeypatch.setattr(pipeline, "MAX_MATRIX_CATEGORIES", 3)
+    with pytest.raises(InputError, match=r"column 'tags' has 4 categories; level='masi'"):
+        xa.irr(SETS, level="masi")
+    assert not math.isnan(scalar(xa.irr(SETS, level="nominal")))  # no matrix: any K
+
+
+def test_unknown_level_lists_the_set_levels():
+    with pytest.raises(InputError, match="jaccard, masi"):
+        xa.irr(SETS, level="dice")
