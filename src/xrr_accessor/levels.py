@@ -322,6 +322,14 @@ def check_sets(level: Level, categories: Sequence[pd.Index], where: Sequence[str
 
     ``level="nominal"`` (exact set match), unweighted agreement and custom
     matrices or callables over the sets are accepted on label sets.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> check_sets(Level("masi"), [pd.Index(["a"])], ["tags"])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    xrr_accessor.errors.LevelError: level='masi' compares label sets, but tags holds ...
     """
     for cats, name in zip(categories, where, strict=True):
         if not len(cats):

@@ -29,8 +29,9 @@ def _clean_values(values: pd.Series, where: str) -> pd.Series:
             unhashable = [k for k in kinds if k in ("list", "dict", "set", "ndarray")]
             if unhashable:
                 raise LevelError(
-                    f"{where} holds {unhashable[0]} values; an annotation is one value. "
-                    "Explode multi-label cells into one row or column per label first."
+                    f"{where} holds {unhashable[0]} values; an annotation is one value, or a "
+                    "list or set of labels (level='jaccard' or 'masi'). Turn the cells into "
+                    "one of those first."
                 )
             raise LevelError(
                 f"{where} mixes value types ({', '.join(kinds)}), so equal-looking values "

@@ -52,7 +52,14 @@ SET_LEVEL_HINT = (
 
 
 def is_label_sets(categories: pd.Index) -> bool:
-    """Whether ``categories`` are label sets (from cells holding lists or sets)."""
+    """Whether ``categories`` are label sets (from cells holding lists or sets).
+
+    Examples
+    --------
+    >>> _, cats = label_set_codes(pd.Series([["a"], ["a", "b"]]), "tags", None, str)
+    >>> is_label_sets(cats), is_label_sets(pd.Index(["a", "b"]))
+    (True, False)
+    """
     return categories.name == SET_CATEGORIES
 
 
