@@ -26,7 +26,7 @@ import xrr_accessor as xa
 from xrr_accessor import pipeline
 from xrr_accessor.errors import InputError, LevelError, RoleError
 from xrr_accessor.levels import set_distances
-from xrr_accessor.schema.setcells import set_cells
+from xrr_accessor.schema.setcells import label_set_codes, set_cells
 
 import naive
 from helpers import assert_close_or_both_nan, quietly
@@ -299,6 +299,22 @@ def test_set_cells_rank_and_label_sets_input():
         set_cells(pd.DataFrame({"item": [1], "rater": [0], "label": ["x"], "pool": [None]}))
     with pytest.raises(RoleError, match="'grp' given as by"):
         set_cells(long, by="grp")
+
+
+MANY = [f"l{k:02d}" for k in range(40)]
+
+
+@given(cells=st.lists(st.one_of(st.none(), st.frozensets(st.sampled_from(MANY), min_size=1,
+                                                          max_size=30)), max_size=30))
+def test_set_codes_equal_sorted_tuples(cells):
+    """Each distinct set is one category, the categories sorted tuples in sorted order,
+    also for sets too large to pack into one integer (30 labels of 40)."""
+    cells = [*cells, frozenset(MANY[:25])]
+    codes, cats = label_set_codes(pd.Series(cells, dtype=object), "tags", None, str)
+    want = sorted({tuple(sorted(c)) for c in cells if c is not None})
+    assert list(cats) == want
+    assert [None if k < 0 else cats[k] for k in codes] == [
+        None if c is None else tuple(sorted(c)) for c in cells]
 
 
 def test_categories_are_readable_sorted_tuples():
