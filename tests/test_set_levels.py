@@ -26,7 +26,7 @@ import xrr_accessor as xa
 from xrr_accessor import pipeline
 from xrr_accessor.errors import InputError, LevelError, RoleError
 from xrr_accessor.levels import set_distances
-from xrr_accessor.schema.setcells import label_set_codes, set_cells
+from xrr_accessor.schema.setcells import is_label_sets, label_set_codes, set_cells
 
 import naive
 from helpers import assert_close_or_both_nan, quietly
@@ -371,6 +371,43 @@ def test_set_level_on_single_labels(level):
     df = pd.DataFrame({"item": [1, 1], "rater": [0, 1], "tags": ["a", "b"]})
     with pytest.raises(LevelError, match=r"column 'tags' holds single labels.*set_cells"):
         xa.irr(df, level=level)
+
+
+def test_lists_written_as_text_are_named():
+    """What a CSV file (or dask's string conversion) makes of list cells."""
+    df = pd.DataFrame({"item": [1, 1], "rater": [0, 1], "tags": ["['a', 'b']", "['a']"]})
+    with pytest.raises(LevelError, match=r"lists written as text.*ast.literal_eval"):
+        xa.irr(df, level="masi")
+
+
+def test_label_sets_known_by_their_tuples_once_indexes_were_combined():
+    """A union of partitions' categories may lose the index name; tuples remain."""
+    _, cats = label_set_codes(pd.Series([["a"], ["a", "b"]]), "tags", None, str)
+    combined = cats.union(pd.Index([], dtype=object), sort=False)
+    assert combined.name is None and is_label_sets(combined)
+    assert not is_label_sets(pd.Index(["a"], dtype=object))
+    assert not is_label_sets(pd.Index([], dtype=object))
+
+
+def test_dask_partitions_equal_in_memory():
+    dask = pytest.importorskip("dask")
+    dd = pytest.importorskip("dask.dataframe")
+    rng = np.random.default_rng(4)
+    cells = [list(rng.choice(list("abcd"), int(rng.integers(1, 3)), replace=False))
+             for _ in range(160)]
+    cells[:8] = [None] * 8  # no annotation on the first two items
+    df = pd.DataFrame({"item": np.repeat(np.arange(40), 4), "rater": np.tile([0, 1, 0, 1], 40),
+                       "pool": np.tile(["A", "A", "B", "B"], 40), "tags": cells})
+    with dask.config.set({"dataframe.convert-string": False}):  # keep the lists
+        ddf = dd.from_pandas(df, npartitions=4, sort=False)
+        for level in SET_LEVELS:
+            want, _ = quietly(xa.summary, df, level=level)
+            got, _ = quietly(lambda lvl=level: ddf.xrr.summary(level=lvl).compute())
+            pd.testing.assert_frame_equal(got, want, rtol=1e-10)
+        single = dd.from_pandas(df.assign(tags=[c and c[0] for c in cells]), npartitions=2,
+                                sort=False)
+        with pytest.raises(LevelError, match=r"column 'tags' holds single labels"):
+            single.xrr.irr(level="masi").compute()
 
 
 @pytest.mark.parametrize(("kwargs", "what"), [

@@ -19,7 +19,7 @@ import pandas as pd
 
 from .errors import InputError, LevelError
 from .kernels.sets import set_overlaps
-from .schema.setcells import is_label_sets, scalar_level_error
+from .schema.setcells import is_label_sets, looks_like_text_lists, scalar_level_error
 
 __all__ = [
     "LEVELS", "SET_LEVELS", "SET_READ_HINT", "WEIGHTS", "Level", "agreement_weights", "check_sets",
@@ -335,10 +335,14 @@ def check_sets(level: Level, categories: Sequence[pd.Index], where: Sequence[str
         if not len(cats):
             continue
         if level.sets and not is_label_sets(cats):
+            text = (" They look like lists written as text (as CSV files and dask's string "
+                    "conversion leave them): parse them, e.g. df[col].map(ast.literal_eval), "
+                    "or with dask keep objects: dask.config.set({'dataframe.convert-string': "
+                    "False})." if looks_like_text_lists(cats) else "")
             raise LevelError(
                 f"level={level.name!r} compares label sets, but {name} holds single labels "
-                f"(e.g. {cats[0]!r}). Put each annotation's labels in one cell (a list or "
-                "set per row; NaN = no annotation); a long frame with one row per label "
+                f"(e.g. {cats[0]!r}).{text} Put each annotation's labels in one cell (a list "
+                "or set per row; NaN = no annotation); a long frame with one row per label "
                 "becomes one with xrr_accessor.set_cells(df). With one label per "
                 "annotation use level='nominal' (Jaccard and MASI equal it there).")
         if is_label_sets(cats) and (level.numeric or level.ordered):

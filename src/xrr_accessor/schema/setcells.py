@@ -39,7 +39,8 @@ from .sets import (
 )
 from .tables import _show
 
-__all__ = ["SET_CATEGORIES", "is_label_sets", "label_set_codes", "set_cells"]
+__all__ = ["SET_CATEGORIES", "is_label_sets", "label_set_codes", "looks_like_text_lists",
+           "set_cells"]
 
 #: The name of a categories index whose categories are label sets (sorted tuples).
 SET_CATEGORIES = "label set"
@@ -54,13 +55,28 @@ SET_LEVEL_HINT = (
 def is_label_sets(categories: pd.Index) -> bool:
     """Whether ``categories`` are label sets (from cells holding lists or sets).
 
+    Marked by the index name; or, once indexes were combined (partitions of
+    dask-backed data), by holding tuples only: a cell of single labels never
+    does, since tuple cells are read as sets.
+
     Examples
     --------
     >>> _, cats = label_set_codes(pd.Series([["a"], ["a", "b"]]), "tags", None, str)
     >>> is_label_sets(cats), is_label_sets(pd.Index(["a", "b"]))
     (True, False)
     """
-    return categories.name == SET_CATEGORIES
+    if categories.name == SET_CATEGORIES:
+        return True
+    return (pd.api.types.is_object_dtype(categories.dtype) and len(categories) > 0
+            and all(isinstance(c, tuple) for c in categories))
+
+
+def looks_like_text_lists(categories: pd.Index) -> bool:
+    """Single labels that read like lists or sets written as text ("['a', 'b']"), as a
+    CSV file or dask's string conversion leaves them."""
+    text = [c for c in categories[:20] if isinstance(c, str)]
+    return bool(text) and all(c.strip()[:1] in "[({" and c.strip()[-1:] in "])}"
+                              for c in text)
 
 
 def _plain(value: Any) -> Any:
