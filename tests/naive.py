@@ -61,8 +61,11 @@ def d_ordinal(values: Iterable[float]) -> Distance:
     return dist
 
 
-def distance(level: str, values: Iterable[float]) -> Distance:
-    """The D of ``level``; ordinal needs the pairable values it ranks over."""
+def distance(level: str | Distance, values: Iterable[float]) -> Distance:
+    """The D of ``level``; ordinal needs the pairable values it ranks over. A callable
+    ``level`` is D itself (e.g. a set distance written in a test)."""
+    if callable(level):
+        return level
     if level == "ordinal":
         return d_ordinal(values)
     return {"nominal": d_nominal, "interval": d_interval, "ratio": d_ratio}[level]

@@ -69,7 +69,7 @@ def test_blank_strings_are_missing_and_reported():
 @pytest.mark.parametrize(("values", "words"), [
     ([1, "1", 2, 2], ["mixes value types", "int", "str", "pd.to_numeric"]),
     ([True, 1, 0, False], ["mixes value types", "bool", "int"]),
-    ([[1], [2], [1], [2]], ["list", "one row or column per label"]),
+    ([{"a": 1}, {"a": 2}, {"a": 1}, {"a": 2}], ["dict", "one value", "list or set"]),
 ])
 def test_mixed_or_unhashable_values_are_errors(values, words):
     with pytest.raises(LevelError) as info:

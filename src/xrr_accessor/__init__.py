@@ -29,6 +29,7 @@ from .errors import (
     XRRWarning,
 )
 from .report import Report, report
+from .schema.setcells import set_cells
 from .schema.sets import LabelSets, read_sets
 from .sharpen import Sharpened, sharpen
 from .spearman import disattenuated_correlation
@@ -64,6 +65,7 @@ __all__ = [
     "plan",
     "read_sets",
     "report",
+    "set_cells",
     "sharpen",
     "summary",
     "to_frame",

@@ -81,10 +81,12 @@ def irr(
         ``"icc"``. Case and common aliases are forgiven (``"Fleiss"``,
         ``"krippendorff"``, ``"ac1"``); the registry
         (:data:`xrr_accessor.coefficients.REGISTRY`) lists them all.
-    level : {"nominal", "ordinal", "interval", "ratio"}, matrix or callable
+    level : {"nominal", "ordinal", "interval", "ratio", "jaccard", "masi"}, matrix or callable
         Level of measurement for alpha, iota and cohen: a name, a K x K
         disagreement matrix over the categories (ndarray in category order,
         or a DataFrame indexed by category), or a callable ``D(a, b)``.
+        ``"jaccard"`` and ``"masi"`` compare label sets (cells holding lists
+        or sets of labels; see :func:`xrr_accessor.set_cells`).
     weights : {"unweighted", "linear", "quadratic"} or matrix, optional
         Agreement weights for cohen, iota and the chance-corrected family:
         linear 1 - |a - b| / range, quadratic 1 - (a - b)^2 / range^2, over

@@ -3,12 +3,14 @@
 A level is resolved once per call into a :class:`Level`. Interval data are
 handled through moments (count, sum, sum of squares) so that continuous
 ratings with many distinct values stay O(N); every other level goes through a
-K x K disagreement matrix over the categories of each label.
+K x K disagreement matrix over the categories of each label. The set levels
+(``jaccard``, ``masi``) read label sets: each distinct set is a category
+(:mod:`.schema.setcells`) and D comes from the sets' overlaps.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,13 +18,18 @@ import numpy as np
 import pandas as pd
 
 from .errors import InputError, LevelError
+from .kernels.sets import set_overlaps
+from .schema.setcells import is_label_sets, looks_like_text_lists, scalar_level_error
 
 __all__ = [
-    "LEVELS", "WEIGHTS", "Level", "agreement_weights", "distance_matrix", "resolve_level",
-    "resolve_weights",
+    "LEVELS", "SET_LEVELS", "SET_READ_HINT", "WEIGHTS", "Level", "agreement_weights", "check_sets",
+    "distance_matrix", "resolve_level", "resolve_weights", "set_distances",
 ]
 
-LEVELS = ("nominal", "ordinal", "interval", "ratio")
+#: Levels over label sets: Jaccard distance and MASI (Passonneau 2006).
+SET_LEVELS = ("jaccard", "masi")
+
+LEVELS = ("nominal", "ordinal", "interval", "ratio", *SET_LEVELS)
 
 #: Named agreement weights (Cohen 1968; Gwet's handbook).
 WEIGHTS = ("unweighted", "linear", "quadratic")
@@ -52,6 +59,11 @@ class Level:
     def numeric(self) -> bool:
         """Whether categories must be numbers."""
         return self.name in ("interval", "ratio")
+
+    @property
+    def sets(self) -> bool:
+        """Whether the categories must be label sets (Jaccard, MASI)."""
+        return self.name in SET_LEVELS
 
     @property
     def ordered(self) -> bool:
@@ -201,6 +213,8 @@ def distance_matrix(
         return np.subtract.outer(v, v) ** 2
     if level.name == "weights":
         return 1.0 - agreement_weights(level.custom, categories, values, where)
+    if level.name in SET_LEVELS:
+        return set_distances(categories, level.name)
     if level.name == "ratio":
         assert values is not None
         v = values[:k]
@@ -247,3 +261,99 @@ def _custom_matrix(
         if d.shape != (k, k):  # not vectorizable: K x K calls (K is small)
             d = np.array([[float(fn(x, y)) for y in a] for x in a]).reshape(k, k)
     return _check_matrix(d, where) if check else d
+
+
+def set_distances(sets: Any, level: str = "masi") -> np.ndarray:
+    """D between label sets, shape (K, K): the Jaccard or the MASI distance.
+
+    Jaccard: D = 1 - |A n B| / |A u B|. MASI (Passonneau 2006): D = 1 - J M,
+    J = |A n B| / |A u B| and M = 1 if A == B, 2/3 if one is a subset of the
+    other, 1/3 if they share labels otherwise, 0 if they are disjoint (as
+    ``nltk.metrics.distance.masi_distance``).
+
+    Parameters
+    ----------
+    sets : sequence of sets, lists or tuples of labels
+        K label sets, each non-empty (the order of labels within one is
+        ignored; a label given twice counts once).
+    level : {"jaccard", "masi"}
+
+    Examples
+    --------
+    >>> set_distances([{"a", "b"}, {"a", "b", "c", "d"}, {"e"}], "masi").round(3)
+    array([[0.   , 0.667, 1.   ],
+           [0.667, 0.   , 1.   ],
+           [1.   , 1.   , 0.   ]])
+    >>> set_distances([("a", "b"), ("b", "c")], "jaccard").round(3)
+    array([[0.   , 0.667],
+           [0.667, 0.   ]])
+    """
+    if level not in SET_LEVELS:
+        raise InputError(f"unknown set level {level!r}; use one of {', '.join(SET_LEVELS)}.")
+    members = []
+    for s in sets:
+        if isinstance(s, str) or not hasattr(s, "__iter__"):
+            raise InputError(f"set_distances compares label sets; got {s!r}. Wrap a single "
+                             "label in a list: [label].")
+        members.append(frozenset(s))
+    sizes = np.fromiter(map(len, members), dtype=np.int64, count=len(members))
+    if (sizes == 0).any():
+        raise InputError("an empty label set has no Jaccard or MASI distance (0 / 0); use "
+                         "NaN for 'no annotation' or a 'none' label.")
+    flat = pd.Series([x for s in members for x in s], dtype=object)
+    codes, uniques = pd.factorize(flat)
+    offsets = np.zeros(len(members) + 1, dtype=np.int64)
+    np.cumsum(sizes, out=offsets[1:])
+    inter = set_overlaps(offsets, np.asarray(codes, dtype=np.int64), len(uniques))
+    size = np.diag(inter)
+    union = (size[:, None] + size[None, :] - inter).astype(float)
+    shared = inter.astype(float)
+    if level == "jaccard":
+        return (union - shared) / union
+    smaller = np.minimum.outer(size, size)
+    m = np.where(inter > 0, 1 / 3, 0.0)
+    m[(inter == smaller) & (inter > 0)] = 2 / 3  # one set inside the other
+    m[(inter == size[:, None]) & (inter == size[None, :])] = 1.0  # equal sets
+    return 1 - shared / union * m
+
+
+def check_sets(level: Level, categories: Sequence[pd.Index], where: Sequence[str]) -> None:
+    """Refuse a set level on single labels, and levels over single values on label sets.
+
+    ``level="nominal"`` (exact set match), unweighted agreement and custom
+    matrices or callables over the sets are accepted on label sets.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> check_sets(Level("masi"), [pd.Index(["a"])], ["tags"])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    xrr_accessor.errors.LevelError: level='masi' compares label sets, but tags holds ...
+    """
+    for cats, name in zip(categories, where, strict=True):
+        if not len(cats):
+            continue
+        if level.sets and not is_label_sets(cats):
+            text = (" They look like lists written as text (as CSV files and dask's string "
+                    "conversion leave them): parse them, e.g. df[col].map(ast.literal_eval), "
+                    "or with dask keep objects: dask.config.set({'dataframe.convert-string': "
+                    "False})." if looks_like_text_lists(cats) else "")
+            raise LevelError(
+                f"level={level.name!r} compares label sets, but {name} holds single labels "
+                f"(e.g. {cats[0]!r}).{text} Put each annotation's labels in one cell (a list "
+                "or set per row; NaN = no annotation); a long frame with one row per label "
+                "becomes one with xrr_accessor.set_cells(df). With one label per "
+                "annotation use level='nominal' (Jaccard and MASI equal it there).")
+        if is_label_sets(cats) and (level.numeric or level.ordered):
+            what = (f"level={level.name!r}" if level.name != "weights"
+                    else f"weights={level.custom!r}")
+            raise scalar_level_error(name, cats, what)
+
+
+#: Said after a reading error (duplicate rows) when a set level was asked for.
+SET_READ_HINT = (
+    "For level='jaccard' or 'masi' each row holds all the labels of one annotation (a "
+    "list or set); a long frame with one row per label becomes one with "
+    "xrr_accessor.set_cells(df)."
+)

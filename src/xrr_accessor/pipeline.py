@@ -24,7 +24,7 @@ from .coefficients.light import MAX_LIGHT_RATERS
 from .errors import InputError, LevelError
 from .kernels import accumulate
 from .lazy.staged import Planned, Staged
-from .levels import Level, resolve_level, resolve_weights
+from .levels import SET_READ_HINT, Level, check_sets, resolve_level, resolve_weights
 from .results import (
     label_result,
     label_table,
@@ -85,10 +85,16 @@ def annotations(data: Any, other: Any = None, level: Any = "nominal",
     lvl = resolve_level(level)
     if isinstance(data, Staged):  # dask-backed: the skeleton read from the partitions
         return _staged_annotations(data, other, lvl)
-    tables = [_table(data, roles)]
-    if other is not None:
-        tables.append(_table(other, roles))
+    try:
+        tables = [_table(data, roles)]
+        if other is not None:
+            tables.append(_table(other, roles))
+    except InputError as exc:  # e.g. one row per label where a set level wants set cells
+        if lvl.sets and "duplicate annotation" in str(exc):
+            raise InputError(f"{exc} {SET_READ_HINT}") from exc
+        raise
     ann = encode(tables, ordinal=lvl.ordered)
+    check_sets(lvl, ann.categories, [ann.where(j) for j in range(len(ann.labels))])
     if lvl.numeric:
         ann.values(lvl.name)  # raises a LevelError naming the column
     return ann, lvl
@@ -101,6 +107,7 @@ def _staged_annotations(data: Staged, other: Any, lvl: Level) -> tuple[Annotatio
             "replication column (dd.concat([a.assign(pool='a'), b.assign(pool='b')])), "
             "partitioned so that each item sits in one partition.")
     ann = data.ann
+    check_sets(lvl, ann.categories, [ann.where(j) for j in range(len(ann.labels))])
     if lvl.ordered:
         unordered = [j for j, ok in enumerate(data.ordered) if not ok]
         if unordered:

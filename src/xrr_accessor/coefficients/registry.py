@@ -29,7 +29,7 @@ from . import variance as _variance
 
 __all__ = ["REGISTRY", "Coefficient", "lookup", "register"]
 
-LEVELS = ("nominal", "ordinal", "interval", "ratio", "custom")
+LEVELS = ("nominal", "ordinal", "interval", "ratio", "jaccard", "masi", "custom")
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -10,6 +10,7 @@ import pandas as pd
 
 from ..errors import DroppedDataWarning, InputError, LevelError, StrayValueWarning, warn
 from ..kernels.encode import small_integer_codes, whole_float_codes
+from .setcells import is_label_sets, label_set_codes, scalar_level_error
 from .tables import Annotations, Ids, Table, _show, label_rows
 
 
@@ -28,8 +29,9 @@ def _clean_values(values: pd.Series, where: str) -> pd.Series:
             unhashable = [k for k in kinds if k in ("list", "dict", "set", "ndarray")]
             if unhashable:
                 raise LevelError(
-                    f"{where} holds {unhashable[0]} values; an annotation is one value. "
-                    "Explode multi-label cells into one row or column per label first."
+                    f"{where} holds {unhashable[0]} values; an annotation is one value, or a "
+                    "list or set of labels (level='jaccard' or 'masi'). Turn the cells into "
+                    "one of those first."
                 )
             raise LevelError(
                 f"{where} mixes value types ({', '.join(kinds)}), so equal-looking values "
@@ -207,7 +209,13 @@ def encode(tables: Sequence[Table], ordinal: bool = False) -> Annotations:
             order = order.get(name)
         where = source.get(name, repr(name))
         dest = codes[j] if every_row else None  # written in place when it can be
-        c, cats = _label_categories(vals, where, order, out=dest)
+        sets = label_set_codes(vals, where, order,
+                               _namer(rows, item_codes, items, rater_codes, raters))
+        c, cats = sets if sets is not None else _label_categories(vals, where, order,
+                                                                 out=dest)
+        if ordinal and is_label_sets(cats):
+            raise scalar_level_error(where, cats, "the ordinal level (or linear / quadratic "
+                                     "weights)")
         if ordinal and not _is_ordered(vals, cats, order is not None):
             raise LevelError(
                 f"{where} holds unordered categories ({', '.join(map(repr, cats[:4]))}"
@@ -240,6 +248,15 @@ def encode(tables: Sequence[Table], ordinal: bool = False) -> Annotations:
             for t in tables
         ),
     )
+
+
+def _namer(rows: np.ndarray | slice, item_codes: np.ndarray, items: pd.Index,
+           rater_codes: np.ndarray, raters: pd.Index) -> Callable[[int], str]:
+    """Names the annotation of a label's ``i``-th value in messages."""
+    def name(i: int) -> str:
+        r = int(label_rows(rows, len(item_codes))[i])
+        return f"(item={_show(items[item_codes[r]])}, rater={_show(raters[rater_codes[r]])})"
+    return name
 
 
 def _joint(ids: list[Ids]) -> tuple[np.ndarray, pd.Index]:

@@ -1,0 +1,309 @@
+"""Label sets in the cells of an annotation frame: each distinct set is one category.
+
+A label column whose cells are lists, tuples, sets or frozensets of labels
+(one annotation each; a missing cell is a missing annotation) is encoded like
+any other label: integer codes per annotation, and categories. Here the
+categories are the distinct sets, unordered: ``["b", "a"]`` and ``{"a", "b"}``
+are one category, shown as the sorted tuple ``('a', 'b')``. The set levels
+(``level="jaccard"``, ``"masi"``; :func:`xrr_accessor.levels.set_distances`)
+compute the disagreement between categories from their labels, so alpha,
+kappa_x and normalized kappa_x run on set-valued annotations unchanged;
+``level="nominal"`` counts exact set matches only.
+
+:func:`set_cells` turns the long layout (one row per item, rater and label)
+into such a frame, keeping replication columns.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..errors import InputError, LevelError
+from .roles import ROLE_ALIASES, _check_given, _find, _norm
+from .sets import (
+    _MISSING,
+    _ORDERED,
+    _SCALAR,
+    _UNORDERED,
+    RANK_ALIASES,
+    LabelSets,
+    _categories,
+    _kinds,
+    _role,
+    _value_column,
+    read_sets,
+)
+from .tables import _show
+
+__all__ = ["SET_CATEGORIES", "is_label_sets", "label_set_codes", "looks_like_text_lists",
+           "set_cells"]
+
+#: The name of a categories index whose categories are label sets (sorted tuples).
+SET_CATEGORIES = "label set"
+
+#: How the fix for label sets in a scalar setting is worded in messages.
+SET_LEVEL_HINT = (
+    "level='jaccard' or level='masi' (partial credit for overlapping sets), or "
+    "level='nominal' (agreement only on identical sets)"
+)
+
+
+def is_label_sets(categories: pd.Index) -> bool:
+    """Whether ``categories`` are label sets (from cells holding lists or sets).
+
+    Marked by the index name; or, once indexes were combined (partitions of
+    dask-backed data), by holding tuples only: a cell of single labels never
+    does, since tuple cells are read as sets.
+
+    Examples
+    --------
+    >>> _, cats = label_set_codes(pd.Series([["a"], ["a", "b"]]), "tags", None, str)
+    >>> is_label_sets(cats), is_label_sets(pd.Index(["a", "b"]))
+    (True, False)
+    """
+    if categories.name == SET_CATEGORIES:
+        return True
+    return (pd.api.types.is_object_dtype(categories.dtype) and len(categories) > 0
+            and all(isinstance(c, tuple) for c in categories))
+
+
+def looks_like_text_lists(categories: pd.Index) -> bool:
+    """Single labels that read like lists or sets written as text ("['a', 'b']"), as a
+    CSV file or dask's string conversion leaves them."""
+    text = [c for c in categories[:20] if isinstance(c, str)]
+    return bool(text) and all(c.strip()[:1] in "[({" and c.strip()[-1:] in "])}"
+                              for c in text)
+
+
+def _plain(value: Any) -> Any:
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def label_set_codes(
+    values: pd.Series, where: str, order: Sequence[Any] | None,
+    describe: Callable[[int], str],
+) -> tuple[np.ndarray, pd.Index] | None:
+    """Codes (-1 = missing) and set categories of a column of label sets, or None.
+
+    None when ``values`` holds no lists, tuples or sets (an ordinary label).
+    ``describe(i)`` names the annotation of value ``i`` in messages.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> cells = pd.Series([["b", "a"], {"a", "b"}, None, ("c",)])
+    >>> codes, cats = label_set_codes(cells, "column 'tags'", None, str)
+    >>> codes.tolist(), list(cats)
+    ([0, 0, -1, 1], [('a', 'b'), ('c',)])
+    >>> label_set_codes(pd.Series(["a", "b"]), "column 'tags'", None, str) is None
+    True
+    """
+    if not pd.api.types.is_object_dtype(values.dtype):
+        return None
+    if pd.api.types.infer_dtype(values, skipna=True) not in ("mixed", "mixed-integer"):
+        return None  # strings, numbers, booleans: one label per cell (a cheap C check)
+    kinds = _kinds(values)
+    is_set = (kinds == _ORDERED) | (kinds == _UNORDERED)
+    if not is_set.any():
+        return None  # mixed scalar types: the value policy explains
+    scalar = np.flatnonzero(kinds == _SCALAR)
+    if len(scalar):
+        i = int(scalar[0])
+        raise InputError(
+            f"{where} mixes label sets with {len(scalar)} single label(s) (e.g. "
+            f"{_show(values.iloc[i])} at {describe(i)}); make every annotation a list, e.g. "
+            "df[col] = df[col].map(lambda v: v if isinstance(v, (list, tuple, set, "
+            "frozenset)) or pd.isna(v) else [v]) (NaN cells stay missing annotations).")
+    if order is not None:
+        raise InputError(
+            f"categories= orders single labels, but {where} holds label sets, whose "
+            f"categories are the distinct sets; leave categories= out for this column and "
+            f"use {SET_LEVEL_HINT}.")
+    present = np.flatnonzero(kinds != _MISSING)
+    objs = values.to_numpy()[present]
+    sizes = np.fromiter(map(len, objs), dtype=np.int64, count=len(objs))
+    if (sizes == 0).any():
+        i = int(present[np.flatnonzero(sizes == 0)[0]])
+        raise InputError(
+            f"{where} has {int((sizes == 0).sum())} empty label set(s) (e.g. at "
+            f"{describe(i)}); an annotation needs at least one label (Jaccard and MASI are "
+            "undefined between empty sets). Use NaN (None) for 'no annotation', or give "
+            "the label the annotator meant (e.g. a 'none' label).")
+    flat = np.empty(int(sizes.sum()), dtype=object)
+    flat[:] = [v for cell in objs for v in cell]
+    owner = np.repeat(np.arange(len(objs), dtype=np.int64), sizes)
+    missing = pd.isna(flat)
+    if missing.any():
+        i = int(present[owner[np.flatnonzero(missing)[0]]])
+        raise InputError(
+            f"{where} has a missing value inside a label set (at {describe(i)}); drop it "
+            "from the set, or make the whole cell NaN when there is no annotation.")
+    member, labels = _categories(flat, where)
+    by_set = np.lexsort((member, owner))
+    member, owner = member[by_set], owner[by_set]
+    twice = np.flatnonzero((owner[1:] == owner[:-1]) & (member[1:] == member[:-1]))
+    if len(twice):
+        s = int(twice[0])
+        raise InputError(
+            f"{where}: the label {_show(labels[member[s]])} appears twice in the annotation "
+            f"at {describe(int(present[owner[s]]))}; give each label once per annotation "
+            "(list(dict.fromkeys(labels)) keeps the first of each).")
+    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    padded = np.full((len(objs), int(sizes.max())), -1, dtype=np.int64)
+    padded[owner, np.arange(len(member)) - starts[owner]] = member
+    uniq, inverse = _distinct_rows(padded, len(labels))
+    names = labels.to_numpy(dtype=object)
+    cats = [tuple(_plain(names[c]) for c in row if c >= 0) for row in uniq]
+    codes = np.full(len(values), -1, dtype=np.int64)
+    codes[present] = np.asarray(inverse, dtype=np.int64).reshape(-1)
+    return codes, pd.Index(cats, dtype=object, name=SET_CATEGORIES, tupleize_cols=False)
+
+
+def _distinct_rows(padded: np.ndarray, n_labels: int) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct rows of ``padded`` (codes, -1 after the last), sorted
+    lexicographically (('a',) before ('a', 'b') before ('b',)), and each row's one.
+
+    Rows are packed into one int64 in base ``n_labels + 1`` when they fit: a
+    1-D sort instead of numpy's much slower sort of rows.
+    """
+    base = n_labels + 1
+    if padded.shape[1] * np.log2(base) >= 62:
+        uniq, inverse = np.unique(padded, axis=0, return_inverse=True)
+        return uniq, np.asarray(inverse).reshape(-1)
+    key = np.zeros(len(padded), dtype=np.int64)
+    for col in padded.T:  # a few columns: the largest set's size
+        key = key * base + (col + 1)
+    _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+    return padded[first], np.asarray(inverse).reshape(-1)
+
+
+def scalar_level_error(where: str, categories: pd.Index, level: str) -> LevelError:
+    """The error for a level over single values (ordinal, interval, ratio, ordered
+    weights) asked of a column of label sets."""
+    return LevelError(
+        f"{where} holds label sets (e.g. {categories[0]!r}), and {level} needs one ordered "
+        f"value per annotation. Use {SET_LEVEL_HINT}; or analyse each label on its own "
+        "as a 0/1 column (df[col].map(lambda s: 'x' in s) for label 'x').")
+
+
+def set_cells(
+    data: LabelSets | pd.DataFrame, *, item: Hashable | None = None,
+    rater: Hashable | None = None, value: Hashable | None = None,
+    rank: Hashable | None = None, by: Hashable | Sequence[Hashable] | None = None,
+    layout: str = "auto",
+) -> pd.DataFrame:
+    """One row per annotation with its labels in one cell, ready for ``.xrr``.
+
+    The accessor reads one row per (item, rater[, replication]) annotation,
+    so a long frame with one row per label is collapsed first: each
+    annotation's labels become one cell, a frozenset (unordered) or, with a
+    rank column, a tuple in rank order. The set levels ignore the order.
+
+    Parameters
+    ----------
+    data : DataFrame or LabelSets
+        A long frame (one row per item, rater and label), a frame of label
+        sets already, or the output of :func:`~xrr_accessor.read_sets`.
+    item, rater, value, rank, layout
+        As in :func:`~xrr_accessor.read_sets` (found by name when not given).
+    by : column name or list of them, optional
+        Columns that tell annotations apart besides item and rater, kept in
+        the result: the replication (default: the column named like one,
+        ``replication`` or ``pool``, if any) or a question.
+
+    Returns
+    -------
+    DataFrame
+        Columns item, ``by``, rater and the label sets, named as in ``data``;
+        except that a column of labels named like the accessor's label role
+        (``label``), which ``.xrr`` would read as the name of a question, is
+        called ``labels``.
+
+    Raises
+    ------
+    InputError
+        As :func:`~xrr_accessor.read_sets`, naming the column and the fix (a
+        label repeated in one annotation, empty sets, missing ids, ...).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> long = pd.DataFrame({"item": [1, 1, 1, 2, 2], "pool": "A",
+    ...                      "rater": ["x", "x", "y", "x", "y"],
+    ...                      "label": ["neutral", "entail", "neutral", "entail", "entail"]})
+    >>> cells = set_cells(long)
+    >>> cells["labels"].map(sorted).tolist()
+    [['entail', 'neutral'], ['neutral'], ['entail'], ['entail']]
+    >>> list(cells.columns)
+    ['item', 'pool', 'rater', 'labels']
+    >>> round(float(cells.xrr.irr(level="masi").iloc[0, 0]), 3)
+    0.5
+    """
+    if isinstance(data, LabelSets):
+        if by is not None:
+            raise InputError("by= selects columns of a frame; LabelSets has none. Pass the "
+                             "frame itself, set_cells(df, by=...).")
+        return _cells_frame(data, "item", "rater", data.column or "labels")
+    if not isinstance(data, pd.DataFrame):
+        raise TypeError(f"set_cells reads a pandas DataFrame or LabelSets, not "
+                        f"{type(data).__name__}.")
+    cols = list(data.columns)
+    item_col, rater_col = _role(cols, "item", item), _role(cols, "rater", rater)
+    keys = _by_columns(cols, by)
+    clash = [c for c in keys if c in (item_col, rater_col)]
+    if clash:
+        raise InputError(f"by= names {clash[0]!r}, which is the item or rater; by= names the "
+                         "other columns that tell annotations apart (a replication).")
+    rank_col = rank if rank is not None else _find_rank(cols, {item_col, rater_col, *keys})
+    if rank is not None:
+        _check_given(cols, "rank", rank, "column")
+    value_col = _value_column(cols, value, {item_col, rater_col, rank_col, *keys})
+    own = [item_col, rater_col, value_col] + ([rank_col] if rank_col is not None else [])
+    if not keys:
+        sets = read_sets(data[own], item=item_col, rater=rater_col, value=value_col,
+                         rank=rank_col, layout=layout)
+        return _cells_frame(sets, item_col, rater_col, value_col)
+    for k in keys:
+        if data[k].isna().any():
+            raise InputError(f"column {k!r} (by=) has missing values; every annotation needs "
+                             f"one. Fill or drop them (df.dropna(subset=[{k!r}])).")
+    parts = []
+    for key, group in data.groupby(keys, sort=False, dropna=False):
+        sets = read_sets(group[own], item=item_col, rater=rater_col, value=value_col,
+                         rank=rank_col, layout=layout)
+        frame = _cells_frame(sets, item_col, rater_col, value_col)
+        for pos, (k, v) in enumerate(zip(keys, key, strict=True)):
+            frame.insert(1 + pos, k, v)
+        parts.append(frame)
+    return pd.concat(parts, ignore_index=True)
+
+
+def _by_columns(cols: list[Hashable], by: Hashable | Sequence[Hashable] | None
+                ) -> list[Hashable]:
+    if by is None:
+        found = _find(cols, "replication")
+        return [] if found is None else [found]
+    keys = [by] if isinstance(by, str) or not isinstance(by, Sequence) else list(by)
+    for k in keys:
+        _check_given(cols, "by", k, "column")
+    return keys
+
+
+def _find_rank(cols: list[Hashable], used: set[Hashable]) -> Hashable | None:
+    found = [c for c in cols if _norm(c) in RANK_ALIASES and c not in used]
+    return found[0] if len(found) == 1 else None
+
+
+def _cells_frame(sets: LabelSets, item: Hashable, rater: Hashable,
+                 value: Hashable) -> pd.DataFrame:
+    if _norm(value) in ROLE_ALIASES["label"]:
+        value = "labels"  # .xrr reads a column called 'label' as the question's name
+    frame = sets.to_frame()
+    cells = pd.Series([tuple(map(_plain, t)) if o else frozenset(map(_plain, t))
+                       for t, o in zip(frame["labels"], frame["ordered"], strict=True)],
+                      dtype=object)
+    return pd.DataFrame({item: frame["item"], rater: frame["rater"], value: cells})
