@@ -121,6 +121,16 @@ def test_partition_missing_a_category_and_a_label() -> None:
     _close(got, want)
 
 
+def test_partition_without_any_value_of_a_label() -> None:
+    """A label with no value at all in one partition (its annotations all missing
+    there) is missing there, not an error."""
+    df = _frame(13)
+    df.loc[df["item"] < "i040", "anger"] = np.nan  # the first partition has no anger
+    ddf = _partitioned(df, 3)
+    assert ddf.partitions[0].compute()["anger"].isna().all()
+    _close(_quiet(ddf.xrr.normalized().compute), _quiet(df.xrr.normalized))
+
+
 def test_report_and_summary_counts() -> None:
     df = _frame(3)
     ddf = _partitioned(df, 5)

@@ -198,6 +198,8 @@ def partition_stats(block: Any, roles: dict[str, Any], staged: Staged, meta: Met
     codes = np.full((len(glob.labels), n), -1, dtype=np.int64)
     for j, name in enumerate(ann.labels):
         cmap = glob.categories[glob.labels.get_loc(name)].get_indexer(ann.categories[j])
+        if not len(cmap):  # no value of this label in the partition: all missing
+            continue
         local = ann.codes[j]
         codes[glob.labels.get_loc(name)] = np.where(local >= 0, cmap[np.maximum(local, 0)], -1)
     rater = glob.raters.get_indexer(ann.raters)[ann.rater]
