@@ -19,6 +19,14 @@ from .coefficients.augmented import (
     augmented_sweep,
 )
 from .compare import compare, plan
+from .diagnostics import (
+    Intra,
+    Validity,
+    intra,
+    item_disagreement,
+    rater_agreement,
+    validity,
+)
 from .errors import (
     DroppedDataWarning,
     InputError,
@@ -39,6 +47,7 @@ __version__ = "0.1.0"
 __all__ = [
     "DroppedDataWarning",
     "InputError",
+    "Intra",
     "LabelSets",
     "LevelError",
     "Report",
@@ -46,6 +55,7 @@ __all__ = [
     "Sharpened",
     "StrayValueWarning",
     "UndefinedWarning",
+    "Validity",
     "XRRAccessor",
     "XRRWarning",
     "agreement_table",
@@ -58,16 +68,20 @@ __all__ = [
     "cross_kappa",
     "disattenuated_correlation",
     "interpret",
+    "intra",
     "irr",
+    "item_disagreement",
     "normalized",
     "per_category",
     "plan",
+    "rater_agreement",
     "read_sets",
     "report",
     "sharpen",
     "summary",
     "to_frame",
     "to_xarray",
+    "validity",
 ]
 
 register()
