@@ -19,6 +19,7 @@ from ..errors import InputError
 from ..schema import Roles, Table
 from ..schema import read as read_table
 from ..schema.roles import _find, _resolve_roles
+from ..schema.tables import _show
 
 __all__ = ["gold_table"]
 
@@ -40,17 +41,17 @@ def _missing(gold: Hashable, obj: Any) -> InputError:
 
 
 def _constant(rows: pd.DataFrame, keys: list[str], what: str) -> pd.DataFrame:
-    """First gold value per key; an error naming the keys whose rows disagree."""
+    """First gold value per (item, label); an error naming the items whose rows disagree."""
     rows = rows.dropna(subset=["gold"])
     grouped = rows.groupby(keys, sort=False)["gold"]
     counts = grouped.nunique()
     bad = counts[counts > 1]
     if len(bad):
-        shown = []
-        for key in bad.index[:3]:
-            vals = rows.loc[(rows[keys] == (key if isinstance(key, tuple) else (key,))).all(1),
-                            "gold"].unique()[:3]
-            shown.append(f"{key!r}: {', '.join(map(repr, vals))}")
+        values = grouped.unique()
+        several = rows["label"].nunique() > 1
+        shown = [f"{_show(item)}{f' (label {label!r})' if several else ''}: "
+                 + ", ".join(_show(v) for v in values.loc[(item, label)][:3])
+                 for item, label in bad.index[:3]]
         raise InputError(
             f"{what} takes different values within {len(bad)} item(s) ({'; '.join(shown)}); "
             "gold is one value per item. Fix those rows, or pass gold as a Series "

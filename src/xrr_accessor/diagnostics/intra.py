@@ -23,6 +23,7 @@ from ..errors import InputError, RoleError
 from ..kernels.accumulate import item_order
 from ..kernels.diagnostics import group_pairs, same_rater_pairs
 from ..schema.roles import ROLE_ALIASES, _norm
+from ..schema.tables import _show
 from ._common import (
     Read,
     check_cells,
@@ -223,7 +224,7 @@ def intra(data: Any, session: Hashable, level: Any = "nominal", **roles: Any) ->
     ann = read_.ann
     n_s, n_b = len(ann.replications), len(ann.raters)
     if n_s < 2:
-        raise InputError(f"session={session!r} has one value ({ann.replications[0]!r}); "
+        raise InputError(f"session={session!r} has one value ({_show(ann.replications[0])}); "
                          "intra-rater agreement compares two or more sessions of a rater.")
     offsets, order = item_order(np.ascontiguousarray(ann.item, dtype=np.int64), len(ann.items))
     if order.size == 0:
