@@ -115,13 +115,14 @@ def test_item_disagreement_equals_naive(df, level):
 
 @given(df=annotation_frames(max_items=10, max_raters=5, max_reps=2))
 def test_items_ranked_most_disagreement_first(df):
-    got, _ = quietly(xrr.item_disagreement, df, level="interval")
+    got, _ = quietly(xrr.item_disagreement, df.iloc[::-1], level="interval")
     for _, part in got.groupby(level="replication", sort=False):
         d = part["disagreement"].to_numpy()
         defined = d[~np.isnan(d)]
         assert (np.diff(defined) <= 0).all()
         assert np.isnan(d[len(defined):]).all()  # undefined items last
-        assert part["rank"].iloc[:len(defined)].tolist() == list(range(1, len(defined) + 1))
+        above = [int((defined > v).sum()) + 1 for v in defined]  # ties share a rank
+        assert part["rank"].iloc[:len(defined)].tolist() == above
         assert part["rank"].iloc[len(defined):].isna().all()
 
 
@@ -181,6 +182,35 @@ def test_many_labels_and_pools():
     for item, g in list(sub.groupby("item_id"))[:10]:
         want = naive_item_d(list(g["awe"]), distance("nominal", []))
         assert out.loc[("awe", "B", item), "disagreement"] == pytest.approx(want)
+
+
+@given(df=annotation_frames(max_items=8, max_raters=4, max_reps=2, min_reps=2),
+       seed=st.integers(0, 2**16))
+def test_missing_values_are_absent_annotations(df, seed):
+    """A label's NaN cells (beside another label's values) count as no annotation, in
+    every diagnostic: the same as dropping those rows."""
+    rng = np.random.default_rng(seed)
+    df = df.rename(columns={"value": "score"})
+    holes = rng.random(len(df)) < 0.3
+    two = df.assign(score=df["score"].mask(holes), other=rng.integers(0, 2, len(df)))
+    kept = df[~holes]
+    if kept.empty or kept["pool"].nunique() < 2:
+        return
+    for fn, kw in [(xrr.item_disagreement, {}), (xrr.rater_agreement, {"level": "ordinal"})]:
+        got = quietly(fn, two, labels=["score", "other"], **kw)[0]
+        want = quietly(fn, kept, labels=["score"], **kw)[0]
+        pd.testing.assert_frame_equal(got.loc[["score"]].sort_index(), want.sort_index())
+    sessions = {"session": "pool", "level": "interval"}
+    got = quietly(xrr.intra, two.drop(columns="other"), **sessions)[0]
+    want = quietly(xrr.intra, kept, **sessions)[0]
+    for name in ("kappa", "pooled", "aad_intra", "aad_inter"):
+        pd.testing.assert_frame_equal(getattr(got, name).sort_index(),
+                                      getattr(want, name).sort_index())
+    gold = pd.Series(rng.choice(np.unique(kept["score"]), kept["item"].nunique()),
+                     index=np.unique(kept["item"]))
+    got = quietly(xrr.validity, two, gold=pd.DataFrame({"score": gold, "other": 0}))[0]
+    want = quietly(xrr.validity, kept, gold=gold)[0]
+    pd.testing.assert_frame_equal(got.summary.loc[["score"]], want.summary)
 
 
 # ---- rater_agreement ---------------------------------------------------------------------

@@ -125,6 +125,20 @@ def multi_index(parts: Sequence[tuple[str, pd.Index, np.ndarray]]) -> pd.MultiIn
                          names=[p[0] for p in parts], verify_integrity=False)
 
 
+def ranks(group: np.ndarray, score: np.ndarray) -> pd.arrays.IntegerArray:
+    """Competition ranks (1, 2, 2, 4) within runs of equal ``group``, rows already sorted
+    by (group, score); ties share the better rank, so the ranks do not depend on the
+    order of the input's rows. <NA> where ``score`` is NaN."""
+    n = len(group)
+    pos = np.arange(n)
+    new_group = np.r_[True, group[1:] != group[:-1]] if n else np.zeros(0, bool)
+    new_score = new_group | np.r_[True, score[1:] != score[:-1]] if n else new_group
+    group_start = np.maximum.accumulate(np.where(new_group, pos, 0)) if n else pos
+    run_start = np.maximum.accumulate(np.where(new_score, pos, 0)) if n else pos
+    return pd.arrays.IntegerArray((run_start - group_start + 1).astype(np.int64),
+                                  np.isnan(score))
+
+
 def warn_undefined_rows(what: str, n_bad: int, n_all: int, why: str,
                         where: dict[str, int]) -> None:
     """One :class:`UndefinedWarning`: ``n_bad`` of ``n_all`` rows are NaN, and why."""

@@ -58,7 +58,7 @@ class Intra:
         absolute difference between the rater's two sessions, ``share``.
     aad_inter : DataFrame
         Per (label, session, rater, rater_other, aad): ``n`` items the two
-        raters (rater < rater_other) annotated in that session with that
+        raters (rater before rater_other in sorted order) annotated in that session with that
         absolute difference, ``share``.
     """
 
@@ -313,11 +313,17 @@ def _inter(read_: Read, label: int, codes: np.ndarray) -> pd.DataFrame:
                 "of annotations of an item)", "items have many annotations; select the "
                 "raters to compare first.")
     first, second = group_pairs(offsets, order, codes)
-    a, b = ann.rater[first], ann.rater[second]
-    lo, hi = np.minimum(a, b), np.maximum(a, b)
-    x = np.where(a <= b, codes[first], codes[second])
-    y = np.where(a <= b, codes[second], codes[first])
     n_b = len(ann.raters)
+    try:  # each pair named in sorted order of the raters' ids, whatever the rows' order
+        place = np.empty(n_b, dtype=np.int64)
+        place[np.argsort(np.asarray(ann.raters), kind="stable")] = np.arange(n_b)
+    except TypeError:
+        place = np.arange(n_b)
+    a, b = ann.rater[first], ann.rater[second]
+    ahead = place[a] <= place[b]
+    lo, hi = np.where(ahead, a, b), np.where(ahead, b, a)
+    x = np.where(ahead, codes[first], codes[second])
+    y = np.where(ahead, codes[second], codes[first])
     cell = (ann.replication[first] * n_b + lo) * n_b + hi
     out = _distribution(label, *_counts(cell, _aad(read_, label, x, y)), (n_b, n_b),
                         ann.replications.rename("session"), ann.raters,

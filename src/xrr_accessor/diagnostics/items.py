@@ -15,7 +15,16 @@ import numpy as np
 import pandas as pd
 
 from ..kernels.diagnostics import MATRIX, MOMENTS, NOMINAL, item_summary
-from ._common import Read, dist_for, finish, multi_index, read, warn_undefined_rows, where_counts
+from ._common import (
+    Read,
+    dist_for,
+    finish,
+    multi_index,
+    ranks,
+    read,
+    warn_undefined_rows,
+    where_counts,
+)
 
 __all__ = ["item_disagreement"]
 
@@ -124,7 +133,7 @@ def item_disagreement(data: Any, level: Any = "interval", **roles: Any) -> Any:
         rep = g % n_rep
         order = np.lexsort((g // n_rep, np.where(np.isnan(d), np.inf, -d), rep))
         g, d, rep = g[order], d[order], rep[order]
-        rank = _ranks(rep, d)
+        rank = ranks(rep, d)
         n = s["n"][g]
         cats = ann.categories[j]
         cols: dict[str, Any] = {
@@ -150,11 +159,3 @@ def item_disagreement(data: Any, level: Any = "interval", **roles: Any) -> Any:
     attrs = {"metric": "item_disagreement", "level": read_.level.name, "citation": CITATION,
              "n_undefined": n_bad}
     return finish(frame, read_, attrs)
-
-
-def _ranks(rep: np.ndarray, d: np.ndarray) -> pd.array:
-    """1, 2, ... within each run of equal ``rep`` (rows already sorted); <NA> for NaN D."""
-    pos = np.arange(len(rep))
-    start = np.r_[0, np.flatnonzero(np.diff(rep)) + 1] if len(rep) else np.zeros(0, int)
-    first = np.repeat(start, np.diff(np.r_[start, len(rep)]))
-    return pd.arrays.IntegerArray((pos - first + 1).astype(np.int64), np.isnan(d))

@@ -17,7 +17,7 @@ import pandas as pd
 
 from ..errors import InputError, UndefinedWarning, warn
 from ..kernels.diagnostics import rater_categorical, rater_moments
-from ._common import Read, centered, check_cells, dist_for, finish, multi_index, read
+from ._common import Read, centered, check_cells, dist_for, finish, multi_index, ranks, read
 
 __all__ = ["METRICS", "rater_agreement"]
 
@@ -207,8 +207,7 @@ def rater_agreement(data: Any, metric: str = "kappa_x", level: Any = "nominal",
         order = np.lexsort((b, np.where(np.isnan(score), np.inf, score), r))
         r, b = r[order], b[order]
         cols = {k: v[order] for k, v in cols.items()}
-        start = np.r_[0, np.flatnonzero(np.diff(r)) + 1]
-        cols["rank"] = np.arange(len(r)) - np.repeat(start, np.diff(np.r_[start, len(r)])) + 1
+        cols["rank"] = ranks(r, score[order])
         for name in ("n_annotations", "n_shared", "n_other"):
             cols[name] = np.rint(s[name][r, b]).astype(np.int64)
         index = multi_index([("label", ann.labels, np.full(len(r), j)),

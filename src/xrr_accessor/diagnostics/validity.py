@@ -188,11 +188,15 @@ def _label(read_: Read, j: int, n_self: int, kappa: np.ndarray
             "n_no_gold": np.bincount(rep[data & (g < 0)], minlength=n_self)[:n_self],
         }, index=multi_index([("label", ann.labels, np.full(n_self, j)),
                               ("replication", ann.replications, np.arange(n_self))]))
+    shown = _display_order(ann.replications[:n_self])  # sorted, as irr() shows them
+    summary = summary.iloc[shown]
     cells = n_self * k
     support = np.bincount(rep[valid] * k + g[valid], minlength=cells)[:cells]
     given = np.bincount(rep[valid] * k + codes[valid], minlength=cells)[:cells]
     tp = np.bincount(rep[right] * k + codes[right], minlength=cells)[:cells]
     keep = np.flatnonzero((support + given) > 0)
+    position = np.argsort(shown)
+    keep = keep[np.lexsort((keep % k, position[keep // k]))]
     with np.errstate(divide="ignore", invalid="ignore"):
         recall = np.where(support > 0, tp / support, np.nan)[keep]
         precision = np.where(given > 0, tp / given, np.nan)[keep]
@@ -210,6 +214,15 @@ def _label(read_: Read, j: int, n_self: int, kappa: np.ndarray
     unused = int(((gold >= 0) & ~used).sum())
     no_gold = data & (g < 0)
     return summary, classes, (int(no_gold.sum()), len(np.unique(item[no_gold]))), unused
+
+
+def _display_order(reps: pd.Index) -> np.ndarray:
+    """Positions of ``reps`` in sorted order (as they come when encoded alone), or as
+    they are when they cannot be sorted."""
+    try:
+        return np.argsort(np.asarray(reps), kind="stable")
+    except TypeError:
+        return np.arange(len(reps))
 
 
 def _warn(summary: pd.DataFrame, classes: pd.DataFrame, dropped: list[int], unused: int,
