@@ -174,3 +174,16 @@ def test_undefined_kappa_is_counted():
     row = out.kappa.iloc[0]
     assert math.isnan(row["kappa_x"]) and row["n_items"] == 1 and row["n_unpairable"] == 2
     assert row["agreement"] == 1.0
+
+
+def test_roles_bound_with_the_accessor():
+    df = pd.DataFrame({"video": [1, 2, 1, 2], "who": ["a"] * 4, "round": [1, 1, 2, 2],
+                       "joy": [0, 1, 0, 1]})
+    bound = xrr.intra(df.xrr(item="video", rater="who"), session="round")
+    method = df.xrr(item="video", rater="who").intra(session="round")
+    pd.testing.assert_frame_equal(bound.kappa, method.kappa)
+    assert bound.kappa["kappa_x"].iloc[0] == 1.0
+    first = df[df["round"] == 1].drop(columns="round")
+    with pytest.warns(UndefinedWarning, match="share no item"):  # one rater: no one to meet
+        raters = xrr.rater_agreement(first.xrr(item="video", rater="who"))
+    assert raters.index.get_level_values("rater").tolist() == ["a"]

@@ -212,3 +212,18 @@ def test_benchmark_runs_and_checks_its_numbers():
                                                               "rater_agreement"}
     assert all(r["equal"] for r in rows)
     assert set(rows[0]) == {"benchmark", "annotations", "ours_s", "peer", "peer_s", "equal"}
+
+
+def test_snow2008_spammers_found_without_the_gold():
+    """rater_agreement ranks RTE's workers from the crowd alone; the expert's gold then
+    finds the worst at chance accuracy, and the two orders agree."""
+    df = load_snow2008("rte")
+    crowd = df[df["pool"] == "crowd"].drop(columns="pool")
+    gold = df[df["pool"] == "expert"].set_index("item_id")["response"]
+    raters = xrr.rater_agreement(crowd)
+    right = crowd["response"].to_numpy() == gold.loc[crowd["item_id"]].to_numpy()
+    accuracy = pd.Series(right).groupby(crowd["rater"].to_numpy()).agg(["mean", "size"])
+    joined = raters.join(accuracy, on="rater")
+    busy = joined[joined["size"] >= 100]
+    assert (busy["mean"].head(3) < 0.55).all()  # the three worst busy workers: coin flips
+    assert busy["kappa_x"].corr(busy["mean"], method="spearman") > 0.6

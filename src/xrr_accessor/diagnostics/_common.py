@@ -22,10 +22,10 @@ from ..levels import Level, distance_matrix, resolve_level
 from ..pipeline import annotations, kind_of
 from ..schema import Annotations
 
-__all__ = ["Read", "dist_for", "finish", "group_codes", "read", "warn_undefined_rows"]
+__all__ = ["Read", "dist_for", "finish", "group_codes", "read", "unbind", "warn_undefined_rows"]
 
 #: Largest per-rater table (cells) a leave-one-out or pair pass builds for one label.
-MAX_CELLS = 50_000_000
+MAX_CELLS = 20_000_000
 
 
 class Read:
@@ -64,12 +64,20 @@ class Read:
 
 def read(data: Any, level: Any, roles: dict[str, Any], what: str) -> Read:
     """Read ``data`` as :func:`~xrr_accessor.irr` does, at ``level``."""
-    lvl = resolve_level(level)
-    ann, lvl = annotations(data, level=lvl, **roles)
+    data, roles = unbind(data, roles)
+    ann, lvl = annotations(data, level=resolve_level(level), **roles)
     if len(ann.item) == 0:
         raise InputError(f"{what}: the data hold no annotations.")
+    return Read(ann, lvl, kind_of(data))
+
+
+def unbind(data: Any, roles: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
+    """``df.xrr(rater="w")`` passed as data: the object and its roles merged with
+    ``roles`` (the call's own win)."""
     bound = getattr(data, "_xrr_bound", None)
-    return Read(ann, lvl, kind_of(bound[0] if bound is not None else data))
+    if bound is None:
+        return data, roles
+    return bound[0], {**bound[1], **roles}
 
 
 def group_codes(item: np.ndarray, rep: np.ndarray, n_item: int,

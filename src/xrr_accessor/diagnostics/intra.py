@@ -31,6 +31,7 @@ from ._common import (
     finish,
     multi_index,
     read,
+    unbind,
     warn_undefined_rows,
     where_counts,
 )
@@ -89,11 +90,10 @@ def _check_session(data: Any, session: Hashable, roles: dict[str, Any]) -> None:
         raise InputError("intra reads a long frame (item, rater, session and label "
                          "columns) or xarray, not wide=True: stack the frame first, e.g. "
                          "df.melt(id_vars=[...]).")
-    obj = data._xrr_bound[0] if hasattr(data, "_xrr_bound") else data
-    if isinstance(obj, pd.DataFrame):
-        names, what = list(obj.columns), "column"
-    elif isinstance(obj, xr.Dataset | xr.DataArray):
-        names, what = list(obj.dims) + [c for c in obj.coords if c not in obj.dims], \
+    if isinstance(data, pd.DataFrame):
+        names, what = list(data.columns), "column"
+    elif isinstance(data, xr.Dataset | xr.DataArray):
+        names, what = list(data.dims) + [c for c in data.coords if c not in data.dims], \
             "dimension or coordinate"
     else:
         return  # read() names what it can read
@@ -219,6 +219,7 @@ def intra(data: Any, session: Hashable, level: Any = "nominal", **roles: Any) ->
     >>> out.aad_intra.loc[("valence", "b", 1, 2), "n"].tolist()
     [2, 2]
     """
+    data, roles = unbind(data, roles)
     _check_session(data, session, roles)
     read_ = read(data, level, {**roles, "replication": session}, "intra")
     ann = read_.ann

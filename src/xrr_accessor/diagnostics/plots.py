@@ -59,7 +59,17 @@ def _cell_names(index: pd.Index) -> list[str]:
 def items(table: Any, label: Any = None, top: int = 20, kind: str = "top",
           ax: Any = None) -> Any:
     """The ``top`` items of largest D_i as horizontal bars (``kind="top"``), or the
-    distribution of D_i over items, per replication (``kind="hist"``)."""
+    distribution of D_i over items, per replication (``kind="hist"``).
+
+    Examples
+    --------
+    >>> import pandas as pd, xrr_accessor as xrr
+    >>> df = pd.DataFrame({"item": [1, 1, 2, 2], "rater": ["a", "b"] * 2,
+    ...                    "valence": [1, 3, 2, 2]})
+    >>> ax = items(xrr.item_disagreement(df))
+    >>> [float(p.get_width()) for p in ax.patches]
+    [2.0, 0.0]
+    """
     rows, name = _one_label(_frame(table), label)
     if kind == "hist":
         ax = _axes(ax, (6, 3.5))
@@ -88,7 +98,18 @@ def items(table: Any, label: Any = None, top: int = 20, kind: str = "top",
 
 def raters(table: Any, label: Any = None, annotate: int = 3, ax: Any = None) -> Any:
     """Each rater's kappa_x against the pool (x) and the change of the pool's alpha
-    without them (y); the ``annotate`` worst by kappa_x are named."""
+    without them (y); the ``annotate`` worst by kappa_x are named.
+
+    Examples
+    --------
+    >>> import pandas as pd, xrr_accessor as xrr
+    >>> df = pd.DataFrame({"item": [1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4],
+    ...                    "rater": ["a", "b", "c"] * 4,
+    ...                    "joy": [1, 1, 0, 0, 0, 1, 1, 1, 1, 0, 0, 1]})
+    >>> ax = raters(xrr.rater_agreement(df), annotate=1)
+    >>> [t.get_text() for t in ax.texts]
+    ['c']
+    """
     rows, name = _one_label(_frame(table), label)
     ax = _axes(ax, (5.5, 4))
     ax.scatter(rows["kappa_x"], rows["delta_alpha"], s=18 + 2 * np.sqrt(
@@ -107,7 +128,17 @@ def raters(table: Any, label: Any = None, annotate: int = 3, ax: Any = None) -> 
 def aad(result: Any, which: str = "intra", label: Any = None, ax: Any = None) -> Any:
     """Stacked bars of AAD shares: one bar per rater pair and session (``"inter"``)
     or per rater and session pair (``"intra"``) of an
-    :class:`~xrr_accessor.diagnostics.Intra`."""
+    :class:`~xrr_accessor.diagnostics.Intra`.
+
+    Examples
+    --------
+    >>> import pandas as pd, xrr_accessor as xrr
+    >>> df = pd.DataFrame({"item": [1, 2] * 4, "rater": ["a"] * 4 + ["b"] * 4,
+    ...                    "round": [1, 1, 2, 2] * 2, "valence": [1, 2, 1, 3, 2, 1, 2, 2]})
+    >>> ax = aad(xrr.intra(df, session="round", level="interval"), which="inter")
+    >>> [t.get_text() for t in ax.get_yticklabels()]
+    ['1 / a / b', '2 / a / b']
+    """
     if which not in ("intra", "inter"):
         raise InputError(f"which={which!r}; use 'intra' or 'inter'.")
     table = result.aad_intra if which == "intra" else result.aad_inter
@@ -137,7 +168,17 @@ def _pyplot_cmap(n: int) -> Any:
 
 def validity(result: Any, label: Any = None, ax: Any = None) -> Any:
     """Per-class recall and precision against the gold (one group of bars per class
-    and replication) of a :class:`~xrr_accessor.diagnostics.Validity`."""
+    and replication) of a :class:`~xrr_accessor.diagnostics.Validity`.
+
+    Examples
+    --------
+    >>> import pandas as pd, xrr_accessor as xrr
+    >>> df = pd.DataFrame({"item": [1, 1, 2, 2], "rater": ["a", "b"] * 2,
+    ...                    "label": ["x", "y", "y", "y"]})
+    >>> ax = validity(xrr.validity(df, gold=pd.Series({1: "x", 2: "y"})))
+    >>> [round(float(p.get_height()), 2) for p in ax.patches]  # recall x, y; precision
+    [0.5, 1.0, 1.0, 0.67]
+    """
     rows, name = _one_label(_frame(result.classes), label)
     ax = _axes(ax, (max(4.5, 1.0 + 0.8 * len(rows)), 3.5))
     x = np.arange(len(rows))

@@ -21,7 +21,7 @@ from ..kernels.diagnostics import NOMINAL, item_summary
 from ..levels import resolve_level
 from ..pipeline import kind_of, run
 from ..schema import encode
-from ._common import Read, finish, multi_index, warn_undefined_rows, where_counts
+from ._common import Read, finish, multi_index, unbind, warn_undefined_rows, where_counts
 from .gold import gold_table
 
 __all__ = ["Validity", "validity"]
@@ -112,9 +112,7 @@ def validity(data: Any, gold: Hashable | Mapping[Hashable, Hashable] | pd.Series
     [1.0, 0.75]
     """
     lvl = resolve_level(level)
-    bound = getattr(data, "_xrr_bound", None)
-    if bound is not None:
-        data, roles = bound[0], {**bound[1], **roles}
+    data, roles = unbind(data, roles)
     kind = kind_of(data)
     table_data, table_gold, source = gold_table(data, gold, roles)
     ann = encode([table_data, table_gold], ordinal=lvl.ordered)
