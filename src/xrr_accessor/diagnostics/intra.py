@@ -25,6 +25,7 @@ from ..kernels.diagnostics import group_pairs, same_rater_pairs
 from ..schema.roles import ROLE_ALIASES, _norm
 from ..schema.tables import _show
 from ._common import (
+    MAX_CELLS,
     Read,
     check_cells,
     dist_for,
@@ -166,11 +167,35 @@ def _kappa(read_: Read, label: int, cell: np.ndarray, n_cell: int, x: np.ndarray
         return np.where(exp > 0, 1.0 - obs * n / np.where(exp > 0, exp, 1.0), np.nan), n
 
 
-def _counts(keys: np.ndarray, aad: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(key, aad value, n) for each distinct (key, aad) of the pairs."""
-    values, code = np.unique(aad, return_inverse=True)
-    uniq, n = np.unique(keys * len(values) + code.reshape(-1), return_counts=True)
-    return uniq // len(values), values[uniq % len(values)], n
+#: Up to this many categories AAD is looked up in a K x K table of codes (no sort).
+AAD_TABLE_CATEGORIES = 2048
+
+
+def _aad_codes(read_: Read, label: int, x: np.ndarray, y: np.ndarray
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """Per pair, the code of its AAD among the sorted distinct ``values`` returned."""
+    k = read_.n_cat(label)
+    if k <= AAD_TABLE_CATEGORIES:  # a K x K table of codes, then a lookup per pair
+        grid = np.indices((k, k))
+        values, inverse = np.unique(_aad(read_, label, grid[0], grid[1]),
+                                    return_inverse=True)
+        return inverse.reshape(k, k)[x, y], values
+    values, inverse = np.unique(_aad(read_, label, x, y), return_inverse=True)
+    return inverse.reshape(-1), values
+
+
+def _counts(keys: np.ndarray, n_keys: int, code: np.ndarray, values: np.ndarray
+            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(key, aad value, n) for each distinct (key, aad) of the pairs: a bincount over
+    keys x values when that table is small, a sort otherwise."""
+    v = max(len(values), 1)
+    if n_keys * v <= MAX_CELLS:
+        counts = np.bincount(keys * v + code, minlength=n_keys * v)
+        uniq = np.flatnonzero(counts)
+        n = counts[uniq]
+    else:
+        uniq, n = np.unique(keys * v + code, return_counts=True)
+    return uniq // v, values[uniq % v], n
 
 
 def intra(data: Any, session: Hashable, level: Any = "nominal", **roles: Any) -> Intra:
@@ -223,71 +248,109 @@ def intra(data: Any, session: Hashable, level: Any = "nominal", **roles: Any) ->
     _check_session(data, session, roles)
     read_ = read(data, level, {**roles, "replication": session}, "intra")
     ann = read_.ann
-    n_s, n_b = len(ann.replications), len(ann.raters)
-    if n_s < 2:
+    if len(ann.replications) < 2:
         raise InputError(f"session={session!r} has one value ({_show(ann.replications[0])}); "
                          "intra-rater agreement compares two or more sessions of a rater.")
     offsets, order = item_order(np.ascontiguousarray(ann.item, dtype=np.int64), len(ann.items))
     if order.size == 0:
         order = np.arange(len(ann.item), dtype=np.int64)
-    rater = np.ascontiguousarray(ann.rater, dtype=np.int64)
-    sessions = ann.replications.rename("session")
-    kappas, pooled, aad_intra, aad_inter, bad = [], [], [], [], []
+    tables: dict[str, list[pd.DataFrame]] = {"kappa": [], "pooled": [], "aad_intra": [],
+                                             "aad_inter": []}
     for j in range(len(ann.labels)):
         codes = np.ascontiguousarray(ann.codes[j], dtype=np.int64)
-        first, second = same_rater_pairs(offsets, order, rater, codes, n_b)
-        s, t = ann.replication[first], ann.replication[second]
-        swap = s > t
-        first, second = np.where(swap, second, first), np.where(swap, first, second)
-        s, t = np.minimum(s, t), np.maximum(s, t)
-        x, y, b = codes[first], codes[second], rater[first]
-        cell = (b * n_s + s) * n_s + t
-        aad = _aad(read_, j, x, y)
-        kx, n = _kappa(read_, j, cell, n_b * n_s * n_s, x, y)
-        per = np.bincount(rater[codes >= 0] * n_s + ann.replication[codes >= 0],
-                          minlength=n_b * n_s).reshape(n_b, n_s)
-        bb, ss, tt = np.nonzero((per[:, :, None] > 0) & (per[:, None, :] > 0)
-                                & (np.arange(n_s)[:, None] < np.arange(n_s))[None])
-        c = (bb * n_s + ss) * n_s + tt
-        agree = np.bincount(cell, weights=aad == 0, minlength=n_b * n_s * n_s)
-        total = np.bincount(cell, weights=aad, minlength=n_b * n_s * n_s)
-        lab = np.full(len(c), j)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            kappas.append(pd.DataFrame({
-                "kappa_x": kx[c], "n_items": n[c].astype(np.int64),
-                "n_unpairable": (per[bb, ss] + per[bb, tt] - 2 * n[c]).astype(np.int64),
-                "agreement": agree[c] / n[c], "aad_mean": total[c] / n[c],
-            }, index=multi_index([("label", ann.labels, lab), ("rater", ann.raters, bb),
-                                  ("session", sessions, ss), ("session_other", sessions,
-                                                              tt)])))
-        bad.append((lab[np.isnan(kx[c])], ss[np.isnan(kx[c])]))
-        pair = s * n_s + t
-        pk, pn = _kappa(read_, j, pair, n_s * n_s, x, y)
-        ps, pt = np.nonzero(pn.reshape(n_s, n_s) > 0)
-        pc = ps * n_s + pt
-        with np.errstate(divide="ignore", invalid="ignore"):
-            pooled.append(pd.DataFrame({
-                "kappa_x": pk[pc], "n_items": pn[pc].astype(np.int64),
-                "agreement": np.bincount(pair, weights=aad == 0, minlength=n_s * n_s)[pc]
-                / pn[pc],
-                "aad_mean": np.bincount(pair, weights=aad, minlength=n_s * n_s)[pc] / pn[pc],
-            }, index=multi_index([("label", ann.labels, np.full(len(pc), j)),
-                                  ("session", sessions, ps), ("session_other", sessions,
-                                                              pt)])))
-        aad_intra.append(_distribution(j, *_counts(cell, aad), (n_s, n_s), ann.raters,
-                                       sessions, ("rater", "session", "session_other"),
-                                       ann.labels))
-        aad_inter.append(_inter(read_, j, codes))
-    warn_undefined_rows("intra kappa_x", sum(len(b_[0]) for b_ in bad),
-                        sum(len(k_) for k_ in kappas),
+        pairs = _Pairs.of(read_, j, codes, offsets, order)
+        tables["kappa"].append(_per_rater(read_, j, codes, pairs))
+        tables["pooled"].append(_pooled(read_, j, pairs))
+        tables["aad_intra"].append(_distribution(
+            j, *_counts(pairs.cell, pairs.n_b * pairs.n_s**2, pairs.code, pairs.values),
+            (pairs.n_s, pairs.n_s), ann.raters,
+            _sessions(ann), ("rater", "session", "session_other"), ann.labels))
+        tables["aad_inter"].append(_inter(read_, j, codes))
+    kappa = pd.concat(tables["kappa"])
+    bad = kappa["kappa_x"].isna().to_numpy()
+    warn_undefined_rows("intra kappa_x", int(bad.sum()), len(kappa),
                         "the rater shares no item between the two sessions, or gave one "
                         "value throughout them",
-                        where_counts(read_, np.concatenate([b_[0] for b_ in bad]), None))
+                        where_counts(read_, np.asarray(kappa.index.codes[0])[bad], None))
     attrs = {"metric": "intra", "level": read_.level.name, "session": session,
              "citation": CITATION}
-    tables = [finish(pd.concat(p), read_, dict(attrs))
-              for p in (kappas, pooled, aad_intra, aad_inter)]
-    return Intra(*tables, attrs=attrs)
+    return Intra(*(finish(pd.concat(parts), read_, dict(attrs)) for parts in tables.values()),
+                 attrs=attrs)
+
+
+def _sessions(ann: Any) -> pd.Index:
+    return ann.replications.rename("session")
+
+
+@dataclass(frozen=True)
+class _Pairs:
+    """A label's pairs of one rater's annotations of an item in sessions s < t."""
+
+    x: np.ndarray  # codes in session s
+    y: np.ndarray  # codes in session t
+    s: np.ndarray
+    t: np.ndarray
+    cell: np.ndarray  # (rater * S + s) * S + t
+    aad: np.ndarray
+    code: np.ndarray  # of aad among values
+    values: np.ndarray  # distinct AAD values, sorted
+    n_s: int
+    n_b: int
+
+    @classmethod
+    def of(cls, read_: Read, label: int, codes: np.ndarray, offsets: np.ndarray,
+           order: np.ndarray) -> _Pairs:
+        ann = read_.ann
+        n_s, n_b = len(ann.replications), len(ann.raters)
+        rater = np.ascontiguousarray(ann.rater, dtype=np.int64)
+        first, second = same_rater_pairs(offsets, order, rater, codes, n_b)
+        s, t = ann.replication[first], ann.replication[second]
+        swap = s > t  # rows may come in any order: orient each pair by session
+        first, second = np.where(swap, second, first), np.where(swap, first, second)
+        s, t = np.minimum(s, t), np.maximum(s, t)
+        x, y = codes[first], codes[second]
+        cell = (rater[first] * n_s + s) * n_s + t
+        code, values = _aad_codes(read_, label, x, y)
+        return cls(x, y, s, t, cell, values[code], code, values, n_s, n_b)
+
+
+def _per_rater(read_: Read, label: int, codes: np.ndarray, p: _Pairs) -> pd.DataFrame:
+    """kappa_x, counts, agreement and mean AAD of every rater with two sessions."""
+    ann = read_.ann
+    n_s, cells = p.n_s, p.n_b * p.n_s * p.n_s
+    kx, n = _kappa(read_, label, p.cell, cells, p.x, p.y)
+    has = codes >= 0
+    per = np.bincount(ann.rater[has] * n_s + ann.replication[has],
+                      minlength=p.n_b * n_s).reshape(p.n_b, n_s)  # annotations per session
+    b, s, t = np.nonzero((per[:, :, None] > 0) & (per[:, None, :] > 0)
+                         & (np.arange(n_s)[:, None] < np.arange(n_s))[None])
+    c = (b * n_s + s) * n_s + t
+    agree = np.bincount(p.cell, weights=p.aad == 0, minlength=cells)
+    total = np.bincount(p.cell, weights=p.aad, minlength=cells)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return pd.DataFrame({
+            "kappa_x": kx[c], "n_items": n[c].astype(np.int64),
+            "n_unpairable": (per[b, s] + per[b, t] - 2 * n[c]).astype(np.int64),
+            "agreement": agree[c] / n[c], "aad_mean": total[c] / n[c],
+        }, index=multi_index([("label", ann.labels, np.full(len(c), label)),
+                              ("rater", ann.raters, b), ("session", _sessions(ann), s),
+                              ("session_other", _sessions(ann), t)]))
+
+
+def _pooled(read_: Read, label: int, p: _Pairs) -> pd.DataFrame:
+    """The same over every rater: each (item, rater) one unit of two sessions."""
+    n_s = p.n_s
+    pair = p.s * n_s + p.t
+    kx, n = _kappa(read_, label, pair, n_s * n_s, p.x, p.y)
+    s, t = np.nonzero(n.reshape(n_s, n_s) > 0)
+    c = s * n_s + t
+    sessions = _sessions(read_.ann)
+    return pd.DataFrame({
+        "kappa_x": kx[c], "n_items": n[c].astype(np.int64),
+        "agreement": np.bincount(pair, weights=p.aad == 0, minlength=n_s * n_s)[c] / n[c],
+        "aad_mean": np.bincount(pair, weights=p.aad, minlength=n_s * n_s)[c] / n[c],
+    }, index=multi_index([("label", read_.ann.labels, np.full(len(c), label)),
+                          ("session", sessions, s), ("session_other", sessions, t)]))
 
 
 def _distribution(label: int, key: np.ndarray, aad: np.ndarray, n: np.ndarray,
@@ -326,7 +389,9 @@ def _inter(read_: Read, label: int, codes: np.ndarray) -> pd.DataFrame:
     x = np.where(ahead, codes[first], codes[second])
     y = np.where(ahead, codes[second], codes[first])
     cell = (ann.replication[first] * n_b + lo) * n_b + hi
-    out = _distribution(label, *_counts(cell, _aad(read_, label, x, y)), (n_b, n_b),
+    code, values = _aad_codes(read_, label, x, y)
+    n_keys = len(ann.replications) * n_b * n_b
+    out = _distribution(label, *_counts(cell, n_keys, code, values), (n_b, n_b),
                         ann.replications.rename("session"), ann.raters,
                         ("session", "rater", "rater_other"), ann.labels)
     return out

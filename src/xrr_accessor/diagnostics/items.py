@@ -49,8 +49,8 @@ def summarize(read_: Read, label: int) -> dict[str, np.ndarray]:
     dist = np.zeros((0, 0, 0))
     if form == MATRIX:
         n = item_summary(offsets, order, codes, vals, dist, k, n_rep, NOMINAL)[0]
-        dist = np.stack([dist_for(read_, label, _marginals(n, key, codes, r, n_rep, k))
-                         for r in range(n_rep)])
+        marginals = _marginals(n, key, codes, n_rep, k)
+        dist = np.stack([dist_for(read_, label, marginals[r]) for r in range(n_rep)])
     n, pair_sum, mode, mode_count, _, lo, hi, mean = item_summary(
         offsets, order, codes, vals, dist, k, n_rep, form)
     pairs = n * (n - 1) / 2.0
@@ -60,12 +60,13 @@ def summarize(read_: Read, label: int) -> dict[str, np.ndarray]:
             "mean": mean}
 
 
-def _marginals(n: np.ndarray, key: np.ndarray, codes: np.ndarray, rep: int, n_rep: int,
-               k: int) -> np.ndarray | None:
-    """Category counts of the pairable values (items with >= 2 annotations) of one
-    replication: the ordinal metric ranks over them, as alpha does."""
-    sel = (codes >= 0) & (key % n_rep == rep) & (n[key] >= 2)
-    return np.bincount(codes[sel], minlength=k).astype(float)
+def _marginals(n: np.ndarray, key: np.ndarray, codes: np.ndarray, n_rep: int,
+               k: int) -> np.ndarray:
+    """(R, K) category counts of the pairable values (items with >= 2 annotations) of
+    each replication: the ordinal metric ranks over them, as alpha does."""
+    sel = (codes >= 0) & (n[key] >= 2)
+    return np.bincount((key[sel] % n_rep) * k + codes[sel], minlength=n_rep * k).reshape(
+        n_rep, k).astype(float)
 
 
 def item_disagreement(data: Any, level: Any = "interval", **roles: Any) -> Any:
