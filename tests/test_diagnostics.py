@@ -311,9 +311,16 @@ def test_rater_agreement_bad_metric_and_undefined():
 
 def test_inputs_are_not_modified():
     df, _ = _planted("interval")
-    before = df.copy()
+    df["round"] = np.arange(len(df)) % 2
+    df["gold"] = df.groupby("item_id")["sadness"].transform("first")
+    gold = df.groupby("item_id")["awe"].first()
+    before, gold_before = df.copy(), gold.copy()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        xrr.rater_agreement(df, level="interval")
-        xrr.item_disagreement(df)
+        xrr.rater_agreement(df.drop(columns=["round", "gold"]), level="interval")
+        xrr.item_disagreement(df, labels=["sadness", "awe"])
+        xrr.intra(df.drop(columns=["pool", "gold"]), session="round", level="interval")
+        xrr.validity(df.drop(columns=["round", "awe"]), gold="gold")
+        xrr.validity(df[["item_id", "rater", "awe"]], gold=gold)
     pd.testing.assert_frame_equal(df, before)
+    pd.testing.assert_series_equal(gold, gold_before)
