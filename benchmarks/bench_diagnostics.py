@@ -10,20 +10,26 @@ reports the best of ``repeat`` runs after a warm-up.
 
     python benchmarks/bench_diagnostics.py          # 1e6 annotations, Markdown table
     python benchmarks/bench_diagnostics.py --quick  # 2e4 (smoke test)
+    python benchmarks/bench_diagnostics.py --write  # ... and rewrite its BENCHMARKS.md section
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import time
 import warnings
 from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 import xrr_accessor as xrr
 from xrr_accessor.pipeline import annotations
+
+ROOT = Path(__file__).resolve().parents[1]
+START, END = "<!-- diagnostics:start -->", "<!-- diagnostics:end -->"
 
 
 def best(fn: Callable[[], object], repeat: int) -> float:
@@ -188,10 +194,27 @@ def markdown(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
+def write(text: str, path: Path = ROOT / "BENCHMARKS.md") -> None:
+    """Put ``text`` between this script's markers in BENCHMARKS.md (its own section only)."""
+    doc = path.read_text()
+    block = f"{START}\n{text}\n{END}"
+    if START in doc:
+        doc = re.sub(re.escape(START) + ".*?" + re.escape(END), lambda _: block, doc,
+                     flags=re.S)
+    else:
+        doc += f"\n## Diagnostics against pandas\n\n{block}\n"
+    path.write_text(doc)
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="2e4 annotations, one run")
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--write", action="store_true", help="rewrite the diagnostics "
+                        "section of BENCHMARKS.md")
     args = parser.parse_args()
     size, repeat = (20_000, 1) if args.quick else (1_000_000, args.repeat)
-    print(markdown(run(size, repeat)))
+    table = markdown(run(size, repeat))
+    print(table)
+    if args.write:
+        write(table)

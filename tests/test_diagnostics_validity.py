@@ -227,3 +227,13 @@ def test_snow2008_spammers_found_without_the_gold():
     busy = joined[joined["size"] >= 100]
     assert (busy["mean"].head(3) < 0.55).all()  # the three worst busy workers: coin flips
     assert busy["kappa_x"].corr(busy["mean"], method="spearman") > 0.6
+
+
+def test_benchmark_writes_only_its_section(tmp_path):
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_diagnostics.py"
+    module = runpy.run_path(str(path))
+    doc = tmp_path / "BENCHMARKS.md"
+    doc.write_text("# B\n\n<!-- diagnostics:start -->\nold\n<!-- diagnostics:end -->\nkeep\n")
+    module["write"]("| new |", doc)
+    assert doc.read_text() == ("# B\n\n<!-- diagnostics:start -->\n| new |\n"
+                               "<!-- diagnostics:end -->\nkeep\n")
