@@ -19,6 +19,14 @@ from .coefficients.augmented import (
     augmented_sweep,
 )
 from .compare import compare, plan
+from .diagnostics import (
+    Intra,
+    Validity,
+    intra,
+    item_disagreement,
+    rater_agreement,
+    validity,
+)
 from .errors import (
     DroppedDataWarning,
     InputError,
@@ -40,6 +48,7 @@ __version__ = "0.1.0"
 __all__ = [
     "DroppedDataWarning",
     "InputError",
+    "Intra",
     "LabelSets",
     "LevelError",
     "Report",
@@ -47,6 +56,7 @@ __all__ = [
     "Sharpened",
     "StrayValueWarning",
     "UndefinedWarning",
+    "Validity",
     "XRRAccessor",
     "XRRWarning",
     "agreement_table",
@@ -59,10 +69,13 @@ __all__ = [
     "cross_kappa",
     "disattenuated_correlation",
     "interpret",
+    "intra",
     "irr",
+    "item_disagreement",
     "normalized",
     "per_category",
     "plan",
+    "rater_agreement",
     "read_sets",
     "report",
     "set_cells",
@@ -70,6 +83,7 @@ __all__ = [
     "summary",
     "to_frame",
     "to_xarray",
+    "validity",
 ]
 
 register()

@@ -14,6 +14,7 @@ import xarray as xr
 
 from . import agreement, api
 from . import compare as _compare
+from . import diagnostics as _diagnostics
 from . import report as _report
 from . import sharpen as _sharpen
 from . import summary as _summary
@@ -184,6 +185,26 @@ class XRRAccessor:
         :func:`xrr_accessor.sharpen`."""
         return _sharpen.sharpen(self._obj, p=p, tol=tol, max_iter=max_iter, rank=rank,
                                 layout=layout, **self._roles)
+
+    def item_disagreement(self, level: Any = "interval") -> Any:
+        """Per-item disagreement D_i, items ranked; see
+        :func:`xrr_accessor.item_disagreement`."""
+        return _diagnostics.item_disagreement(self._obj, level=level, **self._roles)
+
+    def rater_agreement(self, metric: str = "kappa_x", level: Any = "nominal") -> Any:
+        """Each rater against the rest of the pool (leave one out); see
+        :func:`xrr_accessor.rater_agreement`."""
+        return _diagnostics.rater_agreement(self._obj, metric=metric, level=level,
+                                            **self._roles)
+
+    def intra(self, session: Any, level: Any = "nominal") -> _diagnostics.Intra:
+        """Intra-rater kappa_x across sessions and AAD distributions; see
+        :func:`xrr_accessor.intra`."""
+        return _diagnostics.intra(self._obj, session=session, level=level, **self._roles)
+
+    def validity(self, gold: Any, level: Any = "nominal") -> _diagnostics.Validity:
+        """Agreement with gold labels; see :func:`xrr_accessor.validity`."""
+        return _diagnostics.validity(self._obj, gold=gold, level=level, **self._roles)
 
     @property
     def plot(self) -> Any:

@@ -1,0 +1,180 @@
+"""What the diagnostics share: reading, grouping by (item, replication), D, labeled tables.
+
+Every diagnostic reads its input through :func:`xrr_accessor.pipeline.annotations`
+(the roles, layouts and checks of :func:`~xrr_accessor.irr`), groups the
+annotations by (item, replication) with one counting sort, runs its kernels
+label by label and returns a table: a DataFrame from pandas input, a Dataset
+(the same table, its index levels as dimensions) from xarray input.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import xarray as xr
+
+from ..errors import InputError, UndefinedWarning, warn
+from ..kernels.accumulate import item_order
+from ..levels import Level, distance_matrix, resolve_level
+from ..pipeline import annotations, kind_of
+from ..schema import Annotations
+
+__all__ = ["Read", "dist_for", "finish", "group_codes", "read", "unbind", "warn_undefined_rows"]
+
+#: Largest per-rater table (cells) a leave-one-out or pair pass builds for one label.
+MAX_CELLS = 20_000_000
+
+
+class Read:
+    """One call's encoded annotations, level and the caller's kind of object."""
+
+    def __init__(self, ann: Annotations, level: Level, kind: str) -> None:
+        self.ann = ann
+        self.level = level
+        self.kind = kind
+        self._groups: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+
+    def groups(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(offsets, order, group of each annotation) for groups (item, replication),
+        group ``item * n_rep + replication``; computed once per call."""
+        if self._groups is None:
+            self._groups = group_codes(self.ann.item, self.ann.replication,
+                                       len(self.ann.items), len(self.ann.replications))
+        return self._groups
+
+    def values(self, label: int) -> np.ndarray | None:
+        """The numbers label ``label``'s categories stand for, or None when they are
+        not numbers."""
+        cats = self.ann.categories[label]
+        if not (pd.api.types.is_numeric_dtype(cats.dtype) or pd.api.types.is_bool_dtype(
+                cats.dtype)):
+            return None
+        vals = cats.to_numpy(dtype=float)
+        return vals if np.isfinite(vals).all() else None
+
+    def codes(self, label: int) -> np.ndarray:
+        return np.ascontiguousarray(self.ann.codes[label], dtype=np.int64)
+
+    def n_cat(self, label: int) -> int:
+        return max(len(self.ann.categories[label]), 1)
+
+
+def read(data: Any, level: Any, roles: dict[str, Any], what: str) -> Read:
+    """Read ``data`` as :func:`~xrr_accessor.irr` does, at ``level``."""
+    data, roles = unbind(data, roles)
+    ann, lvl = annotations(data, level=resolve_level(level), **roles)
+    if len(ann.item) == 0:
+        raise InputError(f"{what}: the data hold no annotations.")
+    return Read(ann, lvl, kind_of(data))
+
+
+def unbind(data: Any, roles: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
+    """``df.xrr(rater="w")`` passed as data: the object and its roles merged with
+    ``roles`` (the call's own win)."""
+    bound = getattr(data, "_xrr_bound", None)
+    if bound is None:
+        return data, roles
+    return bound[0], {**bound[1], **roles}
+
+
+def group_codes(item: np.ndarray, rep: np.ndarray, n_item: int,
+                n_rep: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Counting sort of annotations by ``item * n_rep + rep``: (offsets, order, key)."""
+    key = np.ascontiguousarray(item * n_rep + rep, dtype=np.int64)
+    offsets, order = item_order(key, n_item * n_rep)
+    if order.size == 0:  # already grouped
+        order = np.arange(len(key), dtype=np.int64)
+    return offsets, order, key
+
+
+def dist_for(read_: Read, label: int, marginals: np.ndarray | None) -> np.ndarray:
+    """D(c, d) over label ``label``'s categories at the call's level (K x K)."""
+    ann = read_.ann
+    values = read_.values(label) if read_.level.numeric else None
+    return np.ascontiguousarray(distance_matrix(
+        read_.level, ann.categories[label], values, marginals, ann.where(label)),
+        dtype=np.float64)
+
+
+def centered(values: np.ndarray) -> np.ndarray:
+    """``values`` minus the midpoint of their range (no difference changes; sums of
+    squares stay well conditioned)."""
+    if values.size == 0:
+        return values
+    return np.ascontiguousarray(values - (values.min() + values.max()) / 2.0)
+
+
+def finish(frame: pd.DataFrame, read_: Read, attrs: dict[str, Any],
+           renames: dict[str, str] | None = None) -> Any:
+    """Drop the index levels the input did not have, name them, attach ``attrs``;
+    a Dataset for xarray input."""
+    ann = read_.ann
+    drop = [n for n, had in (("label", ann.has_label), ("replication", ann.has_replication))
+            if not had and n in (frame.index.names or [])]
+    if drop and frame.index.nlevels > len(drop):
+        frame = frame.droplevel(drop)
+    if renames:
+        frame = frame.rename_axis(index=[renames.get(n, n) for n in frame.index.names])
+    attrs = {**attrs, **ann.notes}
+    if read_.kind == "xarray":
+        ds = frame.to_xarray() if len(frame) else xr.Dataset.from_dataframe(frame)
+        ds.attrs.update(attrs)
+        return ds
+    frame.attrs.update(attrs)
+    return frame
+
+
+def multi_index(parts: Sequence[tuple[str, pd.Index, np.ndarray]]) -> pd.MultiIndex:
+    """A MultiIndex from (name, level values, codes) without hashing the values."""
+    return pd.MultiIndex(levels=[p[1] for p in parts], codes=[p[2] for p in parts],
+                         names=[p[0] for p in parts], verify_integrity=False)
+
+
+def ranks(group: np.ndarray, score: np.ndarray) -> pd.arrays.IntegerArray:
+    """Competition ranks (1, 2, 2, 4) within runs of equal ``group``, rows already sorted
+    by (group, score); ties share the better rank, so the ranks do not depend on the
+    order of the input's rows. <NA> where ``score`` is NaN."""
+    n = len(group)
+    pos = np.arange(n)
+    new_group = np.r_[True, group[1:] != group[:-1]] if n else np.zeros(0, bool)
+    new_score = new_group | np.r_[True, score[1:] != score[:-1]] if n else new_group
+    group_start = np.maximum.accumulate(np.where(new_group, pos, 0)) if n else pos
+    run_start = np.maximum.accumulate(np.where(new_score, pos, 0)) if n else pos
+    return pd.arrays.IntegerArray((run_start - group_start + 1).astype(np.int64),
+                                  np.isnan(score))
+
+
+def warn_undefined_rows(what: str, n_bad: int, n_all: int, why: str,
+                        where: dict[str, int]) -> None:
+    """One :class:`UndefinedWarning`: ``n_bad`` of ``n_all`` rows are NaN, and why."""
+    if n_bad == 0:
+        return
+    shown = "; ".join(f"{k}: {v}" for k, v in list(where.items())[:3])
+    more = f" (and {len(where) - 3} more)" if len(where) > 3 else ""
+    warn(f"{what} is undefined (NaN) for {n_bad} of {n_all} row(s): {why}"
+         + (f" ({shown}{more})" if shown else "") + ".", UndefinedWarning)
+
+
+def where_counts(read_: Read, label: np.ndarray, rep: np.ndarray | None) -> dict[str, int]:
+    """Counts of rows per (label, replication) as the messages name them."""
+    ann = read_.ann
+    keys = label.astype(np.int64) * len(ann.replications) + (0 if rep is None else rep)
+    uniq, counts = np.unique(keys, return_counts=True)
+    out = {}
+    for k, n in zip(uniq, counts, strict=True):
+        lab, r = divmod(int(k), len(ann.replications))
+        parts = [f"label {ann.labels[lab]!r}"] if ann.has_label else []
+        if rep is not None and ann.has_replication:
+            parts.append(f"replication {ann.replications[r]!r}")
+        out[", ".join(parts) or "the data"] = int(n)
+    return out
+
+
+def check_cells(cells: int, what: str, fix: str) -> None:
+    """Refuse a per-rater or per-pair table too large for memory, naming the fix."""
+    if cells > MAX_CELLS:
+        raise InputError(f"{what} would need a table of {cells:,} cells (over "
+                         f"{MAX_CELLS:,}); {fix}")

@@ -1,0 +1,162 @@
+"""Per-item disagreement D^i (Du et al., *Beyond Kappa and Alpha*; SPEC section 6).
+
+D_i = sqrt( C(n_i, 2)^-1 sum over the item's annotator pairs of delta(x, y) ),
+delta the disagreement of the level of measurement (SPEC section 2). One pass
+per label over the annotations grouped by (item, replication): count, sum and
+sum of squares at the interval level (sum over pairs of (x - y)^2 =
+n S2 - S1^2), the item's category counts otherwise.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..kernels.diagnostics import MATRIX, MOMENTS, NOMINAL, item_summary
+from ._common import (
+    Read,
+    dist_for,
+    finish,
+    multi_index,
+    ranks,
+    read,
+    warn_undefined_rows,
+    where_counts,
+)
+
+__all__ = ["item_disagreement"]
+
+CITATION = ("Du, Labat, Demeester & Hoste (2024), Beyond Kappa and Alpha: a simple but "
+            "effective method for annotation agreement measurement and prediction (poster)")
+
+
+def _form(read_: Read) -> int:
+    name = read_.level.name
+    return MOMENTS if name == "interval" else NOMINAL if name == "nominal" else MATRIX
+
+
+def summarize(read_: Read, label: int) -> dict[str, np.ndarray]:
+    """Per (item, replication) group of one label: the kernel's arrays and D."""
+    offsets, order, key = read_.groups()
+    codes = read_.codes(label)
+    k = read_.n_cat(label)
+    n_rep = len(read_.ann.replications)
+    values = read_.values(label)
+    vals = np.zeros(0) if values is None else np.ascontiguousarray(values)
+    form = _form(read_)
+    dist = np.zeros((0, 0, 0))
+    if form == MATRIX:
+        n = item_summary(offsets, order, codes, vals, dist, k, n_rep, NOMINAL)[0]
+        marginals = _marginals(n, key, codes, n_rep, k)
+        dist = np.stack([dist_for(read_, label, marginals[r]) for r in range(n_rep)])
+    n, pair_sum, mode, mode_count, _, lo, hi, mean = item_summary(
+        offsets, order, codes, vals, dist, k, n_rep, form)
+    pairs = n * (n - 1) / 2.0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        d = np.where(n >= 2, np.sqrt(pair_sum / np.where(n >= 2, pairs, 1.0)), np.nan)
+    return {"n": n, "d": d, "mode": mode, "mode_count": mode_count, "lo": lo, "hi": hi,
+            "mean": mean}
+
+
+def _marginals(n: np.ndarray, key: np.ndarray, codes: np.ndarray, n_rep: int,
+               k: int) -> np.ndarray:
+    """(R, K) category counts of the pairable values (items with >= 2 annotations) of
+    each replication: the ordinal metric ranks over them, as alpha does."""
+    sel = (codes >= 0) & (n[key] >= 2)
+    return np.bincount((key[sel] % n_rep) * k + codes[sel], minlength=n_rep * k).reshape(
+        n_rep, k).astype(float)
+
+
+def item_disagreement(data: Any, level: Any = "interval", **roles: Any) -> Any:
+    """Per-item disagreement D_i, items ranked from the most disagreed on.
+
+    For each item (in each label and replication) with n >= 2 annotations,
+    ``D_i = sqrt( C(n, 2)^-1 sum over its annotator pairs of delta(x, y) )``
+    (Du et al., *Beyond Kappa and Alpha*): the root mean disagreement of its
+    annotator pairs, with delta from the level of measurement: interval
+    (x - y)^2 (the paper's choice and the default: D_i is then sqrt(2) times
+    the item's standard deviation with divisor n), nominal 0 / 1 (D_i^2 is
+    the share of pairs that differ), ordinal, ratio or a custom matrix as in
+    :func:`~xrr_accessor.irr` (the ordinal metric ranks over the pairable
+    values of the replication, as alpha does). O(N): count, sum and sum of
+    squares per item at the interval level, category counts otherwise.
+
+    Parameters
+    ----------
+    data : DataFrame, Dataset or DataArray
+        Annotations, in any layout :func:`~xrr_accessor.irr` reads.
+    level : {"interval", "nominal", "ordinal", "ratio"}, matrix or callable
+        Level of measurement (default ``"interval"``: ratings must be numbers).
+    **roles
+        Column or dimension names (``item=``, ``rater=``, ``replication=``,
+        ``labels=``, ``wide=``, ...), see :func:`~xrr_accessor.annotations`.
+
+    Returns
+    -------
+    DataFrame or Dataset
+        One row per (label, replication, item) with an annotation, sorted
+        within each label and replication from the largest D to the smallest
+        (undefined last); index levels the input did not have are dropped.
+        Columns: ``disagreement`` (D_i), ``rank`` (1 = most disagreement),
+        ``n_annotations``, ``mode`` (the most frequent value; the smallest on
+        ties), ``mode_share`` (its share of the item's annotations), and for
+        numbers ``mean`` and ``spread`` (max - min). Items with one
+        annotation have D = NaN (nothing to pair), counted in an
+        :class:`~xrr_accessor.errors.UndefinedWarning`. From xarray: a Dataset
+        with dims ``label``, ``replication``, ``item`` (as present) and the
+        columns as variables (``rank`` keeps the order).
+
+    Examples
+    --------
+    The poster's example (five ratings, negative = -1, positive = +1, four
+    positive and one negative): D = sqrt(16 / 10) = 1.26.
+
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"item": ["a"] * 5 + ["b"] * 5, "rater": list("pqrst") * 2,
+    ...                    "valence": [1, 1, 1, 1, -1] + [1, 1, 1, 1, 1]})
+    >>> out = item_disagreement(df)
+    >>> out["disagreement"].round(2).tolist()
+    [1.26, 0.0]
+    >>> out.index.get_level_values("item").tolist()
+    ['a', 'b']
+    """
+    read_ = read(data, level, roles, "item_disagreement")
+    ann = read_.ann
+    n_rep = len(ann.replications)
+    numeric = any(read_.values(j) is not None for j in range(len(ann.labels)))
+    parts, n_bad, bad_lab, bad_rep = [], 0, [], []
+    for j in range(len(ann.labels)):
+        s = summarize(read_, j)
+        g = np.flatnonzero(s["n"] > 0)
+        d = s["d"][g]
+        rep = g % n_rep
+        order = np.lexsort((g // n_rep, np.where(np.isnan(d), np.inf, -d), rep))
+        g, d, rep = g[order], d[order], rep[order]
+        rank = ranks(rep, d)
+        n = s["n"][g]
+        cats = ann.categories[j]
+        cols: dict[str, Any] = {
+            "disagreement": d, "rank": rank, "n_annotations": n,
+            "mode": cats[s["mode"][g]], "mode_share": s["mode_count"][g] / n,
+        }
+        if numeric:
+            cols["mean"] = s["mean"][g]
+            cols["spread"] = s["hi"][g] - s["lo"][g]
+        index = multi_index([("label", ann.labels, np.full(len(g), j)),
+                             ("replication", ann.replications, rep),
+                             ("item", ann.items, g // n_rep)])
+        parts.append(pd.DataFrame(cols, index=index))
+        bad = np.isnan(d)
+        n_bad += int(bad.sum())
+        bad_lab.append(np.full(int(bad.sum()), j))
+        bad_rep.append(rep[bad])
+    frame = parts[0] if len(parts) == 1 else pd.concat(parts)
+    warn_undefined_rows(
+        "item_disagreement", n_bad, len(frame),
+        "items with one annotation have no pair to compare",
+        where_counts(read_, np.concatenate(bad_lab), np.concatenate(bad_rep)))
+    attrs = {"metric": "item_disagreement", "level": read_.level.name, "citation": CITATION,
+             "n_undefined": n_bad}
+    return finish(frame, read_, attrs)

@@ -1,0 +1,191 @@
+"""Figures of the diagnostics (the ``plot`` extra: matplotlib, imported when drawing).
+
+Each function takes a diagnostic's result (a DataFrame, or the Dataset the
+same function returns for xarray input), one ``label`` (default: the first),
+``ax=`` (a new figure when None) and returns the Axes.
+
+* :func:`items`: the most disagreed-on items, D_i as bars (or a histogram);
+* :func:`raters`: kappa_x against the pool against the change of alpha
+  without the rater, the worst named;
+* :func:`aad`: AAD distributions as stacked bars, per rater pair (inter) or
+  per rater and session pair (intra);
+* :func:`validity`: per-class recall and precision against the gold.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import xarray as xr
+
+from ..errors import InputError
+from ..plotting import _axes
+
+__all__ = ["aad", "items", "raters", "validity"]
+
+
+def _frame(table: Any) -> pd.DataFrame:
+    if isinstance(table, xr.Dataset):
+        return table.to_dataframe().dropna(how="all")
+    if not isinstance(table, pd.DataFrame):
+        raise InputError(f"cannot plot a {type(table).__name__}; pass the table a "
+                         "diagnostic returned.")
+    return table
+
+
+def _one_label(frame: pd.DataFrame, label: Any) -> tuple[pd.DataFrame, str]:
+    """The rows of one label (the first by default), without the label level."""
+    if "label" not in (frame.index.names or []):
+        return frame, ""
+    labels = list(frame.index.get_level_values("label").unique())
+    if label is None:
+        label = labels[0]
+    elif label not in labels:
+        folded = {str(lab).casefold(): lab for lab in labels}
+        if str(label).casefold() not in folded:
+            raise InputError(f"label {label!r} is not in the table; labels: {labels[:10]}")
+        label = folded[str(label).casefold()]
+    return frame.xs(label, level="label"), str(label)
+
+
+def _cell_names(index: pd.Index) -> list[str]:
+    if isinstance(index, pd.MultiIndex):
+        return [" / ".join(map(str, row)) for row in index]
+    return [str(v) for v in index]
+
+
+def items(table: Any, label: Any = None, top: int = 20, kind: str = "top",
+          ax: Any = None) -> Any:
+    """The ``top`` items of largest D_i as horizontal bars (``kind="top"``), or the
+    distribution of D_i over items, per replication (``kind="hist"``).
+
+    Examples
+    --------
+    >>> import pandas as pd, xrr_accessor as xrr
+    >>> df = pd.DataFrame({"item": [1, 1, 2, 2], "rater": ["a", "b"] * 2,
+    ...                    "valence": [1, 3, 2, 2]})
+    >>> ax = items(xrr.item_disagreement(df))
+    >>> [float(p.get_width()) for p in ax.patches]
+    [2.0, 0.0]
+    """
+    rows, name = _one_label(_frame(table), label)
+    if kind == "hist":
+        ax = _axes(ax, (6, 3.5))
+        if "replication" in (rows.index.names or []):
+            for rep, part in rows.groupby(level="replication", sort=False):
+                ax.hist(part["disagreement"].dropna(), bins=20, histtype="step",
+                        linewidth=2, label=str(rep))
+            ax.legend(frameon=False)
+        else:
+            ax.hist(rows["disagreement"].dropna(), bins=20)
+        ax.set(xlabel="D_i", ylabel="items", title=f"Per-item disagreement {name}".strip())
+        return ax
+    if kind != "top":
+        raise InputError(f"kind={kind!r}; use 'top' or 'hist'.")
+    best = rows.dropna(subset=["disagreement"]).sort_values("disagreement",
+                                                           ascending=False).head(top)
+    ax = _axes(ax, (6, max(2.5, 0.3 * len(best) + 1)))
+    y = np.arange(len(best))[::-1]
+    ax.barh(y, best["disagreement"], color="C3")
+    ax.set_yticks(y, _cell_names(best.index), fontsize=8)
+    for yy, n in zip(y, best["n_annotations"], strict=True):
+        ax.text(0, yy, f" n={n}", va="center", fontsize=7, color="white")
+    ax.set(xlabel="D_i", title=f"Most disagreed-on items {name}".strip())
+    return ax
+
+
+def raters(table: Any, label: Any = None, annotate: int = 3, ax: Any = None) -> Any:
+    """Each rater's kappa_x against the pool (x) and the change of the pool's alpha
+    without them (y); the ``annotate`` worst by kappa_x are named.
+
+    Examples
+    --------
+    >>> import pandas as pd, xrr_accessor as xrr
+    >>> df = pd.DataFrame({"item": [1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4],
+    ...                    "rater": ["a", "b", "c"] * 4,
+    ...                    "joy": [1, 1, 0, 0, 0, 1, 1, 1, 1, 0, 0, 1]})
+    >>> ax = raters(xrr.rater_agreement(df), annotate=1)
+    >>> [t.get_text() for t in ax.texts]
+    ['c']
+    """
+    rows, name = _one_label(_frame(table), label)
+    ax = _axes(ax, (5.5, 4))
+    ax.scatter(rows["kappa_x"], rows["delta_alpha"], s=18 + 2 * np.sqrt(
+        rows["n_annotations"].to_numpy(dtype=float)), alpha=0.7)
+    worst = rows.dropna(subset=["kappa_x"]).sort_values("kappa_x").head(annotate)
+    for who, row in zip(_cell_names(worst.index), worst.itertuples(), strict=True):
+        ax.annotate(who, (row.kappa_x, row.delta_alpha), fontsize=8,
+                    xytext=(4, 4), textcoords="offset points")
+    ax.axhline(0, color="0.5", linewidth=0.8)
+    ax.set(xlabel="kappa_x of the rater against the rest of the pool",
+           ylabel="alpha without the rater - alpha",
+           title=f"Raters {name}".strip())
+    return ax
+
+
+def aad(result: Any, which: str = "intra", label: Any = None, ax: Any = None) -> Any:
+    """Stacked bars of AAD shares: one bar per rater pair and session (``"inter"``)
+    or per rater and session pair (``"intra"``) of an
+    :class:`~xrr_accessor.diagnostics.Intra`.
+
+    Examples
+    --------
+    >>> import pandas as pd, xrr_accessor as xrr
+    >>> df = pd.DataFrame({"item": [1, 2] * 4, "rater": ["a"] * 4 + ["b"] * 4,
+    ...                    "round": [1, 1, 2, 2] * 2, "valence": [1, 2, 1, 3, 2, 1, 2, 2]})
+    >>> ax = aad(xrr.intra(df, session="round", level="interval"), which="inter")
+    >>> [t.get_text() for t in ax.get_yticklabels()]
+    ['1 / a / b', '2 / a / b']
+    """
+    if which not in ("intra", "inter"):
+        raise InputError(f"which={which!r}; use 'intra' or 'inter'.")
+    table = result.aad_intra if which == "intra" else result.aad_inter
+    rows, name = _one_label(_frame(table), label)
+    shares = rows["share"].unstack("aad", fill_value=0.0)
+    ax = _axes(ax, (6.5, max(2.5, 0.35 * len(shares) + 1.2)))
+    y = np.arange(len(shares))[::-1]
+    left = np.zeros(len(shares))
+    cmap = _pyplot_cmap(len(shares.columns))
+    for k, value in enumerate(shares.columns):
+        ax.barh(y, shares[value], left=left, color=cmap(k), label=f"{value:g}")
+        left += shares[value].to_numpy()
+    ax.set_yticks(y, _cell_names(shares.index), fontsize=8)
+    ax.set(xlabel="share of shared items", xlim=(0, 1),
+           title=f"AAD, {which}-rater {name}".strip())
+    ax.legend(title="|x - y|", frameon=False, loc="upper left", bbox_to_anchor=(1.0, 1.0),
+              fontsize=8)
+    return ax
+
+
+def _pyplot_cmap(n: int) -> Any:
+    from ..plotting import _pyplot
+
+    cmap = _pyplot().get_cmap("viridis")
+    return lambda k: cmap(k / max(n - 1, 1))
+
+
+def validity(result: Any, label: Any = None, ax: Any = None) -> Any:
+    """Per-class recall and precision against the gold (one group of bars per class
+    and replication) of a :class:`~xrr_accessor.diagnostics.Validity`.
+
+    Examples
+    --------
+    >>> import pandas as pd, xrr_accessor as xrr
+    >>> df = pd.DataFrame({"item": [1, 1, 2, 2], "rater": ["a", "b"] * 2,
+    ...                    "label": ["x", "y", "y", "y"]})
+    >>> ax = validity(xrr.validity(df, gold=pd.Series({1: "x", 2: "y"})))
+    >>> [round(float(p.get_height()), 2) for p in ax.patches]  # recall x, y; precision
+    [0.5, 1.0, 1.0, 0.67]
+    """
+    rows, name = _one_label(_frame(result.classes), label)
+    ax = _axes(ax, (max(4.5, 1.0 + 0.8 * len(rows)), 3.5))
+    x = np.arange(len(rows))
+    ax.bar(x - 0.2, rows["recall"], 0.4, label="recall", color="C0")
+    ax.bar(x + 0.2, rows["precision"], 0.4, label="precision", color="C1")
+    ax.set_xticks(x, _cell_names(rows.index), rotation=30 if len(rows) > 6 else 0)
+    ax.set(ylim=(0, 1.05), ylabel="share of annotations",
+           title=f"Against the gold {name}".strip())
+    ax.legend(frameon=False, fontsize=8)
+    return ax

@@ -1,0 +1,242 @@
+"""Each rater against the rest of the pool: leave one rater out, in one pass.
+
+For rater b of a replication: kappa_x (SPEC section 3, Eq 9-11) between b's
+annotations as one replication and the other raters' as the other, over the
+items both cover; and Krippendorff's alpha of the pool without b next to the
+pool's alpha. The kernels (:mod:`xrr_accessor.kernels.diagnostics`) add, per
+rater, what b contributes to each sum (what leaving b out removes), so all
+raters come from one pass over the annotations of a label, not one per rater.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..errors import InputError, UndefinedWarning, warn
+from ..kernels.diagnostics import rater_categorical, rater_moments
+from ._common import Read, centered, check_cells, dist_for, finish, multi_index, ranks, read
+
+__all__ = ["METRICS", "rater_agreement"]
+
+#: How :func:`rater_agreement` ranks raters.
+METRICS = ("kappa_x", "alpha")
+
+#: Relative size below which an expected disagreement of sums of squares is rounding.
+_TINY = 1e-11
+
+
+def _ratio(num: np.ndarray, den: np.ndarray, scale: np.ndarray | None = None) -> np.ndarray:
+    """1 - num / den, NaN where den is 0 (or within rounding of 0 relative to ``scale``)."""
+    limit = 0.0 if scale is None else _TINY * np.abs(scale)
+    ok = den > limit
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(ok, 1.0 - num / np.where(ok, den, 1.0), np.nan)
+
+
+def _moments(read_: Read, label: int) -> dict[str, np.ndarray]:
+    offsets, order, _ = read_.groups()
+    ann = read_.ann
+    values = read_.values(label)
+    assert values is not None  # the interval level checked the values on reading
+    n_ann, per, tot, drop = rater_moments(offsets, order, read_.codes(label),
+                                          np.ascontiguousarray(ann.rater, dtype=np.int64),
+                                          centered(values), len(ann.replications),
+                                          len(ann.raters))
+    shared, other, obs, sx, sxx, sy, syy = np.moveaxis(per, -1, 0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ssx = np.maximum(sxx - sx * np.where(shared > 0, sx / shared, 0.0), 0.0)
+        ssy = np.maximum(syy - sy * np.where(other > 0, sy / other, 0.0), 0.0)
+        dm = np.where(shared > 0, sx / np.maximum(shared, 1), 0.0) - np.where(
+            other > 0, sy / np.maximum(other, 1), 0.0)
+        expected = other * ssx + shared * ssy + shared * other * dm**2
+        kappa = _ratio(obs * shared * other / np.maximum(shared + other, 1),
+                       expected, other * sxx + shared * syy)
+    n, s1, s2, o = (tot[:, k] for k in range(4))
+    alpha = _ratio((n - 1) * o, 2.0 * (n * s2 - s1**2), 2.0 * n * s2)
+    n2, s12, s22, o2 = (tot[:, None, k] - drop[..., k] for k in range(4))
+    alpha_wo = _ratio((n2 - 1) * o2, 2.0 * (n2 * s22 - s12**2), 2.0 * n2 * s22)
+    return {"kappa_x": kappa, "alpha_without": alpha_wo,
+            "alpha": np.broadcast_to(alpha[:, None], kappa.shape),
+            "n_annotations": n_ann, "n_shared": shared, "n_other": other}
+
+
+def _categorical(read_: Read, label: int) -> dict[str, np.ndarray]:
+    offsets, order, _ = read_.groups()
+    ann = read_.ann
+    n_rep, n_rater, k = len(ann.replications), len(ann.raters), read_.n_cat(label)
+    matrix = read_.level.name != "nominal"
+    check_cells(n_rep * n_rater * k * (k if matrix else 1), "rater_agreement",
+                "use level='nominal' or 'interval' (no K x K table per rater), or pass "
+                "fewer raters or replications at a time.")
+    (n_ann, shared, other, obs, x, y, w, tot_n, tot_t, tot_diag, tot_o, dn, dt, ddiag,
+     do) = rater_categorical(offsets, order, read_.codes(label),
+                             np.ascontiguousarray(ann.rater, dtype=np.int64), n_rep, n_rater,
+                             k, matrix)
+    scale = shared * other / np.maximum(shared + other, 1)
+    if not matrix:
+        kappa = _ratio(obs * scale, shared * other - (x * y).sum(-1))
+        alpha = _ratio((tot_n - 1) * (tot_n - tot_diag), tot_n**2 - (tot_t**2).sum(-1))
+        n2 = tot_n[:, None] - dn
+        t2 = tot_t[:, None, :] - dt
+        alpha_wo = _ratio((n2 - 1) * (n2 - (tot_diag[:, None] - ddiag)),
+                          n2**2 - (t2**2).sum(-1))
+    else:
+        kappa, alpha, alpha_wo = _matrix(read_, label, {
+            "n_ann": n_ann, "scale": scale, "x": x, "y": y, "w": w, "tot_n": tot_n,
+            "tot_t": tot_t, "tot_o": tot_o, "dn": dn, "dt": dt, "do": do})
+    return {"kappa_x": kappa, "alpha_without": alpha_wo,
+            "alpha": np.broadcast_to(alpha[:, None], kappa.shape),
+            "n_annotations": n_ann, "n_shared": shared, "n_other": other}
+
+
+def _matrix(read_: Read, label: int, s: dict[str, Any]
+            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """kappa_x, alpha and alpha without each rater through K x K disagreements.
+
+    The ordinal metric depends on the marginals it ranks over: kappa_x's on
+    the rater's and the others' values on their shared items (as kappa_x of
+    two replications uses both sides' paired values), alpha's on the pairable
+    values with or without the rater; so it is built per rater.
+    """
+    ordinal = read_.level.name == "ordinal"
+    n_ann, tot_n, tot_t = s["n_ann"], s["tot_n"], s["tot_t"]
+    n_rep, n_rater = n_ann.shape
+    kappa = np.full((n_rep, n_rater), np.nan)
+    alpha_wo = np.full((n_rep, n_rater), np.nan)
+    alpha = np.full(n_rep, np.nan)
+    fixed = None if ordinal else dist_for(read_, label, None)
+    for r in range(n_rep):
+        d = fixed if fixed is not None else dist_for(read_, label, tot_t[r])
+        alpha[r] = _ratio((tot_n[r] - 1) * (s["tot_o"][r] * d).sum(),
+                          tot_t[r] @ d @ tot_t[r])
+        raters = np.flatnonzero(n_ann[r] > 0)
+        if fixed is not None:
+            x, y = s["x"][r, raters], s["y"][r, raters]
+            obs = np.einsum("bcd,cd->b", s["w"][r, raters], d)
+            kappa[r, raters] = _ratio(obs * s["scale"][r, raters],
+                                      np.einsum("bc,cd,bd->b", x, d, y))
+            t2 = tot_t[r] - s["dt"][r, raters]
+            o2 = s["tot_o"][r] - s["do"][r, raters]
+            n2 = tot_n[r] - s["dn"][r, raters]
+            alpha_wo[r, raters] = _ratio((n2 - 1) * np.einsum("bcd,cd->b", o2, d),
+                                         np.einsum("bc,cd,bd->b", t2, d, t2))
+            continue
+        for b in raters:  # ordinal: D from each rater's own marginals
+            x, y = s["x"][r, b], s["y"][r, b]
+            db = dist_for(read_, label, x + y)
+            kappa[r, b] = _ratio((s["w"][r, b] * db).sum() * s["scale"][r, b], x @ db @ y)
+            t2 = tot_t[r] - s["dt"][r, b]
+            d2 = dist_for(read_, label, t2)
+            alpha_wo[r, b] = _ratio((tot_n[r] - s["dn"][r, b] - 1) * (
+                (s["tot_o"][r] - s["do"][r, b]) * d2).sum(), t2 @ d2 @ t2)
+    return kappa, alpha, alpha_wo
+
+
+def rater_agreement(data: Any, metric: str = "kappa_x", level: Any = "nominal",
+                    **roles: Any) -> Any:
+    """Each rater against the rest of the pool (leave one rater out), to find spammers.
+
+    For every rater b, per label and replication:
+
+    * ``kappa_x``: kappa_x (Wong, Paritosh & Aroyo 2021, Eq 9-11) between b's
+      annotations as one replication and the other raters' annotations as
+      the other, on the items both cover (b's items with no other annotation
+      are unpairable): how well b agrees with the pool, chance-corrected;
+    * ``alpha_without``: Krippendorff's alpha of the pool without b, beside
+      ``alpha`` (everyone) and ``delta_alpha = alpha_without - alpha``:
+      positive when the pool agrees more without b.
+
+    One O(N) pass over the annotations of each label accumulates, per rater,
+    b's part of every sum (and what leaving b out removes), so the R raters'
+    values come from one pass, not R computations.
+
+    Parameters
+    ----------
+    data : DataFrame, Dataset or DataArray
+        Annotations, in any layout :func:`~xrr_accessor.irr` reads.
+    metric : {"kappa_x", "alpha"}
+        How raters are ranked: ``"kappa_x"`` lowest first, ``"alpha"``
+        largest ``delta_alpha`` first. Both are always computed.
+    level : str, matrix or callable
+        Level of measurement (default ``"nominal"``), as in
+        :func:`~xrr_accessor.irr`.
+    **roles
+        Column or dimension names, see :func:`~xrr_accessor.annotations`.
+
+    Returns
+    -------
+    DataFrame or Dataset
+        One row per (label, replication, rater) with an annotation, worst
+        first within each label and replication: ``kappa_x``,
+        ``alpha_without``, ``alpha``, ``delta_alpha``, ``rank`` (1 = worst by
+        ``metric``), ``n_annotations`` (b's annotations, which is also b's
+        items: one annotation per item and rater), ``n_shared`` (b's items
+        another rater annotated too: kappa_x's items) and ``n_other`` (the
+        others' annotations on those items). NaN with an
+        :class:`~xrr_accessor.errors.UndefinedWarning` where undefined.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"item": [1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4],
+    ...                    "rater": ["a", "b", "c"] * 4,
+    ...                    "joy": [1, 1, 0, 0, 0, 1, 1, 1, 1, 0, 0, 1]})
+    >>> out = rater_agreement(df)
+    >>> out.index.get_level_values("rater").tolist()
+    ['c', 'a', 'b']
+    >>> out.loc[("joy", "c"), ["kappa_x", "delta_alpha"]].round(3).tolist()
+    [-0.5, 0.943]
+    """
+    key = str(metric).lower().replace("-", "_")
+    if key not in METRICS:
+        raise InputError(f"metric={metric!r} is not a ranking of rater_agreement; use one of "
+                         f"{', '.join(map(repr, METRICS))}.")
+    read_ = read(data, level, roles, "rater_agreement")
+    ann = read_.ann
+    parts = []
+    for j in range(len(ann.labels)):
+        s = _moments(read_, j) if read_.level.uses_moments else _categorical(read_, j)
+        r, b = np.nonzero(s["n_annotations"] > 0)
+        cols = {"kappa_x": s["kappa_x"][r, b], "alpha_without": s["alpha_without"][r, b],
+                "alpha": s["alpha"][r, b]}
+        cols["delta_alpha"] = cols["alpha_without"] - cols["alpha"]
+        score = cols["kappa_x"] if key == "kappa_x" else -cols["delta_alpha"]
+        order = np.lexsort((b, np.where(np.isnan(score), np.inf, score), r))
+        r, b = r[order], b[order]
+        cols = {k: v[order] for k, v in cols.items()}
+        cols["rank"] = ranks(r, score[order])
+        for name in ("n_annotations", "n_shared", "n_other"):
+            cols[name] = np.rint(s[name][r, b]).astype(np.int64)
+        index = multi_index([("label", ann.labels, np.full(len(r), j)),
+                             ("replication", ann.replications, r), ("rater", ann.raters, b)])
+        parts.append(pd.DataFrame(cols, index=index))
+    frame = parts[0] if len(parts) == 1 else pd.concat(parts)
+    _warn(frame)
+    attrs = {"metric": "rater_agreement", "ranked_by": key, "level": read_.level.name}
+    return finish(frame, read_, attrs)
+
+
+def _warn(frame: pd.DataFrame) -> None:
+    notes = []
+    no_pair = frame["n_shared"].eq(0)
+    if no_pair.any():
+        notes.append(f"kappa_x for {int(no_pair.sum())} rater(s) who share no item with "
+                     "another rater")
+    flat = frame["kappa_x"].isna() & ~no_pair
+    if flat.any():
+        notes.append(f"kappa_x for {int(flat.sum())} rater(s) whose shared items hold one "
+                     "value on both sides (no expected disagreement)")
+    wo = frame["alpha_without"].isna() & frame["alpha"].notna()
+    if wo.any():
+        notes.append(f"alpha_without for {int(wo.sum())} rater(s): without them no item "
+                     "has two annotations, or every pairable value is the same")
+    pool = frame["alpha"].isna()
+    if pool.any():
+        notes.append(f"alpha (and alpha_without) for {int(pool.sum())} row(s) of pools "
+                     "with no item of two annotations or a single value")
+    if notes:
+        warn("rater_agreement is undefined (NaN) for " + "; ".join(notes) + ".",
+             UndefinedWarning)
