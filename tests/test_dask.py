@@ -222,6 +222,12 @@ def test_refusals_name_the_way_out() -> None:
         dd.from_pandas(words, npartitions=2, sort=False).xrr.irr(level="interval").compute()
 
 
+def test_functions_without_a_lazy_path_say_so() -> None:
+    ddf = _partitioned(_frame(14), 2)
+    with pytest.raises(TypeError, match=r"does not take dask-backed data.*ddf.compute\(\)"):
+        ddf.xrr.rater_agreement()
+
+
 def test_warnings_of_partitions_reach_the_caller() -> None:
     """A worker's warnings (blank strings read as missing) and the finalize warnings
     (undefined cells) are raised in the client by compute, at the caller's line."""

@@ -80,7 +80,7 @@ def items(table: Any, label: Any = None, top: int = 20, kind: str = "top",
             ax.legend(frameon=False)
         else:
             ax.hist(rows["disagreement"].dropna(), bins=20)
-        ax.set(xlabel="D_i", ylabel="items", title=f"Per-item disagreement {name}".strip())
+        ax.set(xlabel="D_i", ylabel="items", title=f"Per-item disagreement{': ' + name if name else ''}")
         return ax
     if kind != "top":
         raise InputError(f"kind={kind!r}; use 'top' or 'hist'.")
@@ -92,7 +92,7 @@ def items(table: Any, label: Any = None, top: int = 20, kind: str = "top",
     ax.set_yticks(y, _cell_names(best.index), fontsize=8)
     for yy, n in zip(y, best["n_annotations"], strict=True):
         ax.text(0, yy, f" n={n}", va="center", fontsize=7, color="white")
-    ax.set(xlabel="D_i", title=f"Most disagreed-on items {name}".strip())
+    ax.set(xlabel="D_i", title=f"Most disagreed-on items{': ' + name if name else ''}")
     return ax
 
 
@@ -115,13 +115,15 @@ def raters(table: Any, label: Any = None, annotate: int = 3, ax: Any = None) -> 
     ax.scatter(rows["kappa_x"], rows["delta_alpha"], s=18 + 2 * np.sqrt(
         rows["n_annotations"].to_numpy(dtype=float)), alpha=0.7)
     worst = rows.dropna(subset=["kappa_x"]).sort_values("kappa_x").head(annotate)
-    for who, row in zip(_cell_names(worst.index), worst.itertuples(), strict=True):
-        ax.annotate(who, (row.kappa_x, row.delta_alpha), fontsize=8,
-                    xytext=(4, 4), textcoords="offset points")
+    for k, (who, row) in enumerate(zip(_cell_names(worst.index), worst.itertuples(),
+                                       strict=True)):
+        ax.annotate(who, (row.kappa_x, row.delta_alpha), fontsize=8,  # staggered: no overlap
+                    xytext=(6, 6 + 14 * k), textcoords="offset points",
+                    arrowprops={"arrowstyle": "-", "color": "0.5", "linewidth": 0.6})
     ax.axhline(0, color="0.5", linewidth=0.8)
     ax.set(xlabel="kappa_x of the rater against the rest of the pool",
            ylabel="alpha without the rater - alpha",
-           title=f"Raters {name}".strip())
+           title=f"Raters{': ' + name if name else ''}")
     return ax
 
 

@@ -23,6 +23,12 @@ def read(data: Any, roles: Roles | None = None) -> Table:
         return _read_wide(data, roles) if roles.wide else _read_long(data, roles)
     if isinstance(data, xr.Dataset | xr.DataArray):
         return _read_xarray(data, roles)
+    if type(data).__module__.startswith("dask"):
+        raise TypeError(
+            f"this function does not take dask-backed data ({type(data).__module__}."
+            f"{type(data).__name__}): irr, cross_kappa, normalized, summary and report do, "
+            "lazily. Bring the data into memory first (ddf.compute()), or a sample of its "
+            "items.")
     raise TypeError(
         f"cannot read annotations from {type(data).__name__}; pass a pandas DataFrame "
         "or an xarray Dataset/DataArray."
