@@ -80,7 +80,8 @@ def items(table: Any, label: Any = None, top: int = 20, kind: str = "top",
             ax.legend(frameon=False)
         else:
             ax.hist(rows["disagreement"].dropna(), bins=20)
-        ax.set(xlabel="D_i", ylabel="items", title=f"Per-item disagreement{': ' + name if name else ''}")
+        ax.set(xlabel="D_i", ylabel="items",
+               title=f"Per-item disagreement{': ' + name if name else ''}")
         return ax
     if kind != "top":
         raise InputError(f"kind={kind!r}; use 'top' or 'hist'.")
