@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import warnings
 from pathlib import Path
 
@@ -22,7 +21,6 @@ import xrr_accessor as xa
 from xrr_accessor.datasets import simulate
 
 ROOT = Path(__file__).resolve().parent.parent
-START, END = "<!-- bootstrap:start -->", "<!-- bootstrap:end -->"
 
 
 def run(repeat: int) -> str:
@@ -66,15 +64,9 @@ def main() -> None:
     table = run(args.repeat)
     print(table)
     if args.write:
-        path = ROOT / "BENCHMARKS.md"
-        text = path.read_text()
-        block = f"{START}\n{table}\n{END}"
-        if START in text:
-            text = re.sub(re.escape(START) + ".*?" + re.escape(END), lambda _: block, text,
-                          flags=re.S)
-        else:
-            text += f"\n## Bootstrap\n\n{block}\n"
-        path.write_text(text)
+        from sections import write_section
+
+        write_section("bootstrap", table, "Bootstrap")
 
 
 if __name__ == "__main__":

@@ -16,7 +16,6 @@ reports the best of ``repeat`` runs after a warm-up.
 from __future__ import annotations
 
 import argparse
-import re
 import time
 import warnings
 from collections.abc import Callable
@@ -29,7 +28,6 @@ import xrr_accessor as xrr
 from xrr_accessor.pipeline import annotations
 
 ROOT = Path(__file__).resolve().parents[1]
-START, END = "<!-- diagnostics:start -->", "<!-- diagnostics:end -->"
 
 
 def best(fn: Callable[[], object], repeat: int) -> float:
@@ -194,16 +192,11 @@ def markdown(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def write(text: str, path: Path = ROOT / "BENCHMARKS.md") -> None:
+def write(text: str) -> None:
     """Put ``text`` between this script's markers in BENCHMARKS.md (its own section only)."""
-    doc = path.read_text()
-    block = f"{START}\n{text}\n{END}"
-    if START in doc:
-        doc = re.sub(re.escape(START) + ".*?" + re.escape(END), lambda _: block, doc,
-                     flags=re.S)
-    else:
-        doc += f"\n## Diagnostics against pandas\n\n{block}\n"
-    path.write_text(doc)
+    from sections import write_section
+
+    write_section("diagnostics", text, "Diagnostics against pandas")
 
 
 if __name__ == "__main__":

@@ -24,7 +24,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import resource
 import shutil
 import subprocess
@@ -37,7 +36,6 @@ import numpy as np
 import pandas as pd
 
 ROOT = Path(__file__).resolve().parents[1]
-START, END = "<!-- scaling:start -->", "<!-- scaling:end -->"
 PER_ITEM = 20  # 2 pools x 2 raters x 5 labels
 LABELS = [f"label{j}" for j in range(5)]
 ITEMS_PER_FILE = 250_000
@@ -209,15 +207,9 @@ def main() -> None:
         body = (f"{os.cpu_count()} cores; every point a fresh process, best of "
                 f"{args.repeat} runs below 1e7 annotations, one run at and above. "
                 "![scaling](benchmarks/scaling.png)\n\n" + text)
-        path = ROOT / "BENCHMARKS.md"
-        doc = path.read_text()
-        block = f"{START}\n{body}\n{END}"
-        if START in doc:
-            doc = re.sub(re.escape(START) + ".*?" + re.escape(END), lambda _: block, doc,
-                         flags=re.S)
-        else:
-            doc += f"\n## Scaling: in memory and through dask\n\n{block}\n"
-        path.write_text(doc)
+        from sections import write_section
+
+        write_section("scaling", body, "Scaling: in memory and through dask")
 
 
 if __name__ == "__main__":

@@ -14,24 +14,10 @@ import os
 from pathlib import Path
 from typing import Any
 
-import pandas as pd
-
 from .._optional import require
-from .tables import _format, _hive, _ids, check_roles, read_file
+from .tables import _format, check_roles, read_one
 
 __all__ = ["read_lazy"]
-
-
-def _one(path: Path, root: Path, sep: str | None, format: str | None,
-         file_column: str | None, named: dict[str, Any]) -> pd.DataFrame:
-    df = read_file(path, sep=sep, format=format, ids=_ids(path, named))
-    if root.is_dir():
-        for key, val in _hive(path, root).items():
-            if key not in df.columns:
-                df[key] = val
-    if file_column is not None:
-        df[file_column] = path.name.split(".")[0]
-    return df
 
 
 def read_lazy(paths: list[Path], source: str | os.PathLike[str], sep: str | None,
@@ -49,7 +35,7 @@ def read_lazy(paths: list[Path], source: str | os.PathLike[str], sep: str | None
         where = str(root) if root.is_dir() else [str(p) for p in paths]
         ddf = dd.read_parquet(where)
     else:
-        ddf = dd.from_map(_one, paths, root=root, sep=sep, format=format,
+        ddf = dd.from_map(read_one, paths, root=root, sep=sep, format=format,
                           file_column=file_column, named=named, enforce_metadata=False)
     name = str(paths[0]) if len(paths) == 1 else f"{os.fspath(source)} ({len(paths)} files)"
     check_roles(ddf._meta, name, roles)

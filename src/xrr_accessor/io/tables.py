@@ -234,6 +234,20 @@ def _hive(path: Path, root: Path) -> dict[str, str]:
     return dict(part.split("=", 1) for part in parts if "=" in part)
 
 
+def read_one(path: Path, root: Path, sep: str | None, format: str | None,
+             file_column: str | None, named: dict[str, Any]) -> pd.DataFrame:
+    """One file of a ``read_annotations`` source, with its Hive partition columns (when
+    ``root`` is a directory) and ``file_column``."""
+    df = read_file(path, sep=sep, format=format, ids=_ids(path, named))
+    if root.is_dir():
+        for key, val in _hive(path, root).items():
+            if key not in df.columns:
+                df[key] = val
+    if file_column is not None:
+        df[file_column] = path.name.split(".")[0]
+    return df
+
+
 def check_roles(df: pd.DataFrame, source: str, roles: dict[str, Any]) -> None:
     """An InputError when a role column named in ``roles`` is not in ``df``, or, with
     no item named, when no column is called like an item (``item``, ``item_id``, ...)."""
@@ -325,13 +339,7 @@ def read_annotations(
     named = {"item": item, "rater": rater, "replication": replication}
     frames = []
     for path in paths:
-        df = read_file(path, sep=sep, format=format, ids=_ids(path, named))
-        if root.is_dir():
-            for key, val in _hive(path, root).items():
-                if key not in df.columns:
-                    df[key] = val
-        if file_column is not None:
-            df[file_column] = path.name.split(".")[0]
+        df = read_one(path, root, sep, format, file_column, named)
         if frames and set(df.columns) != set(frames[0].columns):
             first, this = set(map(str, frames[0].columns)), set(map(str, df.columns))
             raise InputError(
