@@ -2,7 +2,7 @@
 
 500 MNLI items, 4 expert annotators, each giving one or more NLI labels (round 1);
 ChaosNLI's 100 crowd labels per item as a second replication. The data have no
-license (see /work/shared/data/real/varierr_nli/SOURCE.md), so they are not copied
+license (see ../shared/data/real/varierr_nli/SOURCE.md beside the project), so they are not copied
 into tests/data: these tests read the shared copy and are skipped without it.
 MASI and Jaccard alpha: the library against the naive pair loop and nltk.
 """
@@ -22,7 +22,8 @@ from xrr_accessor.schema.setcells import set_cells
 
 import naive
 
-VARIERR = Path("/work/shared/data/real/varierr_nli")
+#: The shared data folder beside the project (../shared), as CI and this workplace have it.
+VARIERR = Path(__file__).resolve().parents[2] / "shared" / "data" / "real" / "varierr_nli"
 ROUND1 = VARIERR / "varierr_round1_labels_long.csv"
 CHAOS = VARIERR / "varierr_chaosnli_counts.csv"
 needs_varierr = pytest.mark.skipif(
