@@ -16,6 +16,7 @@ reports the best of ``repeat`` runs after a warm-up.
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 import warnings
 from collections.abc import Callable
@@ -28,6 +29,7 @@ import xrr_accessor as xrr
 from xrr_accessor.pipeline import annotations
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "benchmarks"))  # sections.py, also when run by runpy
 
 
 def best(fn: Callable[[], object], repeat: int) -> float:
@@ -192,11 +194,11 @@ def markdown(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def write(text: str) -> None:
+def write(text: str, path: Path = ROOT / "BENCHMARKS.md") -> None:
     """Put ``text`` between this script's markers in BENCHMARKS.md (its own section only)."""
     from sections import write_section
 
-    write_section("diagnostics", text, "Diagnostics against pandas")
+    write_section("diagnostics", text, "Diagnostics against pandas", path)
 
 
 if __name__ == "__main__":
