@@ -17,9 +17,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 import warnings
-from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -30,16 +28,7 @@ from xrr_accessor.pipeline import annotations
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))  # sections.py, also when run by runpy
-
-
-def best(fn: Callable[[], object], repeat: int) -> float:
-    fn()  # warm-up: numba compiles or loads its cache
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return min(times)
+from bench_core import best  # noqa: E402
 
 
 def make_data(n_annotations: int, seed: int = 0) -> pd.DataFrame:

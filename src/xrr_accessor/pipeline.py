@@ -23,7 +23,7 @@ from .coefficients.cross import scale_gaps
 from .coefficients.light import MAX_LIGHT_RATERS
 from .errors import InputError, LevelError
 from .kernels import accumulate
-from .lazy.staged import Planned, Staged
+from .lazy.staged import OTHER_REFUSED, Planned, Staged
 from .levels import SET_READ_HINT, Level, check_sets, resolve_level, resolve_weights
 from .results import (
     label_result,
@@ -102,10 +102,7 @@ def annotations(data: Any, other: Any = None, level: Any = "nominal",
 
 def _staged_annotations(data: Staged, other: Any, lvl: Level) -> tuple[Annotations, Level]:
     if other is not None:
-        raise InputError(
-            "other= with dask-backed data: put both replications in one frame with a "
-            "replication column (dd.concat([a.assign(pool='a'), b.assign(pool='b')])), "
-            "partitioned so that each item sits in one partition.")
+        raise InputError(OTHER_REFUSED)
     ann = data.ann
     check_sets(lvl, ann.categories, [ann.where(j) for j in range(len(ann.labels))])
     if lvl.ordered:

@@ -38,7 +38,7 @@ from ..schema.read import _is_annotation_layout
 from ..schema.roles import _resolve_roles
 from ..statistics import Meta, Stats
 from .blocks import merge, partition_stats, survey
-from .staged import Planned, Staged
+from .staged import OTHER_REFUSED, Planned, Staged
 
 __all__ = ["FAN_IN", "Lazy", "compute_all", "defer", "partitions"]
 
@@ -135,10 +135,6 @@ def _plan(staged: Staged, fn: Callable[..., Any], args: tuple[Any, ...],
     raise RuntimeError(f"{fn.__name__} finished without computing statistics")  # pragma: no cover
 
 
-def _merged(surveys: list[Any], kind: str, item: Any) -> tuple[Staged, list[tuple[type, str]]]:
-    return merge(surveys, kind, item)
-
-
 def _first(pair: tuple[Any, Any]) -> Any:
     return pair[0]
 
@@ -172,10 +168,7 @@ def defer(fn: Callable[..., Any], data: Any, args: tuple[Any, ...],
             "lazily without ci=, or bring a sample of items into memory "
             "(ddf.compute() / ds.load()) for intervals.")
     if other_of(fn, data, args, kwargs) is not None:
-        raise InputError(
-            "other= with dask-backed data: put both replications in one frame with a "
-            "replication column (dd.concat([a.assign(pool='a'), b.assign(pool='b')])), "
-            "partitioned so that each item sits in one partition.")
+        raise InputError(OTHER_REFUSED)
     bound = getattr(data, "_xrr_bound", None)
     roles = {k: kwargs.pop(k) for k in list(kwargs) if k in Roles.__dataclass_fields__}
     if bound is not None:
@@ -187,7 +180,7 @@ def defer(fn: Callable[..., Any], data: Any, args: tuple[Any, ...],
         raise InputError("the dask-backed data have no partitions.")
     surveys = [delayed(survey, pure=True)(p, roles, check) for p in first]
     item = None if kind == "xarray" else item_column(data, roles)
-    merged = delayed(_merged, pure=True)(surveys, kind, item)
+    merged = delayed(merge, pure=True)(surveys, kind, item)
     staged = delayed(_first, pure=True)(merged)
     messages = delayed(_second, pure=True)(merged)
     call = {**kwargs, **roles}

@@ -16,7 +16,13 @@ from typing import Any
 from ..schema import Annotations
 from ..statistics import Meta, Stats
 
-__all__ = ["Planned", "Staged"]
+__all__ = ["OTHER_REFUSED", "Planned", "Staged"]
+
+#: Why other= is refused with dask-backed data, and the way round.
+OTHER_REFUSED = (
+    "other= with dask-backed data: put both replications in one frame with a "
+    "replication column (dd.concat([a.assign(pool='a'), b.assign(pool='b')])), "
+    "partitioned so that each item sits in one partition.")
 
 
 @dataclass(frozen=True)
