@@ -9,12 +9,14 @@ pipeline can turn just ours into errors with
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 import threading
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import Any, TypeVar
 
 __all__ = [
     "DroppedDataWarning",
@@ -23,8 +25,12 @@ __all__ = [
     "RoleError",
     "UndefinedWarning",
     "XRRWarning",
+    "collecting",
+    "per_call",
     "warn",
 ]
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 class InputError(ValueError):
@@ -64,11 +70,22 @@ _local = threading.local()
 
 @contextmanager
 def collecting() -> Iterator[list[tuple[type[Warning], str]]]:
-    """Collect this thread's :func:`warn` calls instead of raising them.
+    """Collect this thread's :func:`warn` calls instead of raising them, each once.
 
     Thread-safe where ``warnings.catch_warnings`` is not (it swaps process-wide
-    state): dask runs partitions in threads, and their warnings are collected
-    there and raised once in the client.
+    state, so concurrent calls lose or swap their warnings, and a filter can
+    stay installed over the caller's): dask runs partitions in threads, and
+    their warnings are collected there and raised once in the client; every
+    public function collects its warnings here (:func:`per_call`). The same
+    warning (category and message) is kept once per sink.
+
+    Examples
+    --------
+    >>> with collecting() as sink:
+    ...     warn("a note", UndefinedWarning)
+    ...     warn("a note", UndefinedWarning)
+    >>> [(c.__name__, m) for c, m in sink]
+    [('UndefinedWarning', 'a note')]
     """
     previous = getattr(_local, "sink", None)
     sink: list[tuple[type[Warning], str]] = []
@@ -79,17 +96,58 @@ def collecting() -> Iterator[list[tuple[type[Warning], str]]]:
         _local.sink = previous
 
 
+def per_call(fn: F) -> F:
+    """Raise the warnings of a public function once each, when it returns.
+
+    The call's :func:`warn` calls go to a thread-local sink (:func:`collecting`),
+    so a warning repeated inside one call (the same message from two passes
+    over the data) reaches the caller once, and concurrent calls in threads
+    keep their own warnings; the caller's ``warnings`` filters are left as
+    they were. Inside another collecting call (a public function calling
+    another one), the warnings go to that call's sink instead.
+
+    Examples
+    --------
+    >>> @per_call
+    ... def twice() -> int:
+    ...     warn("said twice", UndefinedWarning)
+    ...     warn("said twice", UndefinedWarning)
+    ...     return 1
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     twice()
+    1
+    >>> [str(w.message) for w in caught]
+    ['said twice']
+    """
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        if getattr(_local, "sink", None) is not None:  # an outer call collects
+            return fn(*args, **kwargs)
+        with collecting() as sink:
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                _local.sink = None  # raise them now, at the caller's line
+                for category, message in sink:
+                    warn(message, category)
+
+    return wrapper  # type: ignore[return-value]
+
+
 def warn(message: str, category: type[Warning]) -> None:
     """Warn at the caller's line: the first frame outside this package.
 
     Warnings raised deep inside a call point at the user's code, not at a
     library line, whatever the call depth (accessor, api, pipeline; dask's
     compute, for the results of dask-backed data). Inside :func:`collecting`,
-    the warning is collected instead.
+    the warning is collected instead (once: a repeat is not added again).
     """
     sink = getattr(_local, "sink", None)
     if sink is not None:
-        sink.append((category, message))
+        if (category, message) not in sink:
+            sink.append((category, message))
         return
     skip = tuple(os.path.dirname(os.path.abspath(m.__file__)) for m in (
         sys.modules[__package__], sys.modules.get("dask")) if m is not None and m.__file__)

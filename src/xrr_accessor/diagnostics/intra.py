@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from ..errors import InputError, RoleError
+from ..errors import InputError, RoleError, per_call
 from ..kernels.accumulate import item_order
 from ..kernels.diagnostics import group_pairs, same_rater_pairs
 from ..schema.roles import ROLE_ALIASES, _norm
@@ -198,6 +198,7 @@ def _counts(keys: np.ndarray, n_keys: int, code: np.ndarray, values: np.ndarray
     return uniq // v, values[uniq % v], n
 
 
+@per_call
 def intra(data: Any, session: Hashable, level: Any = "nominal", **roles: Any) -> Intra:
     """Intra-rater reliability across a rater's repeated sessions, and AAD distributions.
 

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..errors import per_call
 from ..kernels.diagnostics import MATRIX, MOMENTS, NOMINAL, item_summary
 from ._common import (
     Read,
@@ -69,6 +70,7 @@ def _marginals(n: np.ndarray, key: np.ndarray, codes: np.ndarray, n_rep: int,
         n_rep, k).astype(float)
 
 
+@per_call
 def item_disagreement(data: Any, level: Any = "interval", **roles: Any) -> Any:
     """Per-item disagreement D_i, items ranked from the most disagreed on.
 

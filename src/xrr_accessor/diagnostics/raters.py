@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..errors import InputError, UndefinedWarning, warn
+from ..errors import InputError, UndefinedWarning, per_call, warn
 from ..kernels.diagnostics import rater_categorical, rater_moments
 from ._common import Read, centered, check_cells, dist_for, finish, multi_index, ranks, read
 
@@ -135,6 +135,7 @@ def _matrix(read_: Read, label: int, s: dict[str, Any]
     return kappa, alpha, alpha_wo
 
 
+@per_call
 def rater_agreement(data: Any, metric: str = "kappa_x", level: Any = "nominal",
                     **roles: Any) -> Any:
     """Each rater against the rest of the pool (leave one rater out), to find spammers.

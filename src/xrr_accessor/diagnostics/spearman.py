@@ -20,7 +20,7 @@ from ..coefficients import Estimates
 from ..engine.pipeline import _Codes, annotations, default_pairs
 from ..engine.results import pair_index, warn_undefined
 from ..engine.statistics import rows
-from ..errors import InputError
+from ..errors import InputError, per_call
 from ..kernels.accumulate import max_group_size
 from ..kernels.split_half import split_half_moments
 from ..uncertainty.resample import seeds as replicate_seeds
@@ -28,6 +28,7 @@ from ..uncertainty.resample import seeds as replicate_seeds
 __all__ = ["disattenuated_correlation"]
 
 
+@per_call
 def disattenuated_correlation(
     data: Any, other: Any = None, n_splits: int = 100, seed: int | None = 0, **roles: Any,
 ) -> pd.DataFrame:

@@ -18,7 +18,7 @@ import pandas as pd
 from ..coefficients import lookup
 from ..engine.levels import resolve_level
 from ..engine.pipeline import kind_of, run
-from ..errors import DroppedDataWarning, InputError, warn
+from ..errors import DroppedDataWarning, InputError, per_call, warn
 from ..kernels.diagnostics import NOMINAL, item_summary
 from ..schema import encode
 from ._common import Read, finish, multi_index, unbind, warn_undefined_rows, where_counts
@@ -63,6 +63,7 @@ class Validity:
         return f"Validity(summary: {len(self.summary)} rows, classes: {len(self.classes)})"
 
 
+@per_call
 def validity(data: Any, gold: Hashable | Mapping[Hashable, Hashable] | pd.Series | pd.DataFrame,
              level: Any = "nominal", **roles: Any) -> Validity:
     """Agreement of the annotations with a gold (expert) reference.

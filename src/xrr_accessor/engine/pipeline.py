@@ -21,7 +21,7 @@ import xarray as xr
 from ..coefficients import Coefficient, Context, Estimates
 from ..coefficients.cross import scale_gaps
 from ..coefficients.light import MAX_LIGHT_RATERS
-from ..errors import InputError, LevelError
+from ..errors import InputError, LevelError, per_call
 from ..kernels import accumulate
 from ..lazy.staged import OTHER_REFUSED, Planned, Staged
 from ..schema import Annotations, Roles, Table, encode, read
@@ -52,6 +52,7 @@ def _table(data: Any, roles: dict[str, Any]) -> Table:
     return read(data, Roles.from_kwargs(roles))
 
 
+@per_call
 def annotations(data: Any, other: Any = None, level: Any = "nominal",
                 **roles: Any) -> tuple[Annotations, Level]:
     """Read ``data`` (and ``other``) into the canonical form, validating once.

@@ -21,6 +21,8 @@ import sys
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from ..errors import per_call
+
 __all__ = ["deferrable", "is_lazy", "when_imported"]
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -53,7 +55,12 @@ def _lazy_other(fn: Callable[..., Any], data: Any, args: tuple[Any, ...],
 
 
 def deferrable(fn: F) -> F:
-    """Make a public function return a lazy result when its data are dask-backed."""
+    """Make a public function return a lazy result when its data are dask-backed.
+
+    Computed now, its warnings are collected per call and raised once each
+    (:func:`~xrr_accessor.errors.per_call`).
+    """
+    eager = per_call(fn)
 
     @functools.wraps(fn)
     def wrapper(data: Any, *args: Any, **kwargs: Any) -> Any:
@@ -62,7 +69,7 @@ def deferrable(fn: F) -> F:
             from .graph import defer
 
             return defer(fn, data, args, kwargs)
-        return fn(data, *args, **kwargs)
+        return eager(data, *args, **kwargs)
 
     return wrapper  # type: ignore[return-value]
 

@@ -33,7 +33,7 @@ from dask.graph_manipulation import clone
 
 from ..engine.pipeline import kind_of
 from ..engine.statistics import Meta, Stats
-from ..errors import InputError, collecting, warn
+from ..errors import InputError, collecting, per_call, warn
 from ..schema import Roles
 from ..schema.read import _is_annotation_layout
 from ..schema.roles import _resolve_roles
@@ -260,6 +260,7 @@ class Lazy:
     def __dask_postcompute__(self) -> tuple[Callable[..., Any], tuple[Any, ...]]:
         return self._finish, ()
 
+    @per_call  # the partitions' warnings and the call's, each once
     def _finish(self, results: Any) -> Any:
         staged, messages, meta, stats = results[0] if isinstance(results, list) else results
         for category, message in messages:

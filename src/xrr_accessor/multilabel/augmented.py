@@ -46,7 +46,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..errors import DroppedDataWarning, InputError, UndefinedWarning, warn
+from ..errors import DroppedDataWarning, InputError, UndefinedWarning, per_call, warn
 from ..kernels.augmented import annotation_pairs, pair_sums
 from .sets import LabelSets, read_sets, set_roles
 
@@ -217,6 +217,7 @@ def _pair_table(sums: _PairSums, sets: LabelSets, ps: Sequence[float],
     return out
 
 
+@per_call
 def augmented_kappa(
     data: Any, p: float, *, rank: Hashable | None = None, layout: str = "auto",
     pairs: bool = False, **roles: Any,
@@ -298,6 +299,7 @@ def augmented_kappa(
     return float(_mean_over_pairs(sums, [p], what)[0])
 
 
+@per_call
 def augmented_sweep(
     data: Any, ps: Sequence[float] = DEFAULT_PS, *, rank: Hashable | None = None,
     layout: str = "auto", pairs: bool = False, **roles: Any,
@@ -354,6 +356,7 @@ def augmented_sweep(
     return out
 
 
+@per_call
 def augmented_items(
     data: Any, *, tol: float = 0.05, high: float = 0.6, rank: Hashable | None = None,
     layout: str = "auto", **roles: Any,
@@ -458,6 +461,7 @@ def augmented_items(
     return out
 
 
+@per_call
 def augmented_matrix(
     data: Any, p: float, *, rank: Hashable | None = None, layout: str = "auto",
     **roles: Any,

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..errors import InputError, LevelError
+from ..errors import InputError, LevelError, per_call
 from ..schema.roles import ROLE_ALIASES, _check_given, _find, _norm
 from ..schema.tables import _show
 from .sets import (
@@ -190,6 +190,7 @@ def scalar_level_error(where: str, categories: pd.Index, level: str) -> LevelErr
         "as a 0/1 column (df[col].map(lambda s: 'x' in s) for label 'x').")
 
 
+@per_call
 def set_cells(
     data: LabelSets | pd.DataFrame, *, item: Hashable | None = None,
     rater: Hashable | None = None, value: Hashable | None = None,

@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..errors import DroppedDataWarning, InputError, RoleError, warn
+from ..errors import DroppedDataWarning, InputError, RoleError, per_call, warn
 from ..schema.roles import ROLE_ALIASES, _check_given, _find, _norm
 from ..schema.tables import Ids, _show
 
@@ -202,6 +202,7 @@ def set_roles(roles: dict[str, Any], what: str) -> dict[str, Any]:
     return out
 
 
+@per_call
 def read_sets(
     data: Any, *, item: Hashable | None = None, rater: Hashable | None = None,
     value: Hashable | None = None, rank: Hashable | None = None, layout: str = "auto",

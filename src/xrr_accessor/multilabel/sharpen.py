@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..errors import InputError, UndefinedWarning, XRRWarning, warn
+from ..errors import InputError, UndefinedWarning, XRRWarning, per_call, warn
 from ..kernels.augmented import consensus, rater_agreement
 from .augmented import CITATION, check_p, label_weights, sets_of
 from .sets import LabelSets
@@ -102,6 +102,7 @@ def _rater_kappa(agree: np.ndarray, seen: np.ndarray, own: np.ndarray,
     return kappa
 
 
+@per_call
 def sharpen(
     data: Any, *, p: float = 1.0, tol: float = 1e-6, max_iter: int = 100,
     rank: Hashable | None = None, layout: str = "auto", **roles: Any,

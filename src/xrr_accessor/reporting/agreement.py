@@ -17,7 +17,7 @@ from ..coefficients import REGISTRY, lookup
 from ..coefficients.sums import rater_totals
 from ..engine.levels import resolve_weights
 from ..engine.pipeline import annotations, entry_level, run
-from ..errors import InputError
+from ..errors import InputError, per_call
 from ..schema import Annotations
 from ..uncertainty.intervals import analytic_intervals, confidence, population_size
 
@@ -90,6 +90,7 @@ def _binary(ann: Annotations) -> Annotations:
     )
 
 
+@per_call
 def per_category(data: Any, metric: str = "fleiss", **roles: Any) -> Any:
     """Agreement on each category against the rest (category-specific kappa).
 
@@ -130,6 +131,7 @@ def per_category(data: Any, metric: str = "fleiss", **roles: Any) -> Any:
                                      "per_category": True})
 
 
+@per_call
 def agreement_table(
     data: Any, weights: Any = "unweighted", ci: float | None = None,
     population: float | None = None, **roles: Any,

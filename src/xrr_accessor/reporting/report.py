@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import html
 import json
-import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,7 +26,7 @@ import numpy as np
 import pandas as pd
 
 from ..engine.results import pair_index
-from ..errors import InputError, XRRWarning
+from ..errors import InputError, XRRWarning, collecting, warn
 from ..lazy import deferrable
 from ..schema.tally import counts
 from ..uncertainty.intervals import Bootstrap
@@ -249,14 +248,12 @@ def report(
     """
     if sort_by is not None and sort_by not in STATISTICS:
         raise InputError(f"sort_by={sort_by!r}; use one of {list(STATISTICS)} (or None).")
-    with warnings.catch_warnings(record=True) as caught:  # kept as notes, then re-raised
-        warnings.simplefilter("always")
+    with collecting() as caught:  # this call's own warnings, thread-safe: kept as notes
         table = compute(data, other, irr, level, reference, ci,
                         Bootstrap(n_boot, seed, interval, progress), roles)
-    for w in caught:
-        warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
-    notes = list(dict.fromkeys(str(w.message) for w in caught
-                               if issubclass(w.category, XRRWarning)))
+    for category, message in caught:  # then raised to the caller (once each)
+        warn(message, category)
+    notes = [message for category, message in caught if issubclass(category, XRRWarning)]
     ann = table.result.ann
     pairs = pair_index(ann, table.result.pairs)
     n_ann = counts(ann).annotations  # (L, R)

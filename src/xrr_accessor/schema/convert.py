@@ -13,7 +13,7 @@ import pandas as pd
 import xarray as xr
 
 from ..engine.pipeline import annotations
-from ..errors import InputError
+from ..errors import InputError, per_call
 
 __all__ = ["DENSE_MIN_FILL", "to_frame", "to_xarray"]
 
@@ -22,6 +22,7 @@ __all__ = ["DENSE_MIN_FILL", "to_frame", "to_xarray"]
 DENSE_MIN_FILL = 0.25
 
 
+@per_call
 def to_xarray(data: Any, layout: str = "auto", **roles: Any) -> xr.Dataset:
     """Annotations as a Dataset: one variable per label.
 
@@ -88,6 +89,7 @@ def to_xarray(data: Any, layout: str = "auto", **roles: Any) -> xr.Dataset:
     return xr.Dataset(out, coords=dense_coords)
 
 
+@per_call
 def to_frame(data: Any, **roles: Any) -> pd.DataFrame:
     """Annotations as a long DataFrame: item, rater, [replication,] one column per label.
 

@@ -20,7 +20,7 @@ from ..api import normalizing
 from ..coefficients import lookup
 from ..engine.pipeline import run
 from ..engine.results import pair_index
-from ..errors import InputError, UndefinedWarning, warn
+from ..errors import InputError, UndefinedWarning, per_call, warn
 from .intervals import (
     Bootstrap,
     confidence,
@@ -54,6 +54,7 @@ def _differences(values: dict[str, np.ndarray], pairs: np.ndarray) -> dict[str, 
             "normalized - 1": values["normalized"] - 1.0}
 
 
+@per_call
 def compare(
     data: Any, other: Any = None, irr: str = "alpha", level: Any = "nominal",
     ci: float = 0.95, n_boot: int = 1000, seed: int | None = None, interval: str = "bca",
@@ -138,6 +139,7 @@ def compare(
     return out
 
 
+@per_call
 def plan(
     data: Any, other: Any = None, irr: str = "alpha", level: Any = "nominal",
     width: float = 0.1, sizes: Any = None, ci: float = 0.95, n_boot: int = 200,

@@ -17,7 +17,6 @@ warning saying how many.
 from __future__ import annotations
 
 import math
-import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from statistics import NormalDist
@@ -131,11 +130,13 @@ def _quantile(values: np.ndarray, q: np.ndarray) -> np.ndarray:
 
 def acceleration(jack: np.ndarray) -> np.ndarray:
     """BCa's acceleration from jackknife values (G, L, cells), NaN ones left out."""
-    with np.errstate(all="ignore"), warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)  # cells with no defined value
-        d = np.nanmean(jack, axis=0) - jack
-        num = np.nansum(d**3, axis=0)
-        den = 6.0 * np.nansum(d**2, axis=0) ** 1.5
+    finite = np.isfinite(jack)  # cells with no defined value: no nanmean warning
+    n = finite.sum(axis=0)
+    with np.errstate(all="ignore"):  # thread-local, unlike warnings.catch_warnings
+        mean = np.where(finite, jack, 0.0).sum(axis=0) / np.maximum(n, 1)
+        d = np.where(finite, mean - jack, 0.0)
+        num = (d**3).sum(axis=0)
+        den = 6.0 * (d**2).sum(axis=0) ** 1.5
         return np.where(den > 0, num / np.where(den > 0, den, 1.0), 0.0)
 
 
