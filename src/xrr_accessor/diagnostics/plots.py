@@ -22,6 +22,7 @@ import xarray as xr
 
 from ..errors import InputError
 from ..reporting.plotting import _axes
+from ..textsafe import figure_text
 
 __all__ = ["aad", "items", "raters", "validity"]
 
@@ -47,13 +48,13 @@ def _one_label(frame: pd.DataFrame, label: Any) -> tuple[pd.DataFrame, str]:
         if str(label).casefold() not in folded:
             raise InputError(f"label {label!r} is not in the table; labels: {labels[:10]}")
         label = folded[str(label).casefold()]
-    return frame.xs(label, level="label"), str(label)
+    return frame.xs(label, level="label"), figure_text(label)
 
 
 def _cell_names(index: pd.Index) -> list[str]:
     if isinstance(index, pd.MultiIndex):
-        return [" / ".join(map(str, row)) for row in index]
-    return [str(v) for v in index]
+        return [figure_text(" / ".join(map(str, row))) for row in index]
+    return [figure_text(v) for v in index]
 
 
 def items(table: Any, label: Any = None, top: int = 20, kind: str = "top",
@@ -76,7 +77,7 @@ def items(table: Any, label: Any = None, top: int = 20, kind: str = "top",
         if "replication" in (rows.index.names or []):
             for rep, part in rows.groupby(level="replication", sort=False):
                 ax.hist(part["disagreement"].dropna(), bins=20, histtype="step",
-                        linewidth=2, label=str(rep))
+                        linewidth=2, label=figure_text(rep))
             ax.legend(frameon=False)
         else:
             ax.hist(rows["disagreement"].dropna(), bins=20)

@@ -27,6 +27,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError
+from ..textsafe import figure_text
 from .report import cell_names
 
 __all__ = ["FramePlots", "ReportPlots", "plan", "rho_vs_normalized"]
@@ -91,7 +92,7 @@ class ReportPlots:
         styles = ["-", "--", ":", "-."]
         for k, (rep, part) in enumerate(rows.groupby("replication", sort=False)):
             ax.hist(part["estimate"].dropna(), bins=bins, histtype="step", linewidth=2,
-                    linestyle=styles[k % len(styles)], label=str(rep))
+                    linestyle=styles[k % len(styles)], label=figure_text(rep))
         ax.yaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set(xlabel=f"IRR ({self._report.attrs.get('irr')})", ylabel="labels",
                title="IRR of each label, by replication")
@@ -107,7 +108,7 @@ class ReportPlots:
         rows = self._frame[(self._frame["label"] == name)
                            & (self._frame["statistic"] != "normalized")]
         ax = _axes(ax, (max(4.0, 0.9 * len(rows)), 3.5))
-        names = list(cell_names(rows))
+        names = [figure_text(n) for n in cell_names(rows)]  # never mathtext
         colors = ["C0" if s == "irr" else "C1" for s in rows["statistic"]]
         ax.bar(range(len(rows)), rows["estimate"], yerr=_errors(rows), color=colors,
                capsize=3)
@@ -116,7 +117,7 @@ class ReportPlots:
                 ax.text(k, 0, "NaN", ha="center", va="bottom", fontsize=8, color="0.3")
         ax.set_xticks(range(len(rows)), names, rotation=30, ha="right")
         ax.axhline(0, color="0.3", linewidth=0.8)
-        ax.set(ylabel="coefficient", title=str(name))
+        ax.set(ylabel="coefficient", title=figure_text(name))
         ax.margins(y=0.22)  # room above the bars for the legend
         ax.legend(handles=[Patch(color="C0", label="IRR"), Patch(color="C1", label="kappa_x")],
                   frameon=False, fontsize=8, ncols=2, loc="upper center")
@@ -146,13 +147,15 @@ class ReportPlots:
         for k, (rep, color) in enumerate([(a, "C0"), (b, "C2")]):
             part = irr.loc[[(lab, rep) for lab in labels]]
             ax.bar(x + (k - 1) * width, part["estimate"], width, yerr=_errors(part),
-                   color=color, label=f"IRR {rep}", capsize=2)
+                   color=color, label=f"IRR {figure_text(rep)}", capsize=2)
         ax.bar(x + width, sel["estimate"], width, yerr=_errors(sel), color="C1",
-               label=f"kappa_x {a} x {b}", capsize=2)
+               label=f"kappa_x {figure_text(a)} x {figure_text(b)}", capsize=2)
         many = len(labels) > 8
-        ax.set_xticks(x, labels, rotation=60 if many else 0, ha="right" if many else "center")
+        ax.set_xticks(x, [figure_text(v) for v in labels], rotation=60 if many else 0,
+                      ha="right" if many else "center")
         ax.axhline(0, color="0.3", linewidth=0.8)
-        ax.set(ylabel="coefficient", title=f"IRR and kappa_x, {a} x {b}")
+        ax.set(ylabel="coefficient",
+               title=f"IRR and kappa_x, {figure_text(a)} x {figure_text(b)}")
         ax.legend(frameon=False, loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=8)
         return ax
 
@@ -167,8 +170,9 @@ class ReportPlots:
                         max(3.8, 1.6 + 0.28 * table.shape[0])))
         values = table.to_numpy(dtype=float)
         im = ax.imshow(values, cmap="viridis", vmin=0.0, vmax=vmax, aspect="auto")
-        ax.set_xticks(range(table.shape[1]), table.columns, rotation=30, ha="right")
-        ax.set_yticks(range(table.shape[0]), table.index)
+        ax.set_xticks(range(table.shape[1]), [figure_text(v) for v in table.columns],
+                      rotation=30, ha="right")
+        ax.set_yticks(range(table.shape[0]), [figure_text(v) for v in table.index])
         if values.size <= 60:  # few cells: write the numbers in
             for (i, j), v in np.ndenumerate(values):
                 ax.text(j, i, "NaN" if np.isnan(v) else f"{v:.2f}", ha="center",
@@ -242,7 +246,8 @@ def rho_vs_normalized(rho: pd.DataFrame, report: Any, ax: Any = None) -> Any:
     both = both[np.isfinite(both["rho"]) & np.isfinite(both["estimate"])]
     ax = _axes(ax, (4.8, 4.2))
     for (a, b), part in both.groupby(["replication", "replication_other"], sort=False):
-        ax.scatter(part["estimate"], part["rho"], s=18, label=f"{a} x {b}")
+        ax.scatter(part["estimate"], part["rho"], s=18,
+                   label=f"{figure_text(a)} x {figure_text(b)}")
     if len(both) >= 2:
         lo = float(min(both["estimate"].min(), both["rho"].min(), 0.0))
         hi = float(max(both["estimate"].max(), both["rho"].max(), 1.0))
@@ -262,7 +267,7 @@ def plan(table: pd.DataFrame, ax: Any = None) -> Any:
     keys = ["label", "replication", "replication_other"]
     for (label, a, b), part in table.groupby(keys, sort=False):
         ax.plot(part["n_items"], part["half_width"], marker="o", markersize=3,
-                label=f"{label}: {a} x {b}")
+                label=figure_text(f"{label}: {a} x {b}"))
     width = table.attrs.get("width")
     if width is not None:
         ax.axhline(width, color="0.3", linestyle="--", linewidth=1,

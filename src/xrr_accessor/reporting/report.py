@@ -29,6 +29,7 @@ from ..engine.results import pair_index
 from ..errors import InputError, XRRWarning, collecting, warn
 from ..lazy import deferrable
 from ..schema.tally import counts
+from ..textsafe import csv_safe, markdown_cell
 from ..uncertainty.intervals import Bootstrap
 from .agreement import interpret
 from .summary import QUANTITIES, compute
@@ -109,12 +110,17 @@ class Report:
         return "; ".join(parts)
 
     def to_markdown(self, digits: int = 3) -> str:
-        """The paper's layout as a Markdown table (no extra dependency)."""
+        """The paper's layout as a Markdown table (no extra dependency).
+
+        Names are escaped (:func:`~xrr_accessor.textsafe.markdown_cell`): a
+        ``|`` or a line break in a label or replication name stays in its cell.
+        """
         shown = self._display(digits)
         head = ["label", *(f"{_TITLES[s]} {c}" for s, c in shown.columns)]
-        lines = ["| " + " | ".join(head) + " |", "|---" + "|---:" * (len(head) - 1) + "|"]
-        for label, row in shown.iterrows():
-            lines.append("| " + " | ".join([str(label), *map(str, row)]) + " |")
+        lines = ["| " + " | ".join(map(markdown_cell, head)) + " |",
+                 "|---" + "|---:" * (len(head) - 1) + "|"]
+        for label, row in shown.iterrows():  # names escaped: a "|" cannot add a cell
+            lines.append("| " + " | ".join(map(markdown_cell, [label, *row])) + " |")
         return "\n".join(lines) + f"\n\n{self.caption()}\n"
 
     def _repr_html_(self) -> str:
@@ -128,9 +134,18 @@ class Report:
     def __repr__(self) -> str:
         return f"{self.caption()}\n{self._display().to_string()}"
 
-    def to_csv(self, path: str | Path | None = None, **kwargs: Any) -> str | None:
-        """The tidy frame as CSV (``DataFrame.to_csv``; a string when ``path`` is None)."""
-        return self.frame.to_csv(path, index=False, **kwargs)
+    def to_csv(self, path: str | Path | None = None, raw: bool = False,
+               **kwargs: Any) -> str | None:
+        """The tidy frame as CSV (``DataFrame.to_csv``; a string when ``path`` is None).
+
+        Safe to open in a spreadsheet: a text cell (a label or replication
+        name) starting with ``=``, ``+``, ``-``, ``@``, a tab or a carriage
+        return is written with a leading ``'`` so it is not run as a formula
+        (:func:`~xrr_accessor.textsafe.csv_safe`); numbers are written as
+        numbers. ``raw=True`` writes the names exactly, for machine readers.
+        """
+        return (self.frame if raw else csv_safe(self.frame)).to_csv(path, index=False,
+                                                                     **kwargs)
 
     def to_json(self, path: str | Path | None = None, **kwargs: Any) -> str | None:
         """The tidy frame as JSON records, with the call's settings under ``attrs``:

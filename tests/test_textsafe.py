@@ -1,0 +1,172 @@
+"""Exports safe to open (issue 25): CSV formula injection, Markdown cells, mathtext in figures."""
+
+from __future__ import annotations
+
+import copy
+import io
+import re
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import xrr_accessor as xa
+from xrr_accessor.datasets import simulate
+from xrr_accessor.textsafe import csv_safe, figure_text, markdown_cell
+
+RUNS = ("=", "+", "-", "@", "\t", "\r")
+EVIL_LABEL = '=HYPERLINK("http://example.invalid","x")'
+
+
+def _report(labels: dict[str, str], pools: dict[str, str], **kw):
+    df = simulate(n_items=80, labels=list(labels), pools=list(pools), seed=2)
+    df = df.rename(columns=labels)
+    df["pool"] = df["pool"].map(pools)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", xa.XRRWarning)
+        return xa.report(df, **kw)
+
+
+@pytest.fixture(scope="module")
+def evil():
+    return _report({"joy": EVIL_LABEL, "awe": "a|b\nc", "fun": "+cmd|' /C calc'!A0"},
+                   {"A": "@A", "B": "-B", "C": "\tC"})
+
+
+def test_csv_cells_a_spreadsheet_would_run_start_with_a_quote(evil):
+    text = evil.to_csv()
+    back = pd.read_csv(io.StringIO(text), keep_default_na=False)
+    cells = [v for col in back.columns if not pd.api.types.is_numeric_dtype(back[col])
+             for v in back[col]]
+    assert cells and not [v for v in cells if isinstance(v, str) and v.startswith(RUNS)]
+    assert set(back["label"]) == {"'" + EVIL_LABEL, "a|b\nc", "'+cmd|' /C calc'!A0"}
+    assert set(back["replication"]) == {"'@A", "'-B", "'\tC"}
+    # numbers stay numbers: a negative estimate is written as the number it is
+    est = evil.frame["estimate"].to_numpy()
+    np.testing.assert_allclose(back["estimate"].to_numpy(), est, rtol=1e-15, equal_nan=True)
+
+
+def test_negative_estimates_are_written_as_numbers():
+    rep = _report({"joy": "joy", "awe": "awe"}, {"A": "A", "B": "B"})
+    rep.frame.loc[0, "estimate"] = -0.25
+    line = rep.to_csv().splitlines()[1]
+    assert ",-0.25," in line and "'-" not in line
+
+
+def test_raw_csv_writes_names_exactly(evil):
+    back = pd.read_csv(io.StringIO(evil.to_csv(raw=True)), keep_default_na=False)
+    assert set(back["label"]) == set(evil.frame["label"])
+    assert set(back["replication"]) == set(evil.frame["replication"])
+
+
+def test_csv_to_a_path_is_neutralised_too(evil, tmp_path):
+    path = tmp_path / "r.csv"
+    assert evil.to_csv(path) is None
+    assert path.read_text() == evil.to_csv()
+
+
+def test_csv_safe_naive_rule_and_inputs_untouched():
+    values = ["=1+2", "+x", "-y", "@z", "\tt", "\rr", "-1", "+2.5", "-3e-4", "joy", "", "a=b",
+              None, 1.5, -2]
+    df = pd.DataFrame({"v": pd.Series(values, dtype=object), "n": range(len(values))})
+    df.columns = ["v", "=n"]
+    before = copy.deepcopy(df)
+    out = csv_safe(df)
+    pd.testing.assert_frame_equal(df, before)
+
+    def naive(v):  # the OWASP rule, written out: text starting with a formula character
+        is_number = isinstance(v, str) and re.fullmatch(r"[+-]?[0-9.]+(e[+-]?[0-9]+)?", v)
+        return "'" + v if isinstance(v, str) and v[:1] in RUNS and not is_number else v
+
+    assert out["v"].tolist() == [naive(v) for v in values]
+    assert list(out.columns) == ["v", "'=n"]
+    assert out["'=n"].tolist() == list(range(len(values)))  # numbers untouched
+
+
+def test_markdown_names_stay_in_their_cells(evil):
+    md = evil.to_markdown()
+    table = md.split("\n\n")[0].splitlines()
+    assert len(table) == 2 + 3  # header, rule, one row per label: a newline adds no row
+    cells = [re.split(r"(?<!\\)\|", line)[1:-1] for line in table]
+    assert len({len(c) for c in cells}) == 1  # a "|" in a name adds no cell
+    assert r"a\|b c" in md and EVIL_LABEL in md
+
+
+def test_markdown_cell_escapes():
+    assert markdown_cell("a|b") == r"a\|b"
+    assert markdown_cell("x\r\ny\nz\rw") == "x y z w"
+    assert markdown_cell("back\\slash|") == "back\\\\slash\\|"
+    assert markdown_cell(3) == "3"
+
+
+def _unescaped_dollars(text: str) -> int:
+    """Matplotlib's rule: text is mathtext when it holds unescaped ``$`` signs."""
+    return text.count("$") - text.count(r"\$")
+
+
+NAMES = {"joy": "$$", "awe": "${" + "{" * 200 + "$", "fun": "cost $x^2$"}
+POOLS = {"A": "$A", "B": "B$$"}
+
+
+def test_figures_never_parse_names_as_mathtext():
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.text import Text
+
+    rep = _report(NAMES, POOLS)
+    axes = [rep.plot.irr_hist(), rep.plot.heatmap(), rep.plot.irr_vs_kappa(),
+            rep.plot.label("$$")]
+    try:
+        for ax in axes:
+            ax.figure.canvas.draw()  # main: ValueError / RecursionError here
+            texts = [t.get_text() for t in ax.figure.findobj(Text)]
+            assert texts and all(_unescaped_dollars(t) == 0 for t in texts)
+        shown = {t.get_text().replace(r"\$", "$") for t in axes[2].get_xticklabels()}
+        assert shown == set(NAMES.values())  # drawn as written
+    finally:
+        plt.close("all")
+
+
+def test_diagnostic_figures_escape_names():
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from xrr_accessor.diagnostics import plots
+
+    df = simulate(n_items=60, labels=["joy"], pools=["A"], seed=1)
+    df = df.rename(columns={"joy": "$$"}).assign(rater=lambda d: "$" + d["rater"] + "$")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", xa.XRRWarning)
+        ax = plots.raters(xa.rater_agreement(df), label="$$", annotate=3)
+        ax2 = plots.items(xa.item_disagreement(df, level="nominal"), label="$$")
+    try:
+        for a in (ax, ax2):
+            a.figure.canvas.draw()
+        shown = [t.get_text().replace(r"\$", "$") for t in ax.texts]
+        assert len(shown) == 2 and all(re.fullmatch(r"A / \$Rater \d+\$", t) for t in shown)
+        assert all(_unescaped_dollars(t.get_text()) == 0 for t in ax.texts)
+        assert _unescaped_dollars(ax.get_title()) == 0 and "$$" in ax.get_title().replace(
+            "\\", "")
+    finally:
+        plt.close("all")
+
+
+def test_html_report_with_dollar_names():
+    pytest.importorskip("jinja2")
+    pytest.importorskip("matplotlib")
+    rep = _report(NAMES, POOLS)
+    page = rep.to_html()
+    assert page.startswith("<!DOCTYPE html>") and page.count("data:image/png") >= 2
+    assert "cost $x^2$" in page
+
+
+def test_figure_text():
+    assert figure_text("a$b") == r"a\$b"
+    assert _unescaped_dollars(figure_text(r"a\$b$")) == 0
