@@ -17,7 +17,7 @@ import pandas as pd
 import xarray as xr
 
 from ..engine.levels import Level, distance_matrix, resolve_level
-from ..engine.pipeline import annotations, kind_of
+from ..engine.pipeline import annotations, kind_of, standardized
 from ..errors import InputError, UndefinedWarning, warn
 from ..kernels.accumulate import item_order
 from ..schema import Annotations
@@ -100,11 +100,12 @@ def dist_for(read_: Read, label: int, marginals: np.ndarray | None) -> np.ndarra
 
 
 def centered(values: np.ndarray) -> np.ndarray:
-    """``values`` minus the midpoint of their range (no difference changes; sums of
-    squares stay well conditioned)."""
+    """``values`` minus the midpoint of their range, divided by a power of two near
+    their half range (:func:`~xrr_accessor.engine.pipeline.standardized`): ratios of
+    sums of squares do not change, and the squares neither overflow nor underflow."""
     if values.size == 0:
         return values
-    return np.ascontiguousarray(values - (values.min() + values.max()) / 2.0)
+    return np.ascontiguousarray(standardized(values.reshape(1, -1)).reshape(values.shape))
 
 
 def finish(frame: pd.DataFrame, read_: Read, attrs: dict[str, Any],

@@ -52,11 +52,17 @@ def summarize(read_: Read, label: int) -> dict[str, np.ndarray]:
         n = item_summary(offsets, order, codes, vals, dist, k, n_rep, NOMINAL)[0]
         marginals = _marginals(n, key, codes, n_rep, k)
         dist = np.stack([dist_for(read_, label, marginals[r]) for r in range(n_rep)])
+    # interval: values divided by a power of two (exact) so the squared differences
+    # neither overflow (values near 1e154) nor underflow (near 1e-200); scaled back
+    big = float(np.abs(vals).max()) if form == MOMENTS and vals.size else 0.0
+    shift = int(np.frexp(big)[1]) if big > 0 and np.isfinite(big) else 0
     n, pair_sum, mode, mode_count, _, lo, hi, mean = item_summary(
-        offsets, order, codes, vals, dist, k, n_rep, form)
+        offsets, order, codes, np.ldexp(vals, -shift), dist, k, n_rep, form)
+    lo, hi, mean = np.ldexp(lo, shift), np.ldexp(hi, shift), np.ldexp(mean, shift)
     pairs = n * (n - 1) / 2.0
-    with np.errstate(divide="ignore", invalid="ignore"):
-        d = np.where(n >= 2, np.sqrt(pair_sum / np.where(n >= 2, pairs, 1.0)), np.nan)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        d = np.where(n >= 2, np.ldexp(np.sqrt(pair_sum / np.where(n >= 2, pairs, 1.0)),
+                                      shift), np.nan)
     return {"n": n, "d": d, "mode": mode, "mode_count": mode_count, "lo": lo, "hi": hi,
             "mean": mean}
 
