@@ -114,6 +114,6 @@ def figure_text(text: Any) -> str:
     Examples
     --------
     >>> figure_text("cost in $ and $$")
-    'cost in \\$ and \\$\\$'
+    'cost in \\\\$ and \\\\$\\\\$'
     """
     return str(text).replace("$", "\\$")

@@ -20,6 +20,7 @@ from ..errors import InputError, collecting
 from ..kernels import accumulate
 from ..schema import Annotations, Roles, encode, read
 from ..schema.encode import _is_ordered
+from ..schema.tables import distinct_text
 from ..schema.tally import Tally, present, tally
 from .staged import Staged
 
@@ -138,6 +139,8 @@ def merge(surveys: Sequence[Survey], kind: str, item: Hashable = "item"
         source.update(s.source)
     raters = _union([s.raters for s in parts])
     reps = _union([s.replications for s in parts])
+    distinct_text(raters, "the rater ids of the dask-backed data (across partitions)")
+    distinct_text(reps, "the replication ids of the dask-backed data (across partitions)")
     cats, ordered = [], []
     for name in labels:
         have = [(s, s.labels.index(name)) for s in parts if name in s.labels]

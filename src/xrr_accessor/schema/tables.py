@@ -36,7 +36,9 @@ class Ids:
                 "Drop or fill those rows first"
                 + (f" (e.g. df.dropna(subset=[{column!r}]))." if column is not None else ".")
             )
-        return cls(np.asarray(codes, dtype=np.int64), pd.Index(uniques))
+        uniques = pd.Index(uniques)
+        distinct_text(uniques, where, column)
+        return cls(np.asarray(codes, dtype=np.int64), uniques)
 
     def __len__(self) -> int:
         return len(self.codes)
@@ -46,6 +48,39 @@ class Ids:
 
     def show(self, row: int) -> str:
         return _show(self.uniques[self.codes[row]])
+
+
+def distinct_text(uniques: pd.Index, where: str, column: Hashable | None = None,
+                  fix: str | None = None) -> None:
+    """An :class:`InputError` naming ``where`` when two ids print the same (``1`` and ``"1"``).
+
+    Every output shows ids as text (tables, HTML, CSV, JSON keys), where two
+    such ids would look like one: a report would show one column and lose a
+    replication's values. Refused rather than merged: they may be different
+    things, which only the caller knows. Only ids of mixed types can collide.
+
+    Examples
+    --------
+    >>> distinct_text(pd.Index([1, "1"], dtype=object), "column 'pool'", "pool")
+    ... # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    xrr_accessor.errors.InputError: column 'pool' holds ids of different types that read ...
+    """
+    if uniques.dtype != object or len(uniques) < 2:
+        return
+    text = pd.Index([str(v) for v in uniques])
+    if not text.has_duplicates:
+        return
+    dup = text[text.duplicated()][0]
+    a, b = [v for v, t in zip(uniques, text, strict=True) if t == dup][:2]
+    if fix is None:
+        fix = (f"df[{column!r}] = df[{column!r}].astype(str)" if column is not None
+               else "convert them with .astype(str)")
+    raise InputError(
+        f"{where} holds ids of different types that read the same ({a!r} and {b!r}), which "
+        f"every table, page and file would show as one. Make them one type, e.g. {fix} "
+        "(or map them to distinct names).")
 
 
 #: ``rows`` of a label that has a value in every row, in row order (no index array).
