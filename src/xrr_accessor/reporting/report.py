@@ -77,9 +77,11 @@ class Report:
         ``quantity`` picks ``estimate`` (default), ``se``, ``lower``,
         ``upper`` or any other column of :attr:`frame`.
         """
-        if quantity not in self.frame.columns:
+        keys = ("label", "statistic", "replication", "replication_other")
+        shown = [c for c in self.frame.columns if c not in keys]  # estimate first
+        if quantity not in shown:
             raise InputError(f"quantity={quantity!r} is not a column of the report; use one "
-                             f"of {list(self.frame.columns[5:])}.")
+                             f"of {shown}.")
         f = self.frame.assign(cell=cell_names(self.frame))
         out = f.pivot(index="label", columns=["statistic", "cell"], values=quantity)
         columns = pd.MultiIndex.from_frame(f[["statistic", "cell"]].drop_duplicates())

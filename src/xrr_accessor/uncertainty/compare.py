@@ -11,6 +11,7 @@ would be with that many items.
 
 from __future__ import annotations
 
+import numbers
 from typing import Any
 
 import numpy as np
@@ -201,9 +202,19 @@ def plan(
     n = result.rows.n_items
     if sizes is None:
         sizes = sorted({max(2, round(n * f)) for f in (0.25, 0.5, 1, 2, 4, 8, 16)})
-    sizes = sorted({int(s) for s in sizes})
+    given = sizes
+    try:
+        if isinstance(sizes, str | bytes) or not all(  # whole numbers only: no 2.5, "abc"
+                isinstance(s, numbers.Real) and not isinstance(s, bool) and float(s) == int(s)
+                for s in sizes):
+            raise TypeError
+        sizes = sorted({int(s) for s in sizes})
+    except (TypeError, ValueError, OverflowError):
+        sizes = []
     if not sizes or min(sizes) < 2:
-        raise InputError(f"sizes={sizes!r}: candidate numbers of items, each >= 2.")
+        raise InputError(f"sizes={given!r}: candidate numbers of items, a list of whole "
+                         "numbers each >= 2 (e.g. sizes=[100, 400, 1600]), or None for "
+                         "multiples of the pilot's items.")
     norm = targets[2]
     seq = np.random.SeedSequence(seed)
     cells = pair_index(result.ann, result.pairs)

@@ -17,6 +17,7 @@ warning saying how many.
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Sequence
 from dataclasses import dataclass
 from statistics import NormalDist
@@ -108,6 +109,7 @@ def method_for(entry: Coefficient, method: str | None) -> str:
 def analytic_intervals(run: Any, entry: Coefficient, level: float, population: float,
                        params: dict[str, Any]) -> dict[str, np.ndarray]:
     """Analytic standard errors and limits of ``entry`` (ICC: F-based)."""
+    population_size(None if math.isinf(population) else population, len(run.ann.items))
     est = run.estimate(entry, **params)
     if entry.name == "icc":
         return {"estimate": est.value, **icc_table(anova(run.stats, run.ctx),
@@ -288,11 +290,24 @@ def p_value(boot: np.ndarray, null: float) -> np.ndarray:
     return np.where(n > 0, np.minimum(p, 1.0), np.nan)
 
 
-def population_size(population: float | None) -> float:
-    """Validate a finite-population size (None: infinite)."""
+def population_size(population: float | None, n_items: int = 1) -> float:
+    """Validate a finite-population size (None: infinite): a number, at least the
+    ``n_items`` rated (the sample cannot be larger than the population).
+
+    Examples
+    --------
+    >>> population_size(None), population_size(500, n_items=40)
+    (inf, 500.0)
+    >>> population_size("100")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    xrr_accessor.errors.InputError: population='100' is the number of items in the population ...
+    """
     if population is None:
         return math.inf
-    if not population >= 1:
+    ok = isinstance(population, numbers.Real) and not isinstance(population, bool | np.bool_)
+    if not ok or not float(population) >= max(n_items, 1):
         raise InputError(f"population={population!r} is the number of items in the "
-                         "population (>= the items rated), or None for an infinite one.")
+                         f"population (a number >= the {n_items} item(s) rated), or None "
+                         "for an infinite one.")
     return float(population)
