@@ -78,7 +78,9 @@ def csv_safe(frame: pd.DataFrame) -> pd.DataFrame:
         col = out.iloc[:, j]
         if col.dtype == object or pd.api.types.is_string_dtype(col.dtype) or isinstance(
                 col.dtype, pd.CategoricalDtype):
-            out.isetitem(j, col.astype(object).map(csv_cell))
+            cells = [csv_cell(v) for v in col]
+            if any(a is not b for a, b in zip(cells, col, strict=True)):  # else dtype kept
+                out.isetitem(j, pd.Series(cells, index=col.index, dtype=object))
     out.columns = _safe_index(out.columns)
     out.index = _safe_index(out.index)
     return out
