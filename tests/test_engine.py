@@ -24,6 +24,7 @@ import xrr_accessor as xa
 from xrr_accessor.cli import main
 from xrr_accessor.coefficients import REGISTRY, Coefficient, lookup, register
 from xrr_accessor.coefficients import alpha as alpha_module
+from xrr_accessor.coefficients.registry import finalize
 from xrr_accessor.engine import statistics
 from xrr_accessor.engine.pipeline import _Codes, run
 from xrr_accessor.engine.statistics import Stats, chunk, columns, combine
@@ -71,7 +72,7 @@ def _finalized(result, stats: Stats, names: list[str]) -> dict[str, np.ndarray]:
             continue
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            out[name] = entry.finalize(stats, result.ctx, **params).value
+            out[name] = finalize(entry, stats, result.ctx, params).value
     return out
 
 
@@ -132,7 +133,7 @@ def test_weights_change_the_estimate_like_resampling():
     draw = rng.integers(0, len(ann.items), len(ann.items))
     weight = np.bincount(draw, minlength=len(ann.items))
     stats = chunk(_Codes(ann), result.ctx.meta, weight=weight)
-    got = lookup("kappa_x", kind="cross").finalize(stats, result.ctx).value[0, 0]
+    got = finalize(lookup("kappa_x", kind="cross"), stats, result.ctx, {}).value[0, 0]
     resampled = pd.concat([df[df["item_id"] == ann.items[i]].assign(item_id=f"{k}")
                            for k, i in enumerate(draw)], ignore_index=True)
     assert got == pytest.approx(float(resampled.xrr.cross_kappa().iloc[0, 0]), abs=1e-12)

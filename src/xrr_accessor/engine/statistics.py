@@ -47,6 +47,10 @@ __all__ = ["GROUPS", "Meta", "Rows", "Stats", "as_labels", "chunk", "columns", "
 
 GROUPS = ("within", "chance", "raters", "strata", "joint", "cross")
 
+#: Groups a call may leave out on purpose (interval numbers need no chance shares; Light's
+#: kappa over too many raters is NaN with its reason); their finalizes handle the absence.
+OPTIONAL_GROUPS = frozenset({"chance", "joint"})
+
 #: Largest statistics table built for one call (float64 cells: 2.4 GB).
 MAX_STAT_CELLS = 300_000_000
 
