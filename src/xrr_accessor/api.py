@@ -258,7 +258,7 @@ def cross_kappa(
     Examples
     --------
     One annotation per item in each replication, nominal: Cohen's kappa
-    (the 50-paper example of SPEC.md: 15 both accept, 20 both reject, 11
+    (the textbook example of 50 papers: 15 both accept, 20 both reject, 11
     and 4 split).
 
     >>> import pandas as pd

@@ -71,9 +71,6 @@ class Coefficient:
         ``depends(params)`` -> the (entry, params) pairs its finalize reads
         (normalized kappa_x: kappa_x and the normalizing IRR); the run
         finalizes and caches them and hands their estimates to the finalize.
-    global_pass : str
-        What needs the whole data before an item's contribution can be used
-        (empty: nothing), said in words for the docs and the CLI.
     """
 
     name: str
@@ -87,7 +84,6 @@ class Coefficient:
     analytic: Callable[..., Any] | None = None
     params: tuple[str, ...] = ()
     aliases: tuple[str, ...] = ()
-    global_pass: str = ""
     normalizes: bool = False
     in_table: bool = False
     per_category: bool = True
@@ -179,7 +175,6 @@ register(Coefficient(
     "Cohen's kappa: exactly two raters (iota with b = 2); weighted through level or "
     "weights", aliases=("cohen_kappa", "cohens_kappa"),
     analytic=_variance.analytic(_variance.cohen_terms), max_raters=2,
-    global_pass="the raters of each replication (items rated by all of them are used)",
     normalizes=True, in_table=True))
 register(Coefficient(
     "scott", "irr", partial(_chance.chance_corrected, chance=_chance.scott), _CHANCE,
@@ -227,7 +222,6 @@ register(Coefficient(
     _iota.CITATION,
     "Janson-Olsson iota (Eq 1-5): fixed raters, complete items; Conger's kappa for "
     "nominal data", aliases=("janson_olsson",),
-    global_pass="the raters of each replication (items rated by all of them are used)",
     normalizes=True))
 register(Coefficient(
     "icc", "irr", _icc.icc, frozenset({"within", "raters", "strata"}), "interval",
@@ -235,7 +229,6 @@ register(Coefficient(
     "intraclass correlation, six Shrout-Fleiss forms (form=), complete data",
     params=("form",), aliases=("intraclass", "intraclass_correlation"),
     analytic=_icc.analytic, chance_corrected=False,
-    global_pass="the raters of each replication (the ANOVA uses items rated by all)",
     per_category=False))
 register(Coefficient(
     "kappa_x", "cross", _cross.cross_kappa, frozenset({"cross"}), "level", LEVELS,

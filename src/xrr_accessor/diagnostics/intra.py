@@ -1,7 +1,7 @@
 """Intra-rater reliability across repeated sessions, and the AAD distributions.
 
 A rater's session s against their session t is a replication of one rater
-(SPEC section 6): kappa_x of the two, on the items the rater annotated in
+(definitions: diagnostics): kappa_x of the two, on the items the rater annotated in
 both, with one annotation per item on each side (Eq 9-11 reduce to the
 rater's own agreement with chance from the two sessions' marginals). The
 absolute annotation difference (AAD, Du et al., *Beyond Kappa and Alpha*) is
@@ -202,7 +202,7 @@ def intra(data: Any, session: Hashable, level: Any = "nominal", **roles: Any) ->
     """Intra-rater reliability across a rater's repeated sessions, and AAD distributions.
 
     Each rater's session s against their session t is a replication of one
-    rater: kappa_x (SPEC section 3) of the two, over the items the rater
+    rater: kappa_x (Eq 9-11) of the two, over the items the rater
     annotated in both (items in one of them only are unpairable, counted).
     ``pooled`` does the same over every rater at once, each (item, rater) a
     unit. The absolute annotation difference (AAD; Du et al., *Beyond Kappa

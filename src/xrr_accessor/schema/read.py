@@ -206,10 +206,6 @@ def _read_wide(df: pd.DataFrame, roles: Roles) -> Table:
     )
 
 
-#: The dimension of the sparse layout: one entry per annotation.
-ANNOTATION_DIM = "annotation"
-
-
 def _is_annotation_layout(data: xr.Dataset | xr.DataArray) -> bool:
     """One dimension along which item and rater are coordinates (not dimensions)."""
     return len(data.dims) == 1 and any(
