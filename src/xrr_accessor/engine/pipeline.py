@@ -315,7 +315,7 @@ def run(
         if staged.stats is None:
             raise Planned(meta)
         return Run(ann, replace(ctx, meta=staged.meta), staged.stats, staged.kind, None)
-    item_rows = rows(_Codes(ann), meta)
+    item_rows = rows(Codes(ann), meta)
     return Run(ann, ctx, chunk(item_rows, meta), kind_of(data), item_rows)
 
 
@@ -324,7 +324,7 @@ def _widest(ann: Annotations) -> str:
     return ann.source.get(ann.labels[widest], repr(ann.labels[widest]))
 
 
-class _Codes:
+class Codes:
     """The arrays a statistics pass reads, contiguous (one compiled signature)."""
 
     def __init__(self, ann: Annotations) -> None:
