@@ -134,3 +134,14 @@ def test_public_functions_raise_each_distinct_warning_once():
             fn(df)
         seen = [(w.category, str(w.message)) for w in caught]
         assert seen and len(seen) == len(set(seen)), fn.__name__
+
+
+def test_every_public_function_collects_its_warnings_per_call():
+    import inspect
+
+    pure = {"interpret"}  # a lookup of bands: it warns about nothing
+    for name in xa.__all__:
+        fn = getattr(xa, name)
+        if inspect.isfunction(fn) and name not in pure:
+            assert fn.__code__.co_qualname in ("per_call.<locals>.wrapper",
+                                               "deferrable.<locals>.wrapper"), name
