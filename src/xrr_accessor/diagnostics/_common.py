@@ -16,8 +16,8 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from ..engine.levels import Level, distance_matrix, resolve_level
-from ..engine.pipeline import annotations, kind_of, standardized
+from ..engine.levels import Level, distance_matrix, resolve_level, standardized
+from ..engine.pipeline import annotations, kind_of
 from ..errors import InputError, UndefinedWarning, warn
 from ..kernels.accumulate import item_order
 from ..schema import Annotations

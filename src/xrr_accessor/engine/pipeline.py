@@ -25,7 +25,7 @@ from ..coefficients.registry import finalize, needs
 from ..errors import InputError, LevelError, per_call
 from ..kernels import accumulate
 from ..schema import Annotations, Roles, Table, encode, read
-from .levels import SET_READ_HINT, Level, check_sets, resolve_level, resolve_weights
+from .levels import SET_READ_HINT, Level, check_sets, resolve_level, resolve_weights, standardized
 from .results import (
     label_result,
     label_table,
@@ -175,31 +175,6 @@ def _values(ann: Annotations, level: Level, form: str) -> np.ndarray | None:
         return values
     return standardized(values)
 
-
-def standardized(values: np.ndarray) -> np.ndarray:
-    """Interval values (L, K) centred on the midpoint of each label's range and divided
-    by a power of two near its half range: within [-1, 1], so the sums of squares
-    neither overflow (values near 1e154) nor underflow (near 1e-200). Interval
-    coefficients do not change under either step (the power of two divides exactly).
-    Missing values (NaN) become 0.
-
-    Examples
-    --------
-    >>> standardized(np.array([[2.0, 6.0, 5.0, np.nan]])).tolist()
-    [[-1.0, 1.0, 0.5, 0.0]]
-    >>> bool(np.abs(standardized(np.array([[1e200, 3e200], [-1e-200, 1e-200]]))).max() <= 1)
-    True
-    """
-    known = ~np.isnan(values)
-    lo = np.where(known, values, np.inf).min(axis=1, keepdims=True)
-    hi = np.where(known, values, -np.inf).max(axis=1, keepdims=True)
-    finite = np.isfinite(lo) & np.isfinite(hi)  # False for a label with no values
-    lo, hi = np.where(finite, lo, 0.0), np.where(finite, hi, 0.0)
-    center, half = lo / 2.0 + hi / 2.0, hi / 2.0 - lo / 2.0  # no overflow near 1e308
-    with np.errstate(divide="ignore"):
-        scale = np.where(half > 0, np.exp2(np.ceil(np.log2(np.where(half > 0, half, 1.0)))),
-                         1.0)
-    return np.where(known, (values - center) / scale, 0.0)
 
 
 #: Up to this many raters the strata (m, annotations of an item in a replication)

@@ -14,7 +14,7 @@ from ..errors import DroppedDataWarning, InputError, LevelError, RoleError, warn
 from ..kernels.encode import has_repeat
 from .labels import infer_labels
 from .roles import ROLE_ALIASES, Roles, check_given, find_role, norm, resolve_roles
-from .tables import ALL_ROWS, Ids, Table, distinct_text
+from .tables import ALL_ROWS, COLUMNS_FIX, Ids, Table, distinct_text
 
 
 def read(data: Any, roles: Roles | None = None) -> Table:
@@ -94,8 +94,7 @@ def _read_long(df: pd.DataFrame, roles: Roles) -> Table:
     if found_by_name or label_col is not None:  # one value column: say what else is unused
         _warn_left_out(cols, used | {label_col, *value_cols}, value_cols[0],
                        "by its name" if value is None else "as given")
-    distinct_text(pd.Index(value_cols, dtype=object), "the label columns", fix=(
-        "rename the columns to text, e.g. df.columns = df.columns.astype(str)"))
+    distinct_text(pd.Index(value_cols, dtype=object), "the label columns", fix=COLUMNS_FIX)
     dup_roles = [c for c in value_cols if c in used or c == label_col]
     if dup_roles:
         raise RoleError(f"column {dup_roles[0]!r} cannot be both a role and a value column.")
@@ -185,15 +184,9 @@ def _read_wide(df: pd.DataFrame, roles: Roles) -> Table:
         flat = pd.Series(df.to_numpy().reshape(-1), copy=False)
     rows = Ids.factorize(df.index, "the index (items)")
     item = Ids(np.repeat(rows.codes, b), rows.uniques)
-    rcodes, runiq = pd.factorize(np.asarray(raters, dtype=object))
-    distinct_text(pd.Index(runiq, dtype=object), "the columns (raters) of the wide frame")
-    rater = Ids(np.tile(np.asarray(rcodes, dtype=np.int64), n), pd.Index(runiq))
-    rep = None
-    if reps is not None:
-        pc, pu = pd.factorize(np.asarray(reps, dtype=object))
-        distinct_text(pd.Index(pu, dtype=object),
-                      "the first column level (replications) of the wide frame")
-        rep = Ids(np.tile(np.asarray(pc, dtype=np.int64), n), pd.Index(pu))
+    rater = Ids.tiled(raters, n, "the columns (raters) of the wide frame")
+    rep = None if reps is None else Ids.tiled(
+        reps, n, "the first column level (replications) of the wide frame")
     keep, values = _dedupe(
         _key_codes([item, rater] + ([rep] if rep is not None else [])),
         roles.duplicates,
@@ -274,6 +267,7 @@ def _read_xarray(data: xr.Dataset | xr.DataArray, roles: Roles) -> Table:
         )
     index = [ds.indexes[d] if d in ds.indexes else pd.RangeIndex(ds.sizes[d]) for d in core]
     for d, idx in zip(core, index, strict=True):
+        distinct_text(idx, f"dimension {d!r}")
         if idx.has_duplicates:
             raise InputError(
                 f"dimension {d!r} has repeated coordinate values (e.g. "
@@ -296,8 +290,6 @@ def _read_xarray(data: xr.Dataset | xr.DataArray, roles: Roles) -> Table:
         grid = np.arange(shape[p], dtype=np.int64)[None, :, None]
         return np.broadcast_to(grid, (outer, shape[p], inner)).reshape(-1)
 
-    for dim, ix in zip(core, index, strict=False):
-        distinct_text(ix, f"dimension {dim!r}")
     item = Ids(positions(core[0]), index[0])
     rater = Ids(positions(core[1]), index[1])
     rep = Ids(positions(core[2]), index[2]) if len(core) == 3 else None

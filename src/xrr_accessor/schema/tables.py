@@ -44,6 +44,13 @@ class Ids:
         distinct_text(uniques, where, column)
         return cls(np.asarray(codes, dtype=np.int64), uniques)
 
+    @classmethod
+    def tiled(cls, values: Any, n: int, where: str) -> Ids:
+        """Ids of a wide frame's columns, repeated for each of its ``n`` rows."""
+        codes, uniques = pd.factorize(np.asarray(values, dtype=object))
+        distinct_text(pd.Index(uniques, dtype=object), where, fix=COLUMNS_FIX)
+        return cls(np.tile(np.asarray(codes, dtype=np.int64), n), pd.Index(uniques))
+
     def __len__(self) -> int:
         return len(self.codes)
 
@@ -67,6 +74,10 @@ def _integer_ids(values: Any) -> Ids | None:
     if not ok:
         return None
     return Ids(codes, pd.Index(uniques.astype(arr)))
+
+
+#: The fix for column names of different types that read the same.
+COLUMNS_FIX = "rename the columns to text, e.g. df.columns = df.columns.astype(str)"
 
 
 def distinct_text(uniques: pd.Index, where: str, column: Hashable | None = None,
