@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from .._optional import require
-from .tables import _format, check_roles, read_one
+from .tables import check_roles, file_format, read_one
 
 __all__ = ["read_lazy"]
 
@@ -29,7 +29,7 @@ def read_lazy(paths: list[Path], source: str | os.PathLike[str], sep: str | None
     dd = require("dask.dataframe", "read_annotations(..., lazy=True)", extra="dask")
     root = Path(os.fspath(source))
     named = {k: roles.get(k) for k in ("item", "rater", "replication")}
-    parquet = all(_format(p, format) == "parquet" for p in paths)
+    parquet = all(file_format(p, format) == "parquet" for p in paths)
     if parquet and file_column is None:
         require("pyarrow", "reading Parquet")
         where = str(root) if root.is_dir() else [str(p) for p in paths]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import csv
 import glob
-import gzip
+import io
 import os
 from collections.abc import Hashable, Iterable
 from pathlib import Path
@@ -23,9 +23,10 @@ import pandas as pd
 from .._optional import require
 from ..errors import InputError
 from ..schema.roles import ROLE_ALIASES, _norm
-from ._common import decode, parse_jsonl
+from .source import COMPRESSIONS, compression_of, decode, decompress, parse_jsonl
 
-__all__ = ["FORMATS", "check_roles", "read_annotations", "read_file"]
+__all__ = ["FORMATS", "check_roles", "file_format", "file_stem", "read_annotations",
+           "read_file"]
 
 #: File formats by extension (after a compression suffix such as ``.gz``).
 FORMATS = {
@@ -33,19 +34,36 @@ FORMATS = {
     ".parquet": "parquet", ".pq": "parquet",
     ".jsonl": "jsonl", ".ndjson": "jsonl",
 }
-_COMPRESSED = (".gz", ".bz2", ".xz", ".zip", ".zst")
 _DELIMITERS = ",\t;|"
 _ROLES = ("item", "rater", "replication", "label", "value")
 
 
 def _suffix(path: Path) -> str:
     suffixes = [s.lower() for s in path.suffixes]
-    if suffixes and suffixes[-1] in _COMPRESSED:
+    if suffixes and suffixes[-1] in COMPRESSIONS:
         suffixes = suffixes[:-1]
     return suffixes[-1] if suffixes else ""
 
 
-def _format(path: Path, given: str | None) -> str:
+def file_stem(path: Path) -> str:
+    """A file's name without its directory and without only the known extensions: a
+    compression suffix, then a data format's (``crowd.v1.csv.gz`` -> ``crowd.v1``).
+
+    Examples
+    --------
+    >>> file_stem(Path("runs/crowd.v1.csv")), file_stem(Path("a.tsv.gz")), file_stem(Path("b.v2"))
+    ('crowd.v1', 'a', 'b.v2')
+    """
+    name = path.name
+    for known in (COMPRESSIONS, FORMATS):
+        suffix = Path(name).suffix
+        if suffix.lower() in known and len(name) > len(suffix):
+            name = name[: -len(suffix)]
+    return name
+
+
+def file_format(path: Path, given: str | None) -> str:
+    """The format of ``path``: ``given``, else from its extension ("csv" if unknown)."""
     if given is not None:
         if given not in set(FORMATS.values()):
             raise InputError(f"format={given!r}; use one of "
@@ -54,27 +72,70 @@ def _format(path: Path, given: str | None) -> str:
     return FORMATS.get(_suffix(path), "csv")
 
 
-def _sniff(path: Path) -> str:
+def _sniff(head: str) -> str:
     """The delimiter of a text table, from its first lines (``,`` if unsure)."""
-    opener = gzip.open if path.suffix.lower() == ".gz" else open
-    try:
-        with opener(path, "rt", encoding="utf-8", errors="replace") as fh:
-            head = "".join(line for _, line in zip(range(20), fh, strict=False))
-    except OSError as exc:
-        raise InputError(f"cannot read {path}: {exc}") from exc
     try:
         return csv.Sniffer().sniff(head, delimiters=_DELIMITERS).delimiter
     except csv.Error:
         return ","
 
 
-def _read_text_table(path: Path, fmt: str, sep: str | None, ids: list[str]) -> pd.DataFrame:
-    if sep is None:
-        sep = "\t" if fmt == "tsv" else _sniff(path)
+def _raw(path: Path) -> Path | io.BytesIO:
+    """The path itself when the file is plain, else its decompressed bytes."""
     try:
-        df = pd.read_csv(path, sep=sep, dtype=_text_columns(path, sep, ids) or None)
+        with open(path, "rb") as fh:
+            head = fh.read(16)
+        if compression_of(head, path.name) is None:
+            return path
+        return io.BytesIO(decompress(path.read_bytes(), path.name, "read_annotations"))
+    except OSError as exc:
+        raise InputError(f"cannot read {path}: {exc}") from exc
+
+
+def _head(src: Path | io.BytesIO, lines: int = 20) -> str:
+    if isinstance(src, io.BytesIO):
+        text = src.getvalue()[:1 << 16].decode("utf-8", errors="replace")
+        return "".join(text.splitlines(keepends=True)[:lines])
+    with open(src, encoding="utf-8", errors="replace", newline="") as fh:
+        return "".join(line for _, line in zip(range(lines), fh, strict=False))
+
+
+def _rewound(src: Path | io.BytesIO) -> Path | io.BytesIO:
+    if isinstance(src, io.BytesIO):
+        src.seek(0)
+    return src
+
+
+def _header(src: Path | io.BytesIO, sep: str) -> list[str]:
+    """The header's names as written (pandas would rename a repeated one ``joy.1``)."""
+    first = pd.read_csv(_rewound(src), sep=sep, header=None, nrows=1, dtype=str,
+                        keep_default_na=False)
+    return [str(c) for c in first.iloc[0].tolist()] if len(first) else []
+
+
+def _read_text_table(path: Path, fmt: str, sep: str | None, ids: list[str]) -> pd.DataFrame:
+    if sep is not None and (not isinstance(sep, str) or sep == ""):
+        raise InputError(f"sep={sep!r} is not a delimiter; pass the character between "
+                         "fields (e.g. sep=',' or sep='\\t'), or None to detect it.")
+    src = _raw(path)
+    if sep is None:
+        sep = "\t" if fmt == "tsv" else _sniff(_head(src))
+    try:
+        header = _header(src, sep)
+        seen: set[str] = set()
+        for column in header:
+            if column in seen:
+                raise InputError(f"{path}: column {column!r} appears twice in the header; "
+                                 "every column needs its own name: rename or remove one")
+            seen.add(column)
+        roles = {r for r in ids if r in ("item", "rater", "replication")}
+        text = {c: str for c in header
+                if c in ids or any(_norm(c) in ROLE_ALIASES[r] for r in roles)}
+        df = pd.read_csv(_rewound(src), sep=sep, dtype=text or None)
     except pd.errors.EmptyDataError:
         raise InputError(f"{path} is empty: no header line and no annotations") from None
+    except InputError:
+        raise
     except (ValueError, OSError, UnicodeError, pd.errors.ParserError) as exc:
         raise InputError(f"cannot read {path} as a table with sep={sep!r}: {exc}") from exc
     if df.shape[1] == 1 and any(d in str(df.columns[0]) for d in _DELIMITERS if d != sep):
@@ -83,28 +144,12 @@ def _read_text_table(path: Path, fmt: str, sep: str | None, ids: list[str]) -> p
     return df
 
 
-def _text_columns(path: Path, sep: str, ids: list[str]) -> dict[str, type]:
-    """``dtype=`` for read_csv: the id columns of ``ids`` (names, or the roles "item",
-    "rater", "replication" for columns called so) in the header, as text."""
-    if not ids:
-        return {}
-    try:
-        header = pd.read_csv(path, sep=sep, nrows=0).columns
-    except (ValueError, OSError, UnicodeError, pd.errors.ParserError,
-            pd.errors.EmptyDataError):
-        return {}  # the full read says what is wrong
-    roles = {r for r in ids if r in ("item", "rater", "replication")}
-    return {c: str for c in header
-            if c in ids or any(_norm(c) in ROLE_ALIASES[r] for r in roles)}
-
-
 def _read_jsonl(path: Path) -> pd.DataFrame:
-    opener = gzip.open if path.suffix.lower() == ".gz" else open
     try:
-        with opener(path, "rb") as fh:
-            text = decode(fh.read(), path.name, "read_annotations")
+        data = decompress(path.read_bytes(), path.name, "read_annotations")
     except OSError as exc:
         raise InputError(f"cannot read {path}: {exc}") from exc
+    text = decode(data, path.name, "read_annotations")
     rows = []
     for number, record in parse_jsonl(text, path.name, "read_annotations"):
         if not isinstance(record, dict):
@@ -158,7 +203,7 @@ def read_file(path: str | os.PathLike[str], sep: str | None = None,
     p = Path(path)
     if not p.is_file():
         raise InputError(f"{path}: no such file")
-    fmt = _format(p, format)
+    fmt = file_format(p, format)
     if fmt == "parquet":
         return _read_parquet(p)
     if fmt == "jsonl":
@@ -169,7 +214,7 @@ def read_file(path: str | os.PathLike[str], sep: str | None = None,
 def _ids(path: Path, named: dict[str, Any]) -> list[str]:
     """The id columns of a text table: the item, rater and replication columns named,
     else those its header calls so (``item_id``, ``worker``, ``pool``, ...)."""
-    if _format(path, None) not in ("csv", "tsv"):
+    if file_format(path, None) not in ("csv", "tsv"):
         return []
     out = [v for v in named.values() if isinstance(v, str)]
     found = {r for r, v in named.items() if v is not None}
@@ -244,7 +289,7 @@ def read_one(path: Path, root: Path, sep: str | None, format: str | None,
             if key not in df.columns:
                 df[key] = val
     if file_column is not None:
-        df[file_column] = path.name.split(".")[0]
+        df[file_column] = file_stem(path)
     return df
 
 
