@@ -10,9 +10,7 @@ empty read. Parquet needs pyarrow and DuckDB needs duckdb: the ``io`` extra
 
 from __future__ import annotations
 
-import csv
 import glob
-import io
 import os
 from collections.abc import Hashable, Iterable
 from pathlib import Path
@@ -23,7 +21,8 @@ import pandas as pd
 from .._optional import require
 from ..errors import InputError
 from ..schema.roles import ROLE_ALIASES, _norm
-from .source import COMPRESSIONS, compression_of, decode, decompress, parse_jsonl
+from .delimited import read_delimited
+from .source import COMPRESSIONS, decode, decompress, parse_jsonl
 
 __all__ = ["FORMATS", "check_roles", "file_format", "file_stem", "read_annotations",
            "read_file"]
@@ -34,7 +33,6 @@ FORMATS = {
     ".parquet": "parquet", ".pq": "parquet",
     ".jsonl": "jsonl", ".ndjson": "jsonl",
 }
-_DELIMITERS = ",\t;|"
 _ROLES = ("item", "rater", "replication", "label", "value")
 
 
@@ -70,78 +68,6 @@ def file_format(path: Path, given: str | None) -> str:
                              f"{sorted(set(FORMATS.values()))} (or None: from the extension)")
         return given
     return FORMATS.get(_suffix(path), "csv")
-
-
-def _sniff(head: str) -> str:
-    """The delimiter of a text table, from its first lines (``,`` if unsure)."""
-    try:
-        return csv.Sniffer().sniff(head, delimiters=_DELIMITERS).delimiter
-    except csv.Error:
-        return ","
-
-
-def _raw(path: Path) -> Path | io.BytesIO:
-    """The path itself when the file is plain, else its decompressed bytes."""
-    try:
-        with open(path, "rb") as fh:
-            head = fh.read(16)
-        if compression_of(head, path.name) is None:
-            return path
-        return io.BytesIO(decompress(path.read_bytes(), path.name, "read_annotations"))
-    except OSError as exc:
-        raise InputError(f"cannot read {path}: {exc}") from exc
-
-
-def _head(src: Path | io.BytesIO, lines: int = 20) -> str:
-    if isinstance(src, io.BytesIO):
-        text = src.getvalue()[:1 << 16].decode("utf-8", errors="replace")
-        return "".join(text.splitlines(keepends=True)[:lines])
-    with open(src, encoding="utf-8", errors="replace", newline="") as fh:
-        return "".join(line for _, line in zip(range(lines), fh, strict=False))
-
-
-def _rewound(src: Path | io.BytesIO) -> Path | io.BytesIO:
-    if isinstance(src, io.BytesIO):
-        src.seek(0)
-    return src
-
-
-def _header(src: Path | io.BytesIO, sep: str) -> list[str]:
-    """The header's names as written (pandas would rename a repeated one ``joy.1``)."""
-    first = pd.read_csv(_rewound(src), sep=sep, header=None, nrows=1, dtype=str,
-                        keep_default_na=False)
-    return [str(c) for c in first.iloc[0].tolist()] if len(first) else []
-
-
-def _read_text_table(path: Path, fmt: str, sep: str | None, ids: list[str]) -> pd.DataFrame:
-    if sep is not None and (not isinstance(sep, str) or sep == ""):
-        raise InputError(f"sep={sep!r} is not a delimiter; pass the character between "
-                         "fields (e.g. sep=',' or sep='\\t'), or None to detect it.")
-    src = _raw(path)
-    if sep is None:
-        sep = "\t" if fmt == "tsv" else _sniff(_head(src))
-    try:
-        header = _header(src, sep)
-        seen: set[str] = set()
-        for column in header:
-            if column in seen:
-                raise InputError(f"{path}: column {column!r} appears twice in the header; "
-                                 "every column needs its own name: rename or remove one")
-            seen.add(column)
-        roles = {r for r in ids if r in ("item", "rater", "replication")}
-        text = {c: str for c in header
-                if c in ids or any(_norm(c) in ROLE_ALIASES[r] for r in roles)}
-        df = pd.read_csv(_rewound(src), sep=sep, dtype=text or None)
-    except pd.errors.EmptyDataError:
-        raise InputError(f"{path} is empty: no header line and no annotations") from None
-    except InputError:
-        raise
-    except (ValueError, OSError, UnicodeError, pd.errors.ParserError) as exc:
-        raise InputError(f"cannot read {path} as a table with sep={sep!r}: {exc}") from exc
-    if df.shape[1] == 1 and any(d in str(df.columns[0]) for d in _DELIMITERS if d != sep):
-        raise InputError(f"{path} was read as one column ({str(df.columns[0])[:40]!r}); "
-                         "give its delimiter with sep= (e.g. sep=';' or sep='\\t')")
-    return df
 
 
 def _read_jsonl(path: Path) -> pd.DataFrame:
@@ -208,7 +134,7 @@ def read_file(path: str | os.PathLike[str], sep: str | None = None,
         return _read_parquet(p)
     if fmt == "jsonl":
         return _read_jsonl(p)
-    return _read_text_table(p, fmt, sep, list(ids))
+    return read_delimited(p, fmt, sep, list(ids))
 
 
 def _ids(path: Path, named: dict[str, Any]) -> list[str]:
