@@ -91,6 +91,25 @@ def test_truncated_or_corrupt_files_name_the_file(tmp_path: Path, suffix: str) -
             read_mturk(path)
 
 
+def test_zip_with_damaged_flags_or_several_files(tmp_path: Path) -> None:
+    data = bytearray(_zip(CSV))
+    central = data.index(b"PK\x01\x02")
+    data[6] |= 1  # "encrypted" in the local header and the central directory
+    data[central + 8] |= 1
+    path = tmp_path / "locked.csv.zip"
+    path.write_bytes(bytes(data))
+    with pytest.raises(InputError, match=r"locked.csv.zip is a zip file that cannot be "
+                                         r"decompressed .*encrypted"):
+        read_annotations(path)
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as archive:
+        archive.writestr("a.csv", CSV)
+        archive.writestr("b.csv", CSV)
+    path.write_bytes(buf.getvalue())
+    with pytest.raises(InputError, match=r"locked.csv.zip holds 2 files \(a.csv, b.csv\)"):
+        read_mturk(path)
+
+
 def test_a_name_promising_a_compression_the_bytes_lack(tmp_path: Path) -> None:
     path = tmp_path / "plain.csv.gz"
     path.write_bytes(CSV)

@@ -97,7 +97,8 @@ def read_doccano(
                 members = [m for m in archive.namelist()
                            if m.endswith((".jsonl", ".json")) and not m.endswith("/")]
                 texts = [(m, archive.read(m)) for m in members]
-        except (zipfile.BadZipFile, OSError, EOFError, ValueError, zlib.error) as exc:
+        except (zipfile.BadZipFile, OSError, EOFError, ValueError, RuntimeError,
+                zlib.error) as exc:
             raise InputError(f"{_DOCCANO}: {name} is a zip file that cannot be read "
                              f"(truncated or corrupt: {exc}). {_DOCCANO_FIX}") from exc
         if not texts:

@@ -162,6 +162,9 @@ def _ls_result(
     if not isinstance(question, str) or not question:
         raise InputError(f"{_LS}: {where} has no 'from_name' (the question's name; found "
                          f"{question!r}). {_LS_FIX}")
+    if not isinstance(kind, str):
+        raise InputError(f"{_LS}: {where} has 'type' {kind!r}, not the name of a result type "
+                         f"(choices, rating, ...). {_LS_FIX}")
     if questions is not None and question not in questions:
         return
     value = entry.get("value") or {}

@@ -43,7 +43,9 @@ _MAGIC = (
     ("zstd", re.compile(rb"\x28\xb5\x2f\xfd")),
     ("zip", re.compile(rb"PK(\x03\x04|\x05\x06)")),
 )
-_BROKEN = (OSError, EOFError, ValueError, lzma.LZMAError, zipfile.BadZipFile, zlib.error)
+# zipfile raises NotImplementedError / RuntimeError for damaged flags (encryption, method)
+_BROKEN = (OSError, EOFError, ValueError, RuntimeError, lzma.LZMAError, zipfile.BadZipFile,
+           zlib.error)
 _DEEP = 900  # JSON nesting beyond what the standard parser's recursion can take
 
 
@@ -91,6 +93,8 @@ def decompress(data: bytes, name: str, platform: str, *, unzip: bool = True) -> 
             pa = require("pyarrow", f"{platform}: reading {name} (zstd)")
             return bytes(pa.CompressedInputStream(pa.BufferReader(data), "zstd").read())
         return _only_member(data, name, platform)
+    except InputError:
+        raise
     except _BROKEN as exc:
         raise InputError(f"{platform}: {name} is a {kind} file that cannot be decompressed "
                          f"(truncated or corrupt: {exc}); download or compress it again."
