@@ -86,15 +86,22 @@ def outcome(call: Callable[[], Any], where: str) -> Outcome:
 
 
 def same(a: Outcome, b: Outcome, what: str) -> None:
-    """Both gave equal frames (and the same counts of what was left out), or both the
-    same documented error type."""
+    """Both gave equal frames or series (and the same counts of what was left out), or
+    both the same documented error type."""
     assert (a.error is None) == (b.error is None), (what, a.error, a.message, b.error,
                                                     b.message)
     if a.error is not None:
         assert a.error is b.error, (what, a.message, b.message)
         return
-    pd.testing.assert_frame_equal(a.value, b.value, obj=what)
-    assert a.value.attrs.get("dropped") == b.value.attrs.get("dropped"), what
+    if isinstance(a.value, pd.Series):
+        pd.testing.assert_series_equal(a.value, b.value, obj=what)
+    elif isinstance(a.value, pd.DataFrame):
+        pd.testing.assert_frame_equal(a.value, b.value, obj=what)
+    else:  # a coefficient
+        assert type(a.value) is type(b.value), what
+        assert a.value == b.value or (a.value != a.value and b.value != b.value), what
+    assert getattr(a.value, "attrs", {}).get("dropped") == getattr(
+        b.value, "attrs", {}).get("dropped"), what
 
 
 def canonical_ok(df: pd.DataFrame) -> None:
