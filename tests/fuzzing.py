@@ -85,18 +85,22 @@ def outcome(call: Callable[[], Any], where: str) -> Outcome:
     return result
 
 
-def same(a: Outcome, b: Outcome, what: str) -> None:
+def same(a: Outcome, b: Outcome, what: str, loose: bool = False) -> None:
     """Both gave equal frames or series (and the same counts of what was left out), or
-    both the same documented error type."""
+    both the same documented error type. ``loose``: the string dtypes of values and
+    indexes may differ (dask reads text as pyarrow strings)."""
     assert (a.error is None) == (b.error is None), (what, a.error, a.message, b.error,
                                                     b.message)
     if a.error is not None:
         assert a.error is b.error, (what, a.message, b.message)
         return
     if isinstance(a.value, pd.Series):
-        pd.testing.assert_series_equal(a.value, b.value, obj=what)
+        pd.testing.assert_series_equal(a.value, b.value, obj=what, check_dtype=not loose,
+                                       check_index_type=not loose)
     elif isinstance(a.value, pd.DataFrame):
-        pd.testing.assert_frame_equal(a.value, b.value, obj=what)
+        pd.testing.assert_frame_equal(a.value, b.value, obj=what, check_dtype=not loose,
+                                      check_index_type=not loose,
+                                      check_column_type=not loose)
     else:  # a coefficient
         assert type(a.value) is type(b.value), what
         assert a.value == b.value or (a.value != a.value and b.value != b.value), what

@@ -13,7 +13,6 @@ from __future__ import annotations
 import copy
 import csv
 import io
-import json
 import warnings
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
