@@ -181,10 +181,12 @@ def test_jsonl_line_with_a_line_separator_inside_a_string() -> None:
     assert df["value"].tolist() == ["x"]
 
 
-@pytest.mark.parametrize("sep", ["", None])
-def test_mturk_empty_or_missing_separator(sep: Any) -> None:
-    with pytest.raises(InputError, match=r"sep="):
+@pytest.mark.parametrize("sep", ["", 0])
+def test_mturk_empty_separator(sep: Any) -> None:
+    with pytest.raises(InputError, match=rf"sep={sep!r} is not a separator"):
         read_mturk(io.StringIO("HITId,WorkerId,Answer.x\nH,W,a\n"), sep=sep)
+    tabbed = read_mturk(io.StringIO("HITId\tWorkerId\tAnswer.x\nH\tW\ta\n"), sep=None)
+    assert tabbed["value"].tolist() == ["a"]  # None: detected, as before
 
 
 def test_toloka_empty_separator() -> None:

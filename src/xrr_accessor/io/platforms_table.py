@@ -118,9 +118,6 @@ def read_mturk(
     if multi_sep is not None and (not isinstance(multi_sep, str) or not multi_sep.strip()):
         raise InputError(f"{_MTURK}: multi_sep={multi_sep!r} cannot split a cell; pass the "
                          "character between selections (e.g. multi_sep='|'), or None.")
-    if sep is None:
-        raise InputError(f"{_MTURK}: sep=None; pass the field separator (',' in the "
-                         "downloaded file).")
     answers = names(answers, "answers", _MTURK)
     df = read_table(path_or_buffer, _MTURK, sep)
     require_columns(df, [item, rater], _MTURK, f"Pass item=/rater= naming the columns. "

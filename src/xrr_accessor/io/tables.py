@@ -104,8 +104,10 @@ def read_file(path: str | os.PathLike[str], sep: str | None = None,
         A ``.csv``/``.txt`` (delimiter ``sep``, else sniffed from the first lines
         among ``,``, tab, ``;``, ``|``), ``.tsv``/``.tab``, ``.parquet``/``.pq``
         (the ``io`` extra) or ``.jsonl``/``.ndjson`` (one JSON object per line)
-        file; text formats may be compressed (``.gz``, ...). Other extensions
-        are read as delimited text.
+        file; text formats may be compressed (``.gz``, ``.bz2``, ``.xz``, a
+        ``.zip`` of one file, ``.zst`` through pyarrow), recognised by the
+        suffix or the first bytes; a truncated or corrupt file is an InputError
+        naming it. Other extensions are read as delimited text.
     sep : str, optional
         Delimiter of a text table.
     format : {"csv", "tsv", "parquet", "jsonl"}, optional
@@ -257,7 +259,7 @@ def read_annotations(
         As in :func:`read_file`.
     file_column : str, optional
         Add a column of this name holding each row's file name (without
-        directory or extension): to keep one file per replication apart,
+        directory or known extensions): to keep one file per replication apart,
         ``file_column="replication"``.
     item, rater, replication, label, value : column names, optional
         The roles you will give the accessor: they are checked now, so a file
@@ -269,14 +271,17 @@ def read_annotations(
         through ``dask.dataframe.read_parquet`` (partitions by row group),
         other formats one partition per file, parsed as here. The ``.xrr``
         methods on it stay lazy until ``.compute()``; each item's annotations
-        must sit in one partition (write files by item, or shuffle on it).
+        must sit in one partition (write files by item, or shuffle on it). A
+        file with other columns than the first is an InputError when computed.
 
     Returns
     -------
     DataFrame (dask DataFrame with ``lazy=True``)
         The columns as stored, plus Hive-style partition columns of a
         directory (``pool=crowd/part-0.parquet`` gives a ``pool`` column) and
-        ``file_column``. ``df.attrs["files"]`` lists the files read.
+        ``file_column`` (the file name without its directory and without only
+        the known extensions: ``crowd.v1.csv.gz`` gives ``crowd.v1``).
+        ``df.attrs["files"]`` lists the files read.
 
     Raises
     ------
