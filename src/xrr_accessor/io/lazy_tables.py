@@ -54,8 +54,8 @@ def read_lazy(paths: list[Path], source: str | os.PathLike[str], sep: str | None
         where = str(root) if root.is_dir() else [str(p) for p in paths]
         ddf = dd.read_parquet(where)
     else:
-        options = {"root": root, "sep": sep, "format": format, "file_column": file_column,
-                   "named": named}
+        options: dict[str, Any] = {"root": root, "sep": sep, "format": format,
+                                   "file_column": file_column, "named": named}
         head = read_one(paths[0], **options)
         ddf = dd.from_map(read_like, paths, columns=[str(c) for c in head.columns],
                           first=paths[0].name, **options, meta=head.iloc[:0],
