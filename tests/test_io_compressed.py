@@ -271,3 +271,15 @@ def test_from_duckdb_locked_database(db: Path) -> None:
             from_duckdb(db, "select * from a")
     finally:
         holder.communicate("")
+
+
+def test_lazy_refuses_files_with_other_columns(tmp_path: Path) -> None:
+    """Eager refuses them; lazily dask filled the gaps with NaN (found by the fuzz suite)."""
+    (tmp_path / "a.csv").write_text("item,rater,joy\n1,a,1\n1,b,0\n")
+    (tmp_path / "b.csv").write_text("item,rater,awe\n2,a,1\n2,b,0\n")
+    with pytest.raises(InputError, match=r"b.csv has other columns than a.csv"):
+        read_annotations(tmp_path)
+    ddf = read_annotations(tmp_path, lazy=True)
+    with pytest.raises(InputError, match=r"b.csv has other columns than a.csv \(only in "
+                                         r"b.csv: awe; only in a.csv: joy\)"):
+        ddf.compute()
