@@ -1,16 +1,17 @@
 """Krippendorff's alpha of each replication: the framework's default IRR.
 
 alpha = 1 - (n.. - 1) sum_ck o_ck D_ck / sum_ck n_c n_k D_ck over pairable
-values (items with at least two annotations in the replication); see SPEC
-section 3 and Krippendorff (2011), *Computing Krippendorff's Alpha-Reliability*.
+values (items with at least two annotations in the replication); see
+docs/definitions.md (Coefficients) and Krippendorff (2011), *Computing
+Krippendorff's Alpha-Reliability*.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..statistics import Stats
-from .base import Context, Estimates, counts, one_minus_ratio
+from ..engine.statistics import Stats
+from .base import Context, Estimates, one_minus_ratio, rounded_counts
 from .sums import within_sums
 
 __all__ = ["alpha"]
@@ -37,9 +38,9 @@ def alpha(stats: Stats, ctx: Context) -> Estimates:
     est = Estimates(
         np.full(m_hist.shape[:2], np.nan),
         counts={
-            "n_items": counts(m_hist[..., 2:].sum(axis=-1)),
-            "n_unpairable": counts(m_hist[..., 1]),
-            "n_values": counts(sums.n_values),
+            "n_items": rounded_counts(m_hist[..., 2:].sum(axis=-1)),
+            "n_unpairable": rounded_counts(m_hist[..., 1]),
+            "n_values": rounded_counts(sums.n_values),
         },
     )
     est.undefined(

@@ -7,8 +7,8 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import pandas as pd
 
-from ..levels import Level, distance_matrix
-from ..statistics import Meta
+from ..engine.levels import Level, distance_matrix
+from ..engine.statistics import Meta
 
 __all__ = ["Context", "Estimates", "one_minus_ratio"]
 
@@ -81,7 +81,7 @@ class Estimates:
         self.reason[new] = why
 
 
-def counts(x: np.ndarray) -> np.ndarray:
+def rounded_counts(x: np.ndarray) -> np.ndarray:
     """Weighted item counts (float sums of weights) as int64."""
     return np.rint(x).astype(np.int64)
 

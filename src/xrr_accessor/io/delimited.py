@@ -9,7 +9,7 @@ from pathlib import Path
 import pandas as pd
 
 from ..errors import InputError
-from ..schema.roles import ROLE_ALIASES, _norm
+from ..schema.roles import ROLE_ALIASES, norm
 from .source import compression_of, decompress
 
 __all__ = ["DELIMITERS", "read_delimited"]
@@ -89,7 +89,7 @@ def read_delimited(path: Path, fmt: str, sep: str | None, ids: list[str]) -> pd.
             seen.add(column)
         roles = {r for r in ids if r in ("item", "rater", "replication")}
         text = {c: str for c in header
-                if c in ids or any(_norm(c) in ROLE_ALIASES[r] for r in roles)}
+                if c in ids or any(norm(c) in ROLE_ALIASES[r] for r in roles)}
         df = pd.read_csv(_rewound(src), sep=sep, dtype=text or None)
     except pd.errors.EmptyDataError:
         raise InputError(f"{path} is empty: no header line and no annotations") from None

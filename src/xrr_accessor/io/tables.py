@@ -20,7 +20,7 @@ import pandas as pd
 
 from .._optional import require
 from ..errors import InputError
-from ..schema.roles import ROLE_ALIASES, _norm
+from ..schema.roles import ROLE_ALIASES, norm
 from .delimited import read_delimited
 from .source import COMPRESSIONS, decode, decompress, parse_jsonl
 
@@ -169,7 +169,7 @@ def _as_text_column(df: pd.DataFrame, column: Any) -> pd.DataFrame:
 def _is_id(column: Any, named: dict[str, Any]) -> bool:
     if column in [v for v in named.values() if v is not None]:
         return True
-    return any(_norm(column) in ROLE_ALIASES[r] for r in ("item", "rater", "replication")
+    return any(norm(column) in ROLE_ALIASES[r] for r in ("item", "rater", "replication")
                if named.get(r) is None)
 
 
@@ -234,7 +234,7 @@ def check_roles(df: pd.DataFrame, source: str, roles: dict[str, Any]) -> None:
             if column not in df.columns:
                 raise InputError(f"{source} has no column {column!r} (given as {role}=); its "
                                  f"columns are {shown}. Pass the right name as {role}=.")
-    if roles.get("item") is None and not any(_norm(c) in ROLE_ALIASES["item"]
+    if roles.get("item") is None and not any(norm(c) in ROLE_ALIASES["item"]
                                              for c in df.columns):
         raise InputError(f"{source} has no item column: none of its columns ({shown}) is "
                          "called item, item_id, unit, task, ... Name it with item='<column>'.")
