@@ -209,8 +209,8 @@ def test_item_index_with_divisions_needs_no_check() -> None:
 
 def test_refusals_name_the_way_out() -> None:
     ddf = _partitioned(_frame(9), 2)
-    with pytest.raises(InputError, match="ci= with dask-backed data"):
-        ddf.xrr.irr(ci=0.95)
+    with pytest.raises(InputError, match=r"analytic interval of gwet.*method='bootstrap'"):
+        ddf.xrr.irr(metric="gwet", ci=0.95).compute()
     with pytest.raises(InputError, match="other= with dask-backed data"):
         ddf.xrr.cross_kappa(ddf)
     words = pd.DataFrame({"item": [1, 1, 2, 2], "rater": ["a", "b"] * 2,
@@ -266,15 +266,19 @@ def test_local_cluster_runs_kernels_in_worker_processes() -> None:
     distributed = pytest.importorskip("distributed")
     df = _frame(11, n_items=200)
     ddf = _partitioned(df, 4)
+    boot = dict(ci=0.9, n_boot=120, seed=5, progress=False)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   dashboard_address=None) as cluster, \
             distributed.Client(cluster) as client:
         with distributed.get_task_stream(client) as stream:
             got = _quiet(ddf.xrr.normalized().compute)
+            got_ci = _quiet(ddf.xrr.cross_kappa(**boot).compute)
         workers = set(client.scheduler_info()["workers"])
     ran = {t["worker"] for t in stream.data if "partition_stats" in str(t["key"])}
     assert ran and ran <= workers
     _close(got, _quiet(df.xrr.normalized))
+    want_ci = _quiet(lambda: df.xrr.cross_kappa(**boot))
+    _close(got_ci.loc[want_ci.index, want_ci.columns], want_ci)
 
 
 def test_in_memory_path_never_imports_dask() -> None:

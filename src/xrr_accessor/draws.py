@@ -169,7 +169,7 @@ class Draws:
         if self.leave_one_out:
             return first + np.arange(len(keys), dtype=np.int64)
         return jackknife_groups(np.ascontiguousarray(keys, dtype=np.uint64),
-                                np.uint64(self.entropy), self.groups)
+                                np.uint64(self.entropy & 0xFFFFFFFFFFFFFFFF), self.groups)
 
 
 @dataclass(frozen=True)

@@ -30,6 +30,7 @@ from .coefficients.icc import anova, icc_table
 from .errors import InputError, UndefinedWarning, warn
 from .resample import Replicates, Target, replicate
 from .results import cell_name
+from .statistics import Rows
 
 __all__ = ["Bootstrap", "bootstrap_intervals", "confidence", "limits"]
 
@@ -110,6 +111,10 @@ def analytic_intervals(run: Any, entry: Coefficient, level: float, population: f
                        params: dict[str, Any]) -> dict[str, np.ndarray]:
     """Analytic standard errors and limits of ``entry`` (ICC: F-based)."""
     est = run.estimate(entry, **params)
+    if entry.name != "icc" and not isinstance(run.rows, Rows):
+        raise InputError(f"the analytic interval of {entry.name} reads every annotation, "
+                         "which stay in the partitions of dask-backed data; pass "
+                         "method='bootstrap' (its replicates add up across partitions).")
     if entry.name == "icc":
         return {"estimate": est.value, **icc_table(anova(run.stats, run.ctx),
                                                    params["form"], est.value, level)}

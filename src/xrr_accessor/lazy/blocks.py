@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..draws import Draws, Sampled, draw_columns, item_keys
 from ..errors import InputError, collecting
 from ..kernels import accumulate
 from ..schema import Annotations, Roles, encode, read
@@ -23,7 +24,7 @@ from ..schema.tally import Tally, present, tally
 from ..statistics import Meta, Stats, chunk, rows
 from .staged import Staged
 
-__all__ = ["Survey", "merge", "partition_stats", "survey"]
+__all__ = ["BOOT", "GROUP", "Survey", "merge", "partition_stats", "sampled", "survey"]
 
 
 def _encode(block: Any, roles: dict[str, Any]) -> tuple[Any, Annotations]:
@@ -188,9 +189,17 @@ class _Codes:
         self.codes, self.n_items = codes, n_items
 
 
-def partition_stats(block: Any, roles: dict[str, Any], staged: Staged, meta: Meta) -> Stats:
+def partition_stats(block: Any, roles: dict[str, Any], staged: Staged, meta: Meta,
+                    draws: Draws | None = None, first: int = 0) -> Stats:
     """The second pass over one partition: its codes in the call's global indexes,
-    then the statistics of its items (one numba pass)."""
+    then the statistics of its items (one numba pass).
+
+    With ``draws`` (``ci=``), also its items' share of every bootstrap replicate
+    (``boot:<name>``, a last axis of n_boot) and of every jackknife group
+    (``group:<name>``): the weights are keyed by item id, so a partition draws
+    its own items exactly as the in-memory call would. ``first`` numbers its
+    items for a leave-one-out jackknife (the items of the partitions before it).
+    """
     with collecting():  # reported by the first pass already
         _, ann = _encode(block, roles)
     glob = staged.ann
@@ -207,4 +216,25 @@ def partition_stats(block: Any, roles: dict[str, Any], staged: Staged, meta: Met
     part = _Codes(np.ascontiguousarray(ann.item, dtype=np.int64),
                   np.ascontiguousarray(rater, dtype=np.int64),
                   np.ascontiguousarray(rep, dtype=np.int64), codes, len(ann.items))
-    return chunk(rows(part, meta), meta, parallel=False)
+    r = rows(part, meta)
+    stats = chunk(r, meta, parallel=False)
+    if draws is None:
+        return stats
+    boot, groups = draw_columns(r, item_keys(ann.items), meta, draws, first)
+    arrays = dict(stats.arrays)
+    arrays.update({f"{BOOT}{k}": v for k, v in boot.items()})
+    arrays.update({f"{GROUP}{k}": v for k, v in (groups or {}).items()})
+    return Stats(arrays)
+
+
+#: Prefixes of the replicate and jackknife-group statistics in a partition's sums.
+BOOT, GROUP = "boot:", "group:"
+
+
+def sampled(stats: Stats, draws: Draws, n_items: int) -> tuple[Stats, Sampled]:
+    """The point statistics and the replicates' (:class:`~..draws.Sampled`) of
+    statistics summed from :func:`partition_stats` with ``draws``."""
+    point = {k: v for k, v in stats.arrays.items() if not k.startswith((BOOT, GROUP))}
+    boot = {k[len(BOOT):]: v for k, v in stats.arrays.items() if k.startswith(BOOT)}
+    groups = {k[len(GROUP):]: v for k, v in stats.arrays.items() if k.startswith(GROUP)}
+    return Stats(point), Sampled(n_items, draws, boot, groups or None)

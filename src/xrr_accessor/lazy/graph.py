@@ -31,13 +31,15 @@ import xarray as xr
 from dask.delayed import Delayed, delayed
 from dask.graph_manipulation import clone
 
+from ..draws import Draws, seeds
 from ..errors import InputError, collecting, warn
+from ..intervals import Bootstrap
 from ..pipeline import kind_of
 from ..schema import Roles
 from ..schema.read import _is_annotation_layout
 from ..schema.roles import _resolve_roles
 from ..statistics import Meta, Stats
-from .blocks import merge, partition_stats, survey
+from .blocks import merge, partition_stats, sampled, survey
 from .staged import OTHER_REFUSED, Planned, Staged
 
 __all__ = ["FAN_IN", "Lazy", "compute_all", "defer", "partitions"]
@@ -143,8 +145,55 @@ def _second(pair: tuple[Any, Any]) -> Any:
     return pair[1]
 
 
-def _all(staged: Staged, messages: Any, meta: Meta, stats: Stats) -> tuple[Any, ...]:
-    return staged, messages, meta, stats
+def _all(staged: Staged, messages: Any, meta: Meta, stats: Stats, draws: Draws | None
+         ) -> tuple[Any, ...]:
+    return staged, messages, meta, stats, draws
+
+
+def _bootstrap_options(fn: Callable[..., Any], data: Any, args: tuple[Any, ...],
+                       kwargs: dict[str, Any]) -> tuple[int, Any, bool] | None:
+    """(n_boot, seed, jackknife) of a call with ``ci=``, checked in the client; a
+    seed of None becomes fresh entropy, shared by the partitions and the client."""
+    try:
+        bound = inspect.signature(fn).bind_partial(data, *args, **kwargs)
+    except TypeError:
+        return None
+    params = inspect.signature(fn).parameters
+    get = {n: bound.arguments.get(n, p.default) for n, p in params.items()}
+    if get.get("ci") is None or "n_boot" not in get:
+        return None
+    opts = Bootstrap(get["n_boot"], get.get("seed"), get.get("interval", "bca"))
+    seed = opts.seed if opts.seed is not None else seeds(None, 1)[1]
+    seeds(seed, 1)  # a bad seed fails now, not in a worker
+    return int(opts.n_boot), seed, opts.interval == "bca"
+
+
+#: Largest replicate statistics one partition returns (n_boot + jackknife groups
+#: columns of every statistic), in bytes.
+MAX_REPLICATE_BYTES = 2**30
+
+
+def _draws(staged: Staged, meta: Meta, n_boot: int, seed: Any, jackknife: bool) -> Draws:
+    n_items = len(staged.ann.items)
+    draws = Draws.plan(n_items, n_boot, seed, None, jackknife)
+    cells = sum(int(np.prod(s)) for s in meta.shapes().values())
+    need = 8 * cells * (n_boot + draws.groups)
+    if need > MAX_REPLICATE_BYTES:
+        raise InputError(
+            f"the bootstrap's statistics would take {need / 2**30:.1f} GiB per partition "
+            f"({cells:,} statistics x {n_boot + draws.groups:,} replicates and jackknife "
+            "groups); pass fewer labels at a time (.xrr(value=[...])), fewer replicates "
+            "(n_boot=), or interval='percentile' (no jackknife).")
+    return draws
+
+
+def _offsets(surveys: Sequence[Any]) -> list[int]:
+    """The global number of each partition's first item (the partitions' items in order)."""
+    return [0, *np.cumsum([s.n_items for s in surveys]).tolist()][:-1]
+
+
+def _at(values: Sequence[Any], i: int) -> Any:
+    return values[i]
 
 
 def other_of(fn: Callable[..., Any], data: Any, args: tuple[Any, ...],
@@ -161,12 +210,9 @@ def defer(fn: Callable[..., Any], data: Any, args: tuple[Any, ...],
           kwargs: dict[str, Any]) -> Lazy:
     """``fn(data, *args, **kwargs)`` on dask-backed ``data``, as a :class:`Lazy`."""
     kwargs = dict(kwargs)
-    if kwargs.get("ci") is not None:
-        raise InputError(
-            "ci= with dask-backed data: the item bootstrap draws whole items across "
-            "partitions, which is not implemented for dask yet. Compute the estimates "
-            "lazily without ci=, or bring a sample of items into memory "
-            "(ddf.compute() / ds.load()) for intervals.")
+    boot = _bootstrap_options(fn, data, args, kwargs)
+    if boot is not None:  # one seed for the partitions and the client
+        kwargs["seed"] = boot[1]
     if other_of(fn, data, args, kwargs) is not None:
         raise InputError(OTHER_REFUSED)
     bound = getattr(data, "_xrr_bound", None)
@@ -186,8 +232,14 @@ def defer(fn: Callable[..., Any], data: Any, args: tuple[Any, ...],
     call = {**kwargs, **roles}
     meta = delayed(_plan, pure=True)(staged, fn, args, call)
     again = list(clone(*first)) if len(first) > 1 else [clone(first[0])]
-    stats = [delayed(partition_stats, pure=True)(p, roles, staged, meta) for p in again]
-    final = delayed(_all, pure=True)(staged, messages, meta, _tree(stats))
+    draws, firsts = None, [0] * len(again)
+    if boot is not None:
+        draws = delayed(_draws, pure=True)(staged, meta, *boot)
+        offsets = delayed(_offsets, pure=True)(surveys)
+        firsts = [delayed(_at, pure=True)(offsets, i) for i in range(len(again))]
+    stats = [delayed(partition_stats, pure=True)(p, roles, staged, meta, draws, f)
+             for p, f in zip(again, firsts, strict=True)]
+    final = delayed(_all, pure=True)(staged, messages, meta, _tree(stats), draws)
     return Lazy(final, fn, args, call, len(first))
 
 
@@ -261,10 +313,14 @@ class Lazy:
         return self._finish, ()
 
     def _finish(self, results: Any) -> Any:
-        staged, messages, meta, stats = results[0] if isinstance(results, list) else results
+        staged, messages, meta, stats, draws = (results[0] if isinstance(results, list)
+                                                else results)
         for category, message in messages:
             warn(message, category)
-        ready = Staged(staged.ann, staged.top, staged.kind, staged.ordered, meta, stats)
+        reps = None
+        if draws is not None:
+            stats, reps = sampled(stats, draws, len(staged.ann.items))
+        ready = Staged(staged.ann, staged.top, staged.kind, staged.ordered, meta, stats, reps)
         return self._fn(ready, *self._args, **self._kwargs)
 
     def compute(self, **kwargs: Any) -> Any:
