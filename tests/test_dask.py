@@ -309,3 +309,28 @@ def test_second_pass_reads_partitions_again_rather_than_holding_them() -> None:
     survey_in = {k for k in inputs("survey") if "merged" not in str(k)}
     stats_in = inputs("partition_stats")
     assert len(survey_in) == 4 and len(stats_in & survey_in) == 0
+
+
+def test_value_types_mixed_across_files_are_refused_as_in_memory(tmp_path) -> None:
+    """Issue 25: one CSV of 0/1 and one whose '?' makes its column text. Each file
+    alone passes the reader; together they mix ints and text, which the eager read
+    refuses, so the lazy read must too (it returned a wrong alpha, 0/1 counted twice)."""
+    from xrr_accessor.io import read_annotations
+
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame([(f"i{i}", r, int(rng.integers(0, 2))) for i in range(40)
+                       for r in "abc"], columns=["item", "rater", "joy"])
+    df.iloc[:60].to_csv(tmp_path / "one.csv", index=False)
+    two = df.iloc[60:].astype({"joy": object})
+    two.iloc[0, 2] = "?"
+    two.to_csv(tmp_path / "two.csv", index=False)
+    with pytest.raises(LevelError, match="column 'joy' mixes value types"):
+        _quiet(read_annotations(tmp_path).xrr.irr)
+    lazy = read_annotations(tmp_path, lazy=True).xrr.irr()
+    with pytest.raises(LevelError, match=r"column 'joy' mixes value types \(int, str\) across"):
+        _quiet(lazy.compute)
+    # without the '?', both paths agree
+    two.iloc[0, 2] = 1
+    two.to_csv(tmp_path / "two.csv", index=False)
+    _close(_quiet(read_annotations(tmp_path, lazy=True).xrr.irr().compute),
+           _quiet(read_annotations(tmp_path).xrr.irr))

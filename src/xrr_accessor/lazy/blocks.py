@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from ..draws import Draws, Sampled, draw_columns, item_keys
-from ..errors import InputError, collecting
+from ..errors import InputError, LevelError, collecting
 from ..kernels import accumulate
 from ..schema import Annotations, Roles, encode, read
 from ..schema.encode import _is_ordered
@@ -143,7 +143,10 @@ def merge(surveys: Sequence[Survey], kind: str, item: Hashable = "item"
     for name in labels:
         have = [(s, s.labels.index(name)) for s in parts if name in s.labels]
         per = [s.categories[j] for s, j in have]
-        keep_order = any(s.declared[j] for s, j in have) or (
+        declared = any(s.declared[j] for s, j in have)
+        if not declared:
+            _check_kinds(per, source.get(name, repr(name)))
+        keep_order = declared or (
             all(ix.equals(per[0]) for ix in per[1:]))
         cats.append(per[0] if keep_order else _union(per))
         ordered.append(all(s.ordered[j] for s, j in have))
@@ -180,6 +183,24 @@ def merge(surveys: Sequence[Survey], kind: str, item: Hashable = "item"
     )
     messages = list(dict.fromkeys(m for s in parts for m in s.messages))
     return Staged(ann, max([s.top for s in parts] + [2]), kind, tuple(ordered)), messages
+
+
+def _check_kinds(per: Sequence[pd.Index], where: str) -> None:
+    """The in-memory reader's value-type check, over every partition's values: a
+    column of numbers in one file and text in another mixes types, as it would in
+    one frame (each partition alone passes the reader's check)."""
+    if len(per) < 2 or all(ix.dtype == per[0].dtype for ix in per[1:]):
+        return
+    values = pd.Series(np.concatenate([np.asarray(ix, dtype=object) for ix in per]),
+                       dtype=object)
+    if pd.api.types.infer_dtype(values, skipna=True) in ("mixed", "mixed-integer"):
+        kinds = sorted({type(v).__name__ for v in values})
+        raise LevelError(
+            f"{where} mixes value types ({', '.join(kinds)}) across partitions (files), so "
+            "equal-looking values (1 and '1', True and 1) would be different or merged "
+            "categories. Make the column one type in every file, e.g. "
+            "ddf[col].astype(str), or fix the stray value that made one file's column "
+            "text (a '?' among numbers: make it missing).")
 
 
 class _Codes:
