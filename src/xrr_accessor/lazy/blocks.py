@@ -24,10 +24,18 @@ from ..schema.tally import Tally, present, tally
 from ..statistics import Meta, Stats, chunk, rows
 from .staged import Staged
 
-__all__ = ["BOOT", "GROUP", "Survey", "merge", "partition_stats", "sampled", "survey"]
+__all__ = ["BOOT", "GROUP", "ORDER", "Survey", "merge", "partition_stats", "sampled", "survey"]
+
+
+#: A column :func:`.graph.by_item` adds before its shuffle: each row's place in
+#: the input (partition, row), so that a partition is read in the input's order
+#: afterwards (``duplicates="first"`` keeps the first in the input, as in memory).
+ORDER = "__xrr_order__"
 
 
 def _encode(block: Any, roles: dict[str, Any]) -> tuple[Any, Annotations]:
+    if isinstance(block, pd.DataFrame) and ORDER in block.columns:
+        block = block.sort_values(ORDER, kind="stable").drop(columns=ORDER)
     if isinstance(block, pd.DataFrame) and block.index.name is not None \
             and block.index.name not in block.columns:
         block = block.reset_index()  # an item index (dd.read_parquet(index="item"))
@@ -53,12 +61,11 @@ class Survey:
     rated_of: list[pd.Index]  # ... with a non-missing annotation
     n_items: int
     top: int
-    item_keys: np.ndarray | None
     notes: dict[str, int] = field(default_factory=dict)
     messages: list[tuple[type[Warning], str]] = field(default_factory=list)
 
 
-def survey(block: Any, roles: dict[str, Any], check_items: bool) -> Survey:
+def survey(block: Any, roles: dict[str, Any]) -> Survey:
     """The first pass over one partition: its labels, ids, categories and counts.
 
     Warnings of the reader are recorded (and re-emitted in the client), not lost
@@ -77,9 +84,6 @@ def survey(block: Any, roles: dict[str, Any], check_items: bool) -> Survey:
         np.ascontiguousarray(ann.item, dtype=np.int64),
         np.ascontiguousarray(ann.replication, dtype=np.int64), len(ann.items), n_rep)
     ) if len(ann.item) else 0
-    keys = None
-    if check_items:
-        keys = pd.util.hash_pandas_object(pd.Series(ann.items), index=False).to_numpy()
     return Survey(
         labels=names, source=dict(ann.source), has_label=ann.has_label,
         has_replication=ann.has_replication, raters=ann.raters,
@@ -89,7 +93,7 @@ def survey(block: Any, roles: dict[str, Any], check_items: bool) -> Survey:
                                                       len(ann.raters))],
         rated_of=[ann.raters[row] for row in present(ann.rater[rated], ann.replication[rated],
                                                      n_rep, len(ann.raters))],
-        n_items=len(ann.items), top=top, item_keys=keys, notes=dict(ann.notes),
+        n_items=len(ann.items), top=top, notes=dict(ann.notes),
         messages=list(caught),
     )
 
@@ -108,31 +112,19 @@ def _union(indexes: Sequence[pd.Index], sort: bool = True) -> pd.Index:
     return out
 
 
-def merge(surveys: Sequence[Survey], kind: str, item: Hashable = "item"
-          ) -> tuple[Staged, list[tuple[type, str]]]:
+def merge(surveys: Sequence[Survey], kind: str) -> tuple[Staged, list[tuple[type, str]]]:
     """The call's skeleton annotations from every partition's survey.
 
     Raises
     ------
     InputError
-        When an item has annotations in more than one partition (the
-        statistics of an item must come from one partition), or when the data
-        have no annotations.
+        When the data have no annotations.
+    LevelError
+        When a label's values mix types across partitions.
     """
     parts = [s for s in surveys if len(s.labels) or s.n_items]
     if not parts:
         raise InputError("the dask-backed data hold no annotations (every partition is empty).")
-    keys = [s.item_keys for s in parts if s.item_keys is not None]
-    if keys:
-        every = np.concatenate(keys)
-        n_split = len(every) - len(np.unique(every))
-        if n_split:
-            raise InputError(
-                f"{n_split:,} item(s) have annotations in more than one partition; the "
-                "statistics of an item come from one partition. Repartition by item "
-                f"first: ddf.shuffle(on={item!r}), or for data sorted by item "
-                f"dd.read_parquet(..., index={item!r}, calculate_divisions=True)."
-            )
     labels: list[Hashable] = list(dict.fromkeys(n for s in parts for n in s.labels))
     source: dict[Hashable, str] = {}
     for s in parts:

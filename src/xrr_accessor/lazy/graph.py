@@ -2,8 +2,9 @@
 
 Two passes over the partitions, one graph:
 
-1. **survey** each partition (labels, ids, categories, counts; an item may
-   not span partitions) and **merge** the surveys into the call's skeleton:
+1. **survey** each partition (labels, ids, categories, counts; partitions
+   not known to hold whole items are shuffled by item first) and **merge**
+   the surveys into the call's skeleton:
    global indexes, as the in-memory encoder would build them. Skipped reading
    nothing: every partition is read, but only indexes leave the workers.
 2. **plan** the statistics the call needs (the public function itself runs on
@@ -39,7 +40,7 @@ from ..schema import Roles
 from ..schema.read import _is_annotation_layout
 from ..schema.roles import _resolve_roles
 from ..statistics import Meta, Stats
-from .blocks import merge, partition_stats, sampled, survey
+from .blocks import ORDER, merge, partition_stats, sampled, survey
 from .staged import OTHER_REFUSED, Planned, Staged
 
 __all__ = ["FAN_IN", "Lazy", "compute_all", "defer", "partitions"]
@@ -48,20 +49,43 @@ __all__ = ["FAN_IN", "Lazy", "compute_all", "defer", "partitions"]
 FAN_IN = 8
 
 
-def partitions(data: Any, roles: dict[str, Any]) -> tuple[list[Delayed], bool]:
-    """The partitions of ``data`` as delayed in-memory objects, and whether an item
-    may span several of them (then the first pass checks that none does)."""
+def partitions(data: Any, roles: dict[str, Any]) -> list[Delayed]:
+    """The partitions of ``data`` as delayed in-memory objects, each item whole in one.
+
+    A frame indexed by item with known divisions (``dd.read_parquet(...,
+    index=item, calculate_divisions=True)``, ``ddf.set_index(item)``) and chunked
+    xarray data (items along one dimension) are used as they are. Any other
+    partitioning (by file, date, annotator batch) is shuffled by item here, once
+    per pass (:func:`by_item`): exact whatever the partitions, at the cost of
+    moving the rows once more.
+    """
     if isinstance(data, xr.Dataset | xr.DataArray):
         if _is_annotation_layout(data):  # one row per annotation: a frame
             ds = data if isinstance(data, xr.Dataset) else data.to_dataset(
                 name=data.name if data.name is not None else "value")
             return partitions(ds.reset_coords().to_dask_dataframe(), roles)
-        return _xarray_blocks(data, roles), False
+        return _xarray_blocks(data, roles)
     if not hasattr(data, "to_delayed"):
         raise TypeError(f"{type(data).__name__} is not a dask DataFrame or xarray object.")
     item = item_column(data, roles)
-    by_item = data.index.name == item and data.known_divisions
-    return list(data.to_delayed(optimize_graph=True)), not by_item
+    if not (data.index.name == item and data.known_divisions):
+        data = by_item(data, item)
+    return list(data.to_delayed(optimize_graph=True))
+
+
+def by_item(data: Any, item: Any) -> Any:
+    """``data`` shuffled so that each item's rows sit in one partition, in input order."""
+    if data.index.name == item:
+        data = data.reset_index()
+    data = data.map_partitions(_numbered, partition_info=True, meta=data._meta.assign(
+        **{ORDER: np.zeros(0, dtype=np.int64)}))
+    return data.shuffle(on=item, npartitions=data.npartitions)
+
+
+def _numbered(part: pd.DataFrame, partition_info: dict[str, Any] | None = None
+              ) -> pd.DataFrame:
+    number = 0 if partition_info is None else int(partition_info["number"])
+    return part.assign(**{ORDER: (number << 40) + np.arange(len(part), dtype=np.int64)})
 
 
 def item_column(data: Any, roles: dict[str, Any]) -> Any:
@@ -221,12 +245,11 @@ def defer(fn: Callable[..., Any], data: Any, args: tuple[Any, ...],
         data, roles = bound[0], {**bound[1], **roles}
     Roles.from_kwargs(roles)  # unknown or bad roles fail now, not in a worker
     kind = kind_of(data)
-    first, check = partitions(data, roles)
+    first = partitions(data, roles)
     if not first:
         raise InputError("the dask-backed data have no partitions.")
-    surveys = [delayed(survey, pure=True)(p, roles, check) for p in first]
-    item = None if kind == "xarray" else item_column(data, roles)
-    merged = delayed(merge, pure=True)(surveys, kind, item)
+    surveys = [delayed(survey, pure=True)(p, roles) for p in first]
+    merged = delayed(merge, pure=True)(surveys, kind)
     staged = delayed(_first, pure=True)(merged)
     messages = delayed(_second, pure=True)(merged)
     call = {**kwargs, **roles}
