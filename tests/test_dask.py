@@ -204,6 +204,36 @@ def test_items_split_across_partitions_are_computed_exactly() -> None:
         split.xrr.irr().compute()
 
 
+def _ran(fn) -> list[str]:
+    """The names of the tasks a call runs (dask's local schedulers)."""
+    from dask.callbacks import Callback
+
+    keys: list[str] = []
+
+    class Record(Callback):
+        def _pretask(self, key, dsk, state):
+            keys.append(str(key[0] if isinstance(key, tuple) else key))
+
+    with Record():
+        _quiet(fn)
+    return keys
+
+
+def test_shuffle_only_when_an_item_is_split() -> None:
+    """Partitions of whole items without known divisions: surveyed, found whole, and
+    their statistics computed from the same partitions (no shuffle); split items:
+    shuffled by item (the survey tells which)."""
+    df = _frame(13)
+    whole = _partitioned(df, 3)
+    assert not whole.known_divisions
+    ran = _ran(whole.xrr.irr().compute)
+    assert not any("shuffle" in k for k in ran)
+    assert sum(k.startswith("survey") for k in ran) == 3
+    split = dd.from_pandas(df.sample(frac=1.0, random_state=1), npartitions=3, sort=False)
+    ran = _ran(split.xrr.irr().compute)
+    assert any("shuffle" in k for k in ran)
+
+
 def _metric_call(name: str):
     """The public call of registry entry ``name`` on frames like :func:`_frame`'s."""
     from xrr_accessor.coefficients import REGISTRY

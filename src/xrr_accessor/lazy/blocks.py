@@ -24,7 +24,8 @@ from ..schema.tally import Tally, present, tally
 from ..statistics import Meta, Stats, chunk, rows
 from .staged import Staged
 
-__all__ = ["BOOT", "GROUP", "ORDER", "Survey", "merge", "partition_stats", "sampled", "survey"]
+__all__ = ["BOOT", "GROUP", "ORDER", "Merged", "Survey", "merge", "partition_stats", "sampled",
+           "survey"]
 
 
 #: A column :func:`.graph.by_item` adds before its shuffle: each row's place in
@@ -61,11 +62,12 @@ class Survey:
     rated_of: list[pd.Index]  # ... with a non-missing annotation
     n_items: int
     top: int
+    keys: np.ndarray | None  # its items' keys (draws.item_keys), when items may be split
     notes: dict[str, int] = field(default_factory=dict)
     messages: list[tuple[type[Warning], str]] = field(default_factory=list)
 
 
-def survey(block: Any, roles: dict[str, Any]) -> Survey:
+def survey(block: Any, roles: dict[str, Any], check_items: bool = False) -> Survey:
     """The first pass over one partition: its labels, ids, categories and counts.
 
     Warnings of the reader are recorded (and re-emitted in the client), not lost
@@ -84,6 +86,7 @@ def survey(block: Any, roles: dict[str, Any]) -> Survey:
         np.ascontiguousarray(ann.item, dtype=np.int64),
         np.ascontiguousarray(ann.replication, dtype=np.int64), len(ann.items), n_rep)
     ) if len(ann.item) else 0
+    keys = item_keys(ann.items) if check_items else None
     return Survey(
         labels=names, source=dict(ann.source), has_label=ann.has_label,
         has_replication=ann.has_replication, raters=ann.raters,
@@ -93,7 +96,7 @@ def survey(block: Any, roles: dict[str, Any]) -> Survey:
                                                       len(ann.raters))],
         rated_of=[ann.raters[row] for row in present(ann.rater[rated], ann.replication[rated],
                                                      n_rep, len(ann.raters))],
-        n_items=len(ann.items), top=top, notes=dict(ann.notes),
+        n_items=len(ann.items), top=top, keys=keys, notes=dict(ann.notes),
         messages=list(caught),
     )
 
@@ -112,7 +115,19 @@ def _union(indexes: Sequence[pd.Index], sort: bool = True) -> pd.Index:
     return out
 
 
-def merge(surveys: Sequence[Survey], kind: str) -> tuple[Staged, list[tuple[type, str]]]:
+@dataclass
+class Merged:
+    """The call's skeleton, the partitions' warnings, how many items span several
+    partitions (then the partitions are shuffled by item and surveyed again), and
+    the number of each partition's first item (a leave-one-out jackknife's groups)."""
+
+    staged: Staged
+    messages: list[tuple[type, str]]
+    n_split: int
+    offsets: list[int]
+
+
+def merge(surveys: Sequence[Survey], kind: str) -> Merged:
     """The call's skeleton annotations from every partition's survey.
 
     Raises
@@ -174,7 +189,14 @@ def merge(surveys: Sequence[Survey], kind: str) -> tuple[Staged, list[tuple[type
         tally=Tally(annotations, rows_, items, count, n_rated),
     )
     messages = list(dict.fromkeys(m for s in parts for m in s.messages))
-    return Staged(ann, max([s.top for s in parts] + [2]), kind, tuple(ordered)), messages
+    keys = [s.keys for s in surveys if s.keys is not None]
+    n_split = 0
+    if keys:
+        every = np.concatenate(keys)
+        n_split = len(every) - len(np.unique(every))
+    offsets = [0, *np.cumsum([s.n_items for s in surveys]).tolist()][:-1]
+    return Merged(Staged(ann, max([s.top for s in parts] + [2]), kind, tuple(ordered)),
+                  messages, int(n_split), offsets)
 
 
 def _check_kinds(per: Sequence[pd.Index], where: str) -> None:

@@ -27,8 +27,6 @@ from typing import Any
 
 import dask
 import numpy as np
-import pandas as pd
-import xarray as xr
 from dask.delayed import Delayed, delayed
 from dask.graph_manipulation import clone
 
@@ -37,102 +35,15 @@ from ..errors import InputError, collecting, warn
 from ..intervals import Bootstrap
 from ..pipeline import kind_of
 from ..schema import Roles
-from ..schema.read import _is_annotation_layout
-from ..schema.roles import _resolve_roles
 from ..statistics import Meta, Stats
-from .blocks import ORDER, merge, partition_stats, sampled, survey
+from .blocks import Merged, merge, partition_stats, sampled, survey
+from .parts import partitions
 from .staged import OTHER_REFUSED, Planned, Staged
 
 __all__ = ["FAN_IN", "Lazy", "compute_all", "defer", "partitions"]
 
 #: Statistics added per task of the tree reduction.
 FAN_IN = 8
-
-
-def partitions(data: Any, roles: dict[str, Any]) -> list[Delayed]:
-    """The partitions of ``data`` as delayed in-memory objects, each item whole in one.
-
-    A frame indexed by item with known divisions (``dd.read_parquet(...,
-    index=item, calculate_divisions=True)``, ``ddf.set_index(item)``) and chunked
-    xarray data (items along one dimension) are used as they are. Any other
-    partitioning (by file, date, annotator batch) is shuffled by item here, once
-    per pass (:func:`by_item`): exact whatever the partitions, at the cost of
-    moving the rows once more.
-    """
-    if isinstance(data, xr.Dataset | xr.DataArray):
-        if _is_annotation_layout(data):  # one row per annotation: a frame
-            ds = data if isinstance(data, xr.Dataset) else data.to_dataset(
-                name=data.name if data.name is not None else "value")
-            return partitions(ds.reset_coords().to_dask_dataframe(), roles)
-        return _xarray_blocks(data, roles)
-    if not hasattr(data, "to_delayed"):
-        raise TypeError(f"{type(data).__name__} is not a dask DataFrame or xarray object.")
-    item = item_column(data, roles)
-    if not (data.index.name == item and data.known_divisions):
-        data = by_item(data, item)
-    return list(data.to_delayed(optimize_graph=True))
-
-
-def by_item(data: Any, item: Any) -> Any:
-    """``data`` shuffled so that each item's rows sit in one partition, in input order."""
-    if data.index.name == item:
-        data = data.reset_index()
-    data = data.map_partitions(_numbered, partition_info=True, meta=data._meta.assign(
-        **{ORDER: np.zeros(0, dtype=np.int64)}))
-    return data.shuffle(on=item, npartitions=data.npartitions)
-
-
-def _numbered(part: pd.DataFrame, partition_info: dict[str, Any] | None = None
-              ) -> pd.DataFrame:
-    number = 0 if partition_info is None else int(partition_info["number"])
-    return part.assign(**{ORDER: (number << 40) + np.arange(len(part), dtype=np.int64)})
-
-
-def item_column(data: Any, roles: dict[str, Any]) -> Any:
-    """The item column of a dask DataFrame (or its index, when named so)."""
-    names = [*data.columns, *([data.index.name] if data.index.name is not None else [])]
-    return _resolve_roles(names, Roles.from_kwargs(roles), "column")["item"]
-
-
-def _xarray_blocks(data: xr.Dataset | xr.DataArray, roles: dict[str, Any]) -> list[Delayed]:
-    """One delayed object per chunk of the item dimension, whole in the other dims."""
-    dims = list(data.dims)
-    item = _resolve_roles(dims, Roles.from_kwargs(roles), "dimension")["item"]
-    ds = data.to_dataset(name=data.name if data.name is not None else "value") \
-        if isinstance(data, xr.DataArray) else data
-    lacking = [n for n, v in ds.data_vars.items() if item not in v.dims]
-    if lacking:
-        raise InputError(
-            f"variable(s) {lacking} have no {item!r} dimension; with dask-backed data every "
-            f"variable is split along {item!r}. Broadcast them first "
-            f"(ds[name].broadcast_like(ds[other]))).")
-    ds = ds.chunk({d: -1 for d in ds.dims if d != item}).unify_chunks()
-    bounds = np.cumsum((0, *ds.chunksizes[item]))
-    coords = {d: ds.indexes[d] if d in ds.indexes else pd.RangeIndex(ds.sizes[d])
-              for d in ds.dims}
-    names = list(ds.data_vars)
-    chunked = {}
-    for name in names:
-        var = ds[name].transpose(item, ...)
-        chunked[name] = (var.dims, var.data.to_delayed(optimize_graph=True).reshape(-1))
-    out = []
-    for i in range(len(bounds) - 1):
-        local = {**coords, item: coords[item][bounds[i]:bounds[i + 1]]}
-        arrays = {n: (dims_, parts[i]) for n, (dims_, parts) in chunked.items()}
-        out.append(delayed(_dataset, pure=True)(
-            arrays, local, isinstance(data, xr.DataArray), getattr(data, "name", None),
-            dict(data.attrs)))
-    return out
-
-
-def _dataset(arrays: dict[Any, tuple[tuple[Any, ...], np.ndarray]], coords: dict[Any, Any],
-             as_array: bool, name: Any, attrs: dict[Any, Any]) -> xr.Dataset | xr.DataArray:
-    ds = xr.Dataset({n: (dims, arr) for n, (dims, arr) in arrays.items()},
-                    coords={d: c for d, c in coords.items()
-                            if any(d in dims for dims, _ in arrays.values())}, attrs=attrs)
-    if as_array:
-        return ds[next(iter(arrays))].rename(name)
-    return ds
 
 
 def _tree(parts: Sequence[Delayed]) -> Delayed:
@@ -161,12 +72,8 @@ def _plan(staged: Staged, fn: Callable[..., Any], args: tuple[Any, ...],
     raise RuntimeError(f"{fn.__name__} finished without computing statistics")  # pragma: no cover
 
 
-def _first(pair: tuple[Any, Any]) -> Any:
-    return pair[0]
-
-
-def _second(pair: tuple[Any, Any]) -> Any:
-    return pair[1]
+def _field(merged: Merged, name: str) -> Any:
+    return getattr(merged, name)
 
 
 def _all(staged: Staged, messages: Any, meta: Meta, stats: Stats, draws: Draws | None
@@ -245,30 +152,50 @@ def defer(fn: Callable[..., Any], data: Any, args: tuple[Any, ...],
         data, roles = bound[0], {**bound[1], **roles}
     Roles.from_kwargs(roles)  # unknown or bad roles fail now, not in a worker
     kind = kind_of(data)
-    first = partitions(data, roles)
-    if not first:
-        raise InputError("the dask-backed data have no partitions.")
-    surveys = [delayed(survey, pure=True)(p, roles) for p in first]
-    merged = delayed(merge, pure=True)(surveys, kind)
-    staged = delayed(_first, pure=True)(merged)
-    messages = delayed(_second, pure=True)(merged)
     call = {**kwargs, **roles}
-    meta = delayed(_plan, pure=True)(staged, fn, args, call)
-    again = list(clone(*first)) if len(first) > 1 else [clone(first[0])]
-    draws, firsts = None, [0] * len(again)
-    if boot is not None:
-        draws = delayed(_draws, pure=True)(staged, meta, *boot)
-        offsets = delayed(_offsets, pure=True)(surveys)
-        firsts = [delayed(_at, pure=True)(offsets, i) for i in range(len(again))]
-    stats = [delayed(partition_stats, pure=True)(p, roles, staged, meta, draws, f)
-             for p, f in zip(again, firsts, strict=True)]
-    final = delayed(_all, pure=True)(staged, messages, meta, _tree(stats), draws)
-    return Lazy(final, fn, args, call, len(first))
+
+    def build(shuffle: bool, merged: Merged | None = None) -> tuple[Delayed, Delayed | None]:
+        """The call's graph: survey, merge, plan and statistics (``merged`` given: the
+        partitions were surveyed already and hold whole items). With items that may
+        span partitions, also the merged survey that says whether any does."""
+        first, check = partitions(data, roles, shuffle)
+        if not first:
+            raise InputError("the dask-backed data have no partitions.")
+        probe = None
+        if merged is None:
+            surveys = [delayed(survey, pure=True)(p, roles, check) for p in first]
+            probe = delayed(merge, pure=True)(surveys, kind)
+            again = list(clone(*first)) if len(first) > 1 else [clone(first[0])]
+            merged_ = probe
+        else:
+            again, merged_ = first, delayed(merged, traverse=False)
+        staged = delayed(_field, pure=True)(merged_, "staged")
+        messages = delayed(_field, pure=True)(merged_, "messages")
+        meta = delayed(_plan, pure=True)(staged, fn, args, call)
+        draws, firsts = None, [0] * len(again)
+        if boot is not None:
+            draws = delayed(_draws, pure=True)(staged, meta, *boot)
+            offsets = delayed(_field, pure=True)(merged_, "offsets")
+            firsts = [delayed(_at, pure=True)(offsets, i) for i in range(len(again))]
+        stats = [delayed(partition_stats, pure=True)(p, roles, staged, meta, draws, f)
+                 for p, f in zip(again, firsts, strict=True)]
+        final = delayed(_all, pure=True)(staged, messages, meta, _tree(stats), draws)
+        return final, (probe if check else None)
+
+    n_partitions = len(partitions(data, roles)[0])
+    if not n_partitions:
+        raise InputError("the dask-backed data have no partitions.")
+    return Lazy(build, fn, args, call, n_partitions)
 
 
 def compute_all(*lazies: Lazy, **kwargs: Any) -> list[Any]:
     """Compute several lazy results in one graph (calls on the same data share their
     passes over it), then finalize each in the calling thread.
+
+    Data not known to hold whole items per partition are surveyed first, on
+    their own: when no item spans partitions, the statistics pass reads the
+    same partitions (two passes, as for item-partitioned data); when some do,
+    the library shuffles the rows by item and runs both passes on the result.
 
     Examples
     --------
@@ -281,7 +208,15 @@ def compute_all(*lazies: Lazy, **kwargs: Any) -> list[Any]:
     >>> round(float(kx.iloc[0, 0]), 3)
     0.5
     """
-    parts = dask.compute(*(lazy._final for lazy in lazies), **kwargs)
+    finals = [lazy.graph() for lazy in lazies]
+    probes = [(i, probe) for i, (_, probe) in enumerate(finals) if probe is not None]
+    if probes:  # first pass alone: are items split across partitions?
+        found = dask.compute(*(probe for _, probe in probes), **kwargs)
+        for (i, _), merged in zip(probes, found, strict=True):
+            # whole items: statistics of the same partitions; split: shuffle by item
+            finals[i] = (lazies[i]._build(False, merged) if not merged.n_split
+                         else lazies[i]._build(True))
+    parts = dask.compute(*(final for final, _ in finals), **kwargs)
     return [lazy._finish(p) for lazy, p in zip(lazies, parts, strict=True)]
 
 
@@ -311,11 +246,31 @@ class Lazy:
     0.4
     """
 
-    def __init__(self, final: Delayed, fn: Callable[..., Any], args: tuple[Any, ...],
-                 kwargs: dict[str, Any], n_partitions: int) -> None:
-        self._final = final
+    def __init__(self, build: Callable[..., tuple[Delayed, Delayed | None]],
+                 fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any],
+                 n_partitions: int) -> None:
+        self._build = build
         self._fn, self._args, self._kwargs = fn, args, kwargs
         self.n_partitions = n_partitions
+        self._graph: tuple[Delayed, Delayed | None] | None = None
+        self._static: Delayed | None = None
+
+    def graph(self) -> tuple[Delayed, Delayed | None]:
+        """The one-graph form (survey, merge, statistics) over the partitions as they
+        are, and the merged survey that says whether an item spans partitions (None
+        when the data say each partition holds whole items)."""
+        if self._graph is None:
+            self._graph = self._build(False)
+        return self._graph
+
+    @property
+    def _final(self) -> Delayed:
+        """As a dask collection (``dask.compute(lazy)``): one graph, so data not known
+        to hold whole items are shuffled by item (compute() shuffles only if needed)."""
+        if self._static is None:
+            final, probe = self.graph()
+            self._static = final if probe is None else self._build(True)[0]
+        return self._static
 
     def __dask_graph__(self) -> Any:
         return self._final.__dask_graph__()
