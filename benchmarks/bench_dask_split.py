@@ -2,7 +2,8 @@
 
 The data of ``bench_scaling.py`` (items x 2 pools x 2 raters x 5 binary labels,
 Parquet files of whole items). Every point runs in a fresh process (peak
-resident memory from ``ru_maxrss``; the second of two runs is timed) and computes ``summary(irr="alpha")``:
+resident memory from ``ru_maxrss``; the second of two runs is timed) and
+computes ``summary(irr="alpha")``:
 
 * **in memory**: ``df.xrr.summary()``;
 * **dask, item-partitioned**: ``dd.from_pandas(df.set_index("item"))``, known

@@ -1,11 +1,11 @@
-"""Bootstrap draws: multinomial item counts, one seeded stream per replicate.
+"""Bootstrap draws: item weights keyed by item id (a counter-based Poisson bootstrap).
 
-Each replicate b draws ``n_draws`` items uniformly with replacement from
-``n_items`` and counts how often each was drawn (a multinomial(n_draws,
-1/n_items) vector). Its stream is SplitMix64 started at ``seeds[b]``, and an
-item is drawn by Lemire's multiply-shift with rejection (exactly uniform), so
-replicate b's counts depend on its seed only: not on the block it is drawn in,
-nor on the thread.
+Item i's weight in replicate b is a Poisson draw from the uniform
+``mix(seeds[b] XOR mix(key_i))``, ``mix`` SplitMix64's finalizer and ``key_i``
+a 64-bit hash of the item's id (:func:`hash_text`, :func:`hash_integers`). So a
+weight depends on (seed, replicate, id) alone: not on the item's position, the
+other items, the block, the thread or the dask partition. :func:`_splitmix` is
+also the stream of the split-half kernels.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ _MIX2 = np.uint64(0x94D049BB133111EB)
 _LOW = np.uint64(0xFFFFFFFF)
 _S27, _S30, _S31, _S32 = np.uint64(27), np.uint64(30), np.uint64(31), np.uint64(32)
 
-#: Items a bootstrap can resample (Lemire's 32-bit draw).
+#: Items a bootstrap resamples at most (64-bit keys: collisions stay rare).
 MAX_ITEMS = 2**32 - 1
 
 
@@ -30,24 +30,6 @@ def _splitmix(state: np.uint64) -> tuple[np.uint64, np.uint64]:  # pragma: no co
     z = (z ^ (z >> _S30)) * _MIX1
     z = (z ^ (z >> _S27)) * _MIX2
     return state, z ^ (z >> _S31)
-
-
-@njit(cache=True, nogil=True)
-def multinomial_counts(n_items: int, n_draws: int, seeds: np.ndarray) -> np.ndarray:
-    """Counts (len(seeds), n_items), int32: row b is replicate b's draw of items."""
-    out = np.zeros((seeds.shape[0], n_items), dtype=np.int32)
-    n = np.uint64(n_items)
-    threshold = (np.uint64(2**32) - n) % n  # below it, a draw would favour low items
-    for b in range(seeds.shape[0]):
-        state = np.uint64(seeds[b])
-        for _ in range(n_draws):
-            while True:
-                state, z = _splitmix(state)
-                m = (z >> _S32) * n
-                if (m & _LOW) >= threshold:
-                    break
-            out[b, np.int64(m >> _S32)] += 1
-    return out
 
 
 # --- Counter-based item weights (Poisson bootstrap), keyed by item id -------------

@@ -30,12 +30,12 @@ import numpy as np
 from dask.delayed import Delayed, delayed
 from dask.graph_manipulation import clone
 
-from ..draws import Draws, seeds
+from ..engine.pipeline import kind_of
+from ..engine.statistics import Meta, Stats
 from ..errors import InputError, collecting, warn
-from ..intervals import Bootstrap
-from ..pipeline import kind_of
 from ..schema import Roles
-from ..statistics import Meta, Stats
+from ..uncertainty.draws import Draws, seeds
+from ..uncertainty.intervals import Bootstrap
 from .blocks import Merged, merge, partition_stats, sampled, survey
 from .parts import partitions
 from .staged import OTHER_REFUSED, Planned, Staged

@@ -44,11 +44,12 @@ from typing import Any
 
 import numpy as np
 
-from .coefficients import Coefficient
+from ..coefficients import Coefficient
+from ..coefficients.registry import finalize
+from ..engine.statistics import as_labels, columns
+from ..errors import InputError
+from ..kernels.resample import MAX_ITEMS, group_weights
 from .draws import JACKKNIFE_GROUPS, Draws, Sampled, block_size, item_keys, seeds
-from .errors import InputError
-from .kernels.resample import MAX_ITEMS, group_weights
-from .statistics import as_labels, columns
 
 __all__ = ["JACKKNIFE_GROUPS", "Replicates", "Target", "replicate", "seeds"]
 
@@ -87,10 +88,11 @@ def _finalize(arrays: dict[str, np.ndarray], run: Any, targets: Sequence[Target]
     """Each target over the columns of ``arrays``: (n_cols, L, cells)."""
     stats = as_labels(arrays)
     ctx = run.ctx.tiled(n_cols)
-    out = {}
+    out: dict[str, np.ndarray] = {}
+    cache: dict[tuple[Any, ...], Any] = {}
     with np.errstate(all="ignore"):
         for t in targets:
-            value = t.entry.finalize(stats, ctx, **t.params).value
+            value = finalize(t.entry, stats, ctx, t.params, cache).value
             out[t.key] = value.reshape(n_cols, run.ctx.meta.n_label, *value.shape[1:])
     return out
 

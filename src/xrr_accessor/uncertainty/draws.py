@@ -15,15 +15,15 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .errors import InputError
-from .kernels.resample import (
+from ..engine.statistics import Meta, Rows, columns
+from ..errors import InputError
+from ..kernels.resample import (
     group_weights,
     hash_integers,
     hash_text,
     jackknife_groups,
     poisson_weights,
 )
-from .statistics import Meta, Rows, columns
 
 __all__ = ["JACKKNIFE_GROUPS", "Draws", "Sampled", "block_size", "draw_columns", "item_keys",
            "seeds"]
