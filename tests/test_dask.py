@@ -275,6 +275,7 @@ def test_split_items_equal_memory_for_every_registry_entry(seed: int, parts: int
 
     df = _frame(seed, n_items=30, reps=2, raters=raters, missing=missing)
     ddf = _split_partitions(df, seed, parts)
+    df = ddf.compute()  # the same rows in the same order in memory (first-seen orders)
     codes = pd.factorize(df["item"])[0]
     assert parts == 1 or ddf.map_partitions(lambda p: p["item"].drop_duplicates()).compute(
     ).duplicated().any() or len(set(codes)) < 2  # some item really is split

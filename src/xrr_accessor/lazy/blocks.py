@@ -20,6 +20,7 @@ from ..errors import InputError, LevelError, collecting
 from ..kernels import accumulate
 from ..schema import Annotations, Roles, encode, read
 from ..schema.encode import is_ordered
+from ..schema.roles import resolve_roles
 from ..schema.tally import Tally, present, tally
 from ..uncertainty.draws import Draws, Sampled, draw_columns, item_keys
 from .staged import Staged
@@ -62,6 +63,9 @@ class Survey:
     rated_of: list[pd.Index]  # ... with a non-missing annotation
     n_items: int
     top: int
+    #: Each rater's first row in the input (shuffled partitions only), so that the
+    #: merged raters are in first-seen order, as the in-memory encoder has them.
+    rater_first: pd.Series | None
     keys: np.ndarray | None  # its items' keys (draws.item_keys), when items may be split
     notes: dict[str, int] = field(default_factory=dict)
     messages: list[tuple[type[Warning], str]] = field(default_factory=list)
@@ -87,7 +91,7 @@ def survey(block: Any, roles: dict[str, Any], check_items: bool = False) -> Surv
         np.ascontiguousarray(ann.replication, dtype=np.int64), len(ann.items), n_rep)
     ) if len(ann.item) else 0
     keys = item_keys(ann.items) if check_items else None
-    return Survey(
+    return Survey(rater_first=_rater_first(block, roles),
         labels=names, source=dict(ann.source), has_label=ann.has_label,
         has_replication=ann.has_replication, raters=ann.raters,
         replications=ann.replications, categories=list(ann.categories),
@@ -99,6 +103,17 @@ def survey(block: Any, roles: dict[str, Any], check_items: bool = False) -> Surv
         n_items=len(ann.items), top=top, keys=keys, notes=dict(ann.notes),
         messages=list(caught),
     )
+
+
+def _rater_first(block: Any, roles: dict[str, Any]) -> pd.Series | None:
+    """Each rater's smallest input position in a partition shuffled by item."""
+    if not (isinstance(block, pd.DataFrame) and ORDER in block.columns):
+        return None
+    names = [c for c in block.columns if c != ORDER]
+    rater = resolve_roles(names, Roles.from_kwargs(roles), "column").get("rater")
+    if rater is None or rater not in block.columns:
+        return None
+    return block.groupby(rater, sort=False, observed=True)[ORDER].min()
 
 
 def _union(indexes: Sequence[pd.Index], sort: bool = True) -> pd.Index:
@@ -144,7 +159,12 @@ def merge(surveys: Sequence[Survey], kind: str) -> Merged:
     source: dict[Hashable, str] = {}
     for s in parts:
         source.update(s.source)
-    raters = _union([s.raters for s in parts])
+    raters = _union([s.raters for s in parts], sort=False)  # first seen, as in memory
+    firsts = [s.rater_first for s in parts if s.rater_first is not None]
+    if firsts:  # shuffled partitions: order by the first row in the input
+        first = pd.concat(firsts).groupby(level=0, sort=False).min()
+        at = first.reindex(raters).to_numpy(dtype=float, na_value=np.inf)
+        raters = raters[np.argsort(at, kind="stable")]
     reps = _union([s.replications for s in parts])
     cats, ordered = [], []
     for name in labels:
