@@ -153,12 +153,18 @@ def defer(fn: Callable[..., Any], data: Any, args: tuple[Any, ...],
     Roles.from_kwargs(roles)  # unknown or bad roles fail now, not in a worker
     kind = kind_of(data)
     call = {**kwargs, **roles}
+    cut: dict[bool, tuple[list[Delayed], bool]] = {}  # partitions (graph optimized once)
+
+    def parts(shuffle: bool) -> tuple[list[Delayed], bool]:
+        if shuffle not in cut:
+            cut[shuffle] = partitions(data, roles, shuffle)
+        return cut[shuffle]
 
     def build(shuffle: bool, merged: Merged | None = None) -> tuple[Delayed, Delayed | None]:
         """The call's graph: survey, merge, plan and statistics (``merged`` given: the
         partitions were surveyed already and hold whole items). With items that may
         span partitions, also the merged survey that says whether any does."""
-        first, check = partitions(data, roles, shuffle)
+        first, check = parts(shuffle)
         if not first:
             raise InputError("the dask-backed data have no partitions.")
         probe = None
@@ -168,7 +174,7 @@ def defer(fn: Callable[..., Any], data: Any, args: tuple[Any, ...],
             again = list(clone(*first)) if len(first) > 1 else [clone(first[0])]
             merged_ = probe
         else:
-            again, merged_ = first, delayed(merged, traverse=False)
+            again, merged_ = first, delayed(merged, traverse=False, pure=False)
         staged = delayed(_field, pure=True)(merged_, "staged")
         messages = delayed(_field, pure=True)(merged_, "messages")
         meta = delayed(_plan, pure=True)(staged, fn, args, call)
@@ -182,7 +188,7 @@ def defer(fn: Callable[..., Any], data: Any, args: tuple[Any, ...],
         final = delayed(_all, pure=True)(staged, messages, meta, _tree(stats), draws)
         return final, (probe if check else None)
 
-    n_partitions = len(partitions(data, roles)[0])
+    n_partitions = len(parts(False)[0])
     if not n_partitions:
         raise InputError("the dask-backed data have no partitions.")
     return Lazy(build, fn, args, call, n_partitions)
