@@ -156,7 +156,7 @@ def replicate(
     Examples
     --------
     >>> import pandas as pd
-    >>> from xrr_accessor import pipeline
+    >>> from xrr_accessor.engine import pipeline
     >>> from xrr_accessor.coefficients import lookup
     >>> df = pd.DataFrame({"item": [i // 2 for i in range(40)], "rater": ["a", "b"] * 20,
     ...                    "joy": [1, 1, 0, 0, 1, 0, 1, 1] * 5})
