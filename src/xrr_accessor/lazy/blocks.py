@@ -15,6 +15,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..engine.draws import Draws, Sampled, draw_columns, item_keys
+from ..engine.staged import Staged
 from ..engine.statistics import Meta, Stats, chunk, rows
 from ..errors import InputError, LevelError, collecting
 from ..kernels import accumulate
@@ -22,8 +24,6 @@ from ..schema import Annotations, Roles, encode, read
 from ..schema.encode import is_ordered
 from ..schema.roles import resolve_roles
 from ..schema.tally import Tally, present, tally
-from ..uncertainty.draws import Draws, Sampled, draw_columns, item_keys
-from .staged import Staged
 
 __all__ = ["BOOT", "GROUP", "ORDER", "Merged", "Survey", "merge", "partition_stats", "sampled",
            "survey"]

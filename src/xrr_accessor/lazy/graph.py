@@ -30,15 +30,14 @@ import numpy as np
 from dask.delayed import Delayed, delayed
 from dask.graph_manipulation import clone
 
+from ..engine.draws import Draws, check_options, seeds
 from ..engine.pipeline import kind_of
+from ..engine.staged import OTHER_REFUSED, Planned, Staged
 from ..engine.statistics import Meta, Stats
 from ..errors import InputError, collecting, warn
 from ..schema import Roles
-from ..uncertainty.draws import Draws, seeds
-from ..uncertainty.intervals import Bootstrap
 from .blocks import Merged, merge, partition_stats, sampled, survey
 from .parts import partitions
-from .staged import OTHER_REFUSED, Planned, Staged
 
 __all__ = ["FAN_IN", "Lazy", "compute_all", "defer", "partitions"]
 
@@ -93,10 +92,12 @@ def _bootstrap_options(fn: Callable[..., Any], data: Any, args: tuple[Any, ...],
     get = {n: bound.arguments.get(n, p.default) for n, p in params.items()}
     if get.get("ci") is None or "n_boot" not in get:
         return None
-    opts = Bootstrap(get["n_boot"], get.get("seed"), get.get("interval", "bca"))
-    seed = opts.seed if opts.seed is not None else seeds(None, 1)[1]
+    n_boot, interval = get["n_boot"], get.get("interval", "bca")
+    check_options(n_boot, interval)
+    seed = get.get("seed")
+    seed = seed if seed is not None else seeds(None, 1)[1]
     seeds(seed, 1)  # a bad seed fails now, not in a worker
-    return int(opts.n_boot), seed, opts.interval == "bca"
+    return int(n_boot), seed, interval == "bca"
 
 
 #: Largest replicate statistics one partition returns (n_boot + jackknife groups

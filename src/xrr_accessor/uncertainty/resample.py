@@ -46,10 +46,10 @@ import numpy as np
 
 from ..coefficients import Coefficient
 from ..coefficients.registry import finalize
+from ..engine.draws import JACKKNIFE_GROUPS, Draws, Sampled, block_size, item_keys, seeds
 from ..engine.statistics import as_labels, columns
 from ..errors import InputError
 from ..kernels.resample import MAX_ITEMS, group_weights
-from .draws import JACKKNIFE_GROUPS, Draws, Sampled, block_size, item_keys, seeds
 
 __all__ = ["JACKKNIFE_GROUPS", "Replicates", "Target", "replicate", "seeds"]
 

@@ -15,7 +15,6 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..engine.statistics import Meta, Rows, columns
 from ..errors import InputError
 from ..kernels.resample import (
     group_weights,
@@ -24,9 +23,10 @@ from ..kernels.resample import (
     jackknife_groups,
     poisson_weights,
 )
+from .statistics import Meta, Rows, columns
 
-__all__ = ["JACKKNIFE_GROUPS", "Draws", "Sampled", "block_size", "draw_columns", "item_keys",
-           "seeds"]
+__all__ = ["JACKKNIFE_GROUPS", "Draws", "Sampled", "block_size", "check_options",
+           "draw_columns", "item_keys", "seeds"]
 
 #: Leave-one-out jackknife up to this many items; above, this many groups of items.
 JACKKNIFE_GROUPS = 200
@@ -36,6 +36,20 @@ BLOCK_BYTES = 64 * 2**20
 
 #: Most replicates per block (more gains little: the additions dominate).
 MAX_BLOCK = 64
+
+
+#: The bootstrap's intervals.
+INTERVALS = ("bca", "percentile")
+
+
+def check_options(n_boot: Any, interval: Any) -> None:
+    """Refuse bad ``n_boot=`` and ``interval=`` (in memory and before a dask graph)."""
+    if isinstance(n_boot, bool) or not isinstance(n_boot, int | np.integer) or n_boot < 2:
+        raise InputError(f"n_boot={n_boot!r} is the number of bootstrap replicates, an "
+                         "integer >= 2 (1000 or more for 95% intervals).")
+    if interval not in INTERVALS:
+        raise InputError(f"interval={interval!r}; choose 'bca' (bias-corrected "
+                         "and accelerated, the default) or 'percentile'.")
 
 
 def seeds(seed: Any, n_boot: int) -> tuple[np.ndarray, int]:

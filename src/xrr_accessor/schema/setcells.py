@@ -23,8 +23,8 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError, LevelError
-from ..schema.roles import ROLE_ALIASES, check_given, find_role, norm
-from ..schema.tables import show
+from .readsets import read_sets
+from .roles import ROLE_ALIASES, check_given, find_role, norm
 from .sets import (
     MISSING,
     ORDERED,
@@ -33,11 +33,11 @@ from .sets import (
     UNORDERED,
     LabelSets,
     cell_kinds,
-    read_sets,
     role_column,
     set_categories,
     value_column,
 )
+from .tables import show
 
 __all__ = ["SET_CATEGORIES", "is_label_sets", "label_set_codes", "looks_like_text_lists",
            "set_cells"]

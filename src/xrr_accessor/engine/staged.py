@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..engine.statistics import Meta, Stats
 from ..schema import Annotations
+from .statistics import Meta, Stats
 
 __all__ = ["OTHER_REFUSED", "Planned", "Staged"]
 
@@ -44,7 +44,7 @@ class Staged:
     meta: Meta | None = None
     stats: Stats | None = None
     #: The partitions' replicate statistics under the call's bootstrap draws
-    #: (a :class:`~xrr_accessor.uncertainty.draws.Sampled`, read as the run's rows), if any.
+    #: (a :class:`~xrr_accessor.engine.draws.Sampled`, read as the run's rows), if any.
     sampled: Any = None
 
 
