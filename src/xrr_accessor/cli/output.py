@@ -121,6 +121,9 @@ def schema(frame: pd.DataFrame, method: str | None) -> pd.DataFrame:
     counts = [c for c in COUNTS if c in out.columns]
     head = [*KEYS, *interval, *counts]
     rest = [c for c in out.columns if c not in head]
+    for col in rest:  # an empty text (no reason) is no value, as a CSV reader sees it
+        if out[col].dtype == object or pd.api.types.is_string_dtype(out[col].dtype):
+            out[col] = out[col].astype(object).where(out[col].ne("").fillna(True), None)
     for col in counts:
         if out[col].notna().all():
             out[col] = out[col].astype("int64")
