@@ -20,6 +20,8 @@ _FLAGS = {
 _VALUE = r"""('[^']*'|"[^"]*"|\[[^\]]*\]|[\w.<>-]+)"""
 _KWARG = re.compile(r"\b(" + "|".join(_FLAGS) + r")=" + _VALUE)
 _CALL = re.compile(r"\.xrr\(([^()]*)\)")
+_BARE = re.compile(r"\b(" + "|".join(_FLAGS) + r")=(?=[\s.,;:)]|$)")
+_WHERE = re.compile(r"\((?:item|rater|replication|label)=[^()]*\)")
 
 _EDIT = "in the file"
 #: (pattern, replacement) for each piece of pandas advice that can reach the command.
@@ -135,11 +137,19 @@ def as_flags(message: str) -> str:
     'use --metric alpha for missing data'
     >>> as_flags("choose labels with .xrr(labels=[...]) or pass other=")
     'choose labels with --labels ... or pass a second FILE'
+    >>> as_flags("(item=1, rater='a') appears twice; use .xrr(duplicates='first')")
+    "(item=1, rater='a') appears twice; use --duplicates first"
+    >>> as_flags("form= selects an ICC form")
+    '--form selects an ICC form'
     """
     text = shell_terms(message)
     text = re.sub(r"\s+(?:to|with) \.xrr\(\.\.\.\)", "", text)
     text = _CALL.sub(lambda m: _KWARG.sub(_flag, m.group(1)).replace(", ", " "), text)
-    text = _KWARG.sub(_flag, text)
+    kept = _WHERE.findall(text)  # "(item=1, rater='a')" names an annotation: not flags
+    text = _KWARG.sub(_flag, _WHERE.sub("\x00", text))
+    for where in kept:
+        text = text.replace("\x00", where, 1)
     text = re.sub(r"\bpass other=", "pass a second FILE", text)
+    text = _BARE.sub(lambda m: _FLAGS[m.group(1)], text)
     text = text.replace("(labels=)", "(--labels)")
     return " ".join(text.split())
