@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import warnings
 from pathlib import Path
 
@@ -124,6 +125,16 @@ def test_decimals_round_table_and_markdown_alike(capsys, tmp_path):
             md = dict(zip(mark[0], mark[k + 1], strict=True))
             for col in ("estimate", "se", "lower", "upper"):
                 assert cells[col] == md[col] == f"{csv[col][k]:.{n}f}", (flag, col)
+                shape = rf"-?\d+\.\d{{{n}}}" if n else r"-?\d+"  # zeros kept: 0.10, not 0.1
+                assert re.fullmatch(shape, cells[col]), (flag, cells[col])
+    tiny = tmp_path / "tiny.csv"  # percent agreement 3/4: trailing zeros must show
+    tiny.write_text("item,rater,joy\n1,a,1\n1,b,1\n2,a,0\n2,b,0\n3,a,1\n3,b,1\n4,a,1\n4,b,0\n")
+    for fmt in ("table", "markdown"):
+        for n, shown in ((3, "0.750"), (1, "0.8"), (0, "1")):
+            out = _out(capsys, "irr", str(tiny), "--metric", "percent", "--format", fmt,
+                       "--decimals", str(n))
+            cells = (_table_cells(out) if fmt == "table" else _markdown_cells(out))
+            assert dict(zip(cells[0], cells[1], strict=True))["estimate"] == shown, (fmt, n)
     for bad in ("-1", "x", "16"):
         assert main(["irr", str(path), "--decimals", bad]) == 2
         err = capsys.readouterr().err
