@@ -231,3 +231,22 @@ def test_huge_n_boot_is_refused_before_allocating(pools, capsys, monkeypatch):
     check_memory(most, cells)  # the suggestion fits
     with pytest.raises(xrr.InputError):
         check_memory(most * 2 + 1, cells)
+
+
+def test_readme_cli_reference_names_every_command_and_flag():
+    import argparse
+    from pathlib import Path
+
+    from xrr_accessor.cli.parser import parser
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("### From the shell"):readme.index("### Roles")]
+    top = parser()
+    sub = next(a for a in top._actions if isinstance(a, argparse._SubParsersAction))
+    for name, command in sub.choices.items():
+        assert f"xrr {name}" in section or f"alias `{name}`" in section, name
+        for action in command._actions:
+            for flag in action.option_strings:
+                if flag not in ("-h", "--help"):  # `--form` or `--form X`, not `--format`
+                    assert re.search(rf"`{re.escape(flag)}[` ]", section), (name, flag)
+    assert "`--version`" in section
