@@ -10,7 +10,6 @@ import json
 import re
 import warnings
 
-import naive
 import numpy as np
 import pandas as pd
 import pytest
@@ -19,6 +18,8 @@ import xrr_accessor as xrr
 from xrr_accessor.cli import main
 from xrr_accessor.cli.commands import check_memory
 from xrr_accessor.datasets import load_demo
+
+import naive
 
 SETS = {  # (item, rater) -> labels
     (1, "a"): ["joy", "awe"], (1, "b"): ["joy"], (1, "c"): ["joy", "awe"],
@@ -218,7 +219,7 @@ def test_stray_text_note_in_shell_terms(tmp_path, capsys):
 
 
 def test_huge_n_boot_is_refused_before_allocating(pools, capsys, monkeypatch):
-    path, df = pools
+    path, _ = pools
     called = []
     monkeypatch.setattr(xrr.api, "cross_kappa", lambda *a, **k: called.append(1))
     err = _error(capsys, "cross-kappa", str(path), "--ci", "0.95", "--n-boot",

@@ -94,7 +94,7 @@ def test_binary_files_are_refused_as_binary(demo, capsys):
 
 
 def test_dash_reads_stdin_in_the_format_given_or_sniffed(demo, capsys, monkeypatch):
-    d, df, want = demo
+    _, df, want = demo
     for data, extra in ((df.to_csv(index=False).encode(), []),
                         (df.to_json(orient="records").encode(), []),
                         (df.to_csv(index=False, sep="\t").encode(), ["--format-in", "tsv"])):
@@ -110,7 +110,7 @@ def test_dash_reads_stdin_in_the_format_given_or_sniffed(demo, capsys, monkeypat
 
 
 def test_dev_stdin_reads_as_a_stream(demo):
-    d, df, want = demo
+    _, df, want = demo
     proc = subprocess.run([sys.executable, "-m", "xrr_accessor", "irr", "/dev/stdin",
                            "--format", "csv"], input=df.to_csv(index=False),
                           capture_output=True, text=True, timeout=300)

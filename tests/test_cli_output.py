@@ -9,7 +9,6 @@ import re
 import warnings
 from pathlib import Path
 
-import naive
 import numpy as np
 import pandas as pd
 import pytest
@@ -18,6 +17,8 @@ import xrr_accessor as xrr
 from xrr_accessor.cli import main
 from xrr_accessor.cli.output import KEYS
 from xrr_accessor.datasets import load_demo
+
+import naive
 
 PARAPHRASE = (Path(__file__).resolve().parents[2] / "shared" / "data" / "real"
               / "lewidi_paraphrase" / "paraphrase_long.csv")
