@@ -251,3 +251,13 @@ def test_readme_cli_reference_names_every_command_and_flag():
                 if flag not in ("-h", "--help"):  # `--form` or `--form X`, not `--format`
                     assert re.search(rf"`{re.escape(flag)}[` ]", section), (name, flag)
     assert "`--version`" in section
+
+
+def test_unused_columns_note_names_the_flag(tmp_path, capsys):
+    path = tmp_path / "long.csv"
+    path.write_text("item,split,rater,value\n1,a,x,1\n1,a,y,1\n2,b,x,0\n2,b,y,1\n")
+    assert main(["irr", str(path)]) == 0
+    err = capsys.readouterr().err
+    assert "leave them out with --exclude" in err and "drop the columns" not in err
+    assert main(["irr", str(path), "--exclude", "split"]) == 0
+    assert capsys.readouterr().err == ""  # the fix the note gives silences it

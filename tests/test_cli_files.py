@@ -81,6 +81,8 @@ def test_other_json_is_refused_naming_what_works(demo, capsys, doc, said):
     assert said in err and "array of records" in err and "JSON Lines" in err
     path.write_text("[{\"item\": 1,")
     assert "not valid JSON" in _error(capsys, "irr", str(path))
+    path.write_text("[" * 100_000 + "]" * 100_000)  # nesting past Python's recursion limit
+    assert "cannot be read as JSON" in _error(capsys, "irr", str(path))
 
 
 def test_binary_files_are_refused_as_binary(demo, capsys):

@@ -58,6 +58,9 @@ _SHELL = [
     (r"Pass categories=\[lowest, \.\.\., highest\] to \.xrr\(\.\.\.\), or make the column "
      r"an ordered pd\.Categorical\.",
      "Give their order with --categories lowest,...,highest."),
+    # columns read as neither roles nor labels (schema.read)
+    (r"to silence this, drop the columns you do not need",
+     "to silence this, leave them out with --exclude COL,COL"),
     # label sets (levels, schema.setcells, schema.sets)
     (r" They look like lists written as text \(as CSV files.*?'dataframe\.convert-string': "
      r"False\}\)\.", " They look like lists written as text: write each as a JSON list "

@@ -106,7 +106,8 @@ def records(result: Any, statistic: str, label: str, cell: str = "replication") 
 def schema(frame: pd.DataFrame, method: str | None) -> pd.DataFrame:
     """``frame``'s columns in the command's order: :data:`KEYS`, :data:`INTERVAL`
     (``se`` to ``method`` only when ``method`` is given: an interval was asked
-    for), :data:`COUNTS`, then the rest. Absent keys are empty (None)."""
+    for; ``p_value`` only where the method gives one, not the bootstrap),
+    :data:`COUNTS`, then the rest. Absent keys are empty (None)."""
     out = frame.copy()
     for key in KEYS:
         if key not in out.columns:
@@ -118,6 +119,9 @@ def schema(frame: pd.DataFrame, method: str | None) -> pd.DataFrame:
                 out[col] = np.nan
         out["method"] = np.where(out["se"].notna() | out["lower"].notna(), method, None)
         interval = list(INTERVAL)
+        if method.startswith("bootstrap") and out["p_value"].isna().all():
+            interval.remove("p_value")  # the bootstrap gives none: no column of blanks
+            out = out.drop(columns="p_value")
     counts = [c for c in COUNTS if c in out.columns]
     head = [*KEYS, *interval, *counts]
     rest = [c for c in out.columns if c not in head]
