@@ -87,7 +87,7 @@ def _set_cells(df: pd.DataFrame, roles: dict[str, Any]) -> pd.DataFrame:
                      value=roles.get("value"), by=by)
 
 
-def read(args: argparse.Namespace) -> tuple[pd.DataFrame, pd.DataFrame | None, dict[str, Any]]:
+def _read(args: argparse.Namespace) -> tuple[pd.DataFrame, pd.DataFrame | None, dict[str, Any]]:
     """The input frame(s) and roles of a file command."""
     paths = [args.path] + ([args.other] if getattr(args, "other", None) else [])
     if paths.count("-") > 1:
@@ -202,8 +202,8 @@ def _settings(result_attrs: dict[str, Any], command: str) -> dict[str, Any]:
     return out
 
 
-def run_report(args: argparse.Namespace) -> str | Output:
-    data, other, roles = read(args)
+def _run_report(args: argparse.Namespace) -> str | Output:
+    data, other, roles = _read(args)
     ann, _ = api.annotations(data, other, level=args.level or "nominal", **roles)
     reps = len(ann.replications) + (1 if other is not None else 0)
     cells = len(ann.labels) * (reps + reps * (reps - 1))
@@ -211,10 +211,10 @@ def run_report(args: argparse.Namespace) -> str | Output:
                  reference=args.reference, sort_by=args.sort_by, **_boot(args, cells),
                  **roles)
     names = " and ".join(Path(p).name for p in (args.path, args.other) if p is not None)
-    return report_output(rep, args, f"xRR report: {names}")
+    return _report_output(rep, args, f"xRR report: {names}")
 
 
-def report_output(rep: Report, args: argparse.Namespace, title: str) -> str | Output:
+def _report_output(rep: Report, args: argparse.Namespace, title: str) -> str | Output:
     """A report as the page or Table 5 blocks (html, table, markdown) or records."""
     if args.format == "html":  # its notes in the command's words, as on stderr
         rep.attrs["notes"] = list(dict.fromkeys(as_flags(n) for n in rep.attrs["notes"]))
@@ -256,7 +256,7 @@ def _blocks(rep: Report, decimals: int) -> str:
     return "\n".join(out)
 
 
-def run_demo(args: argparse.Namespace) -> str | Output:
+def _run_demo(args: argparse.Namespace) -> str | Output:
     df = load_demo()
     if args.labels is not None:
         df = df.iloc[:, : 3 + args.labels]
@@ -264,7 +264,7 @@ def run_demo(args: argparse.Namespace) -> str | Output:
             f"rows, {(df.shape[1] - 3) * len(df):,} binary annotations, pools "
             f"{', '.join(sorted(df['pool'].unique()))}.\n\n")
     rep = report(df, irr=args.irr, level=args.level or "nominal")
-    out = report_output(rep, args, "xRR report: demo data (simulated, IRep-shaped)")
+    out = _report_output(rep, args, "xRR report: demo data (simulated, IRep-shaped)")
     return head + out if args.format == "table" and isinstance(out, str) else out
 
 
@@ -275,9 +275,9 @@ def _no_page(args: argparse.Namespace) -> None:
                          "table, csv, json or markdown")
 
 
-def run_irr(args: argparse.Namespace) -> Output:
+def _run_irr(args: argparse.Namespace) -> Output:
     _no_page(args)
-    data, _, roles = read(args)
+    data, _, roles = _read(args)
     level = args.level or ("interval" if args.metric == "icc" else "nominal")
     if args.weights is not None:
         level = "nominal"
@@ -294,9 +294,9 @@ def run_irr(args: argparse.Namespace) -> Output:
     return Output(schema(frame, method), _settings(result.attrs, "irr"))
 
 
-def run_cross(args: argparse.Namespace) -> Output:
+def _run_cross(args: argparse.Namespace) -> Output:
     _no_page(args)
-    data, other, roles = read(args)
+    data, other, roles = _read(args)
     level = args.level or "nominal"
     ann, _ = api.annotations(data, other, level=level, **roles)
     reps = len(ann.replications) + (1 if other is not None else 0)
@@ -308,9 +308,9 @@ def run_cross(args: argparse.Namespace) -> Output:
     return Output(schema(frame, method), _settings(result.attrs, "cross-kappa"))
 
 
-def run_agreement(args: argparse.Namespace) -> Output:
+def _run_agreement(args: argparse.Namespace) -> Output:
     _no_page(args)
-    data, _, roles = read(args)
+    data, _, roles = _read(args)
     data, roles, ann = _one_pool(data, roles, stem(args.path))
     table = agreement_table(data, weights=args.weights, ci=args.ci, **roles)
     frame = table.reset_index().rename(columns={"metric": "statistic"})
@@ -330,9 +330,9 @@ def _diagnostic(frame: pd.DataFrame, label: str, first: list[str]) -> pd.DataFra
     return frame[head + [c for c in frame.columns if c not in head]]
 
 
-def run_raters(args: argparse.Namespace) -> Output:
+def _run_raters(args: argparse.Namespace) -> Output:
     _no_page(args)
-    data, _, roles = read(args)
+    data, _, roles = _read(args)
     level = args.level or "nominal"
     data, roles, ann = _one_pool(data, roles, stem(args.path), level)
     result = rater_agreement(data, metric=args.metric, level=level, **roles)
@@ -340,9 +340,9 @@ def run_raters(args: argparse.Namespace) -> Output:
     return Output(frame, {"command": "raters", "metric": args.metric, "level": level})
 
 
-def run_items(args: argparse.Namespace) -> Output:
+def _run_items(args: argparse.Namespace) -> Output:
     _no_page(args)
-    data, _, roles = read(args)
+    data, _, roles = _read(args)
     level = args.level or "interval"
     data, roles, ann = _one_pool(data, roles, stem(args.path), level)
     result = item_disagreement(data, level=level, **roles)
@@ -354,7 +354,7 @@ def run_items(args: argparse.Namespace) -> Output:
 
 
 COMMANDS = {
-    "demo": run_demo, "report": run_report, "summary": run_report, "irr": run_irr,
-    "cross-kappa": run_cross, "agreement": run_agreement, "raters": run_raters,
-    "items": run_items,
+    "demo": _run_demo, "report": _run_report, "summary": _run_report, "irr": _run_irr,
+    "cross-kappa": _run_cross, "agreement": _run_agreement, "raters": _run_raters,
+    "items": _run_items,
 }

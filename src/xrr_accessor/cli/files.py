@@ -215,7 +215,16 @@ def read_table(path: str, sep: str | None = None, file_column: str | None = None
     delimiter sniffed, Parquet with the ``io`` extra, JSON, JSON Lines); or a
     directory or glob of them, stacked (:func:`xrr_accessor.io.read_annotations`;
     ``file_column`` names a column holding each row's file name; ``item`` the
-    item column, when not found by name)."""
+    item column, when not found by name).
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "a.json"
+    >>> _ = p.write_text('[{"item": 1, "rater": "a", "joy": 1}]')
+    >>> read_table(str(p)).columns.tolist()
+    ['item', 'rater', 'joy']
+    """
     if path == "-" or _is_stream(path):
         name = "stdin (-)" if path == "-" else path
         if path == "-":
@@ -238,7 +247,14 @@ def read_table(path: str, sep: str | None = None, file_column: str | None = None
 
 
 def has_replication(df: pd.DataFrame, given: str | None) -> bool:
-    """Whether ``df`` has a replication column (named with --replication, or by alias)."""
+    """Whether ``df`` has a replication column (named with --replication, or by alias).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> has_replication(pd.DataFrame(columns=["item", "pool"]), None)
+    True
+    """
     return given is not None or any(_norm(c) in ROLE_ALIASES["replication"]
                                     for c in df.columns)
 
@@ -246,7 +262,15 @@ def has_replication(df: pd.DataFrame, given: str | None) -> bool:
 def with_replication(frames: list[pd.DataFrame], paths: list[str],
                      column: str = "replication") -> pd.DataFrame:
     """Two files without a replication column as one frame, each file a replication
-    named after its file name (``crowd.csv`` -> ``crowd``)."""
+    named after its file name (``crowd.csv`` -> ``crowd``).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> a = pd.DataFrame({"item": [1], "joy": [0]})
+    >>> with_replication([a, a], ["crowd.csv", "x/expert.v2.tsv"])["replication"].tolist()
+    ['crowd', 'expert.v2']
+    """
     a, b = (set(map(str, f.columns)) for f in frames)
     if a != b:
         raise InputError(
@@ -263,7 +287,13 @@ def with_replication(frames: list[pd.DataFrame], paths: list[str],
 
 def stem(path: str) -> str:
     """A file's name without its format suffixes (``crowd.v1.csv.gz`` -> ``crowd.v1``;
-    ``-`` -> ``stdin``)."""
+    ``-`` -> ``stdin``).
+
+    Examples
+    --------
+    >>> stem("data/crowd.v1.csv.gz"), stem("-")
+    ('crowd.v1', 'stdin')
+    """
     if path == "-":
         return "stdin"
     name = Path(path).name

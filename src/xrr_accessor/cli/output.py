@@ -107,7 +107,16 @@ def schema(frame: pd.DataFrame, method: str | None) -> pd.DataFrame:
     """``frame``'s columns in the command's order: :data:`KEYS`, :data:`INTERVAL`
     (``se`` to ``method`` only when ``method`` is given: an interval was asked
     for; ``p_value`` only where the method gives one, not the bootstrap),
-    :data:`COUNTS`, then the rest. Absent keys are empty (None)."""
+    :data:`COUNTS`, then the rest. Absent keys are empty (None).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> f = schema(pd.DataFrame({"label": ["joy"], "statistic": ["alpha"],
+    ...                          "estimate": [0.5], "n_items": [10]}), None)
+    >>> f.columns.tolist()
+    ['label', 'statistic', 'replication', 'replication_other', 'estimate', 'n_items']
+    """
     out = frame.copy()
     for key in KEYS:
         if key not in out.columns:
@@ -167,7 +176,18 @@ def _texts(frame: pd.DataFrame, decimals: int) -> pd.DataFrame:
 
 
 def write_table(frame: pd.DataFrame, decimals: int) -> str:
-    """Aligned plain text: numbers right-aligned, the same text as markdown."""
+    """Aligned plain text: numbers right-aligned, the same text as markdown.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> f = schema(pd.DataFrame({"label": ["joy"], "statistic": ["alpha"],
+    ...                          "estimate": [0.5], "n_items": [10]}), None)
+    >>> print(write_table(f, 2))
+    label  statistic  replication  replication_other  estimate  n_items
+    joy    alpha                                          0.50       10
+    <BLANKLINE>
+    """
     shown = _texts(frame, decimals)
     numeric = [pd.api.types.is_numeric_dtype(frame[c]) for c in frame.columns]
     widths = [max([len(str(c)), *map(len, shown[c])]) for c in frame.columns]
@@ -182,7 +202,20 @@ def write_table(frame: pd.DataFrame, decimals: int) -> str:
 
 
 def write_markdown(frame: pd.DataFrame, decimals: int) -> str:
-    """A Markdown table (no dependency on tabulate), the same text as the table."""
+    """A Markdown table (no dependency on tabulate), the same text as the table;
+    ``|`` in a cell is escaped and line breaks become spaces.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> f = schema(pd.DataFrame({"label": ["joy"], "statistic": ["alpha"],
+    ...                          "estimate": [0.5], "n_items": [10]}), None)
+    >>> print(write_markdown(f, 2))
+    | label | statistic | replication | replication_other | estimate | n_items |
+    |---|---|---|---|---:|---:|
+    | joy | alpha |  |  | 0.50 | 10 |
+    <BLANKLINE>
+    """
     shown = _texts(frame, decimals)
     numeric = [pd.api.types.is_numeric_dtype(frame[c]) for c in frame.columns]
 
@@ -197,7 +230,18 @@ def write_markdown(frame: pd.DataFrame, decimals: int) -> str:
 
 
 def write_csv(frame: pd.DataFrame) -> str:
-    """CSV with full precision, one record per line."""
+    """CSV with full precision, one record per line.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> f = schema(pd.DataFrame({"label": ["joy"], "statistic": ["alpha"],
+    ...                          "estimate": [0.5], "n_items": [10]}), None)
+    >>> print(write_csv(f))
+    label,statistic,replication,replication_other,estimate,n_items
+    joy,alpha,,,0.5,10
+    <BLANKLINE>
+    """
     return frame.to_csv(index=False)
 
 
@@ -219,7 +263,18 @@ def _plain(value: Any) -> Any:
 
 def write_json(frame: pd.DataFrame, attrs: dict[str, Any], notes: list[str]) -> str:
     """``{"attrs": {...}, "notes": [...], "records": [...]}``: numbers at full
-    precision, NaN as null, ``notes`` a list of strings."""
+    precision, NaN as null, ``notes`` a list of strings.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> f = schema(pd.DataFrame({"label": ["joy"], "statistic": ["alpha"],
+    ...                          "estimate": [0.5], "n_items": [10]}), None)
+    >>> import json
+    >>> doc = json.loads(write_json(f, {"command": "irr"}, ["a note"]))
+    >>> doc["notes"], doc["records"][0]["estimate"], doc["records"][0]["replication"]
+    (['a note'], 0.5, None)
+    """
     rows = [{str(k): _plain(v) for k, v in zip(frame.columns, row, strict=True)}
             for row in frame.itertuples(index=False)]
     doc = {"attrs": _plain(attrs), "notes": [str(n) for n in notes], "records": rows}
@@ -228,7 +283,16 @@ def write_json(frame: pd.DataFrame, attrs: dict[str, Any], notes: list[str]) -> 
 
 def render(frame: pd.DataFrame, fmt: str, decimals: int, attrs: dict[str, Any],
            notes: list[str]) -> str:
-    """``frame`` in ``fmt``: table, csv, json or markdown."""
+    """``frame`` in ``fmt``: table, csv, json or markdown (one writer each).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> f = schema(pd.DataFrame({"label": ["joy"], "statistic": ["alpha"],
+    ...                          "estimate": [0.5], "n_items": [10]}), None)
+    >>> render(f, "csv", 3, {}, []) == write_csv(f)
+    True
+    """
     if fmt == "csv":
         return write_csv(frame)
     if fmt == "json":

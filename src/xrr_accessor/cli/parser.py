@@ -49,7 +49,14 @@ error (one line on stderr), 130 interrupted (Ctrl-C), 141 output closed."""
 
 
 def version() -> str:
-    """The package's one version (installed metadata, else ``__version__``)."""
+    """The package's one version (installed metadata, else ``__version__``).
+
+    Examples
+    --------
+    >>> import xrr_accessor
+    >>> version() == xrr_accessor.__version__
+    True
+    """
     try:
         return metadata.version("xrr_accessor")
     except metadata.PackageNotFoundError:  # pragma: no cover - source checkout
@@ -133,7 +140,14 @@ def _common() -> dict[str, argparse.ArgumentParser]:
 
 
 def parser() -> argparse.ArgumentParser:
-    """The ``xrr`` argument parser."""
+    """The ``xrr`` argument parser.
+
+    Examples
+    --------
+    >>> args = parser().parse_args(["irr", "a.csv", "--decimal", "2", "--level", "masi"])
+    >>> args.command, args.decimals, args.level
+    ('irr', 2, 'masi')
+    """
     top = _Parser(
         prog="xrr", description="Inter-rater and cross-replication reliability (xRR).",
         epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
