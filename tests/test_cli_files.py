@@ -176,3 +176,23 @@ def test_ctrl_c_exits_130_without_traceback(tmp_path):
     assert proc.returncode == 130, err
     assert "Traceback" not in err and "KeyboardInterrupt" not in err
     assert err.strip() == "xrr: interrupted" and out == ""
+
+
+def test_text_that_is_not_utf8_or_not_a_table_says_so(tmp_path, capsys):
+    latin = tmp_path / "latin.csv"
+    latin.write_bytes("item,rater,mood\n1,a,café\n1,b,thé\n".encode("latin-1"))
+    err = _error(capsys, "irr", str(latin))
+    assert "not UTF-8 text" in err and "iconv" in err and "--sep" not in err
+    ragged = tmp_path / "ragged.csv"
+    ragged.write_text("item,rater,joy\n1,a,1\n1,b,0,4,5\n2,a,1\n")
+    err = _error(capsys, "irr", str(ragged))
+    assert "sniffed" in err and "with --sep ," not in err  # no flag the user never passed
+    err = _error(capsys, "irr", str(ragged), "--sep", ",")
+    assert "--sep ," in err  # the one the user did pass
+
+
+def test_flags_are_never_abbreviated(tmp_path, capsys):
+    path = tmp_path / "a.csv"
+    path.write_text("item,rater,joy\n1,a,1\n1,b,0\n")
+    err = _error(capsys, "cross-kappa", str(path), "--form", "2,1")
+    assert "unrecognized arguments: --form" in err and "ambiguous" not in err

@@ -12,6 +12,7 @@ from __future__ import annotations
 import glob
 import json
 import os
+import re
 import stat
 import sys
 import tempfile
@@ -200,12 +201,29 @@ def _one_file(path: Path, name: str, sep: str | None, fmt: str | None) -> pd.Dat
         kind = _binary(head)
         if kind is not None:
             raise InputError(f"{name} is {kind}, not text; xrr reads {_WORKS}")
+        _utf8(head, name)
     if fmt == "json":
         return _read_json_file(path, name)
     try:
         return read_file(path, sep=sep, format=fmt)
     except InputError as exc:
-        raise InputError(str(exc).replace(str(path), name)) from None
+        text = str(exc).replace(str(path), name)
+        if sep is None:  # the user gave no delimiter: say it was sniffed, not given
+            text = re.sub(r"as a table with sep=('[^']*'|\"[^\"]*\")",
+                          r"as a table (delimiter \1, sniffed from its first lines; give "
+                          r"another with --sep)", text)
+        raise InputError(text) from None
+
+
+def _utf8(head: bytes, name: str) -> None:
+    """Text that is not UTF-8 is refused with the fix, not a parser error."""
+    try:
+        head.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        if exc.start < len(head) - 3:  # not a character cut at the end of the sample
+            raise InputError(f"{name} is not UTF-8 text (byte {head[exc.start]:#04x} at "
+                             f"position {exc.start}); save it as UTF-8, e.g. iconv -f "
+                             f"latin1 -t utf-8 {name} > utf8.csv") from None
 
 
 def read_table(path: str, sep: str | None = None, file_column: str | None = None,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 from importlib import metadata
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from ..coefficients import REGISTRY
 from ..coefficients.icc import FORMS
@@ -86,7 +86,12 @@ def _decimals(text: str) -> int:
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse, with its usage errors on one line like every other error."""
+    """argparse, with its usage errors on one line like every other error, and no
+    abbreviated flags (``--form`` is the ICC form, not a prefix of ``--format``)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"xrr: error: {message} (see: {self.prog} --help)\n")
