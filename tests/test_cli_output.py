@@ -226,3 +226,28 @@ def test_json_notes_are_a_list_of_the_stderr_notes(capsys, tmp_path):
     assert doc["notes"] and all(isinstance(n, str) for n in doc["notes"])
     assert [f"note: {n}" for n in doc["notes"]] == captured.err.strip().splitlines()
     assert any("comment" in n for n in doc["notes"])
+
+
+def test_report_json_has_records_settings_and_notes(capsys, tmp_path):
+    demo = load_demo().groupby("pool").head(400).iloc[:, :4]
+    path = tmp_path / "pools.csv"
+    demo = demo.assign(comment="x")
+    demo.to_csv(path, index=False)
+    assert main(["report", str(path), "--ci", "0.9", "--n-boot", "100", "--seed", "3",
+                 "--format", "json"]) == 0
+    captured = capsys.readouterr()
+    doc = json.loads(captured.out)
+    assert [f"note: {n}" for n in doc["notes"]] == captured.err.strip().splitlines()
+    assert any("comment" in n for n in doc["notes"])
+    attrs = doc["attrs"]
+    assert (attrs["n_boot"], attrs["seed"], attrs["interval"], attrs["method"]) == (
+        100, 3, "bca", "bootstrap")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", xrr.XRRWarning)
+        want = xrr.report(demo, ci=0.9, n_boot=100, seed=3).frame
+    got = pd.DataFrame(doc["records"])
+    assert list(got.columns[:5]) == [*KEYS, "estimate"]
+    assert len(got) == len(want)
+    np.testing.assert_allclose(got["lower"].astype(float), want["lower"], rtol=1e-12)
+    assert set(got.loc[got["lower"].notna(), "method"]) == {"bootstrap bca"}
+    assert got["n_items"].tolist() == want["n_items"].tolist()
