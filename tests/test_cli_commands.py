@@ -261,3 +261,14 @@ def test_unused_columns_note_names_the_flag(tmp_path, capsys):
     assert "leave them out with --exclude" in err and "drop the columns" not in err
     assert main(["irr", str(path), "--exclude", "split"]) == 0
     assert capsys.readouterr().err == ""  # the fix the note gives silences it
+
+
+def test_agreement_table_text_leaves_missing_bands_blank(tmp_path, capsys):
+    path = tmp_path / "wide.csv"
+    path.write_text("A,B,C\n1,1,2\n2,2,2\n3,3,1\n1,2,1\n")
+    out = main(["agreement", str(path), "--wide"])
+    assert out == 0
+    lines = capsys.readouterr().out.splitlines()
+    percent = next(ln for ln in lines if " percent " in ln)
+    assert "NaN" not in percent and percent.rstrip().endswith("0.000")  # no band, no reason
+    assert "slight" in next(ln for ln in lines if " scott " in ln)

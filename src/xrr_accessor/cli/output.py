@@ -170,9 +170,18 @@ def cell_text(value: Any, decimals: int, column: str = "") -> str:
     return str(value)
 
 
+def _missing(v: Any) -> bool:
+    return v is None or v is pd.NA or (isinstance(v, float | np.floating) and math.isnan(v))
+
+
 def _texts(frame: pd.DataFrame, decimals: int) -> pd.DataFrame:
-    return pd.DataFrame({c: [cell_text(v, decimals, str(c)) for v in frame[c].tolist()]
-                         for c in frame.columns}, columns=frame.columns)
+    """Every cell as text; a missing value in a text column (no band) is empty."""
+    out = {}
+    for c in frame.columns:
+        numeric = pd.api.types.is_numeric_dtype(frame[c])
+        out[c] = [cell_text(v, decimals, str(c)) if numeric or not _missing(v) else ""
+                  for v in frame[c].tolist()]
+    return pd.DataFrame(out, columns=frame.columns)
 
 
 def write_table(frame: pd.DataFrame, decimals: int) -> str:
