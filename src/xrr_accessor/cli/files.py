@@ -23,7 +23,7 @@ import pandas as pd
 
 from ..errors import InputError
 from ..io.tables import read_annotations, read_file
-from ..schema.roles import ROLE_ALIASES, _norm
+from ..schema.roles import ROLE_ALIASES, norm
 
 __all__ = ["FORMATS_IN", "has_replication", "read_json", "read_table", "with_replication"]
 
@@ -273,7 +273,7 @@ def has_replication(df: pd.DataFrame, given: str | None) -> bool:
     >>> has_replication(pd.DataFrame(columns=["item", "pool"]), None)
     True
     """
-    return given is not None or any(_norm(c) in ROLE_ALIASES["replication"]
+    return given is not None or any(norm(c) in ROLE_ALIASES["replication"]
                                     for c in df.columns)
 
 

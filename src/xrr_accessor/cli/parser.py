@@ -8,8 +8,8 @@ from typing import Any, NoReturn
 
 from ..coefficients import REGISTRY
 from ..coefficients.icc import FORMS
-from ..levels import LEVELS
-from ..report import STATISTICS
+from ..engine.levels import LEVELS
+from ..reporting.report import STATISTICS
 from .files import FORMATS_IN
 from .output import FORMATS
 
