@@ -273,3 +273,11 @@ def test_agreement_table_text_leaves_missing_bands_blank(tmp_path, capsys):
     scott = next(ln for ln in lines if " scott " in ln).split()
     assert scott[-1] == "slight" and len(percent) == len(scott) - 1  # no band: blank
     assert percent[-1] in ("0.000", "NaN")  # its pe (no chance term), not a band "NaN"
+
+
+def test_pandas_advice_no_rule_knows_is_left_out():
+    from xrr_accessor.cli.messages import as_flags
+
+    text = as_flags("column 'x' is odd (e.g. df['x'].str.strip()). Strip it first: "
+                    "df['x'] = df['x'].str.strip(). Then read it again.")
+    assert text == "column 'x' is odd. Then read it again."

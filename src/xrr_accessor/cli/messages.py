@@ -105,7 +105,7 @@ def _drop_code(text: str) -> str:
                 out.append("" if _CODE.search(aside) else aside)
                 start = i + 1
     out.append(text[start:])
-    text = "".join(out)
+    text = re.sub(r"\s+([.,;:])", r"\1", "".join(out))
     sentences = re.split(r"(?<=[.;])\s+", text)
     kept = [s for s in sentences if not _CODE.search(s)]
     return " ".join(kept) if kept else text
