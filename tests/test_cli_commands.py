@@ -281,3 +281,14 @@ def test_pandas_advice_no_rule_knows_is_left_out():
     text = as_flags("column 'x' is odd (e.g. df['x'].str.strip()). Strip it first: "
                     "df['x'] = df['x'].str.strip(). Then read it again.")
     assert text == "column 'x' is odd. Then read it again."
+
+
+def test_label_column_note_names_the_flags():
+    from xrr_accessor.cli.messages import as_flags
+
+    note = ("column 'label' is read as the labels (found by its name); column(s) 'x' are "
+            "not used. To silence this, name it with value= and drop the columns you do "
+            "not need.")  # schema.read's note, as varierr_round1_labels_long.csv gets it
+    text = as_flags(note)
+    assert text.endswith("name it with --value and leave the columns you do not need out "
+                         "with --exclude COL,COL.")

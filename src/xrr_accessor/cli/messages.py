@@ -61,6 +61,8 @@ _SHELL = [
     # columns read as neither roles nor labels (schema.read)
     (r"to silence this, drop the columns you do not need",
      "to silence this, leave them out with --exclude COL,COL"),
+    (r"drop the columns you do not need", "leave the columns you do not need out with "
+     "--exclude COL,COL"),
     # label sets (levels, schema.setcells, schema.sets)
     (r" They look like lists written as text \(as CSV files.*?'dataframe\.convert-string': "
      r"False\}\)\.", " They look like lists written as text: write each as a JSON list "
