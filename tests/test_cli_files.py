@@ -37,8 +37,16 @@ def _csv(capsys, *args: str) -> pd.DataFrame:
     return pd.read_csv(io.StringIO(capsys.readouterr().out))
 
 
+def _status(args: list[str]) -> int:
+    """main's exit status, argparse's usage errors (SystemExit) included."""
+    try:
+        return main(args)
+    except SystemExit as exc:
+        return int(exc.code)
+
+
 def _error(capsys, *args: str) -> str:
-    assert main(list(args)) == 2
+    assert _status(list(args)) == 2
     err = capsys.readouterr().err
     assert err.startswith("xrr: error:") and err.count("\n") == 1, err
     assert "Traceback" not in err

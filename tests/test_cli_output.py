@@ -137,7 +137,9 @@ def test_decimals_round_table_and_markdown_alike(capsys, tmp_path):
             cells = (_table_cells(out) if fmt == "table" else _markdown_cells(out))
             assert dict(zip(cells[0], cells[1], strict=True))["estimate"] == shown, (fmt, n)
     for bad in ("-1", "x", "16"):
-        assert main(["irr", str(path), "--decimals", bad]) == 2
+        with pytest.raises(SystemExit) as exit_:  # argparse's usage error
+            main(["irr", str(path), "--decimals", bad])
+        assert exit_.value.code == 2
         err = capsys.readouterr().err
         assert err.startswith("xrr: error:") and err.count("\n") == 1
         assert "decimals" in err and "Format specifier" not in err

@@ -66,8 +66,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     Returns
     -------
     int
-        0 on success (also for --help and --version), 2 on a user error (one
-        line on stderr, usage errors included), 130 when
+        0 on success, 2 on a user error (one line on stderr; argparse's usage
+        errors, ``--help`` and ``--version`` exit through SystemExit as usual), 130 when
         interrupted (Ctrl-C), 141 when the reader of the output went away
         (``xrr demo | head``).
 
@@ -85,8 +85,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     try:
         return _run(argv)
-    except SystemExit as exc:  # argparse: --help, --version (0) and usage errors (2)
-        return exc.code if isinstance(exc.code, int) else 2
     except KeyboardInterrupt:
         print("xrr: interrupted", file=sys.stderr)
         return 130
