@@ -230,12 +230,15 @@ def test_huge_n_boot_is_refused_before_allocating(pools, capsys, monkeypatch):
     path, _ = pools
     called = []
     monkeypatch.setattr(xrr.api, "cross_kappa", lambda *a, **k: called.append(1))
+    pages = {"SC_AVPHYS_PAGES": 1_000_000, "SC_PAGE_SIZE": 4096}  # 3.8 GiB free, fixed
+    monkeypatch.setattr("xrr_accessor.cli.commands.os.sysconf", pages.__getitem__)
     err = _error(capsys, "cross-kappa", str(path), "--ci", "0.95", "--n-boot",
                  "1000000000000")
     assert not called  # nothing computed, nothing allocated
     cells = 2 * 3  # two labels x three pairs
     need = 10**12 * (16 * cells + 8) / 2**30
     assert f"about {need:,.1f} GiB" in err and f"x {cells:,} cell(s)" in err
+    assert "the 3.8 GiB of memory available" in err
     most = int(re.search(r"at most --n-boot ([\d,]+)", err).group(1).replace(",", ""))
     check_memory(most, cells)  # the suggestion fits
     with pytest.raises(xrr.InputError):
