@@ -303,3 +303,19 @@ def test_label_column_note_names_the_flags():
     text = as_flags(note)
     assert text.endswith("name it with --value and leave the columns you do not need out "
                          "with --exclude COL,COL.")
+
+
+def test_lists_as_text_in_python_or_json_spelling(tmp_path, capsys):
+    path = tmp_path / "tags.csv"
+    rows = ["item,rater,tags", "1,a,\"['don''t', 'x']\"", "1,b,\"[\"\"don't\"\"]\"",
+            "2,a,\"['x']\"", "2,b,\"['x']\"", "3,a,\"['y', 'x']\"", "3,b,\"['y']\""]
+    path.write_text("\n".join(rows).replace("''", "\\'") + "\n")
+    frame = pd.DataFrame({"item": [1, 1, 2, 2, 3, 3], "rater": list("abababab")[:6],
+                          "tags": [frozenset({"don't", "x"}), frozenset({"don't"}),
+                                   frozenset({"x"}), frozenset({"x"}),
+                                   frozenset({"y", "x"}), frozenset({"y"})]})
+    want = float(xrr.irr(frame, level="masi").iloc[0])
+    got = _csv(capsys, "irr", str(path), "--level", "masi")
+    assert got["estimate"].tolist() == pytest.approx([want], rel=1e-12)
+    path.write_text("item,rater,tags\n1,a,[__import__('os')]\n1,b,[x]\n")
+    assert "not lists of labels" in _error(capsys, "irr", str(path), "--level", "masi")

@@ -4,6 +4,7 @@ what to print (:class:`Output` records, or finished text for pages)."""
 from __future__ import annotations
 
 import argparse
+import ast
 import json
 import os
 from dataclasses import dataclass, field
@@ -67,14 +68,26 @@ def _text_lists(df: pd.DataFrame) -> pd.DataFrame:
         if not (text.str.startswith("[") & text.str.endswith("]")).all():
             continue
         try:
-            parsed = text.map(lambda s: json.loads(s.replace("'", '"')))
-        except ValueError:
+            parsed = text.map(_text_list)
+        except (ValueError, SyntaxError, RecursionError, MemoryError):
             raise InputError(f"column {col!r} holds lists written as text that are not "
-                             "valid JSON; write each as [\"a\", \"b\"]") from None
+                             "lists of labels; write each as [\"a\", \"b\"]") from None
         out[col] = out[col].astype(object)
         out.loc[parsed.index, col] = pd.Series(parsed.tolist(), index=parsed.index,
                                                dtype=object)
     return out
+
+
+def _text_list(text: str) -> list[Any]:
+    """``["a", "b"]`` (JSON) or ``['a', 'b']`` (Python's repr) as a list of labels."""
+    try:
+        value = json.loads(text)
+    except ValueError:
+        value = ast.literal_eval(text)  # literals only: never runs code
+    if not isinstance(value, list | tuple) or any(isinstance(v, list | tuple | dict | set)
+                                                  for v in value):
+        raise ValueError(text)
+    return list(value)
 
 
 def _set_cells(df: pd.DataFrame, roles: dict[str, Any]) -> pd.DataFrame:
