@@ -19,9 +19,9 @@ from ..datasets import load_demo
 from ..diagnostics import item_disagreement, rater_agreement
 from ..engine.levels import SET_LEVELS
 from ..errors import InputError
-from ..multilabel.setcells import set_cells
 from ..reporting.agreement import agreement_table
 from ..reporting.report import STATISTICS, Report, report
+from ..schema.setcells import set_cells
 from ..uncertainty.intervals import method_for
 from .files import has_replication, read_table, stem, with_replication
 from .messages import as_flags
