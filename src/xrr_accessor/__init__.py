@@ -28,6 +28,7 @@ from .diagnostics import (
     validity,
 )
 from .errors import (
+    CostWarning,
     DroppedDataWarning,
     InputError,
     LevelError,
@@ -46,6 +47,7 @@ from .summary import summary
 __version__ = "0.1.0"
 
 __all__ = [
+    "CostWarning",
     "DroppedDataWarning",
     "InputError",
     "Intra",

@@ -235,10 +235,11 @@ def register() -> None:
 
 def _register_polars() -> None:
     """``.xrr`` on polars DataFrames and LazyFrames (once polars is imported, before or
-    after); see :mod:`xrr_accessor.polars_accessor`."""
-    from .polars_accessor import register_polars
+    after); see :mod:`xrr_accessor.polars_accessor`, which registers when imported (and
+    may be the module whose ``import polars`` runs this hook: it is then completed)."""
+    import importlib
 
-    register_polars()
+    importlib.import_module(".polars_accessor", __package__)
 
 
 def _register_dask() -> None:

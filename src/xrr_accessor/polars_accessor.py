@@ -37,9 +37,6 @@ METHODS = (
     "validity", "to_xarray", "to_frame",
 )
 
-#: Per-cell counts a labeled result keeps in ``attrs`` ({cell: {label: count}}).
-COUNTS = ("n_items", "n_unpairable", "n_values", "n_dropped")
-
 _STR = pd.StringDtype("pyarrow", na_value=np.nan)  # pandas' default str dtype
 
 
@@ -90,17 +87,21 @@ def _pandas_arg(value: Any) -> Any:
 
 def _counts(frame: pd.DataFrame, attrs: dict[str, Any], index: list[str],
             columns: list[str]) -> None:
-    """Add the per-cell counts of ``attrs`` to a stacked frame, in place."""
+    """Add the per-cell counts of ``attrs`` (``{cell: {label: n}}``, or ``{label: n}``
+    without cells) to a tidy frame, in place."""
     if len(index) != 1:
         return
-    for name in COUNTS:
-        table = attrs.get(name)
-        if not isinstance(table, dict) or name in frame.columns:
+    keys = list(zip(*(frame[c] for c in columns), strict=True)) if columns else None
+    for name, table in attrs.items():
+        if not (name.startswith("n_") and isinstance(table, dict)) or name in frame.columns:
             continue
-        keys = zip(*(frame[c] for c in columns), strict=True)
         values = []
-        for label, key in zip(frame[index[0]], keys, strict=True):
-            cell = table.get(key if len(key) > 1 else key[0], {})
+        for row, label in enumerate(frame[index[0]]):
+            if keys is None:
+                cell: Any = table
+            else:
+                key = keys[row]
+                cell = table.get(key if len(key) > 1 else key[0], {})
             values.append(cell.get(label) if isinstance(cell, dict) else None)
         if any(v is not None for v in values):
             frame[name] = pd.array(values, dtype="Int64")
@@ -121,7 +122,9 @@ def to_polars(result: Any) -> Any:
     if isinstance(result, pd.Series):
         name = result.name if result.name is not None else result.attrs.get("metric", "value")
         frame = result.rename(name).to_frame()
-        frame = frame.reset_index() if _meaningful(result.index) else frame
+        if _meaningful(result.index):
+            frame = frame.reset_index()
+            _counts(frame, result.attrs, [str(n) for n in result.index.names], [])
     elif isinstance(result, pd.DataFrame):
         frame = result
         names = [n for n in frame.columns.names if n is not None]
@@ -160,9 +163,9 @@ class PolarsXRR:
     >>> df = pl.DataFrame({"item": [1, 1, 2, 2, 3, 3], "rater": ["a", "b"] * 3,
     ...                    "joy": [1, 1, 0, 0, 1, 0]})
     >>> df.xrr.irr(metric="cohen").rows()
-    [('joy', 0.4, 3)]
+    [('joy', 0.4, 3, 2, 0, 0)]
     >>> df.lazy().xrr(rater="rater").irr(metric="cohen").columns
-    ['label', 'cohen', 'n_items']
+    ['label', 'cohen', 'n_items', 'n_raters', 'n_unpairable', 'n_dropped']
     """
 
     def __init__(self, frame: Any) -> None:
@@ -216,3 +219,6 @@ def register_polars() -> None:
         warnings.simplefilter("ignore", UserWarning)
         pl.api.register_dataframe_namespace("xrr")(PolarsXRR)
         pl.api.register_lazyframe_namespace("xrr")(PolarsXRR)
+
+
+register_polars()

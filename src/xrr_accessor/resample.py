@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from . import budget
 from .coefficients import Coefficient
 from .errors import InputError
 from .kernels.resample import MAX_ITEMS, multinomial_counts
@@ -170,9 +171,13 @@ def replicate(
         raise InputError(f"the bootstrap resamples at most {MAX_ITEMS:,} items; split the "
                          "data (e.g. by label) or use dask.")
     n_draws = n_items if n_draws is None else int(n_draws)
-    seed_per_replicate, entropy = seeds(seed, n_boot)
     meta = run.ctx.meta
     size = block_size(n_items, meta)
+    n_threads = threads or min(os.cpu_count() or 1, -(-n_boot // size))
+    cells = sum(run.estimate(t.entry, **t.params).value.size for t in targets)
+    budget.check(n_boot, budget.estimate(n_boot, run.rows.codes.size, cells,
+                                         BLOCK_BYTES, n_threads))  # before allocating
+    seed_per_replicate, entropy = seeds(seed, n_boot)
     starts = list(range(0, n_boot, size))
     update = _progress(n_boot, progress, "bootstrap")
 
@@ -185,7 +190,6 @@ def replicate(
         update(len(part))
         return out
 
-    n_threads = threads or min(os.cpu_count() or 1, len(starts))
     if n_threads > 1:
         with ThreadPoolExecutor(n_threads) as pool:  # the kernels release the GIL
             parts = list(pool.map(block, starts))
