@@ -194,9 +194,10 @@ def bootstrap_intervals(
         lower, upper = limits(est, boot, level, opts.interval, jack)
         undefined = (~np.isfinite(boot)).sum(axis=0)
         too_many = undefined > MAX_UNDEFINED_SHARE * opts.n_boot
-        lower[too_many] = upper[too_many] = np.nan
+        undefined_here = too_many | ~np.isfinite(est)  # NaN estimate: NaN interval
+        lower[undefined_here] = upper[undefined_here] = np.nan
         se = standard_error(boot)
-        se[too_many] = np.nan
+        se[undefined_here] = np.nan
         _warn_replicates(run, t, est, undefined, too_many, opts.n_boot,
                          (what or {}).get(t.key, t.key))
         out[t.key] = {"estimate": est, "se": se, "lower": lower, "upper": upper,

@@ -20,6 +20,7 @@ fixed cost).
 from __future__ import annotations
 
 import os
+import sys
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -109,9 +110,34 @@ def _finalize(arrays: dict[str, np.ndarray], run: Any, targets: Sequence[Target]
     return out
 
 
+def watched() -> bool:
+    """Whether a person is watching: stderr is a terminal, or a notebook's kernel runs us.
+
+    Examples
+    --------
+    >>> import io, sys
+    >>> saved, sys.stderr = sys.stderr, io.StringIO()  # a log file, a pipe, CI
+    >>> watched()
+    False
+    >>> sys.stderr = saved
+    """
+    try:
+        if sys.stderr is not None and sys.stderr.isatty():
+            return True
+    except (AttributeError, ValueError):  # a replaced or closed stderr
+        pass
+    ipython = sys.modules.get("IPython")
+    shell = getattr(ipython, "get_ipython", lambda: None)() if ipython else None
+    return type(shell).__name__ == "ZMQInteractiveShell"  # Jupyter (ipykernel)
+
+
 def _progress(total: int, enabled: bool | None, desc: str) -> Callable[[int], None]:
-    """A tqdm bar (when installed, enabled, and the run is long), else nothing."""
-    if enabled is False:
+    """A tqdm bar (when installed, enabled, and the run is long), else nothing.
+
+    ``enabled=None`` shows it only where a person watches (:func:`watched`), so
+    logs and pipes never receive a bar's escape codes; ``True`` always shows it.
+    """
+    if enabled is False or (enabled is None and not watched()):
         return lambda n: None
     state: dict[str, Any] = {"bar": None, "done": 0, "start": time.perf_counter()}
 
@@ -174,18 +200,28 @@ def replicate(
     meta = run.ctx.meta
     size = block_size(n_items, meta)
     n_threads = threads or min(os.cpu_count() or 1, -(-n_boot // size))
-    cells = sum(run.estimate(t.entry, **t.params).value.size for t in targets)
+    estimates = {t.key: run.estimate(t.entry, **t.params).value for t in targets}
+    cells = sum(v.size for v in estimates.values())
     budget.check(n_boot, budget.estimate(n_boot, run.rows.codes.size, cells,
                                          BLOCK_BYTES, n_threads))  # before allocating
     seed_per_replicate, entropy = seeds(seed, n_boot)
     starts = list(range(0, n_boot, size))
+    # targets NaN in every cell are not resampled (their replicates NaN); none left:
+    # the pass over the annotations is not entered at all
+    live = [t for t in targets if np.isfinite(estimates[t.key]).any()]
+    nan = {t.key: np.full((n_boot, *estimates[t.key].shape), np.nan) for t in targets
+           if t not in live}
+    if not live:
+        jack = ({t.key: np.full((0, *estimates[t.key].shape), np.nan) for t in targets}
+                if jackknife else None)
+        return Replicates(nan, jack, n_boot, entropy, n_items, n_draws)
     update = _progress(n_boot, progress, "bootstrap")
 
     def block(lo: int) -> dict[str, np.ndarray]:
         part = seed_per_replicate[lo:lo + size]
         counts = multinomial_counts(n_items, n_draws, part)
         weight = np.ascontiguousarray(counts.T, dtype=np.float64)
-        out = _finalize(columns(run.rows, meta, weight, parallel=False), run, targets,
+        out = _finalize(columns(run.rows, meta, weight, parallel=False), run, live,
                         len(part))
         update(len(part))
         return out
@@ -195,8 +231,11 @@ def replicate(
             parts = list(pool.map(block, starts))
     else:
         parts = [block(lo) for lo in starts]
-    boot = {t.key: np.concatenate([p[t.key] for p in parts]) for t in targets}
-    jack = _jackknife(run, targets, entropy) if jackknife else None
+    boot = {t.key: np.concatenate([p[t.key] for p in parts]) for t in live}
+    boot.update(nan)
+    jack = _jackknife(run, live, entropy) if jackknife else None
+    if jack is not None:
+        jack.update({k: np.full((0, *v.shape[1:]), np.nan) for k, v in nan.items()})
     return Replicates(boot, jack, n_boot, entropy, n_items, n_draws)
 
 
