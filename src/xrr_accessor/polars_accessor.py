@@ -51,9 +51,9 @@ def _column(s: pl.Series) -> pd.Series | np.ndarray:
         return pd.Series(pd.array(s.to_arrow(), dtype=_STR), name=s.name, copy=False)
     if dtype in (pl.Categorical, pl.Enum) or isinstance(dtype, pl.Enum | pl.Categorical):
         arrow = s.to_arrow()
-        codes = arrow.indices.fill_null(-1).to_numpy(zero_copy_only=False)
+        codes = arrow.indices.cast("int64").fill_null(-1).to_numpy()
         cats = pd.Index(arrow.dictionary.to_pylist())
-        return pd.Series(pd.Categorical.from_codes(codes.astype(np.int64), cats,
+        return pd.Series(pd.Categorical.from_codes(codes, cats,
                                                    ordered=isinstance(dtype, pl.Enum)),
                          name=s.name, copy=False)
     return s.to_pandas()  # lists (label sets), dates, ...: as polars converts them
