@@ -179,7 +179,9 @@ def bootstrap_intervals(
     """
     n_items = run.rows.n_items
     reps = opts.replicates(run, targets)
-    if n_items < FEW_ITEMS:
+    if not any(np.isfinite(run.estimate(t.entry, **t.params).value).any() for t in targets):
+        pass  # every estimate NaN (said why already): no interval to warn about
+    elif n_items < FEW_ITEMS:
         warn(f"bootstrap intervals from {n_items} items are unstable (their coverage "
              f"falls short of the nominal level below about {FEW_ITEMS} items); read them "
              "as rough.", UndefinedWarning)
