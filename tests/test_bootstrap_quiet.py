@@ -218,6 +218,7 @@ def test_large_runs_announced_with_the_estimate(monkeypatch):
         df.xrr.cross_kappa(ci=0.9, n_boot=100, seed=1)
     n_boot, n_annotations, cells, block, threads = args[-1]
     assert (n_boot, n_annotations, cells) == (100, 2 * len(df), 2 * 3)
+    assert block == resample.BLOCK_BYTES and threads >= 1
     said = [str(w.message) for w in caught if w.category is CostWarning]
     assert said == [f"the bootstrap of n_boot=100 replicates will take "
                     f"{estimate(*args[-1]).describe()} (estimated); pass a smaller n_boot "
