@@ -1,0 +1,139 @@
+"""polars input against pandas input, and against polar-llama where it installs.
+
+The same annotations (string item, rater and pool ids, two 4-category labels,
+2 pools x 5 raters per item) as a pandas DataFrame, a polars DataFrame and a
+polars LazyFrame; ``irr`` (alpha) and ``cross_kappa`` timed on each, and the
+reading step alone: ``from_polars`` (the namespace's reader: numbers shared
+with polars, text as Arrow-backed ``str``) against ``to_pandas()`` (what a
+user did before). Memory of the reading step: the peak of numpy allocations
+(tracemalloc) plus Arrow's allocations (``pyarrow.total_allocated_bytes``).
+
+polar-llama's ``cohens_kappa`` / ``krippendorffs_alpha`` are not timed: its
+releases with them (0.9.1) are source-only on PyPI and build with Rust from
+crates.io, and its only wheel (0.1.5) predates the metrics. The script says
+whether ``polar_llama`` is importable; timing it is left for a machine where
+it builds.
+
+    python benchmarks/bench_polars.py            # 1e6 and 1e7 annotations
+    python benchmarks/bench_polars.py --quick    # 1e4 (smoke test)
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import time
+import tracemalloc
+import warnings
+from collections.abc import Callable
+
+import numpy as np
+import pandas as pd
+import polars as pl
+import pyarrow as pa
+
+import xrr_accessor  # noqa: F401  (registers .xrr, on polars too)
+from xrr_accessor.polars_accessor import from_polars
+
+RATERS_PER_POOL = 5
+LABELS = ("joy", "anger")
+
+
+def frame(n_annotations: int, seed: int = 0) -> pd.DataFrame:
+    """Long annotations: n_annotations / (2 pools x 5 raters x 2 labels) items."""
+    n_items = max(2, n_annotations // (2 * RATERS_PER_POOL * len(LABELS)))
+    rng = np.random.default_rng(seed)
+    n_rows = n_items * 2 * RATERS_PER_POOL
+    item = np.repeat(np.arange(n_items), 2 * RATERS_PER_POOL)
+    pool = np.tile(np.repeat(np.array(["A", "B"]), RATERS_PER_POOL), n_items)
+    rater = rng.integers(0, 60, n_rows)
+    truth = rng.integers(0, 4, (n_items, len(LABELS)))
+    data = {"item": pd.Series(np.char.add("item_", item.astype(str)), dtype="str"),
+            "rater": pd.Series(np.char.add("r", rater.astype(str)), dtype="str"),
+            "pool": pd.Series(pool, dtype="str")}
+    for j, lab in enumerate(LABELS):
+        noise = rng.random(n_rows) < 0.4
+        data[lab] = np.where(noise, rng.integers(0, 4, n_rows), truth[item, j]).astype(np.int8)
+    df = pd.DataFrame(data)
+    # one rater per (item, pool, rater) at most: ids made unique within an item's pool
+    df["rater"] = df["rater"] + "_" + pd.Series(np.tile(np.arange(RATERS_PER_POOL), 2 * n_items)
+                                                .astype(str), dtype="str")
+    return df
+
+
+def best(fn: Callable[[], object], repeat: int) -> float:
+    fn()  # warm-up (numba cache, polars' first plan)
+    times = []
+    for _ in range(repeat):
+        gc.collect()
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return min(times)
+
+
+def memory(fn: Callable[[], object]) -> float:
+    """MiB allocated by ``fn`` and alive at its peak (numpy via tracemalloc, plus Arrow)."""
+    gc.collect()
+    arrow0 = pa.total_allocated_bytes()
+    tracemalloc.start()
+    out = fn()
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    arrow = pa.total_allocated_bytes() - arrow0
+    del out
+    return (peak + max(arrow, 0)) / 2**20
+
+
+def run(n_annotations: int, repeat: int) -> list[dict]:
+    pdf = frame(n_annotations)
+    pdf_a = pdf[pdf["pool"] == "A"].drop(columns="pool")
+    plf, plf_a = pl.from_pandas(pdf), pl.from_pandas(pdf_a)
+    lazy = plf.lazy()
+    n_ann = int(pdf[list(LABELS)].notna().to_numpy().sum())
+    out = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        same = {  # the numbers first: polars and pandas input agree
+            "alpha": (pdf_a.xrr.irr().to_numpy(), plf_a.xrr.irr()["alpha"].to_numpy()),
+            "kappa_x": (pdf.xrr.cross_kappa().to_numpy().ravel(),
+                        plf.xrr.cross_kappa()["kappa_x"].to_numpy()),
+        }
+        for name, (want, got) in same.items():
+            assert np.allclose(np.sort(want), np.sort(got), rtol=1e-12), (name, want, got)
+        cases = [
+            ("alpha: pandas input", lambda: pdf_a.xrr.irr()),
+            ("alpha: polars DataFrame", lambda: plf_a.xrr.irr()),
+            ("alpha: polars, to_pandas() first", lambda: plf_a.to_pandas().xrr.irr()),
+            ("kappa_x: pandas input", lambda: pdf.xrr.cross_kappa()),
+            ("kappa_x: polars DataFrame", lambda: plf.xrr.cross_kappa()),
+            ("kappa_x: polars LazyFrame", lambda: lazy.xrr.cross_kappa()),
+            ("kappa_x: polars, to_pandas() first", lambda: plf.to_pandas().xrr.cross_kappa()),
+            ("reading only: from_polars", lambda: from_polars(plf)),
+            ("reading only: to_pandas()", lambda: plf.to_pandas()),
+        ]
+        for name, fn in cases:
+            mib = memory(fn) if name.startswith("reading") else float("nan")
+            out.append({"annotations": n_ann, "case": name, "seconds": best(fn, repeat),
+                        "reading MiB": mib})
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="1e4 annotations (smoke)")
+    args = parser.parse_args()
+    sizes, repeat = ([10_000], 1) if args.quick else ([10**6, 10**7], 3)
+    rows = [r for n in sizes for r in run(n, repeat if n < 10**7 else 2)]
+    table = pd.DataFrame(rows)
+    print(table.to_markdown(index=False, floatfmt=".3f"))
+    try:
+        import polar_llama  # noqa: F401
+        have = "installed"
+    except ImportError:
+        have = "not installed"
+    print(f"\npolar-llama: {have}; polars {pl.__version__}, pandas {pd.__version__}.")
+
+
+if __name__ == "__main__":
+    main()
