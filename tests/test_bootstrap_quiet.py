@@ -235,3 +235,14 @@ def test_estimate_formula():
     assert cost.bytes == 8 * 1000 * (1 + budget.COPIES * 7) + 2 * 2**20
     assert cost.seconds == pytest.approx(1000 * 50_000 * budget.SECONDS_PER_ANNOTATION / 2)
     assert budget.Cost(3 * 2**30, 90).describe() == "about 3.0 GiB of memory and 1.5 min"
+
+
+def test_cli_refuses_a_huge_n_boot_in_shell_terms(tmp_path, capsys):
+    from xrr_accessor.cli import main
+
+    path = tmp_path / "two_pools.csv"
+    simulate(n_items=100, labels=["joy"], pools=["A", "B"], seed=1).to_csv(path, index=False)
+    assert main(["cross-kappa", str(path), "--ci", "0.95", "--n-boot", "1000000000"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("xrr: error: --n-boot 1,000,000,000 would need about ")
+    assert "GiB of memory" in err and "Traceback" not in err
