@@ -18,11 +18,11 @@ import numpy as np
 import pytest
 
 import xrr_accessor as xrr
-from xrr_accessor import budget, resample
 from xrr_accessor.coefficients import lookup
 from xrr_accessor.datasets import simulate
+from xrr_accessor.engine.pipeline import run
 from xrr_accessor.errors import CostWarning, InputError, UndefinedWarning
-from xrr_accessor.pipeline import run
+from xrr_accessor.uncertainty import budget, resample
 
 pytest.importorskip("tqdm")
 
@@ -30,7 +30,7 @@ pytest.importorskip("tqdm")
 BAR_SCRIPT = """
 import warnings
 warnings.simplefilter("ignore")
-from xrr_accessor import resample
+from xrr_accessor.uncertainty import resample
 from xrr_accessor.datasets import simulate
 resample.PROGRESS_AFTER = 0.0
 df = simulate(n_items=200, labels=["joy"], pools=["A", "B"], seed=1)

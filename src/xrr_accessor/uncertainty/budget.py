@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from .errors import CostWarning, InputError, warn
+from ..errors import CostWarning, InputError, warn
 
 __all__ = ["Cost", "available_memory", "check", "estimate"]
 

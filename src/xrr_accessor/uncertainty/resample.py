@@ -29,11 +29,11 @@ from typing import Any
 
 import numpy as np
 
+from ..coefficients import Coefficient
+from ..engine.statistics import Meta, as_labels, columns
+from ..errors import InputError
+from ..kernels.resample import MAX_ITEMS, multinomial_counts
 from . import budget
-from .coefficients import Coefficient
-from .errors import InputError
-from .kernels.resample import MAX_ITEMS, multinomial_counts
-from .statistics import Meta, as_labels, columns
 
 __all__ = ["JACKKNIFE_GROUPS", "Replicates", "Target", "replicate"]
 
