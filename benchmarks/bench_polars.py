@@ -5,8 +5,9 @@ The same annotations (string item, rater and pool ids, two 4-category labels,
 polars LazyFrame; ``irr`` (alpha) and ``cross_kappa`` timed on each, and the
 reading step alone: ``from_polars`` (the namespace's reader: numbers shared
 with polars, text as Arrow-backed ``str``) against ``to_pandas()`` (what a
-user did before). Memory of the reading step: the peak of numpy allocations
-(tracemalloc) plus Arrow's allocations (``pyarrow.total_allocated_bytes``).
+user did before). Memory of the reading step: how much the resident memory
+of a fresh interpreter grows while it holds the pandas frame (polars copies
+its text columns from its string views to Arrow ``large_string`` in both).
 
 polar-llama's ``cohens_kappa`` / ``krippendorffs_alpha`` are not timed: its
 releases with them (0.9.1) are source-only on PyPI and build with Rust from
@@ -22,15 +23,17 @@ from __future__ import annotations
 
 import argparse
 import gc
+import os
+import subprocess
+import sys
 import time
-import tracemalloc
 import warnings
 from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import polars as pl
-import pyarrow as pa
 
 import xrr_accessor  # noqa: F401  (registers .xrr, on polars too)
 from xrr_accessor.polars_accessor import from_polars
@@ -72,17 +75,31 @@ def best(fn: Callable[[], object], repeat: int) -> float:
     return min(times)
 
 
-def memory(fn: Callable[[], object]) -> float:
-    """MiB allocated by ``fn`` and alive at its peak (numpy via tracemalloc, plus Arrow)."""
+def _rss() -> int:
+    with open("/proc/self/statm") as fh:
+        return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+def reading_memory(how: str, n_annotations: int) -> float:
+    """MiB the process grows by while holding ``how``'s pandas frame of the polars data,
+    measured in a fresh interpreter (resident memory, so polars', Arrow's and numpy's
+    allocations all count)."""
+    here = str(Path(__file__).parent)
+    code = (f"import sys; sys.path.insert(0, {here!r}); import bench_polars as b; "
+            f"print(b._grow({how!r}, {n_annotations}))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    return float(out.stdout.split()[-1])
+
+
+def _grow(how: str, n_annotations: int) -> float:
+    plf = pl.from_pandas(frame(n_annotations))
     gc.collect()
-    arrow0 = pa.total_allocated_bytes()
-    tracemalloc.start()
-    out = fn()
-    peak = tracemalloc.get_traced_memory()[1]
-    tracemalloc.stop()
-    arrow = pa.total_allocated_bytes() - arrow0
-    del out
-    return (peak + max(arrow, 0)) / 2**20
+    before = _rss()
+    view = from_polars(plf) if how == "from_polars" else plf.to_pandas()
+    grown = (_rss() - before) / 2**20
+    del view
+    return grown
 
 
 def run(n_annotations: int, repeat: int) -> list[dict]:
@@ -113,7 +130,8 @@ def run(n_annotations: int, repeat: int) -> list[dict]:
             ("reading only: to_pandas()", lambda: plf.to_pandas()),
         ]
         for name, fn in cases:
-            mib = memory(fn) if name.startswith("reading") else float("nan")
+            mib = (reading_memory(name.split(": ")[1].rstrip("()"), n_annotations)
+                   if name.startswith("reading") else float("nan"))
             out.append({"annotations": n_ann, "case": name, "seconds": best(fn, repeat),
                         "reading MiB": mib})
     return out
