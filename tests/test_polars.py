@@ -276,3 +276,19 @@ def test_namespace_class_is_the_registered_one(data):
     _, pl_df = data
     assert isinstance(pl_df.xrr, PolarsXRR)
     assert isinstance(pl_df.lazy().xrr, PolarsXRR)
+
+
+def test_benchmark_script_runs_and_checks_its_numbers():
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    try:
+        import bench_polars
+    finally:
+        sys.path.pop(0)
+    rows = bench_polars.run(4_000, 1)  # asserts polars == pandas numbers before timing
+    cases = [r["case"] for r in rows]
+    assert "kappa_x: polars LazyFrame" in cases and "reading only: from_polars" in cases
+    assert all(r["seconds"] > 0 for r in rows)
+    reading = [r for r in rows if r["case"].startswith("reading")]
+    assert all(math.isfinite(r["reading MiB"]) for r in reading)
