@@ -9,15 +9,15 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from ..api import _bootstrap, normalizing
 from ..coefficients import Estimates, lookup
+from ..coefficients.registry import normalizing
 from ..engine.pipeline import Run, annotations, kind_of, n_self, reference_code, run
 from ..engine.results import label_result, pair_index
 from ..errors import InputError
 from ..lazy import deferrable
 from ..schema import Annotations
 from ..schema.tally import counts
-from ..uncertainty.intervals import Bootstrap, confidence
+from ..uncertainty.intervals import Bootstrap, bootstrap_columns, confidence
 from ..uncertainty.resample import Target
 
 __all__ = ["QUANTITIES", "Table", "compute", "summary"]
@@ -143,7 +143,7 @@ def compute(data: Any, other: Any, irr: str | None, level: Any, reference: Any,
         attrs["ci"] = level_ = confidence(ci)
         targets = [Target("irr", rel), Target("kappa_x", kx),
                    Target("normalized", norm, {"irr": rel.name, "reference": ref})]
-        table = _bootstrap(result, targets, level_, opts, attrs)
+        table = bootstrap_columns(result, targets, level_, opts, attrs)
         values = {k: np.stack([table[k][q] for q in QUANTITIES], axis=-1) for k in values}
     return Table(result, estimates, values, attrs, ref)
 
