@@ -292,3 +292,10 @@ def test_benchmark_script_runs_and_checks_its_numbers():
     assert all(r["seconds"] > 0 for r in rows)
     reading = [r for r in rows if r["case"].startswith("reading")]
     assert all(math.isfinite(r["reading MiB"]) for r in reading)
+
+
+def test_functions_given_a_polars_frame_point_to_the_namespace(data):
+    _, pl_df = data
+    with pytest.raises(TypeError, match=r"from DataFrame; .* for a polars frame, call its "
+                       r"method instead: df\.xrr\.irr\(\)"):
+        xrr.irr(pl_df)
