@@ -154,17 +154,26 @@ def run(n_annotations: int, repeat: int) -> list[dict]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="1e4 annotations (smoke)")
+    parser.add_argument("--write", action="store_true", help="rewrite BENCHMARKS.md's section")
     args = parser.parse_args()
     sizes, repeat = ([10_000], 1) if args.quick else ([10**6, 10**7], 3)
     rows = [r for n in sizes for r in run(n, repeat if n < 10**7 else 2)]
-    table = pd.DataFrame(rows)
-    print(table.to_markdown(index=False, floatfmt=".3f"))
+    table = pd.DataFrame(rows).to_markdown(index=False, floatfmt=".3f")
     try:
         import polar_llama  # noqa: F401
-        have = "installed"
+        have = "importable, but its metrics are not timed here"
     except ImportError:
-        have = "not installed"
-    print(f"\npolar-llama: {have}; polars {pl.__version__}, pandas {pd.__version__}.")
+        have = ("not installable here (0.9.1 is source-only and builds with Rust from "
+                "crates.io; the 0.1.5 wheel predates its cohens_kappa / krippendorffs_alpha)")
+    body = (f"{table}\n\nSeconds: best of {repeat} (2 at 1e7) after a warm-up. Reading MiB: "
+            "growth of a fresh interpreter's resident memory while it holds the pandas "
+            "view (from_polars) or copy (to_pandas()) of the polars frame. polar-llama: "
+            f"{have}. polars {pl.__version__}, pandas {pd.__version__}.")
+    print(body)
+    if args.write and not args.quick:
+        from sections import write_section
+
+        write_section("polars", body, "polars input against pandas input")
 
 
 if __name__ == "__main__":
