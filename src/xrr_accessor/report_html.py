@@ -22,6 +22,7 @@ import pandas as pd
 from ._optional import require
 from .agreement import LANDIS_KOCH
 from .reading import readings
+from .verdicts import VERDICTS
 from .report import _TITLES, cell_names
 
 __all__ = ["MAX_PAIR_FIGURES", "MIN_HIST_LABELS", "OPEN_READINGS", "to_html"]
@@ -112,11 +113,9 @@ def _table(report: Any, digits: int) -> tuple[list[dict[str, Any]], list[str],
 def _summary(part: pd.DataFrame) -> str:
     """How many labels of one pair got each verdict, in one line."""
     counts = part["verdict"].value_counts()
-    order = ("replicates", "in part", "not shown", "inconclusive", "estimate only",
-             "undefined")
     n = len(part)
     return (f"{part['pair'].iloc[0]}, {n} label{'s' if n > 1 else ''}: "
-            + ", ".join(f"{v} on {counts[v]}" for v in order if v in counts) + ".")
+            + ", ".join(f"{v} on {counts[v]}" for v in VERDICTS if v in counts) + ".")
 
 
 def to_html(report: Any, path: str | Path | None = None, title: str | None = None,
