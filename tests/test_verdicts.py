@@ -18,7 +18,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import xrr_accessor as xa
-from xrr_accessor.reading import readings
 from xrr_accessor.report import Report
 from xrr_accessor.verdicts import VERDICTS, WIDE, Wording, judge, verdict_of
 
@@ -177,7 +176,7 @@ def demo_readings():
 
 
 def test_demo_budapest_mexico_city_is_read_from_its_interval(demo_readings):
-    rep, out = demo_readings
+    _, out = demo_readings
     row = out[(out["label"] == "concentration") & (out["replication"] == "Budapest")
               & (out["replication_other"] == "Mexico City")].iloc[0]
     assert f"{row.estimate:.2f} [{row.lower:.2f}, {row.upper:.2f}]" == "0.35 [0.12, 0.63]"

@@ -22,8 +22,8 @@ import pandas as pd
 from ._optional import require
 from .agreement import LANDIS_KOCH
 from .reading import readings
-from .verdicts import VERDICTS
 from .report import _TITLES, cell_names
+from .verdicts import VERDICTS
 
 __all__ = ["MAX_PAIR_FIGURES", "MIN_HIST_LABELS", "OPEN_READINGS", "to_html"]
 
