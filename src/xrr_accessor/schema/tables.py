@@ -18,6 +18,8 @@ class Ids:
 
     codes: np.ndarray
     uniques: pd.Index
+    #: The user's name of the column or dimension the ids came from (None: none).
+    column: Hashable | None = None
 
     @classmethod
     def factorize(cls, values: Any, where: str, column: Hashable | None = None) -> Ids:
@@ -36,13 +38,13 @@ class Ids:
                 "Drop or fill those rows first"
                 + (f" (e.g. df.dropna(subset=[{column!r}]))." if column is not None else ".")
             )
-        return cls(np.asarray(codes, dtype=np.int64), pd.Index(uniques))
+        return cls(np.asarray(codes, dtype=np.int64), pd.Index(uniques), column)
 
     def __len__(self) -> int:
         return len(self.codes)
 
     def take(self, rows: np.ndarray) -> Ids:
-        return Ids(self.codes[rows], self.uniques)
+        return Ids(self.codes[rows], self.uniques, self.column)
 
     def show(self, row: int) -> str:
         return _show(self.uniques[self.codes[row]])
@@ -116,6 +118,13 @@ class Annotations:
     #: Per-replication counts carried by a skeleton of dask-backed annotations
     #: (whose codes stay in the partitions); None in memory (see :mod:`.tally`).
     tally: Any = None
+    #: The user's names of the role columns, by role (``{"rater": "annotator"}``), for
+    #: results indexed by item, rater or replication (see :func:`role_name`).
+    role_names: dict[str, Hashable] = field(default_factory=dict)
+
+    def role_name(self, role: str) -> Hashable:
+        """The user's name for ``role`` ("item", "rater", "replication"), or ``role``."""
+        return self.role_names.get(role, role)
 
     def where(self, label: int, replication: int | None = None) -> str:
         """Names a label (and replication) in messages: "column 'joy' in replication 'X'"."""
