@@ -138,7 +138,8 @@ def agreement_table(
 
     One row per coefficient (per label and replication when there are
     several): the ``estimate``, observed agreement ``pa`` and chance
-    agreement ``pe`` where the coefficient has them (not alpha, whose terms
+    agreement ``pe`` where the coefficient has them (not percent agreement,
+    which has no chance term, nor alpha, whose terms
     are disagreements over pairable values, nor Light's kappa, a mean of
     pairwise kappas), the Landis-Koch ``band`` (not for percent agreement,
     which is not chance-corrected), and with ``ci`` the standard error and
@@ -209,7 +210,9 @@ def agreement_table(
         for side in ("pa", "pe"):
             out.loc[out["metric"] == "cohen", side] = out.loc[out["metric"] == "conger",
                                                               side].to_numpy()
-    band = interpret(out["estimate"]).where(out["metric"] != "percent")  # not chance-corrected
+    # percent agreement has no chance term: pe blank (NaN), not 0; no band either
+    out.loc[out["metric"] == "percent", "pe"] = np.nan
+    band = interpret(out["estimate"]).where(out["metric"] != "percent")
     out.insert(out.columns.get_loc("reason"), "band", band)
     keys = [k for k in ("label", "replication") if k in out.columns]
     order_of = {e.name: i for i, e in enumerate(entries)}
