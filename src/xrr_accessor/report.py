@@ -104,6 +104,11 @@ class Report:
         ref = a.get("reference")
         parts.append("normalized by " + (f"the IRR of {ref!s}" if ref is not None
                                          else "sqrt(IRR_X IRR_Y) (Eq 13)"))
+        if a.get("items") == "common":
+            parts.append("items: those every replication rated at least twice (common)")
+        elif "items" in a:
+            parts.append("items: each IRR on its replication's items rated at least "
+                         "twice, kappa_x on the items both replications rated")
         if "ci" in a:
             parts.append(f"{a['ci']:.0%} {a.get('interval', '')} intervals from "
                          f"{a.get('n_boot')} bootstrap replicates of items")
@@ -203,7 +208,7 @@ def report(
     data: Any, other: Any = None, irr: str | None = None, level: Any = "nominal",
     reference: Any = None, ci: float | None = None, n_boot: int = 1000,
     seed: int | None = None, interval: str = "bca", progress: bool | None = None,
-    sort_by: str | None = None, **roles: Any,
+    sort_by: str | None = None, items: str = "all", **roles: Any,
 ) -> Report:
     """The paper's Table 5 for ``data``: IRR, kappa_x and normalized kappa_x per label.
 
@@ -227,6 +232,10 @@ def report(
     sort_by : {"irr", "kappa_x", "normalized"}, optional
         Order labels by the mean of this statistic over its cells, highest
         first (default: the data's order).
+    items : {"all", "common"}
+        The items behind the numbers, as in :func:`~xrr_accessor.summary`:
+        ``"common"`` computes the IRRs and kappa_x on the items every
+        replication rated at least twice; the caption says which.
     **roles
         Column or dimension names.
 
@@ -252,7 +261,7 @@ def report(
     with warnings.catch_warnings(record=True) as caught:  # kept as notes, then re-raised
         warnings.simplefilter("always")
         table = compute(data, other, irr, level, reference, ci,
-                        Bootstrap(n_boot, seed, interval, progress), roles)
+                        Bootstrap(n_boot, seed, interval, progress), roles, items)
     for w in caught:
         warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
     notes = list(dict.fromkeys(str(w.message) for w in caught
