@@ -70,6 +70,18 @@ class Report:
 
     frame: pd.DataFrame
     attrs: dict[str, Any] = field(default_factory=dict)
+    #: One pool only (no replication pair): the classic family side by side
+    #: (:func:`~xrr_accessor.agreement_table`; None at a level it has no weights for),
+    #: the raters against the rest (:func:`~xrr_accessor.rater_agreement`) and the
+    #: items by disagreement (:func:`~xrr_accessor.item_disagreement`).
+    agreement: pd.DataFrame | None = None
+    raters: pd.DataFrame | None = None
+    items: pd.DataFrame | None = None
+
+    @property
+    def one_pool(self) -> bool:
+        """True for the IRR report of one replication (no kappa_x)."""
+        return not (self.frame["statistic"] != "irr").any()
 
     def wide(self, quantity: str = "estimate") -> pd.DataFrame:
         """The paper's layout: one row per label, columns (statistic, cell).
@@ -101,6 +113,12 @@ class Report:
         """One line saying what the table holds."""
         a = self.attrs
         parts = [f"IRR: {a.get('irr')}", f"level: {a.get('level')}"]
+        if self.one_pool:
+            parts.append("one replication: the IRR report (kappa_x needs two)")
+            if "ci" in a:
+                parts.append(f"{a['ci']:.0%} {a.get('interval', '')} intervals from "
+                             f"{a.get('n_boot')} bootstrap replicates of items")
+            return "; ".join(parts)
         ref = a.get("reference")
         parts.append("normalized by " + (f"the IRR of {ref!s}" if ref is not None
                                          else "sqrt(IRR_X IRR_Y) (Eq 13)"))
@@ -150,7 +168,12 @@ class Report:
 
     def readings(self, digits: int = 2) -> pd.DataFrame:
         """A plain-language sentence per label and pair reading normalized kappa_x
-        (:func:`~xrr_accessor.reading.readings`)."""
+        (:func:`~xrr_accessor.reading.readings`); for one pool, per label reading
+        its IRR (:func:`~xrr_accessor.report_pool.irr_readings`)."""
+        if self.one_pool:
+            from .report_pool import irr_readings
+
+            return irr_readings(self, digits)
         from .reading import readings
 
         return readings(self, digits)
@@ -208,15 +231,22 @@ def report(
     data: Any, other: Any = None, irr: str | None = None, level: Any = "nominal",
     reference: Any = None, ci: float | None = None, n_boot: int = 1000,
     seed: int | None = None, interval: str = "bca", progress: bool | None = None,
-    sort_by: str | None = None, items: str = "all", **roles: Any,
+    sort_by: str | None = None, items: str = "all", min_items: int = 1, **roles: Any,
 ) -> Report:
     """The paper's Table 5 for ``data``: IRR, kappa_x and normalized kappa_x per label.
+
+    On data with one replication (or no replication column) and no ``other``,
+    the IRR report of that pool: per-label IRR (with intervals when ``ci=``
+    is given), and in :attr:`Report.agreement`, :attr:`Report.raters` and
+    :attr:`Report.items` the classic family side by side, each rater against
+    the rest of the pool, and the items most disagreed on; ``readings()``,
+    ``to_html()`` and the CLI's ``xrr report FILE`` show them.
 
     Parameters
     ----------
     data, other : annotations
         As in :func:`~xrr_accessor.cross_kappa`: two or more replications in
-        ``data``, or one set in each.
+        ``data``, or one set in each; or one pool (see above).
     irr : {"cohen", "alpha", "iota"}, optional
         The IRR reported and used to normalize. Default: Cohen's kappa (the
         paper's Table 5) where no replication has more than two raters, else
@@ -236,6 +266,9 @@ def report(
         The items behind the numbers, as in :func:`~xrr_accessor.summary`:
         ``"common"`` computes the IRRs and kappa_x on the items every
         replication rated at least twice; the caption says which.
+    min_items : int
+        One pool: raters with fewer items are left out of :attr:`Report.raters`
+        (see :func:`~xrr_accessor.rater_agreement`).
     **roles
         Column or dimension names.
 
@@ -262,11 +295,17 @@ def report(
         warnings.simplefilter("always")
         table = compute(data, other, irr, level, reference, ci,
                         Bootstrap(n_boot, seed, interval, progress), roles, items)
+        parts: dict[str, Any] = {}
+        if len(table.result.pairs) == 0:  # one pool: the IRR report
+            from .report_pool import pool_parts
+
+            parts = pool_parts(data, level, ci, min_items, roles)
     for w in caught:
         warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
     notes = list(dict.fromkeys(str(w.message) for w in caught
                                if issubclass(w.category, XRRWarning)))
     ann = table.result.ann
+    names = list(ann.replications) if ann.has_replication else ["all"]
     pairs = pair_index(ann, table.result.pairs)
     n_ann = counts(ann).annotations  # (L, R)
     a, b = table.result.pairs[:, 0], table.result.pairs[:, 1]
@@ -274,7 +313,7 @@ def report(
     blocks = []
     for stat in STATISTICS:
         est = table.estimates[stat if stat != "normalized" else "kappa_x"]
-        cells = (list(zip(ann.replications, [np.nan] * len(ann.replications), strict=True))
+        cells = (list(zip(names, [np.nan] * len(names), strict=True))
                  if stat == "irr" else list(pairs))
         n_cell = n_ann if stat == "irr" else n_ann[:, a] + n_ann[:, b]
         value = table.values[stat]
@@ -309,15 +348,19 @@ def report(
         rank if s.name == "label" else order), kind="stable", ignore_index=True)
     for col in ("n_items", "n_annotations", "n_unpairable"):
         frame[col] = frame[col].astype("int64")
-    return Report(frame, {**table.attrs, "reference": table.attrs.get("reference"),
-                          "replications": _pools(ann), "notes": notes})
+    attrs = {**table.attrs, "reference": table.attrs.get("reference"),
+             "replications": _pools(ann, names), "notes": notes}
+    if parts:
+        attrs.pop("items", None)
+        attrs["pool"] = str(names[0]) if ann.has_replication else None
+    return Report(frame, attrs, **parts)
 
 
-def _pools(ann: Any) -> dict[str, dict[str, int]]:
+def _pools(ann: Any, names: list[Any]) -> dict[str, dict[str, int]]:
     """Items, raters and annotation rows of each replication (any label)."""
     t = counts(ann)
     return {str(name): {"items": int(t.items[r]), "raters": int(t.raters[r]),
-                        "rows": int(t.rows[r])} for r, name in enumerate(ann.replications)}
+                        "rows": int(t.rows[r])} for r, name in enumerate(names)}
 
 
 def cell_names(frame: pd.DataFrame) -> pd.Series:

@@ -188,7 +188,9 @@ def compute(data: Any, other: Any, irr: str | None, level: Any, reference: Any,
     rel = normalizing(irr)
     kx = lookup("kappa_x", kind="cross")
     norm = lookup("normalized_kappa_x", kind="cross")
-    result = run(data, [kx, norm, rel], other=other, reference=reference, ann=ann, lvl=lvl)
+    one_pool = other is None and reference is None and len(ann.replications) == 1
+    result = run(data, [kx, norm, rel], other=other, reference=reference, ann=ann, lvl=lvl,
+                 pairs=np.zeros((0, 2), dtype=np.int64) if one_pool else None)
     ref = None if reference is None else reference_code(result.ann, reference,
                                                         n_self(result.ann))
     try:
