@@ -46,7 +46,7 @@ def test_one_pool_is_the_irr_report(pool):
 def test_one_pool_parts_are_the_library_functions(pool):
     df, rep = pool
     pd.testing.assert_frame_equal(rep.agreement, _quiet(xa.agreement_table, df, ci=0.95))
-    pd.testing.assert_frame_equal(rep.raters, _quiet(xa.rater_agreement, df))
+    assert rep.raters is None  # two raters: each against the rest is the IRR itself
     pd.testing.assert_frame_equal(rep.items, _quiet(xa.item_disagreement, df,
                                                     level="nominal"))
     assert rep.agreement.xs("percent", level="metric")["pe"].isna().all()
@@ -72,8 +72,9 @@ def test_one_pool_page(pool):
     flat = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page))
     for t in rep.readings()["text"]:
         assert t.replace("'", "&#39;") in page
-    for section in ('id="agreement"', 'id="raters"', 'id="items"', 'id="xrr-agreement"'):
+    for section in ('id="agreement"', 'id="items"', 'id="xrr-agreement"'):
         assert section in page
+    assert 'id="raters"' not in page
     assert "kappa_x and normalized" not in page.split('id="bands"')[0]
     assert "one replication: the IRR of each label" in flat
     joy = rep.frame[rep.frame["label"] == "joy"].iloc[0]
@@ -100,6 +101,17 @@ def test_three_raters_use_alpha_and_an_undefined_label_says_so():
     flat = rep.readings().set_index("label").loc["flat"]
     assert flat.verdict == "undefined" and "Krippendorff's alpha of the raters is undefined" \
         in flat.text
+
+
+def test_three_raters_get_the_rater_table_with_min_items():
+    rows = [(i, r, (i * 7 + k) % 3 == 0) for i in range(30) for k, r in enumerate("abc")]
+    rows += [(i, "sparse", True) for i in range(3)]
+    df = pd.DataFrame(rows, columns=["item", "rater", "joy"])
+    rep = _quiet(xa.report, df, min_items=5)
+    pd.testing.assert_frame_equal(rep.raters, _quiet(xa.rater_agreement, df, min_items=5))
+    page = rep.to_html(figures=False)
+    assert 'id="raters"' in page and "raters with fewer than 5 items left out: 1" in page
+    assert "sparse" not in page.split('id="raters"')[1].split("</section>")[0]
 
 
 def test_rater_agreement_min_items():

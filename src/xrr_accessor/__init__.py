@@ -36,12 +36,14 @@ from .errors import (
     UndefinedWarning,
     XRRWarning,
 )
+from .pairwise import pairwise
 from .report import Report, report
 from .schema.setcells import set_cells
 from .schema.sets import LabelSets, read_sets
 from .sharpen import Sharpened, sharpen
 from .spearman import disattenuated_correlation
-from .summary import summary
+from .summary import common_items, summary
+from .verdicts import Verdict, Wording, judge, verdict_of
 
 __version__ = "0.1.0"
 
@@ -57,6 +59,8 @@ __all__ = [
     "StrayValueWarning",
     "UndefinedWarning",
     "Validity",
+    "Verdict",
+    "Wording",
     "XRRAccessor",
     "XRRWarning",
     "agreement_table",
@@ -65,6 +69,7 @@ __all__ = [
     "augmented_kappa",
     "augmented_matrix",
     "augmented_sweep",
+    "common_items",
     "compare",
     "cross_kappa",
     "disattenuated_correlation",
@@ -72,7 +77,9 @@ __all__ = [
     "intra",
     "irr",
     "item_disagreement",
+    "judge",
     "normalized",
+    "pairwise",
     "per_category",
     "plan",
     "rater_agreement",
@@ -84,6 +91,7 @@ __all__ = [
     "to_frame",
     "to_xarray",
     "validity",
+    "verdict_of",
 ]
 
 register()

@@ -193,6 +193,13 @@ class XRRAccessor:
         :func:`xrr_accessor.item_disagreement`."""
         return _diagnostics.item_disagreement(self._obj, level=level, **self._roles)
 
+    def pairwise(self, metric: str = "cohen", level: Any = "nominal") -> pd.DataFrame:
+        """Every pair of raters: Cohen's kappa and shared items; see
+        :func:`xrr_accessor.pairwise`."""
+        from .pairwise import pairwise
+
+        return pairwise(self._obj, metric=metric, level=level, **self._roles)
+
     def rater_agreement(self, metric: str = "kappa_x", level: Any = "nominal",
                         min_items: int = 1) -> Any:
         """Each rater against the rest of the pool (leave one out); see

@@ -299,7 +299,8 @@ def report(
         if len(table.result.pairs) == 0:  # one pool: the IRR report
             from .report_pool import pool_parts
 
-            parts = pool_parts(data, level, ci, min_items, roles)
+            parts = pool_parts(data, level, ci, min_items, roles,
+                               int(counts(table.result.ann).rated_raters.max(initial=0)))
     for w in caught:
         warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
     notes = list(dict.fromkeys(str(w.message) for w in caught

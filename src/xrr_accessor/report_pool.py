@@ -30,14 +30,17 @@ _IRR_NAMES = {"cohen": "Cohen's kappa", "alpha": "Krippendorff's alpha", "iota":
 
 
 def pool_parts(data: Any, level: Any, ci: float | None, min_items: int,
-               roles: dict[str, Any]) -> dict[str, pd.DataFrame | None]:
+               roles: dict[str, Any], n_raters: int) -> dict[str, pd.DataFrame | None]:
     """The agreement table, rater and item diagnostics of one pool (warnings pass
-    through to the caller, who keeps them as the report's notes)."""
+    through to the caller, who keeps them as the report's notes). With two
+    raters or fewer there is no rater table: each rater against the rest is
+    the IRR itself, and the pool without one rater has no agreement left."""
     name = level if isinstance(level, str) else None
     weights = WEIGHTS_OF_LEVEL.get(name) if name is not None else None
     table = (agreement_table(data, weights=weights, ci=ci, **roles)
              if weights is not None else None)
-    raters = rater_agreement(data, level=level, min_items=min_items, **roles)
+    raters = (rater_agreement(data, level=level, min_items=min_items, **roles)
+              if n_raters > 2 else None)
     items = item_disagreement(data, level=level, **roles)
     return {"agreement": table, "raters": raters, "items": items}
 
@@ -66,8 +69,11 @@ def irr_readings(report: Any, digits: int = 2) -> pd.DataFrame:
     >>> from xrr_accessor import report
     >>> from xrr_accessor.datasets import simulate
     >>> df = simulate(n_items=300, labels=["joy"], pools=["A"], seed=5)
-    >>> print(irr_readings(report(df)).loc[0, "text"])  # doctest: +ELLIPSIS
-    On joy, the raters of A agree at Cohen's kappa 0.4..., moderate on Landis and Koch's ...
+    >>> with warnings.catch_warnings():  # items with one annotation: left out, said
+    ...     warnings.simplefilter("ignore")
+    ...     rep = report(df)
+    >>> print(irr_readings(rep).loc[0, "text"])  # doctest: +ELLIPSIS
+    On joy, the raters of A agree at Cohen's kappa 0.08, slight on Landis and Koch's scale ...
     """
     frame = report.frame[report.frame["statistic"] == "irr"]
     what = _IRR_NAMES.get(str(report.attrs.get("irr")), str(report.attrs.get("irr")))
