@@ -77,6 +77,11 @@ class Report:
     agreement: pd.DataFrame | None = None
     raters: pd.DataFrame | None = None
     items: pd.DataFrame | None = None
+    #: With intervals and two labels or more: per statistic and cell, the mean
+    #: over labels with its interval from the same bootstrap replicates
+    #: (``statistic``, ``replication``, ``replication_other``, ``estimate``,
+    #: ``se``, ``lower``, ``upper``, ``n_labels``); NaN where a label is NaN.
+    pooled: pd.DataFrame | None = None
 
     @property
     def one_pool(self) -> bool:
@@ -351,10 +356,26 @@ def report(
         frame[col] = frame[col].astype("int64")
     attrs = {**table.attrs, "reference": table.attrs.get("reference"),
              "replications": _pools(ann, names), "notes": notes}
-    if parts:
+    if table.pooled is not None and len(ann.labels) >= 2:
+        parts["pooled"] = _pooled_frame(table.pooled, names, pairs, len(ann.labels))
+    if "agreement" in parts:
         attrs.pop("items", None)
         attrs["pool"] = str(names[0]) if ann.has_replication else None
     return Report(frame, attrs, **parts)
+
+
+def _pooled_frame(pooled: dict[str, np.ndarray], names: list[Any], pairs: pd.MultiIndex,
+                  n_labels: int) -> pd.DataFrame:
+    """The mean over labels of each statistic and cell, one row each."""
+    rows = []
+    for stat in STATISTICS:
+        cells = ([(n, np.nan) for n in names] if stat == "irr" else list(pairs))
+        for (a, b), q in zip(cells, pooled[stat], strict=True):
+            rows.append({"statistic": stat, "replication": a, "replication_other": b,
+                         **dict(zip(QUANTITIES, map(float, q), strict=True)),
+                         "n_labels": n_labels})
+    return pd.DataFrame(rows, columns=["statistic", "replication", "replication_other",
+                                       *QUANTITIES, "n_labels"])
 
 
 def _pools(ann: Any, names: list[Any]) -> dict[str, dict[str, int]]:

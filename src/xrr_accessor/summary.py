@@ -9,10 +9,10 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from .api import _bootstrap, normalizing
+from .api import normalizing
 from .coefficients import Estimates, lookup
 from .errors import InputError, UndefinedWarning, warn
-from .intervals import Bootstrap, confidence
+from .intervals import Bootstrap, bootstrap_intervals, confidence, limits, standard_error
 from .lazy import deferrable
 from .pipeline import Run, annotations, kind_of, n_self, reference_code, run
 from .resample import Target
@@ -118,6 +118,10 @@ class Table:
     values: dict[str, np.ndarray]
     attrs: dict[str, Any]
     reference: int | None
+    #: With intervals: per statistic, the mean over labels of each cell and its
+    #: interval from the same replicates ((cells, 4): :data:`QUANTITIES`, NaN where
+    #: a label's estimate is NaN), else None.
+    pooled: dict[str, np.ndarray] | None = None
 
 
 def common_items(ann: Annotations) -> Annotations:
@@ -213,9 +217,33 @@ def compute(data: Any, other: Any, irr: str | None, level: Any, reference: Any,
         attrs["ci"] = level_ = confidence(ci)
         targets = [Target("irr", rel), Target("kappa_x", kx),
                    Target("normalized", norm, {"irr": rel.name, "reference": ref})]
-        table = _bootstrap(result, targets, level_, opts, attrs)
+        what = {t.key: "normalized kappa_x" if t.key == "normalized" else t.key
+                for t in targets}
+        table, reps = bootstrap_intervals(result, targets, level_, opts, what)
+        attrs.update(method="bootstrap", interval=opts.interval, n_boot=opts.n_boot,
+                     seed=reps.seed)
         values = {k: np.stack([table[k][q] for q in QUANTITIES], axis=-1) for k in values}
+        pooled = {k: _pooled(values[k][..., 0], reps.boot[k],
+                             None if reps.jack is None else reps.jack[k], level_,
+                             opts.interval) for k in values}
+        return Table(result, estimates, values, attrs, ref, pooled)
     return Table(result, estimates, values, attrs, ref)
+
+
+def _pooled(est: np.ndarray, boot: np.ndarray, jack: np.ndarray | None, level: float,
+            interval: str) -> np.ndarray:
+    """The mean over labels of each cell (est (L, C)), with its standard error and
+    interval from the same replicates (boot (B, L, C)): (C, 4). NaN where any
+    label's estimate is NaN (a mean over the defined labels would change meaning
+    with the draw)."""
+    mean = est.mean(axis=0)[None, :]  # NaN where a label is NaN
+    b = boot.mean(axis=1)[:, None, :]  # a replicate with an undefined label: NaN, left out
+    j = None if jack is None else jack.mean(axis=1)[:, None, :]
+    lower, upper = limits(mean, b, level, interval, j)
+    se = standard_error(b)
+    out = np.stack([mean, se, lower, upper], axis=-1)[0]
+    out[~np.isfinite(mean[0])] = np.nan
+    return out
 
 
 def _most_raters(ann: Annotations) -> int:
