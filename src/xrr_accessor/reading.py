@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .report import _num
+from .report import number
 from .verdicts import VERDICTS, WIDE, Wording, judge
 
 __all__ = ["LOW_IRR", "VERDICTS", "WIDE", "readings"]
@@ -59,7 +59,7 @@ def _above_one(sides: list[tuple[Any, float, float]], n_kx: float, common: bool,
         reasons.append(f"the IRRs and kappa_x use different item sets (IRR of {per}; "
                        f"kappa_x on {int(n_kx):,}): items=\"common\" compares them on the "
                        "items both pools rated")
-    low = [f"{name} {_num(v, digits)}" for name, v, _ in sides if v < LOW_IRR]
+    low = [f"{name} {number(v, digits)}" for name, v, _ in sides if v < LOW_IRR]
     if low:
         reasons.append(f"an IRR near 0 ({', '.join(low)}) makes the ratio unstable")
     return " and ".join(reasons)
@@ -135,10 +135,10 @@ def readings(report: Any, digits: int = 2, width: float = WIDE) -> pd.DataFrame:
         text = v.text
         low = [v_ for s, v_ in ((a, irr_a), (b, irr_b)) if ref in ("both", str(s))]
         if v.verdict != "undefined" and all(np.isfinite(v_) and v_ < LOW_IRR for v_ in low):
-            shown_irr = ", ".join(_num(v_, digits) for v_ in low)
+            shown_irr = ", ".join(number(v_, digits) for v_ in low)
             text += (f" {'Both IRRs are' if len(low) == 2 else 'The IRR is'} low "
                      f"({shown_irr}), so this compares noisy pools: kappa_x itself is "
-                     f"{_num(k, digits)}.")
+                     f"{number(k, digits)}.")
         rows.append({"label": label, "replication": a, "replication_other": b,
                      "pair": words.pair, "verdict": v.verdict, "estimate": x, "lower": lo,
                      "upper": hi, "text": text})

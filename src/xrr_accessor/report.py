@@ -32,14 +32,15 @@ from .intervals import Bootstrap
 from .lazy import deferrable
 from .results import pair_index
 from .schema.tally import counts
-from .summary import QUANTITIES, compute
+from .summary import QUANTITIES, compute, pooled_frame
 
-__all__ = ["STATISTICS", "Report", "report"]
+__all__ = ["STATISTICS", "TITLES", "Report", "cell_names", "number", "report"]
 
 #: The statistics of a report, in the order of the paper's table.
 STATISTICS = ("irr", "kappa_x", "normalized")
 
-_TITLES = {"irr": "IRR", "kappa_x": "kappa_x", "normalized": "normalized kappa_x"}
+#: How each statistic is titled in tables.
+TITLES = {"irr": "IRR", "kappa_x": "kappa_x", "normalized": "normalized kappa_x"}
 
 
 @dataclass
@@ -106,9 +107,9 @@ class Report:
         """Estimates as text, with their intervals when there are any."""
         est = self.wide("estimate")
         if "lower" not in self.frame.columns:
-            return est.map(lambda v: _num(v, digits))
+            return est.map(lambda v: number(v, digits))
         lo, hi = self.wide("lower"), self.wide("upper")
-        cells = {c: [f"{_num(e, digits)} [{_num(a, digits)}, {_num(b, digits)}]"
+        cells = {c: [f"{number(e, digits)} [{number(a, digits)}, {number(b, digits)}]"
                      if np.isfinite(e) else "NaN" for e, a, b in zip(est[c], lo[c], hi[c],
                                                                     strict=True)]
                  for c in est.columns}
@@ -140,7 +141,7 @@ class Report:
     def to_markdown(self, digits: int = 3) -> str:
         """The paper's layout as a Markdown table (no extra dependency)."""
         shown = self._display(digits)
-        head = ["label", *(f"{_TITLES[s]} {c}" for s, c in shown.columns)]
+        head = ["label", *(f"{TITLES[s]} {c}" for s, c in shown.columns)]
         lines = ["| " + " | ".join(head) + " |", "|---" + "|---:" * (len(head) - 1) + "|"]
         for label, row in shown.iterrows():
             lines.append("| " + " | ".join([str(label), *map(str, row)]) + " |")
@@ -149,7 +150,7 @@ class Report:
     def _repr_html_(self) -> str:
         shown = self._display()
         shown.columns = pd.MultiIndex.from_tuples(
-            [(_TITLES[s], c) for s, c in shown.columns])
+            [(TITLES[s], c) for s, c in shown.columns])
         shown = shown.rename_axis(index=None)
         return (f"<div><p><b>xRR report</b> ({html.escape(self.caption())})</p>"
                 f"{shown.to_html(na_rep='NaN', justify='center')}</div>")
@@ -357,25 +358,11 @@ def report(
     attrs = {**table.attrs, "reference": table.attrs.get("reference"),
              "replications": _pools(ann, names), "notes": notes}
     if table.pooled is not None and len(ann.labels) >= 2:
-        parts["pooled"] = _pooled_frame(table.pooled, names, pairs, len(ann.labels))
+        parts["pooled"] = pooled_frame(table.pooled, names, pairs, len(ann.labels))
     if "agreement" in parts:
         attrs.pop("items", None)
         attrs["pool"] = str(names[0]) if ann.has_replication else None
     return Report(frame, attrs, **parts)
-
-
-def _pooled_frame(pooled: dict[str, np.ndarray], names: list[Any], pairs: pd.MultiIndex,
-                  n_labels: int) -> pd.DataFrame:
-    """The mean over labels of each statistic and cell, one row each."""
-    rows = []
-    for stat in STATISTICS:
-        cells = ([(n, np.nan) for n in names] if stat == "irr" else list(pairs))
-        for (a, b), q in zip(cells, pooled[stat], strict=True):
-            rows.append({"statistic": stat, "replication": a, "replication_other": b,
-                         **dict(zip(QUANTITIES, map(float, q), strict=True)),
-                         "n_labels": n_labels})
-    return pd.DataFrame(rows, columns=["statistic", "replication", "replication_other",
-                                       *QUANTITIES, "n_labels"])
 
 
 def _pools(ann: Any, names: list[Any]) -> dict[str, dict[str, int]]:
@@ -391,7 +378,8 @@ def cell_names(frame: pd.DataFrame) -> pd.Series:
         other.isna(), frame["replication"].astype(str) + " x " + other.astype(str))
 
 
-def _num(v: float, digits: int) -> str:
+def number(v: float, digits: int) -> str:
+    """``v`` with ``digits`` decimals, or "NaN"."""
     return "NaN" if not np.isfinite(v) else f"{v:.{digits}f}"
 
 

@@ -22,7 +22,7 @@ import pandas as pd
 from ._optional import require
 from .agreement import LANDIS_KOCH
 from .reading import readings
-from .report import _TITLES, cell_names
+from .report import TITLES, cell_names
 from .verdicts import VERDICTS
 
 __all__ = ["MAX_PAIR_FIGURES", "MIN_HIST_LABELS", "OPEN_READINGS", "to_html"]
@@ -99,7 +99,7 @@ def _table(report: Any, digits: int) -> tuple[list[dict[str, Any]], list[str],
                                               list[dict[str, Any]]]:
     frame = report.frame.assign(cell=cell_names(report.frame))
     order = frame[["statistic", "cell"]].drop_duplicates()
-    groups = [{"title": _TITLES[s], "span": int((order["statistic"] == s).sum())}
+    groups = [{"title": TITLES[s], "span": int((order["statistic"] == s).sum())}
               for s in pd.unique(order["statistic"])]
     cells = order["cell"].tolist()
     rows = []

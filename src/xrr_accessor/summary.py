@@ -20,7 +20,8 @@ from .results import label_result, pair_index
 from .schema import Annotations
 from .schema.tally import counts
 
-__all__ = ["ITEMS", "QUANTITIES", "Table", "common_items", "compute", "summary"]
+__all__ = ["ITEMS", "QUANTITIES", "Table", "common_items", "compute", "pooled_frame",
+           "summary"]
 
 #: What ``items=`` accepts: every item each coefficient can use, or the common ones.
 ITEMS = ("all", "common")
@@ -274,3 +275,17 @@ def _as_dataset(result: Any, values: dict[str, np.ndarray], with_ci: bool,
         da = da if name == "irr" else da.unstack("pair")
         out[name] = da.transpose(..., "quantity") if with_ci else da
     return xr.Dataset(out, attrs=attrs)
+
+
+def pooled_frame(pooled: dict[str, np.ndarray], names: list[Any], pairs: pd.MultiIndex,
+                  n_labels: int) -> pd.DataFrame:
+    """The mean over labels of each statistic and cell, one row each."""
+    rows = []
+    for stat in pooled:
+        cells = ([(n, np.nan) for n in names] if stat == "irr" else list(pairs))
+        for (a, b), q in zip(cells, pooled[stat], strict=True):
+            rows.append({"statistic": stat, "replication": a, "replication_other": b,
+                         **dict(zip(QUANTITIES, map(float, q), strict=True)),
+                         "n_labels": n_labels})
+    return pd.DataFrame(rows, columns=["statistic", "replication", "replication_other",
+                                       *QUANTITIES, "n_labels"])
