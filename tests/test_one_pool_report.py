@@ -90,6 +90,8 @@ def test_no_replication_column_and_no_interval():
     assert text.endswith("(no interval: ci=0.95, or --ci 0.95 in the shell, says how far "
                          "it can move).")
     assert _quiet(df.xrr.report).frame.equals(rep.frame)
+    page = rep.to_html(figures=False)
+    assert "<h3>all raters</h3>" in page and "all raters, 1 label: " in page
 
 
 def test_three_raters_use_alpha_and_an_undefined_label_says_so():

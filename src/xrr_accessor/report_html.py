@@ -134,7 +134,9 @@ def _pool_tables(report: Any, digits: int) -> list[dict[str, Any]]:
         ("agreement", "The classic family side by side",
          "Every coefficient on the same annotations, with observed (pa) and chance (pe) "
          "agreement: the same pa with a larger pe gives a lower kappa (the kappa paradox). "
-         "Percent agreement has no chance term.", report.agreement),
+         "Percent agreement has no chance term."
+         + (" Its intervals are analytic (Gwet's variances), not the bootstrap of the "
+            "IRR table above." if "ci" in report.attrs else ""), report.agreement),
         ("raters", "Raters against the rest of the pool",
          f"Leave one rater out: kappa_x of each rater against the others, and the pool's "
          f"alpha without them; worst first, up to {TOP_ROWS} per label"
@@ -172,7 +174,7 @@ def to_html(report: Any, path: str | Path | None = None, title: str | None = Non
     pairs = []
     for (a, b), part in read.groupby(["replication", "replication_other"], sort=False,
                                      dropna=False):
-        pairs.append({"title": str(a) if one else f"{a} x {b}",
+        pairs.append({"title": str(part["pair"].iloc[0]) if one else f"{a} x {b}",
                       "summary": _summary(part, one),
                       "open": len(part) <= OPEN_READINGS,
                       "sentences": [{"verdict": v, "css": v.replace(" ", "-"), "text": t}
