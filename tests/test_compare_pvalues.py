@@ -84,3 +84,23 @@ def test_p_value_is_the_inverted_interval(seed, shift, interval):
     jack = rng.normal(0.0, 0.2, size=(30, 1, 1)) ** 3
     p = p_value(boot, 0.0, interval, est, jack)[0, 0]
     assert p == pytest.approx(_brute(est, boot, jack, interval, 0.0), abs=1e-6)
+
+
+def test_readme_compare_table_is_what_compare_gives():
+    """README's sadness table: the numbers and the p-values a reader sees."""
+    import re
+    from pathlib import Path
+
+    readme = (Path(__file__).parents[1] / "README.md").read_text()
+    rows = re.findall(r"^\| (IRR Budapest - IRR Mexico City|kappa_x - IRR \w+(?: City)?|"
+                      r"normalized kappa_x - 1) \| ([-\d.]+) \| ([\d.]+) \| \[([-\d.]+), "
+                      r"([-\d.]+)\] \| (<?[\d.]+) \|$", readme, flags=re.M)
+    assert len(rows) == 4
+    df = xrr.datasets.load_demo()
+    out = _compare(df, irr="cohen", seed=0, progress=False)
+    part = out[(out["label"] == "sadness") & (out["replication"] == "Budapest")
+               & (out["replication_other"] == "Mexico City")]
+    for (_, est, se, lo, hi, p), r in zip(rows, part.itertuples(), strict=True):
+        assert (est, se, lo, hi) == (f"{r.estimate:.3f}", f"{r.se:.3f}", f"{r.lower:.3f}",
+                                     f"{r.upper:.3f}")
+        assert p == ("<0.001" if r.p_value < 0.001 else f"{r.p_value:.3f}")

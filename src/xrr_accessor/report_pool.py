@@ -104,7 +104,7 @@ def irr_readings(report: Any, digits: int = 2) -> pd.DataFrame:
             if x <= 0:
                 text += " At or below 0, the raters agree no more than chance would."
         rows.append({"label": r.label, "replication": pool, "replication_other": np.nan,
-                     "pair": "all raters" if named is None else str(pool), "verdict": band, "estimate": x, "lower": lo,
-                     "upper": hi, "text": text})
+                     "pair": "all raters" if named is None else str(pool),
+                     "verdict": band, "estimate": x, "lower": lo, "upper": hi, "text": text})
     return pd.DataFrame(rows, columns=["label", "replication", "replication_other", "pair",
                                        "verdict", "estimate", "lower", "upper", "text"])
