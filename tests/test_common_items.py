@@ -12,8 +12,9 @@ import pandas as pd
 import pytest
 
 import xrr_accessor as xa
+from xrr_accessor.engine.pipeline import annotations
 from xrr_accessor.errors import InputError, UndefinedWarning
-from xrr_accessor.summary import common_items
+from xrr_accessor.reporting.summary import common_items
 
 import naive
 
@@ -95,7 +96,7 @@ def test_common_items_is_per_label_and_leaves_ann_alone():
     df = _uneven()
     df["other"] = df["value"]
     df.loc[df["item"].str.startswith("c1"), "other"] = np.nan  # label 2 misses some items
-    ann, _ = xa.pipeline.annotations(df, labels=["value", "other"])
+    ann, _ = annotations(df, labels=["value", "other"])
     before = ann.codes.copy()
     out = common_items(ann)
     np.testing.assert_array_equal(ann.codes, before)

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 import xrr_accessor as xrr
 from xrr_accessor.datasets import simulate
 from xrr_accessor.errors import UndefinedWarning
-from xrr_accessor.intervals import limits, p_value
+from xrr_accessor.uncertainty.intervals import limits, p_value
 
 
 def _compare(df, **kw):

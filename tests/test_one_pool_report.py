@@ -10,9 +10,9 @@ import pandas as pd
 import pytest
 
 import xrr_accessor as xa
-from xrr_accessor.agreement import interpret
 from xrr_accessor.datasets import simulate
 from xrr_accessor.errors import InputError
+from xrr_accessor.reporting.agreement import interpret
 
 import naive
 

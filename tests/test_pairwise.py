@@ -95,7 +95,7 @@ def test_heatmap_draws_the_matrix(table):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from xrr_accessor.plotting import pairwise_heatmap
+    from xrr_accessor.reporting.plotting import pairwise_heatmap
 
     _, out = table
     ax = pairwise_heatmap(out, replication="Q")

@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 
 import xrr_accessor as xa
-from xrr_accessor.api import normalizing
 from xrr_accessor.coefficients import lookup
+from xrr_accessor.coefficients.registry import normalizing
 from xrr_accessor.datasets import simulate
-from xrr_accessor.pipeline import run
-from xrr_accessor.resample import Target, replicate
+from xrr_accessor.engine.pipeline import run
+from xrr_accessor.uncertainty.resample import Target, replicate
 
 
 def _report(df, **kw):

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from test_set_levels import SET_LEVELS, d_masi, scalar, set_frames
 
 import xrr_accessor as xa
-from xrr_accessor import pipeline
+from xrr_accessor.engine import pipeline
 from xrr_accessor.errors import InputError, LevelError, RoleError
 from xrr_accessor.schema.setcells import is_label_sets, label_set_codes, set_cells
 

@@ -18,8 +18,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import xrr_accessor as xa
-from xrr_accessor.report import Report
-from xrr_accessor.verdicts import VERDICTS, WIDE, Wording, judge, verdict_of
+from xrr_accessor.reporting.report import Report
+from xrr_accessor.reporting.verdicts import VERDICTS, WIDE, Wording, judge, verdict_of
 
 SYM = Wording.symmetric("A", "B")
 REF = Wording.against("crowd", "experts")

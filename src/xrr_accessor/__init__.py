@@ -7,18 +7,8 @@ Importing the package registers the ``.xrr`` accessor on
 
 from __future__ import annotations
 
-from . import datasets as datasets  # submodules reachable as attributes
-from . import io as io
 from .accessors import XRRAccessor, register
-from .agreement import agreement_table, interpret, per_category
 from .api import annotations, cross_kappa, irr, normalized, to_frame, to_xarray
-from .coefficients.augmented import (
-    augmented_items,
-    augmented_kappa,
-    augmented_matrix,
-    augmented_sweep,
-)
-from .compare import compare, plan
 from .diagnostics import (
     Intra,
     Validity,
@@ -27,6 +17,8 @@ from .diagnostics import (
     rater_agreement,
     validity,
 )
+from .diagnostics.pairwise import pairwise
+from .diagnostics.spearman import disattenuated_correlation
 from .errors import (
     DroppedDataWarning,
     InputError,
@@ -36,14 +28,20 @@ from .errors import (
     UndefinedWarning,
     XRRWarning,
 )
-from .pairwise import pairwise
-from .report import Report, report
+from .multilabel.augmented import (
+    augmented_items,
+    augmented_kappa,
+    augmented_matrix,
+    augmented_sweep,
+)
+from .multilabel.sharpen import Sharpened, sharpen
+from .reporting.agreement import agreement_table, interpret, per_category
+from .reporting.report import Report, report
+from .reporting.summary import common_items, summary
+from .reporting.verdicts import Verdict, Wording, judge, verdict_of
 from .schema.setcells import set_cells
 from .schema.sets import LabelSets, read_sets
-from .sharpen import Sharpened, sharpen
-from .spearman import disattenuated_correlation
-from .summary import common_items, summary
-from .verdicts import Verdict, Wording, judge, verdict_of
+from .uncertainty.compare import compare, plan
 
 __version__ = "0.1.0"
 
@@ -102,4 +100,8 @@ def __getattr__(name: str) -> object:
         from .lazy.graph import Lazy
 
         return Lazy
+    if name in ("datasets", "io"):  # submodules imported on first use (a faster import)
+        import importlib
+
+        return importlib.import_module(f".{name}", __name__)
     raise AttributeError(f"module 'xrr_accessor' has no attribute {name!r}")

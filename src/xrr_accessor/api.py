@@ -10,22 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
-from .coefficients import REGISTRY, Coefficient, lookup
+from .coefficients import lookup
 from .coefficients.icc import parse_form
-from .convert import to_frame, to_xarray
-from .errors import InputError
-from .intervals import (
-    Bootstrap,
-    analytic_intervals,
-    bootstrap_intervals,
-    confidence,
-    method_for,
-    population_size,
-)
-from .lazy import deferrable
-from .pipeline import (
+from .coefficients.registry import normalizing
+from .engine.convert import to_frame, to_xarray
+from .engine.pipeline import (
     annotations,
     entry_level,
     keep_pairs,
@@ -33,25 +22,20 @@ from .pipeline import (
     reference_code,
     run,
 )
-from .resample import Target
-from .results import warn_dropped
+from .engine.results import warn_dropped
+from .errors import InputError
+from .lazy import deferrable
+from .uncertainty.intervals import (
+    Bootstrap,
+    analytic_intervals,
+    bootstrap_columns,
+    confidence,
+    method_for,
+    population_size,
+)
+from .uncertainty.resample import Target
 
 __all__ = ["annotations", "cross_kappa", "irr", "normalized", "to_frame", "to_xarray"]
-
-
-def normalizing(name: str) -> Coefficient:
-    """The registry entry of an IRR that can normalize kappa_x."""
-    try:
-        entry = lookup(name)
-    except InputError:
-        entry = None
-    if entry is None or not entry.normalizes:
-        names = [e.name for e in REGISTRY.values() if e.normalizes]
-        raise InputError(
-            f"irr={name!r} cannot normalize kappa_x; use one of {', '.join(names)} "
-            "(defined at every level of measurement, as kappa_x is)."
-        )
-    return entry
 
 
 @deferrable
@@ -169,7 +153,7 @@ def irr(
                 raise InputError("population= corrects the analytic variance; the bootstrap "
                                  "has no finite-population correction. Drop population= or "
                                  "use method='analytic'.")
-            cols = _bootstrap(result, [Target(entry.name, entry, params)], level_,
+            cols = bootstrap_columns(result, [Target(entry.name, entry, params)], level_,
                               Bootstrap(n_boot, seed, interval, progress), attrs)[entry.name]
         return result.label(entry, est, attrs, cols)
     _no_interval(method)
@@ -180,19 +164,6 @@ def _no_interval(method: str | None) -> None:
     if method is not None:
         raise InputError(f"method={method!r} chooses how the interval is computed; ask for "
                          "one with ci= (e.g. ci=0.95).")
-
-
-def _bootstrap(result: Any, targets: list[Target], level: float, opts: Bootstrap,
-               attrs: dict[str, Any]) -> dict[str, dict[str, np.ndarray]]:
-    """Bootstrap interval columns of each target; its settings into ``attrs``."""
-    what = {t.key: "normalized kappa_x" if t.key.startswith("normalized") else t.key
-            for t in targets}
-    table, reps = bootstrap_intervals(result, targets, level, opts, what)
-    attrs.update(method="bootstrap", interval=opts.interval, n_boot=opts.n_boot,
-                 seed=reps.seed)
-    for cols in table.values():
-        cols.pop("n_undefined")
-    return table
 
 
 @deferrable
@@ -258,7 +229,7 @@ def cross_kappa(
     Examples
     --------
     One annotation per item in each replication, nominal: Cohen's kappa
-    (the 50-paper example of SPEC.md: 15 both accept, 20 both reject, 11
+    (the textbook example of 50 papers: 15 both accept, 20 both reject, 11
     and 4 split).
 
     >>> import pandas as pd
@@ -278,7 +249,7 @@ def cross_kappa(
     cols = None
     if ci is not None:
         attrs["ci"] = level_ = confidence(ci)
-        cols = _bootstrap(result, [Target(entry.name, entry)], level_,
+        cols = bootstrap_columns(result, [Target(entry.name, entry)], level_,
                           Bootstrap(n_boot, seed, interval, progress), attrs)[entry.name]
     return result.label(entry, est, attrs, cols, keep_cells=keep_pairs(result.ann))
 
@@ -352,6 +323,6 @@ def normalized(
     if ci is not None:
         attrs["ci"] = level_ = confidence(ci)
         target = Target(entry.name, entry, {"irr": rel.name, "reference": ref})
-        cols = _bootstrap(result, [target], level_, Bootstrap(n_boot, seed, interval,
+        cols = bootstrap_columns(result, [target], level_, Bootstrap(n_boot, seed, interval,
                                                              progress), attrs)[entry.name]
     return result.label(entry, est, attrs, cols, keep_cells=keep_pairs(result.ann))

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Hashable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from ..errors import InputError, LevelError
+from ..kernels.encode import first_seen_codes
 
 
 @dataclass(frozen=True)
@@ -24,6 +25,9 @@ class Ids:
     @classmethod
     def factorize(cls, values: Any, where: str, column: Hashable | None = None) -> Ids:
         """Factorize once; missing or unhashable ids are an error naming ``where``."""
+        fast = _integer_ids(values)
+        if fast is not None:
+            return replace(fast, column=column)
         try:
             codes, uniques = pd.factorize(values)
         except TypeError as exc:
@@ -47,7 +51,22 @@ class Ids:
         return Ids(self.codes[rows], self.uniques, self.column)
 
     def show(self, row: int) -> str:
-        return _show(self.uniques[self.codes[row]])
+        return show(self.uniques[self.codes[row]])
+
+
+def _integer_ids(values: Any) -> Ids | None:
+    """Integer ids over a narrow range: codes in order of first appearance from one
+    numba pass with a lookup table (what ``pd.factorize`` gives, without hashing)."""
+    arr = getattr(values, "dtype", None)
+    if arr is None or not isinstance(arr, np.dtype) or arr.kind not in "iu" or (
+            arr.kind == "u" and arr.itemsize == 8):
+        return None
+    ints = np.asarray(values).astype(np.int64, copy=False)
+    codes = np.empty(len(ints), dtype=np.int64)
+    ok, uniques = first_seen_codes(ints, max(1024, 4 * len(ints)), codes)
+    if not ok:
+        return None
+    return Ids(codes, pd.Index(uniques.astype(arr)))
 
 
 #: ``rows`` of a label that has a value in every row, in row order (no index array).
@@ -191,6 +210,6 @@ def numeric_categories(cats: pd.Index, where: str, level_name: str) -> np.ndarra
 
 
 
-def _show(value: Any) -> str:
+def show(value: Any) -> str:
     """repr of a value as a user typed it (no ``np.int64(...)`` wrappers)."""
     return repr(value.item() if isinstance(value, np.generic) else value)

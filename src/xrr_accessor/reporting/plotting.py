@@ -1,6 +1,6 @@
 """The paper's figures (the ``plot`` extra: matplotlib, imported only when drawing).
 
-``report.plot.<name>()`` draws from a :class:`~xrr_accessor.report.Report`;
+``report.plot.<name>()`` draws from a :class:`~xrr_accessor.reporting.report.Report`;
 ``df.xrr.plot.<name>(...)`` makes the report first (its keyword arguments go
 to :func:`~xrr_accessor.report`). Every method takes ``ax=`` (a new figure
 when None) and returns the Axes; intervals, when the report has them, are
@@ -26,22 +26,11 @@ from typing import Any, ClassVar
 import numpy as np
 import pandas as pd
 
-from .errors import InputError
+from .._optional import new_axes
+from ..errors import InputError
 from .report import cell_names
 
 __all__ = ["FramePlots", "ReportPlots", "plan", "rho_vs_normalized"]
-
-
-def _pyplot() -> Any:
-    try:
-        import matplotlib.pyplot as plt
-    except ImportError as exc:
-        raise ImportError("plots need matplotlib: pip install 'xrr_accessor[plot]'") from exc
-    return plt
-
-
-def _axes(ax: Any, size: tuple[float, float]) -> Any:
-    return _pyplot().subplots(figsize=size, layout="constrained")[1] if ax is None else ax
 
 
 def _fold(name: Any) -> str:
@@ -59,7 +48,7 @@ def _errors(rows: pd.DataFrame) -> np.ndarray | None:
 
 
 class ReportPlots:
-    """Figures of one :class:`~xrr_accessor.report.Report`."""
+    """Figures of one :class:`~xrr_accessor.reporting.report.Report`."""
 
     def __init__(self, report: Any) -> None:
         self._report = report
@@ -82,7 +71,7 @@ class ReportPlots:
         """IRR across labels, one step histogram per replication (Fig 2)."""
         from matplotlib.ticker import MaxNLocator
 
-        ax = _axes(ax, (6, 3.5))
+        ax = new_axes(ax, (6, 3.5))
         rows = self._rows("irr")
         values = rows["estimate"].to_numpy()
         finite = values[np.isfinite(values)]
@@ -106,7 +95,7 @@ class ReportPlots:
         name = self._find_label(name)
         rows = self._frame[(self._frame["label"] == name)
                            & (self._frame["statistic"] != "normalized")]
-        ax = _axes(ax, (max(4.0, 0.9 * len(rows)), 3.5))
+        ax = new_axes(ax, (max(4.0, 0.9 * len(rows)), 3.5))
         names = list(cell_names(rows))
         colors = ["C0" if s == "irr" else "C1" for s in rows["statistic"]]
         ax.bar(range(len(rows)), rows["estimate"], yerr=_errors(rows), color=colors,
@@ -141,7 +130,7 @@ class ReportPlots:
         irr = self._rows("irr").set_index(["label", "replication"])
         labels = list(sel["label"])
         x = np.arange(len(labels))
-        ax = _axes(ax, (max(7.5, 3.5 + 0.35 * len(labels)), 4))
+        ax = new_axes(ax, (max(7.5, 3.5 + 0.35 * len(labels)), 4))
         width = 0.27
         for k, (rep, color) in enumerate([(a, "C0"), (b, "C2")]):
             part = irr.loc[[(lab, rep) for lab in labels]]
@@ -163,7 +152,7 @@ class ReportPlots:
         table = rows.assign(cell=cells).pivot(index="label", columns="cell",
                                               values="estimate")
         table = table.reindex(index=pd.unique(rows["label"]), columns=pd.unique(cells))
-        ax = _axes(ax, (max(4.5, 2.5 + 1.3 * table.shape[1]),
+        ax = new_axes(ax, (max(4.5, 2.5 + 1.3 * table.shape[1]),
                         max(3.8, 1.6 + 0.28 * table.shape[0])))
         values = table.to_numpy(dtype=float)
         im = ax.imshow(values, cmap="viridis", vmin=0.0, vmax=vmax, aspect="auto")
@@ -212,8 +201,8 @@ class FramePlots:
     def rho_vs_normalized(self, ax: Any = None, n_splits: int = 100, seed: int | None = 0,
                           **kwargs: Any) -> Any:
         """:func:`rho_vs_normalized` of the data (``kwargs`` to :func:`~xrr_accessor.report`)."""
+        from ..diagnostics.spearman import disattenuated_correlation
         from .report import report
-        from .spearman import disattenuated_correlation
 
         rho = disattenuated_correlation(self._data, kwargs.get("other"), n_splits=n_splits,
                                         seed=seed, **self._roles)
@@ -224,7 +213,7 @@ class FramePlots:
 
     def plan(self, ax: Any = None, **kwargs: Any) -> Any:
         """:func:`~xrr_accessor.plan` of the data, drawn by :func:`plan`."""
-        from .compare import plan as plan_table
+        from ..uncertainty.compare import plan as plan_table
 
         return plan(plan_table(self._data, **kwargs, **self._roles), ax=ax)
 
@@ -234,13 +223,13 @@ def rho_vs_normalized(rho: pd.DataFrame, report: Any, ax: Any = None) -> Any:
     (the paper's Fig 7), with their correlation across points in the title.
 
     ``rho`` is :func:`~xrr_accessor.disattenuated_correlation`'s table,
-    ``report`` a :class:`~xrr_accessor.report.Report` of the same data.
+    ``report`` a :class:`~xrr_accessor.reporting.report.Report` of the same data.
     """
     keys = ["label", "replication", "replication_other"]
     norm = report.frame[report.frame["statistic"] == "normalized"]
     both = rho.merge(norm[[*keys, "estimate"]], on=keys, how="inner")
     both = both[np.isfinite(both["rho"]) & np.isfinite(both["estimate"])]
-    ax = _axes(ax, (4.8, 4.2))
+    ax = new_axes(ax, (4.8, 4.2))
     for (a, b), part in both.groupby(["replication", "replication_other"], sort=False):
         ax.scatter(part["estimate"], part["rho"], s=18, label=f"{a} x {b}")
     if len(both) >= 2:
@@ -258,7 +247,7 @@ def plan(table: pd.DataFrame, ax: Any = None) -> Any:
     """Half width of the normalized kappa_x interval against the number of items,
     one line per label and pair, from :func:`~xrr_accessor.plan`'s table, with
     the target width dashed."""
-    ax = _axes(ax, (6, 3.8))
+    ax = new_axes(ax, (6, 3.8))
     keys = ["label", "replication", "replication_other"]
     for (label, a, b), part in table.groupby(keys, sort=False):
         ax.plot(part["n_items"], part["half_width"], marker="o", markersize=3,
@@ -293,7 +282,7 @@ def pairwise_heatmap(table: pd.DataFrame, label: Any = None, replication: Any = 
     order = list(pd.unique(t.index.get_level_values(0)))
     matrix = matrix.reindex(index=order, columns=order)
     n = len(order)
-    ax = _axes(ax, (max(4.5, 2.0 + 0.45 * n), max(3.8, 1.6 + 0.4 * n)))
+    ax = new_axes(ax, (max(4.5, 2.0 + 0.45 * n), max(3.8, 1.6 + 0.4 * n)))
     values = matrix.to_numpy(dtype=float)
     im = ax.imshow(values, cmap="viridis", vmin=min(0.0, np.nanmin(values, initial=0.0)),
                    vmax=1.0, aspect="auto")

@@ -5,7 +5,7 @@ The sentences follow the paper's reading of normalized kappa_x (Wong et al.
 normalized kappa_x says how much of that ceiling the two pools reach when
 they agree with each other; 1 means they agree with each other as much as
 each agrees within itself, a perfect replication. The verdict and its words
-come from :func:`~xrr_accessor.verdicts.judge`, the package's one decision
+come from :func:`~xrr_accessor.reporting.verdicts.judge`, the package's one decision
 rule from an estimate and its interval to words (docs/definitions.md,
 "Reading a replication"). This module adds what the frame knows: why a cell
 is undefined, why an interval lies above 1 (different item sets behind the
@@ -77,7 +77,7 @@ def readings(report: Any, digits: int = 2, width: float = WIDE) -> pd.DataFrame:
         Decimals of the numbers quoted.
     width : float
         The widest interval containing 1 still read as "replicates"
-        (:data:`~xrr_accessor.verdicts.WIDE`).
+        (:data:`~xrr_accessor.reporting.verdicts.WIDE`).
 
     Returns
     -------
@@ -85,8 +85,8 @@ def readings(report: Any, digits: int = 2, width: float = WIDE) -> pd.DataFrame:
         Columns ``label``, ``replication``, ``replication_other`` (the pair as
         in the report), ``pair`` ("A and B", or "crowd against experts" with a
         reference), ``verdict`` (one of
-        :data:`~xrr_accessor.verdicts.VERDICTS`, from
-        :func:`~xrr_accessor.verdicts.judge`), ``estimate``, ``lower``,
+        :data:`~xrr_accessor.reporting.verdicts.VERDICTS`, from
+        :func:`~xrr_accessor.reporting.verdicts.judge`), ``estimate``, ``lower``,
         ``upper`` (the numbers read) and ``text``.
 
     Examples

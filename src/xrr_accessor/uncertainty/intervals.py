@@ -25,14 +25,13 @@ from typing import Any
 
 import numpy as np
 
-from .coefficients import REGISTRY, Coefficient
-from .coefficients.icc import anova, icc_table
-from .errors import InputError, UndefinedWarning, warn
+from ..coefficients import REGISTRY, Coefficient
+from ..engine.results import cell_name
+from ..errors import InputError, UndefinedWarning, warn
 from .resample import Replicates, Target, replicate
-from .results import cell_name
 
-__all__ = ["Bootstrap", "bca_constants", "bootstrap_intervals", "confidence", "limits",
-           "p_value"]
+__all__ = ["Bootstrap", "bca_constants", "bootstrap_columns", "bootstrap_intervals",
+           "confidence", "limits", "p_value"]
 
 #: Fewer items than this give a warning: the intervals are unstable (see the
 #: coverage study in benchmarks/interval_coverage.py).
@@ -95,13 +94,13 @@ class Bootstrap:
 
 def method_for(entry: Coefficient, method: str | None) -> str:
     """``method`` checked against ``entry`` (None: analytic where it exists)."""
-    analytic = entry.variance is not None or entry.name == "icc"
+    analytic = entry.analytic is not None
     if method is None:
         return "analytic" if analytic else "bootstrap"
     if method not in METHODS:
         raise InputError(f"method={method!r}; choose 'bootstrap' or 'analytic'.")
     if method == "analytic" and not analytic:
-        names = [e.name for e in REGISTRY.values() if e.variance is not None] + ["icc"]
+        names = [e.name for e in REGISTRY.values() if e.analytic is not None]
         raise InputError(f"metric={entry.name!r} has no analytic standard error; use "
                          f"method='bootstrap' (those with one: {', '.join(names)}).")
     return method
@@ -109,14 +108,10 @@ def method_for(entry: Coefficient, method: str | None) -> str:
 
 def analytic_intervals(run: Any, entry: Coefficient, level: float, population: float,
                        params: dict[str, Any]) -> dict[str, np.ndarray]:
-    """Analytic standard errors and limits of ``entry`` (ICC: F-based)."""
+    """Analytic standard errors and limits of ``entry``, from its registry hook."""
     est = run.estimate(entry, **params)
-    if entry.name == "icc":
-        return {"estimate": est.value, **icc_table(anova(run.stats, run.ctx),
-                                                   params["form"], est.value, level)}
-    assert entry.variance is not None
-    iv = entry.variance(run.ann, run.ctx, entry.name, est.value, population)
-    return {"estimate": est.value, **iv.bounds(est.value, level)}
+    assert entry.analytic is not None
+    return {"estimate": est.value, **entry.analytic(run, est.value, level, population, params)}
 
 
 def _quantile(values: np.ndarray, q: np.ndarray) -> np.ndarray:
@@ -361,3 +356,16 @@ def population_size(population: float | None) -> float:
         raise InputError(f"population={population!r} is the number of items in the "
                          "population (>= the items rated), or None for an infinite one.")
     return float(population)
+
+
+def bootstrap_columns(result: Any, targets: list[Target], level: float, opts: Bootstrap,
+                      attrs: dict[str, Any]) -> dict[str, dict[str, np.ndarray]]:
+    """Bootstrap interval columns of each target; its settings into ``attrs``."""
+    what = {t.key: "normalized kappa_x" if t.key.startswith("normalized") else t.key
+            for t in targets}
+    table, reps = bootstrap_intervals(result, targets, level, opts, what)
+    attrs.update(method="bootstrap", interval=opts.interval, n_boot=opts.n_boot,
+                 seed=reps.seed)
+    for cols in table.values():
+        cols.pop("n_undefined")
+    return table

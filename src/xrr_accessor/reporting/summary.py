@@ -9,16 +9,22 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from .api import normalizing
-from .coefficients import Estimates, lookup
-from .errors import InputError, UndefinedWarning, warn
-from .intervals import Bootstrap, bootstrap_intervals, confidence, limits, standard_error
-from .lazy import deferrable
-from .pipeline import Run, annotations, kind_of, n_self, reference_code, run
-from .resample import Target
-from .results import label_result, pair_index
-from .schema import Annotations
-from .schema.tally import counts
+from ..coefficients import Estimates, lookup
+from ..coefficients.registry import normalizing
+from ..engine.pipeline import Run, annotations, kind_of, n_self, reference_code, run
+from ..engine.results import label_result, pair_index
+from ..errors import InputError, UndefinedWarning, warn
+from ..lazy import deferrable
+from ..schema import Annotations
+from ..schema.tally import counts
+from ..uncertainty.intervals import (
+    Bootstrap,
+    bootstrap_intervals,
+    confidence,
+    limits,
+    standard_error,
+)
+from ..uncertainty.resample import Target
 
 __all__ = ["ITEMS", "QUANTITIES", "Table", "common_items", "compute", "pooled_frame",
            "summary"]

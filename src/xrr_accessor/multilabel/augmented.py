@@ -241,7 +241,7 @@ def augmented_kappa(
     labels are refused (no primary). With one label per annotation kappa' is
     Cohen's kappa (the mean of pairwise Cohen's kappas, i.e. Light's kappa,
     for more than two annotators), whatever ``p``. See
-    :mod:`xrr_accessor.coefficients.augmented` for why.
+    :mod:`xrr_accessor.multilabel.augmented` for why.
 
     Parameters
     ----------

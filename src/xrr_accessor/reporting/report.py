@@ -26,12 +26,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..engine.results import pair_index
+from ..errors import InputError, XRRWarning
+from ..lazy import deferrable
+from ..schema.tally import counts
+from ..uncertainty.intervals import Bootstrap
 from .agreement import interpret
-from .errors import InputError, XRRWarning
-from .intervals import Bootstrap
-from .lazy import deferrable
-from .results import pair_index
-from .schema.tally import counts
 from .summary import QUANTITIES, compute, pooled_frame
 
 __all__ = ["STATISTICS", "TITLES", "Report", "cell_names", "number", "report"]
@@ -174,8 +174,8 @@ class Report:
 
     def readings(self, digits: int = 2) -> pd.DataFrame:
         """A plain-language sentence per label and pair reading normalized kappa_x
-        (:func:`~xrr_accessor.reading.readings`); for one pool, per label reading
-        its IRR (:func:`~xrr_accessor.report_pool.irr_readings`)."""
+        (:func:`~xrr_accessor.reporting.reading.readings`); for one pool, per label reading
+        its IRR (:func:`~xrr_accessor.reporting.report_pool.irr_readings`)."""
         if self.one_pool:
             from .report_pool import irr_readings
 

@@ -17,8 +17,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..diagnostics import item_disagreement, rater_agreement
 from .agreement import agreement_table, interpret
-from .diagnostics import item_disagreement, rater_agreement
 
 __all__ = ["WEIGHTS_OF_LEVEL", "irr_readings", "pool_parts"]
 

@@ -17,9 +17,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .coefficients import lookup
-from .errors import InputError
-from .pipeline import annotations, run
+from ..coefficients import lookup
+from ..engine.pipeline import annotations, run
+from ..errors import InputError
 
 __all__ = ["MAX_PAIRS", "METRICS", "pairwise"]
 

@@ -16,9 +16,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .api import normalizing
-from .coefficients import lookup
-from .errors import InputError, UndefinedWarning, warn
+from ..coefficients import lookup
+from ..coefficients.registry import normalizing
+from ..engine.pipeline import run
+from ..engine.results import pair_index
+from ..errors import InputError, UndefinedWarning, warn
 from .intervals import (
     Bootstrap,
     confidence,
@@ -26,9 +28,7 @@ from .intervals import (
     p_value,
     standard_error,
 )
-from .pipeline import run
 from .resample import Target, replicate
-from .results import pair_index
 
 __all__ = ["compare", "plan"]
 
@@ -70,7 +70,7 @@ def compare(
     p-value of "no difference", from the same interval inverted: the
     smallest 1 - ci whose interval (BCa or percentile, as ``interval``)
     leaves out 0, so ``p_value < 1 - ci`` exactly when the row's interval
-    excludes 0 (:func:`~xrr_accessor.intervals.p_value`). A p-value of 0
+    excludes 0 (:func:`~xrr_accessor.uncertainty.intervals.p_value`). A p-value of 0
     means 0 lies beyond every replicate: below 1 / n_boot.
 
     Parameters

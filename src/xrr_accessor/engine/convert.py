@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from .errors import InputError
+from ..errors import InputError
 from .pipeline import annotations
 
 __all__ = ["DENSE_MIN_FILL", "to_frame", "to_xarray"]

@@ -13,13 +13,13 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from .coefficients import REGISTRY, lookup
-from .coefficients.sums import rater_totals
-from .errors import InputError
-from .intervals import analytic_intervals, confidence, population_size
-from .levels import resolve_weights
-from .pipeline import annotations, entry_level, run
-from .schema import Annotations
+from ..coefficients import REGISTRY, lookup
+from ..coefficients.sums import rater_totals
+from ..engine.levels import resolve_weights
+from ..engine.pipeline import annotations, entry_level, run
+from ..errors import InputError
+from ..schema import Annotations
+from ..uncertainty.intervals import analytic_intervals, confidence, population_size
 
 __all__ = ["LANDIS_KOCH", "agreement_table", "interpret", "per_category"]
 
@@ -185,10 +185,11 @@ def agreement_table(
     lvl = resolve_weights(weights)
     result = run(data, entries, level=lvl, **roles)
     ann = result.ann
-    two = (rater_totals(result.stats) > 0).sum(axis=-1).max(initial=0) == 2
+    most = int((rater_totals(result.stats) > 0).sum(axis=-1).max(initial=0))
+    two = most == 2
     blocks = []
     for entry in entries:
-        if entry.name == "cohen" and not two:
+        if entry.max_raters is not None and most > entry.max_raters:
             continue
         est = result.estimate(entry)
         cols = {"estimate": est.value}
@@ -196,7 +197,7 @@ def agreement_table(
             cols[side] = np.asarray(est.extras.get(side, np.full(est.value.shape, np.nan)),
                                     dtype=float)
         if ci is not None:
-            if entry.variance is not None:
+            if entry.analytic is not None:
                 iv = analytic_intervals(result, entry, confidence(ci),
                                         population_size(population), {})
                 cols.update({k: v for k, v in iv.items() if k != "estimate"})
@@ -210,9 +211,8 @@ def agreement_table(
         for side in ("pa", "pe"):
             out.loc[out["metric"] == "cohen", side] = out.loc[out["metric"] == "conger",
                                                               side].to_numpy()
-    # percent agreement has no chance term: pe blank (NaN), not 0; no band either
-    out.loc[out["metric"] == "percent", "pe"] = np.nan
-    band = interpret(out["estimate"]).where(out["metric"] != "percent")
+    corrected = out["metric"].map({e.name: e.chance_corrected for e in entries})
+    band = interpret(out["estimate"]).where(corrected.astype(bool))  # bands: kappa-likes
     out.insert(out.columns.get_loc("reason"), "band", band)
     keys = [k for k in ("label", "replication") if k in out.columns]
     order_of = {e.name: i for i, e in enumerate(entries)}
