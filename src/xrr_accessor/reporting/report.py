@@ -29,7 +29,7 @@ import pandas as pd
 from ..engine.results import pair_index
 from ..errors import InputError, XRRWarning
 from ..lazy import deferrable
-from ..schema.tally import counts
+from ..schema.tally import tally_of
 from ..uncertainty.intervals import Bootstrap
 from .agreement import interpret
 from .summary import QUANTITIES, compute, pooled_frame
@@ -306,7 +306,7 @@ def report(
             from .report_pool import pool_parts
 
             parts = pool_parts(data, level, ci, min_items, roles,
-                               int(counts(table.result.ann).rated_raters.max(initial=0)))
+                               int(tally_of(table.result.ann).rated_raters.max(initial=0)))
     for w in caught:
         warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
     notes = list(dict.fromkeys(str(w.message) for w in caught
@@ -314,7 +314,7 @@ def report(
     ann = table.result.ann
     names = list(ann.replications) if ann.has_replication else ["all"]
     pairs = pair_index(ann, table.result.pairs)
-    n_ann = counts(ann).annotations  # (L, R)
+    n_ann = tally_of(ann).annotations  # (L, R)
     a, b = table.result.pairs[:, 0], table.result.pairs[:, 1]
     ref_name = "both" if table.reference is None else str(ann.replications[table.reference])
     blocks = []
@@ -367,7 +367,7 @@ def report(
 
 def _pools(ann: Any, names: list[Any]) -> dict[str, dict[str, int]]:
     """Items, raters and annotation rows of each replication (any label)."""
-    t = counts(ann)
+    t = tally_of(ann)
     return {str(name): {"items": int(t.items[r]), "raters": int(t.raters[r]),
                         "rows": int(t.rows[r])} for r, name in enumerate(names)}
 

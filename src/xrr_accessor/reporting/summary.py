@@ -16,7 +16,7 @@ from ..engine.results import label_result, pair_index
 from ..errors import InputError, UndefinedWarning, warn
 from ..lazy import deferrable
 from ..schema import Annotations
-from ..schema.tally import counts
+from ..schema.tally import tally_of
 from ..uncertainty.intervals import (
     Bootstrap,
     bootstrap_intervals,
@@ -26,7 +26,7 @@ from ..uncertainty.intervals import (
 )
 from ..uncertainty.resample import Target
 
-__all__ = ["ITEMS", "QUANTITIES", "Table", "common_items", "compute", "pooled_frame",
+__all__ = ["ITEMS", "QUANTITIES", "XrrTable", "common_items", "compute", "pooled_frame",
            "summary"]
 
 #: What ``items=`` accepts: every item each coefficient can use, or the common ones.
@@ -114,7 +114,7 @@ def summary(
 
 
 @dataclass
-class Table:
+class XrrTable:
     """What :func:`summary` and :func:`~xrr_accessor.reporting.report` lay out:
     the run, the estimates of ``irr``, ``kappa_x`` and ``normalized``, their
     values ((L, cells) or, with intervals, (L, cells, 4): :data:`QUANTITIES`)
@@ -182,7 +182,7 @@ def _warn_above_one(ann: Annotations, pairs: np.ndarray, est: dict[str, Any],
 
 def compute(data: Any, other: Any, irr: str | None, level: Any, reference: Any,
             ci: float | None, opts: Bootstrap, roles: dict[str, Any],
-            items: str = "all") -> Table:
+            items: str = "all") -> XrrTable:
     """IRR, kappa_x and normalized kappa_x from one pass (and one set of bootstrap
     draws when ``ci`` is given). ``irr=None``: Cohen's kappa where no replication
     has more than two raters (the paper's choice), else alpha. ``items="common"``:
@@ -233,8 +233,8 @@ def compute(data: Any, other: Any, irr: str | None, level: Any, reference: Any,
         pooled = {k: _pooled(values[k][..., 0], reps.boot[k],
                              None if reps.jack is None else reps.jack[k], level_,
                              opts.interval) for k in values}
-        return Table(result, estimates, values, attrs, ref, pooled)
-    return Table(result, estimates, values, attrs, ref)
+        return XrrTable(result, estimates, values, attrs, ref, pooled)
+    return XrrTable(result, estimates, values, attrs, ref)
 
 
 def _pooled(est: np.ndarray, boot: np.ndarray, jack: np.ndarray | None, level: float,
@@ -255,7 +255,7 @@ def _pooled(est: np.ndarray, boot: np.ndarray, jack: np.ndarray | None, level: f
 
 def _most_raters(ann: Annotations) -> int:
     """The most raters with an annotation in one replication (any label)."""
-    return int(counts(ann).rated_raters.max(initial=0))
+    return int(tally_of(ann).rated_raters.max(initial=0))
 
 
 def _frame(value: np.ndarray, labels: pd.Index, cells: pd.MultiIndex) -> pd.DataFrame:
