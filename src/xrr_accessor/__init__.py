@@ -20,6 +20,7 @@ from .diagnostics import (
 from .diagnostics.pairwise import pairwise
 from .diagnostics.spearman import disattenuated_correlation
 from .errors import (
+    CostWarning,
     DroppedDataWarning,
     InputError,
     LevelError,
@@ -47,6 +48,7 @@ from .uncertainty.compare import compare, plan
 __version__ = "0.1.0"
 
 __all__ = [
+    "CostWarning",
     "DroppedDataWarning",
     "InputError",
     "Intra",
