@@ -415,6 +415,10 @@ def test_unordered_sets_of_two_labels_are_refused():
     df = frame([(1, "A", {"a", "b"}), (1, "B", ["a"])])
     with pytest.raises(InputError, match=r"no order.*rank column"):
         xa.augmented_kappa(df, p=0.6)
+    # the error points to the coefficient that reads unordered sets (issue 21)
+    with pytest.raises(InputError, match=r'level="masi"'):
+        xa.augmented_kappa(df, p=0.6)
+    assert np.isfinite(xa.irr(df, level="masi").iloc[0])  # and the pointer works
     unranked = frame([(1, "A", ["a", "b"]), (1, "B", ["a"])]).explode("labels")
     with pytest.raises(InputError, match="no order"):
         xa.augmented_kappa(unranked, p=0.6)

@@ -169,7 +169,7 @@ def test_rater_and_item_diagnostics(pools, capsys, cmd, fn, kwargs):
                else pd.DataFrame(json.loads(out)["records"]))
         assert list(got.columns[:2]) == ["label", "replication"]
         assert len(got) == len(want)
-        key = "rater" if cmd == "raters" else "item"
+        key = want.columns[2]  # the data's own item / rater column name (issue 21)
         assert got[key].astype(str).tolist() == want[key].astype(str).tolist()
         value = "kappa_x" if cmd == "raters" else "disagreement"
         np.testing.assert_allclose(got[value], want[value], rtol=1e-12)

@@ -177,7 +177,7 @@ def test_layouts_agree_long_wide_xarray_accessor():
 def test_many_labels_and_pools():
     df = xrr.datasets.simulate(n_items=60, labels=["joy", "awe"], pools=["A", "B"], seed=3)
     out = quietly(xrr.item_disagreement, df, level="nominal")[0]
-    assert out.index.names == ["label", "replication", "item"]
+    assert out.index.names == ["label", "replication", "item_id"]  # the data's own name
     sub = df[(df["pool"] == "B")]
     for item, g in list(sub.groupby("item_id"))[:10]:
         want = naive_item_d(list(g["awe"]), distance("nominal", []))

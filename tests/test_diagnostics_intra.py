@@ -186,4 +186,4 @@ def test_roles_bound_with_the_accessor():
     first = df[df["round"] == 1].drop(columns="round")
     with pytest.warns(UndefinedWarning, match="share no item"):  # one rater: no one to meet
         raters = xrr.rater_agreement(first.xrr(item="video", rater="who"))
-    assert raters.index.get_level_values("rater").tolist() == ["a"]
+    assert raters.index.get_level_values("who").tolist() == ["a"]

@@ -66,6 +66,9 @@ def test_agreement_table_shows_the_paradox():
     assert after.loc["cohen", "pe"] == pytest.approx(a_acc * b_acc + (1 - a_acc) * (1 - b_acc),
                                                      abs=1e-12)
     assert pd.isna(after.loc["percent", "band"])  # no chance correction, no Landis-Koch band
+    # ... and no chance term: pe blank, not 0.000 (issue 21); pa is its estimate
+    assert pd.isna(after.loc["percent", "pe"]) and pd.isna(before.loc["percent", "pe"])
+    assert after.loc["percent", "pa"] == pytest.approx(after.loc["percent", "estimate"])
     assert before.loc["conger", "pe"] == pytest.approx(0.4952, abs=1e-12)
     assert after.loc["bp", "estimate"] == before.loc["bp", "estimate"] == pytest.approx(0.4)
     assert after.loc["gwet", "estimate"] > before.loc["gwet", "estimate"]

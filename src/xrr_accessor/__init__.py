@@ -17,6 +17,7 @@ from .diagnostics import (
     rater_agreement,
     validity,
 )
+from .diagnostics.pairwise import pairwise
 from .diagnostics.spearman import disattenuated_correlation
 from .errors import (
     CostWarning,
@@ -37,7 +38,8 @@ from .multilabel.augmented import (
 from .multilabel.sharpen import Sharpened, sharpen
 from .reporting.agreement import agreement_table, interpret, per_category
 from .reporting.report import Report, report
-from .reporting.summary import summary
+from .reporting.summary import common_items, summary
+from .reporting.verdicts import Verdict, Wording, judge, verdict_of
 from .schema.readsets import read_sets
 from .schema.setcells import set_cells
 from .schema.sets import LabelSets
@@ -58,6 +60,8 @@ __all__ = [
     "StrayValueWarning",
     "UndefinedWarning",
     "Validity",
+    "Verdict",
+    "Wording",
     "XRRAccessor",
     "XRRWarning",
     "agreement_table",
@@ -66,6 +70,7 @@ __all__ = [
     "augmented_kappa",
     "augmented_matrix",
     "augmented_sweep",
+    "common_items",
     "compare",
     "cross_kappa",
     "disattenuated_correlation",
@@ -73,7 +78,9 @@ __all__ = [
     "intra",
     "irr",
     "item_disagreement",
+    "judge",
     "normalized",
+    "pairwise",
     "per_category",
     "plan",
     "rater_agreement",
@@ -85,6 +92,7 @@ __all__ = [
     "to_frame",
     "to_xarray",
     "validity",
+    "verdict_of",
 ]
 
 register()

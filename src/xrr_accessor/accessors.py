@@ -97,23 +97,25 @@ class XRRAccessor:
         self, other: Any = None, irr: str = "alpha", level: Any = "nominal",
         reference: Any = None, ci: float | None = None, n_boot: int = 1000,
         seed: int | None = None, interval: str = "bca", progress: bool | None = None,
+        items: str = "all",
     ) -> Any:
         """IRR, kappa_x and normalized kappa_x side by side; see :func:`xrr_accessor.summary`."""
         return _summary.summary(self._obj, other, irr=irr, level=level, reference=reference,
                                 ci=ci, n_boot=n_boot, seed=seed, interval=interval,
-                                progress=progress, **self._roles)
+                                progress=progress, items=items, **self._roles)
 
     def report(
         self, other: Any = None, irr: str | None = None, level: Any = "nominal",
         reference: Any = None, ci: float | None = None, n_boot: int = 1000,
         seed: int | None = None, interval: str = "bca", progress: bool | None = None,
-        sort_by: str | None = None,
+        sort_by: str | None = None, items: str = "all", min_items: int = 1,
     ) -> _report.Report:
         """The paper's Table 5 as a :class:`~xrr_accessor.reporting.report.Report`; see
         :func:`xrr_accessor.report`."""
         return _report.report(self._obj, other, irr=irr, level=level, reference=reference,
                               ci=ci, n_boot=n_boot, seed=seed, interval=interval,
-                              progress=progress, sort_by=sort_by, **self._roles)
+                              progress=progress, sort_by=sort_by, items=items,
+                              min_items=min_items, **self._roles)
 
     def disattenuated_correlation(
         self, other: Any = None, n_splits: int = 100, seed: int | None = 0,
@@ -192,11 +194,19 @@ class XRRAccessor:
         :func:`xrr_accessor.item_disagreement`."""
         return _diagnostics.item_disagreement(self._obj, level=level, **self._roles)
 
-    def rater_agreement(self, metric: str = "kappa_x", level: Any = "nominal") -> Any:
+    def pairwise(self, metric: str = "cohen", level: Any = "nominal") -> pd.DataFrame:
+        """Every pair of raters: Cohen's kappa and shared items; see
+        :func:`xrr_accessor.pairwise`."""
+        from .diagnostics.pairwise import pairwise
+
+        return pairwise(self._obj, metric=metric, level=level, **self._roles)
+
+    def rater_agreement(self, metric: str = "kappa_x", level: Any = "nominal",
+                        min_items: int = 1) -> Any:
         """Each rater against the rest of the pool (leave one out); see
         :func:`xrr_accessor.rater_agreement`."""
         return _diagnostics.rater_agreement(self._obj, metric=metric, level=level,
-                                            **self._roles)
+                                            min_items=min_items, **self._roles)
 
     def intra(self, session: Any, level: Any = "nominal") -> _diagnostics.Intra:
         """Intra-rater kappa_x across sessions and AAD distributions; see

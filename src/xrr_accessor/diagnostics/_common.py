@@ -117,8 +117,15 @@ def finish(frame: pd.DataFrame, read_: Read, attrs: dict[str, Any],
             if not had and n in (frame.index.names or [])]
     if drop and frame.index.nlevels > len(drop):
         frame = frame.droplevel(drop)
-    if renames:
-        frame = frame.rename_axis(index=[renames.get(n, n) for n in frame.index.names])
+    names = list(frame.index.names)
+    user = {role: ann.role_name(role) for role in ("item", "rater")}
+    taken = set(names) | set(frame.columns)
+    for k, n in enumerate(names):  # the user's names of the role columns, kept
+        new = (renames or {}).get(n, n)
+        if new in user and user[new] != new and user[new] not in taken:
+            new = user[new]
+        names[k] = new
+    frame = frame.rename_axis(index=names)
     attrs = {**attrs, **ann.notes}
     if read_.kind == "xarray":
         ds = frame.to_xarray() if len(frame) else xr.Dataset.from_dataframe(frame)

@@ -137,7 +137,7 @@ def _matrix(read_: Read, label: int, s: dict[str, Any]
 
 @per_call
 def rater_agreement(data: Any, metric: str = "kappa_x", level: Any = "nominal",
-                    **roles: Any) -> Any:
+                    min_items: int = 1, **roles: Any) -> Any:
     """Each rater against the rest of the pool (leave one rater out), to find spammers.
 
     For every rater b, per label and replication:
@@ -164,6 +164,11 @@ def rater_agreement(data: Any, metric: str = "kappa_x", level: Any = "nominal",
     level : str, matrix or callable
         Level of measurement (default ``"nominal"``), as in
         :func:`~xrr_accessor.irr`.
+    min_items : int
+        Leave out raters with fewer annotations (items) than this in a label
+        and replication, before ranking: on sparse crowds raters with a
+        handful of items otherwise top the ranking by chance. How many were
+        left out is in ``attrs["n_below_min_items"]``.
     **roles
         Column or dimension names, see :func:`~xrr_accessor.annotations`.
 
@@ -195,12 +200,19 @@ def rater_agreement(data: Any, metric: str = "kappa_x", level: Any = "nominal",
     if key not in METRICS:
         raise InputError(f"metric={metric!r} is not a ranking of rater_agreement; use one of "
                          f"{', '.join(map(repr, METRICS))}.")
+    if isinstance(min_items, bool) or not isinstance(min_items, int | np.integer) or \
+            min_items < 1:
+        raise InputError(f"min_items={min_items!r} is the fewest items a rater needs to be "
+                         "ranked, an integer >= 1 (e.g. min_items=20).")
     read_ = read(data, level, roles, "rater_agreement")
     ann = read_.ann
     parts = []
+    below = 0
     for j in range(len(ann.labels)):
         s = _moments(read_, j) if read_.level.uses_moments else _categorical(read_, j)
-        r, b = np.nonzero(s["n_annotations"] > 0)
+        n_ann = s["n_annotations"]
+        below += int(((n_ann > 0) & (n_ann < min_items)).sum())
+        r, b = np.nonzero(n_ann >= min_items)
         cols = {"kappa_x": s["kappa_x"][r, b], "alpha_without": s["alpha_without"][r, b],
                 "alpha": s["alpha"][r, b]}
         cols["delta_alpha"] = cols["alpha_without"] - cols["alpha"]
@@ -216,7 +228,8 @@ def rater_agreement(data: Any, metric: str = "kappa_x", level: Any = "nominal",
         parts.append(pd.DataFrame(cols, index=index))
     frame = parts[0] if len(parts) == 1 else pd.concat(parts)
     _warn(frame)
-    attrs = {"metric": "rater_agreement", "ranked_by": key, "level": read_.level.name}
+    attrs = {"metric": "rater_agreement", "ranked_by": key, "level": read_.level.name,
+             "min_items": int(min_items), "n_below_min_items": below}
     return finish(frame, read_, attrs)
 
 

@@ -111,7 +111,8 @@ def label_weights(sets: LabelSets, ps: Sequence[float]) -> np.ndarray:
             f"no order (e.g. {sets.describe(a)}, a set or an unranked long frame), but "
             "augmented kappa weighs the primary label p and the secondary 1 - p. Give the "
             "order: a list or tuple per annotation (primary first), or a rank column "
-            "(rank=) in a long frame.")
+            "(rank=) in a long frame. Unordered sets have their own chance-corrected "
+            "agreement: irr(..., level=\"masi\") (or level=\"jaccard\").")
     k = sizes[ann]
     out = np.empty((len(ps), len(sets.members)), dtype=np.float64)
     for j, p in enumerate(ps):

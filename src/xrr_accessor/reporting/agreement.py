@@ -140,7 +140,8 @@ def agreement_table(
 
     One row per coefficient (per label and replication when there are
     several): the ``estimate``, observed agreement ``pa`` and chance
-    agreement ``pe`` where the coefficient has them (not alpha, whose terms
+    agreement ``pe`` where the coefficient has them (not percent agreement,
+    which has no chance term, nor alpha, whose terms
     are disagreements over pairable values, nor Light's kappa, a mean of
     pairwise kappas), the Landis-Koch ``band`` (not for percent agreement,
     which is not chance-corrected), and with ``ci`` the standard error and

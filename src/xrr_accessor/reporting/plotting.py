@@ -269,3 +269,36 @@ def plan(table: pd.DataFrame, ax: Any = None) -> Any:
     if table.groupby(keys).ngroups <= 12:
         ax.legend(frameon=False, fontsize=8)
     return ax
+
+
+def pairwise_heatmap(table: pd.DataFrame, label: Any = None, replication: Any = None,
+                     ax: Any = None) -> Any:
+    """The rater x rater matrix of :func:`~xrr_accessor.pairwise` as a heatmap (one
+    label and replication: the first unless named), numbers written in when few."""
+    t = table
+    for level, want in (("label", label), ("replication", replication)):
+        if level in (t.index.names or []):
+            key = want if want is not None else t.index.get_level_values(level)[0]
+            if key not in t.index.get_level_values(level):
+                raise InputError(f"{level}={key!r} is not in the table; it has "
+                                 f"{list(pd.unique(t.index.get_level_values(level)))}.")
+            t = t.xs(key, level=level)
+    matrix = t["estimate"].unstack()
+    order = list(pd.unique(t.index.get_level_values(0)))
+    matrix = matrix.reindex(index=order, columns=order)
+    n = len(order)
+    ax = new_axes(ax, (max(4.5, 2.0 + 0.45 * n), max(3.8, 1.6 + 0.4 * n)))
+    values = matrix.to_numpy(dtype=float)
+    im = ax.imshow(values, cmap="viridis", vmin=min(0.0, np.nanmin(values, initial=0.0)),
+                   vmax=1.0, aspect="auto")
+    ax.set_xticks(range(n), [str(c) for c in matrix.columns], rotation=30, ha="right")
+    ax.set_yticks(range(n), [str(c) for c in matrix.index])
+    if values.size <= 100:
+        for (i, j), v in np.ndenumerate(values):
+            if i != j:
+                ax.text(j, i, "NaN" if np.isnan(v) else f"{v:.2f}", ha="center",
+                        va="center", color="white" if np.isnan(v) or v < 0.6 else "black",
+                        fontsize=8)
+    ax.figure.colorbar(im, ax=ax, label=table.attrs.get("metric", "kappa"))
+    ax.set_title(f"{table.attrs.get('metric', 'kappa')} per pair of raters")
+    return ax

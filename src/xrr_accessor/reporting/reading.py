@@ -4,22 +4,14 @@ The sentences follow the paper's reading of normalized kappa_x (Wong et al.
 2021, Section 3.5): kappa_x is capped by the IRRs of the two replications, and
 normalized kappa_x says how much of that ceiling the two pools reach when
 they agree with each other; 1 means they agree with each other as much as
-each agrees within itself, a perfect replication. The rules, in order:
-
-* undefined (NaN): why, from the IRRs and kappa_x of the pair;
-* with an interval wider than :data:`WIDE`: *inconclusive* (an interval
-  such as [0.32, 2.90] reaches 1 but says little);
-* with an interval that reaches 1: the pools *replicate* each other (a
-  perfect replication is not ruled out);
-* with an interval that reaches 0 (and not 1): agreement between the pools
-  beyond chance is *not shown*;
-* otherwise they replicate each other *in part*, at the interval's share of
-  the ceiling;
-* without an interval: the estimate's share of the ceiling, and how to get
-  an interval;
-* either way, when the IRRs behind the ceiling are below 0.20 (Landis and
-  Koch's "slight" or worse) the sentence adds that two noisy pools are being
-  compared, with kappa_x itself (the paper's *awe* example, Fig 6).
+each agrees within itself, a perfect replication. The verdict and its words
+come from :func:`~xrr_accessor.reporting.verdicts.judge`, the package's one decision
+rule from an estimate and its interval to words (docs/definitions.md,
+"Reading a replication"). This module adds what the frame knows: why a cell
+is undefined, why an interval lies above 1 (different item sets behind the
+IRRs and kappa_x, an IRR near 0), and, when the IRRs behind the ceiling are
+below 0.20 (Landis and Koch's "slight" or worse), that two noisy pools are
+being compared, with kappa_x itself (the paper's *awe* example, Fig 6).
 
 Eq 13 is symmetric, so the sentences are too ("A and B replicate each
 other"). With ``reference=`` the ceiling is the reference replication's own
@@ -34,18 +26,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .report import _num
+from .report import number
+from .verdicts import VERDICTS, WIDE, Wording, judge
 
-__all__ = ["LOW_IRR", "WIDE", "readings"]
+__all__ = ["LOW_IRR", "VERDICTS", "WIDE", "readings"]
 
 #: IRRs below this (the top of Landis and Koch's "slight") get the noisy-pools note.
 LOW_IRR = 0.20
-#: Intervals wider than this (on the scale of normalized kappa_x) are "inconclusive".
-WIDE = 0.5
-
-
-def _share(v: float) -> str:
-    return f"{max(v, 0.0):.0%}"
 
 
 def _why(irr_a: float, irr_b: float, kx: float, a: Any, b: Any, ref: str) -> str:
@@ -61,7 +48,24 @@ def _why(irr_a: float, irr_b: float, kx: float, a: Any, b: Any, ref: str) -> str
     return "see the report's warnings"
 
 
-def readings(report: Any, digits: int = 2) -> pd.DataFrame:
+def _above_one(sides: list[tuple[Any, float, float]], n_kx: float, common: bool,
+               digits: int) -> str:
+    """Why normalized kappa_x can lie above 1: ``sides`` are (name, IRR, items)."""
+    reasons = []
+    items = [n for _, _, n in sides]
+    if not common and all(np.isfinite(items)) and np.isfinite(n_kx) and (
+            len(set(items)) > 1 or items[0] != n_kx):
+        per = ", ".join(f"{name} on {int(n):,} items" for name, _, n in sides)
+        reasons.append(f"the IRRs and kappa_x use different item sets (IRR of {per}; "
+                       f"kappa_x on {int(n_kx):,}): items=\"common\" compares them on the "
+                       "items both pools rated")
+    low = [f"{name} {number(v, digits)}" for name, v, _ in sides if v < LOW_IRR]
+    if low:
+        reasons.append(f"an IRR near 0 ({', '.join(low)}) makes the ratio unstable")
+    return " and ".join(reasons)
+
+
+def readings(report: Any, digits: int = 2, width: float = WIDE) -> pd.DataFrame:
     """One sentence per label and replication pair, reading normalized kappa_x.
 
     Parameters
@@ -71,14 +75,19 @@ def readings(report: Any, digits: int = 2) -> pd.DataFrame:
         has them.
     digits : int
         Decimals of the numbers quoted.
+    width : float
+        The widest interval containing 1 still read as "replicates"
+        (:data:`~xrr_accessor.reporting.verdicts.WIDE`).
 
     Returns
     -------
     DataFrame
         Columns ``label``, ``replication``, ``replication_other`` (the pair as
         in the report), ``pair`` ("A and B", or "crowd against experts" with a
-        reference), ``verdict`` (``"replicates"``, ``"in part"``, ``"not
-        shown"``, ``"inconclusive"``, ``"estimate only"`` or ``"undefined"``) and ``text``.
+        reference), ``verdict`` (one of
+        :data:`~xrr_accessor.reporting.verdicts.VERDICTS`, from
+        :func:`~xrr_accessor.reporting.verdicts.judge`), ``estimate``, ``lower``,
+        ``upper`` (the numbers read) and ``text``.
 
     Examples
     --------
@@ -89,62 +98,48 @@ def readings(report: Any, digits: int = 2) -> pd.DataFrame:
     A and B on joy: normalized kappa_x 0.92, so the pools agree with each other at 92% of ...
     """
     frame = report.frame
-    ref = str(frame.loc[frame["statistic"] == "normalized", "reference"].iloc[0]) if (
-        frame["statistic"] == "normalized").any() else "both"
-    irr = frame[frame["statistic"] == "irr"].set_index(["label", "replication"])["estimate"]
-    kx = frame[frame["statistic"] == "kappa_x"].set_index(
-        ["label", "replication", "replication_other"])["estimate"]
+    columns = ["label", "replication", "replication_other", "pair", "verdict", "estimate",
+               "lower", "upper", "text"]
+    if not (frame["statistic"] == "normalized").any():
+        return pd.DataFrame([], columns=columns)
+    ref = str(frame.loc[frame["statistic"] == "normalized", "reference"].iloc[0])
+    has_n = "n_items" in frame.columns
+    irr_rows = frame[frame["statistic"] == "irr"].set_index(["label", "replication"])
+    kx_rows = frame[frame["statistic"] == "kappa_x"].set_index(
+        ["label", "replication", "replication_other"])
+    common = getattr(report, "attrs", {}).get("items") == "common"
     rows = []
     for r in frame[frame["statistic"] == "normalized"].itertuples(index=False):
         a, b, label = r.replication, r.replication_other, r.label
-        irr_a, irr_b = float(irr[(label, a)]), float(irr[(label, b)])
-        k = float(kx[(label, a, b)])
+        irr_a = float(irr_rows.loc[(label, a), "estimate"])
+        irr_b = float(irr_rows.loc[(label, b), "estimate"])
+        k = float(kx_rows.loc[(label, a, b), "estimate"])
         x = float(r.estimate)
-        if ref == "both":  # Eq 13 is symmetric: so are the sentences
-            pair = subject = f"{a} and {b}"
-            does, does_not = "replicate each other", "do not replicate each other"
-            agree, ceiling = "the pools agree with each other", "their own agreement"
-        else:  # Section 6: the other side against the reference
-            other = b if str(a) == ref else a
-            pair, subject = f"{other} against {ref}", f"{other}"
-            does, does_not = f"replicates {ref}", f"does not replicate {ref}"
-            agree, ceiling = f"{other} agrees with {ref}", f"{ref}'s own agreement"
         lo, hi = (float(getattr(r, "lower", np.nan)), float(getattr(r, "upper", np.nan)))
-        shown = f"{_num(x, digits)} [{_num(lo, digits)}, {_num(hi, digits)}]"
-        if not np.isfinite(x):
-            verdict = "undefined"
-            text = (f"{pair} cannot be compared on {label}: normalized kappa_x is undefined "
-                    f"({_why(irr_a, irr_b, k, a, b, ref)}).")
-        elif not (np.isfinite(lo) and np.isfinite(hi)):
-            verdict = "estimate only"
-            reach = "as much as" if x >= 1 else f"at {_share(x)} of what"
-            text = (f"{pair} on {label}: normalized kappa_x {_num(x, digits)}, so {agree} "
-                    f"{reach} {ceiling} allows (no interval: ci=0.95, or --ci 0.95 in the "
-                    "shell, says whether a perfect replication is ruled out).")
-        elif hi - lo > WIDE:
-            verdict = "inconclusive"
-            text = (f"{pair} on {label}: normalized kappa_x {shown}, an interval too wide "
-                    f"(over {WIDE}) to say whether {subject} {does}: more items would tell.")
-        elif hi >= 1:
-            verdict = "replicates"
-            text = (f"{subject} {does} on {label}: normalized kappa_x {shown}; the interval "
-                    f"reaches 1, so {agree} may be as high as {ceiling} allows.")
-        elif lo <= 0:
-            verdict = "not shown"
-            text = (f"{subject} {does_not} on {label}: normalized kappa_x {shown}; the "
-                    "interval reaches 0, so agreement beyond chance between them is not "
-                    "shown.")
+        if ref == "both":  # Eq 13 is symmetric: so are the sentences
+            words = Wording.symmetric(a, b)
+            sides = [a, b]
+        else:  # Section 6: the other side against the reference
+            words = Wording.against(b if str(a) == ref else a, ref)
+            sides = [s for s in (a, b) if str(s) == ref]
+        if np.isfinite(x) and np.isfinite(lo) and lo > 1:
+            why = _above_one(
+                [(s, float(irr_rows.loc[(label, s), "estimate"]),
+                  float(irr_rows.loc[(label, s), "n_items"]) if has_n else np.nan)
+                 for s in sides],
+                float(kx_rows.loc[(label, a, b), "n_items"]) if has_n else np.nan,
+                common, digits)
         else:
-            verdict = "in part"
-            text = (f"{subject} {does} only in part on {label}: normalized kappa_x {shown}; "
-                    f"{agree} at {_share(lo)}-{_share(hi)} of what {ceiling} allows.")
-        low = [v for s, v in ((a, irr_a), (b, irr_b)) if ref in ("both", str(s))]
-        if verdict != "undefined" and all(np.isfinite(v) and v < LOW_IRR for v in low):
-            shown_irr = ", ".join(_num(v, digits) for v in low)
+            why = _why(irr_a, irr_b, k, a, b, ref) if not np.isfinite(x) else ""
+        v = judge(x, lo, hi, label, words, width=width, digits=digits, why=why)
+        text = v.text
+        low = [v_ for s, v_ in ((a, irr_a), (b, irr_b)) if ref in ("both", str(s))]
+        if v.verdict != "undefined" and all(np.isfinite(v_) and v_ < LOW_IRR for v_ in low):
+            shown_irr = ", ".join(number(v_, digits) for v_ in low)
             text += (f" {'Both IRRs are' if len(low) == 2 else 'The IRR is'} low "
                      f"({shown_irr}), so this compares noisy pools: kappa_x itself is "
-                     f"{_num(k, digits)}.")
+                     f"{number(k, digits)}.")
         rows.append({"label": label, "replication": a, "replication_other": b,
-                     "pair": pair, "verdict": verdict, "text": text})
-    return pd.DataFrame(rows, columns=["label", "replication", "replication_other", "pair",
-                                       "verdict", "text"])
+                     "pair": words.pair, "verdict": v.verdict, "estimate": x, "lower": lo,
+                     "upper": hi, "text": text})
+    return pd.DataFrame(rows, columns=columns)

@@ -32,14 +32,15 @@ from ..schema.tally import tally_of
 from ..textsafe import csv_safe, markdown_cell
 from ..uncertainty.intervals import Bootstrap
 from .agreement import interpret
-from .summary import QUANTITIES, compute
+from .summary import QUANTITIES, compute, pooled_frame
 
-__all__ = ["STATISTICS", "Report", "report"]
+__all__ = ["STATISTICS", "TITLES", "Report", "cell_names", "number", "report"]
 
 #: The statistics of a report, in the order of the paper's table.
 STATISTICS = ("irr", "kappa_x", "normalized")
 
-_TITLES = {"irr": "IRR", "kappa_x": "kappa_x", "normalized": "normalized kappa_x"}
+#: How each statistic is titled in tables.
+TITLES = {"irr": "IRR", "kappa_x": "kappa_x", "normalized": "normalized kappa_x"}
 
 
 @dataclass
@@ -70,6 +71,23 @@ class Report:
 
     frame: pd.DataFrame
     attrs: dict[str, Any] = field(default_factory=dict)
+    #: One pool only (no replication pair): the classic family side by side
+    #: (:func:`~xrr_accessor.agreement_table`; None at a level it has no weights for),
+    #: the raters against the rest (:func:`~xrr_accessor.rater_agreement`) and the
+    #: items by disagreement (:func:`~xrr_accessor.item_disagreement`).
+    agreement: pd.DataFrame | None = None
+    raters: pd.DataFrame | None = None
+    items: pd.DataFrame | None = None
+    #: With intervals and two labels or more: per statistic and cell, the mean
+    #: over labels with its interval from the same bootstrap replicates
+    #: (``statistic``, ``replication``, ``replication_other``, ``estimate``,
+    #: ``se``, ``lower``, ``upper``, ``n_labels``); NaN where a label is NaN.
+    pooled: pd.DataFrame | None = None
+
+    @property
+    def one_pool(self) -> bool:
+        """True for the IRR report of one replication (no kappa_x)."""
+        return not (self.frame["statistic"] != "irr").any()
 
     def wide(self, quantity: str = "estimate") -> pd.DataFrame:
         """The paper's layout: one row per label, columns (statistic, cell).
@@ -91,9 +109,9 @@ class Report:
         """Estimates as text, with their intervals when there are any."""
         est = self.wide("estimate")
         if "lower" not in self.frame.columns:
-            return est.map(lambda v: _num(v, digits))
+            return est.map(lambda v: number(v, digits))
         lo, hi = self.wide("lower"), self.wide("upper")
-        cells = {c: [f"{_num(e, digits)} [{_num(a, digits)}, {_num(b, digits)}]"
+        cells = {c: [f"{number(e, digits)} [{number(a, digits)}, {number(b, digits)}]"
                      if np.isfinite(e) else "NaN" for e, a, b in zip(est[c], lo[c], hi[c],
                                                                     strict=True)]
                  for c in est.columns}
@@ -103,9 +121,20 @@ class Report:
         """One line saying what the table holds."""
         a = self.attrs
         parts = [f"IRR: {a.get('irr')}", f"level: {a.get('level')}"]
+        if self.one_pool:
+            parts.append("one replication: the IRR report (kappa_x needs two)")
+            if "ci" in a:
+                parts.append(f"{a['ci']:.0%} {a.get('interval', '')} intervals from "
+                             f"{a.get('n_boot')} bootstrap replicates of items")
+            return "; ".join(parts)
         ref = a.get("reference")
         parts.append("normalized by " + (f"the IRR of {ref!s}" if ref is not None
                                          else "sqrt(IRR_X IRR_Y) (Eq 13)"))
+        if a.get("items") == "common":
+            parts.append("items: those every replication rated at least twice (common)")
+        elif "items" in a:
+            parts.append("items: each IRR on its replication's items rated at least "
+                         "twice, kappa_x on the items both replications rated")
         if "ci" in a:
             parts.append(f"{a['ci']:.0%} {a.get('interval', '')} intervals from "
                          f"{a.get('n_boot')} bootstrap replicates of items")
@@ -118,7 +147,7 @@ class Report:
         ``|`` or a line break in a label or replication name stays in its cell.
         """
         shown = self._display(digits)
-        head = ["label", *(f"{_TITLES[s]} {c}" for s, c in shown.columns)]
+        head = ["label", *(f"{TITLES[s]} {c}" for s, c in shown.columns)]
         lines = ["| " + " | ".join(map(markdown_cell, head)) + " |",
                  "|---" + "|---:" * (len(head) - 1) + "|"]
         for label, row in shown.iterrows():  # names escaped: a "|" cannot add a cell
@@ -128,7 +157,7 @@ class Report:
     def _repr_html_(self) -> str:
         shown = self._display()
         shown.columns = pd.MultiIndex.from_tuples(
-            [(_TITLES[s], c) for s, c in shown.columns])
+            [(TITLES[s], c) for s, c in shown.columns])
         shown = shown.rename_axis(index=None)
         return (f"<div><p><b>xRR report</b> ({html.escape(self.caption())})</p>"
                 f"{shown.to_html(na_rep='NaN', justify='center')}</div>")
@@ -161,7 +190,12 @@ class Report:
 
     def readings(self, digits: int = 2) -> pd.DataFrame:
         """A plain-language sentence per label and pair reading normalized kappa_x
-        (:func:`~xrr_accessor.reporting.reading.readings`)."""
+        (:func:`~xrr_accessor.reporting.reading.readings`); for one pool, per label reading
+        its IRR (:func:`~xrr_accessor.reporting.report_pool.irr_readings`)."""
+        if self.one_pool:
+            from .report_pool import irr_readings
+
+            return irr_readings(self, digits)
         from .reading import readings
 
         return readings(self, digits)
@@ -219,15 +253,22 @@ def report(
     data: Any, other: Any = None, irr: str | None = None, level: Any = "nominal",
     reference: Any = None, ci: float | None = None, n_boot: int = 1000,
     seed: int | None = None, interval: str = "bca", progress: bool | None = None,
-    sort_by: str | None = None, **roles: Any,
+    sort_by: str | None = None, items: str = "all", min_items: int = 1, **roles: Any,
 ) -> Report:
     """The paper's Table 5 for ``data``: IRR, kappa_x and normalized kappa_x per label.
+
+    On data with one replication (or no replication column) and no ``other``,
+    the IRR report of that pool: per-label IRR (with intervals when ``ci=``
+    is given), and in :attr:`Report.agreement`, :attr:`Report.raters` and
+    :attr:`Report.items` the classic family side by side, each rater against
+    the rest of the pool, and the items most disagreed on; ``readings()``,
+    ``to_html()`` and the CLI's ``xrr report FILE`` show them.
 
     Parameters
     ----------
     data, other : annotations
         As in :func:`~xrr_accessor.cross_kappa`: two or more replications in
-        ``data``, or one set in each.
+        ``data``, or one set in each; or one pool (see above).
     irr : {"cohen", "alpha", "iota"}, optional
         The IRR reported and used to normalize. Default: Cohen's kappa (the
         paper's Table 5) where no replication has more than two raters, else
@@ -243,6 +284,13 @@ def report(
     sort_by : {"irr", "kappa_x", "normalized"}, optional
         Order labels by the mean of this statistic over its cells, highest
         first (default: the data's order).
+    items : {"all", "common"}
+        The items behind the numbers, as in :func:`~xrr_accessor.summary`:
+        ``"common"`` computes the IRRs and kappa_x on the items every
+        replication rated at least twice; the caption says which.
+    min_items : int
+        One pool: raters with fewer items are left out of :attr:`Report.raters`
+        (see :func:`~xrr_accessor.rater_agreement`).
     **roles
         Column or dimension names.
 
@@ -267,11 +315,19 @@ def report(
         raise InputError(f"sort_by={sort_by!r}; use one of {list(STATISTICS)} (or None).")
     with collecting() as caught:  # this call's own warnings, thread-safe: kept as notes
         table = compute(data, other, irr, level, reference, ci,
-                        Bootstrap(n_boot, seed, interval, progress), roles)
+                        Bootstrap(n_boot, seed, interval, progress), roles, items)
+        parts: dict[str, Any] = {}
+        if len(table.result.pairs) == 0:  # one pool: the IRR report
+            from .report_pool import pool_parts
+
+            parts = pool_parts(data, level, ci, min_items, roles,
+                               int(tally_of(table.result.ann).rated_raters.max(initial=0)))
     for category, message in caught:  # then raised to the caller (once each)
         warn(message, category)
-    notes = [message for category, message in caught if issubclass(category, XRRWarning)]
+    notes = list(dict.fromkeys(message for category, message in caught
+                               if issubclass(category, XRRWarning)))
     ann = table.result.ann
+    names = list(ann.replications) if ann.has_replication else ["all"]
     pairs = pair_index(ann, table.result.pairs)
     n_ann = tally_of(ann).annotations  # (L, R)
     a, b = table.result.pairs[:, 0], table.result.pairs[:, 1]
@@ -279,7 +335,7 @@ def report(
     blocks = []
     for stat in STATISTICS:
         est = table.estimates[stat if stat != "normalized" else "kappa_x"]
-        cells = (list(zip(ann.replications, [np.nan] * len(ann.replications), strict=True))
+        cells = (list(zip(names, [np.nan] * len(names), strict=True))
                  if stat == "irr" else list(pairs))
         n_cell = n_ann if stat == "irr" else n_ann[:, a] + n_ann[:, b]
         value = table.values[stat]
@@ -314,15 +370,21 @@ def report(
         rank if s.name == "label" else order), kind="stable", ignore_index=True)
     for col in ("n_items", "n_annotations", "n_unpairable"):
         frame[col] = frame[col].astype("int64")
-    return Report(frame, {**table.attrs, "reference": table.attrs.get("reference"),
-                          "replications": _pools(ann), "notes": notes})
+    attrs = {**table.attrs, "reference": table.attrs.get("reference"),
+             "replications": _pools(ann, names), "notes": notes}
+    if table.pooled is not None and len(ann.labels) >= 2:
+        parts["pooled"] = pooled_frame(table.pooled, names, pairs, len(ann.labels))
+    if "agreement" in parts:
+        attrs.pop("items", None)
+        attrs["pool"] = str(names[0]) if ann.has_replication else None
+    return Report(frame, attrs, **parts)
 
 
-def _pools(ann: Any) -> dict[str, dict[str, int]]:
+def _pools(ann: Any, names: list[Any]) -> dict[str, dict[str, int]]:
     """Items, raters and annotation rows of each replication (any label)."""
     t = tally_of(ann)
     return {str(name): {"items": int(t.items[r]), "raters": int(t.raters[r]),
-                        "rows": int(t.rows[r])} for r, name in enumerate(ann.replications)}
+                        "rows": int(t.rows[r])} for r, name in enumerate(names)}
 
 
 def cell_names(frame: pd.DataFrame) -> pd.Series:
@@ -331,7 +393,8 @@ def cell_names(frame: pd.DataFrame) -> pd.Series:
         other.isna(), frame["replication"].astype(str) + " x " + other.astype(str))
 
 
-def _num(v: float, digits: int) -> str:
+def number(v: float, digits: int) -> str:
+    """``v`` with ``digits`` decimals, or "NaN"."""
     return "NaN" if not np.isfinite(v) else f"{v:.{digits}f}"
 
 

@@ -22,7 +22,8 @@ import pandas as pd
 from .._optional import require
 from .agreement import LANDIS_KOCH
 from .reading import readings
-from .report import _TITLES, cell_names
+from .report import TITLES, cell_names
+from .verdicts import VERDICTS
 
 __all__ = ["MAX_PAIR_FIGURES", "MIN_HIST_LABELS", "OPEN_READINGS", "to_html"]
 
@@ -98,7 +99,7 @@ def _table(report: Any, digits: int) -> tuple[list[dict[str, Any]], list[str],
                                               list[dict[str, Any]]]:
     frame = report.frame.assign(cell=cell_names(report.frame))
     order = frame[["statistic", "cell"]].drop_duplicates()
-    groups = [{"title": _TITLES[s], "span": int((order["statistic"] == s).sum())}
+    groups = [{"title": TITLES[s], "span": int((order["statistic"] == s).sum())}
               for s in pd.unique(order["statistic"])]
     cells = order["cell"].tolist()
     rows = []
@@ -109,14 +110,56 @@ def _table(report: Any, digits: int) -> tuple[list[dict[str, Any]], list[str],
     return groups, cells, rows
 
 
-def _summary(part: pd.DataFrame) -> str:
+#: The verdicts of a one-pool reading: Landis-Koch bands.
+_BAND_ORDER = ("almost perfect", "substantial", "moderate", "fair", "slight", "poor",
+               "undefined")
+
+#: Rows of the rater and item tables shown per label and replication on the page.
+TOP_ROWS = 10
+
+
+def _summary(part: pd.DataFrame, one_pool: bool = False) -> str:
     """How many labels of one pair got each verdict, in one line."""
     counts = part["verdict"].value_counts()
-    order = ("replicates", "in part", "not shown", "inconclusive", "estimate only",
-             "undefined")
     n = len(part)
+    order = _BAND_ORDER if one_pool else VERDICTS
     return (f"{part['pair'].iloc[0]}, {n} label{'s' if n > 1 else ''}: "
             + ", ".join(f"{v} on {counts[v]}" for v in order if v in counts) + ".")
+
+
+def _pool_tables(report: Any, digits: int) -> list[dict[str, Any]]:
+    """The one-pool report's agreement table and diagnostics as HTML tables."""
+    out = []
+    specs = [
+        ("agreement", "The classic family side by side",
+         "Every coefficient on the same annotations, with observed (pa) and chance (pe) "
+         "agreement: the same pa with a larger pe gives a lower kappa (the kappa paradox). "
+         "Percent agreement has no chance term."
+         + (" Its intervals are analytic (Gwet's variances), not the bootstrap of the "
+            "IRR table above." if "ci" in report.attrs else ""), report.agreement),
+        ("raters", "Raters against the rest of the pool",
+         f"Leave one rater out: kappa_x of each rater against the others, and the pool's "
+         f"alpha without them; worst first, up to {TOP_ROWS} per label"
+         + (f" (raters with fewer than {report.raters.attrs.get('min_items')} items left "
+            f"out: {report.raters.attrs.get('n_below_min_items')})"
+            if report.raters is not None and report.raters.attrs.get("min_items", 1) > 1
+            else "") + ".", report.raters),
+        ("items", "Items most disagreed on",
+         f"Per-item disagreement, most first, up to {TOP_ROWS} per label.", report.items),
+    ]
+    for key, title, note, table in specs:
+        if table is None or not isinstance(table, pd.DataFrame):
+            continue
+        shown = table
+        if key in ("raters", "items") and shown.index.nlevels > 1:
+            shown = shown.groupby(level=list(range(shown.index.nlevels - 1)),
+                                  sort=False).head(TOP_ROWS)
+        elif key in ("raters", "items"):
+            shown = shown.head(TOP_ROWS)
+        html = shown.to_html(float_format=lambda v: f"{v:.{digits}f}", na_rep="",
+                             border=0, table_id=f"xrr-{key}", escape=True)
+        out.append({"id": key, "title": title, "note": note, "html": html})
+    return out
 
 
 def to_html(report: Any, path: str | Path | None = None, title: str | None = None,
@@ -126,10 +169,13 @@ def to_html(report: Any, path: str | Path | None = None, title: str | None = Non
     from .. import __version__
 
     groups, cells, rows = _table(report, digits)
-    read = readings(report)
+    one = report.one_pool
+    read = report.readings() if one else readings(report)
     pairs = []
-    for (a, b), part in read.groupby(["replication", "replication_other"], sort=False):
-        pairs.append({"title": f"{a} x {b}", "summary": _summary(part),
+    for (a, b), part in read.groupby(["replication", "replication_other"], sort=False,
+                                     dropna=False):
+        pairs.append({"title": str(part["pair"].iloc[0]) if one else f"{a} x {b}",
+                      "summary": _summary(part, one),
                       "open": len(part) <= OPEN_READINGS,
                       "sentences": [{"verdict": v, "css": v.replace(" ", "-"), "text": t}
                                 for v, t in zip(part["verdict"], part["text"], strict=True)]})
@@ -146,10 +192,12 @@ def to_html(report: Any, path: str | Path | None = None, title: str | None = Non
     page = env.get_template("report.html.j2").render(
         title=title or "xRR reliability report", caption=report.caption(),
         version=__version__, replications=list(attrs.get("replications", {}).items()),
-        n_labels=len(rows), n_pairs=len(pairs), readings=pairs,
+        n_labels=len(rows), n_pairs=0 if one else len(pairs), readings=pairs,
         groups=groups, cells=cells, rows=rows, interval_note=interval_note,
         figures=figs, figures_left_out=left_out, bands=_BANDS,
-        notes=attrs.get("notes", []))
+        notes=attrs.get("notes", []),
+        table_title="IRR" if one else "IRR, kappa_x and normalized kappa_x",
+        pool_tables=_pool_tables(report, digits) if one else [])
     if path is None:
         return page
     Path(path).write_text(page, encoding="utf-8")

@@ -13,14 +13,24 @@ from ..coefficients import Estimates, lookup
 from ..coefficients.registry import normalizing
 from ..engine.pipeline import Run, annotations, kind_of, n_self, reference_code, run
 from ..engine.results import label_result, pair_index
-from ..errors import InputError
+from ..errors import InputError, UndefinedWarning, warn
 from ..lazy import deferrable
 from ..schema import Annotations
 from ..schema.tally import tally_of
-from ..uncertainty.intervals import Bootstrap, bootstrap_columns, confidence
+from ..uncertainty.intervals import (
+    Bootstrap,
+    bootstrap_intervals,
+    confidence,
+    limits,
+    standard_error,
+)
 from ..uncertainty.resample import Target
 
-__all__ = ["QUANTITIES", "XrrTable", "compute", "summary"]
+__all__ = ["ITEMS", "QUANTITIES", "XrrTable", "common_items", "compute", "pooled_frame",
+           "summary"]
+
+#: What ``items=`` accepts: every item each coefficient can use, or the common ones.
+ITEMS = ("all", "common")
 
 #: What each cell of an interval table holds.
 QUANTITIES = ("estimate", "se", "lower", "upper")
@@ -30,7 +40,7 @@ QUANTITIES = ("estimate", "se", "lower", "upper")
 def summary(
     data: Any, other: Any = None, irr: str = "alpha", level: Any = "nominal",
     reference: Any = None, ci: float | None = None, n_boot: int = 1000, seed: int | None = None,
-    interval: str = "bca", progress: bool | None = None, **roles: Any,
+    interval: str = "bca", progress: bool | None = None, items: str = "all", **roles: Any,
 ) -> Any:
     """The xRR table of the paper (Table 5): IRR, kappa_x and normalized kappa_x.
 
@@ -54,6 +64,12 @@ def summary(
         from the same draws of items: each cell then holds its ``estimate``,
         ``se``, ``lower`` and ``upper`` (a last column level ``quantity``
         from pandas, a ``quantity`` dimension from xarray).
+    items : {"all", "common"}
+        ``"all"`` (default): each IRR on the items its replication rated at
+        least twice, kappa_x on the items both replications rated, with a
+        warning naming the item counts where normalized kappa_x exceeds 1 on
+        such different item sets; ``"common"``: all three, per label, on the
+        items every replication rated at least twice (:func:`common_items`).
     **roles
         Column or dimension names.
 
@@ -78,7 +94,7 @@ def summary(
     ['irr', 'kappa_x', 'normalized']
     """
     table = compute(data, other, irr, level, reference, ci, Bootstrap(n_boot, seed, interval,
-                                                                    progress), roles)
+                                                                    progress), roles, items)
     result, values, attrs = table.result, table.values, table.attrs
     if kind_of(data) == "xarray":
         return _as_dataset(result, values, ci is not None, attrs)
@@ -109,20 +125,83 @@ class XrrTable:
     values: dict[str, np.ndarray]
     attrs: dict[str, Any]
     reference: int | None
+    #: With intervals: per statistic, the mean over labels of each cell and its
+    #: interval from the same replicates ((cells, 4): :data:`QUANTITIES`, NaN where
+    #: a label's estimate is NaN), else None.
+    pooled: dict[str, np.ndarray] | None = None
+
+
+def common_items(ann: Annotations) -> Annotations:
+    """``ann`` with, per label, only the items that every replication rated with at
+    least two annotations (the others' annotations of that label set missing).
+
+    With two replications these are the items both IRRs and kappa_x can use, so
+    normalized kappa_x compares like with like (``items="common"``). One O(N)
+    pass per label (no loop over items); ``ann`` itself is not modified.
+    """
+    if ann.tally is not None:
+        raise InputError("items='common' needs the annotations in memory; call "
+                         ".compute() on the dask-backed data first.")
+    n_item, n_rep = len(ann.items), len(ann.replications)
+    key = ann.item * n_rep + ann.replication
+    codes = ann.codes.copy()
+    for j in range(codes.shape[0]):
+        rated = codes[j] >= 0
+        per = np.bincount(key[rated], minlength=n_item * n_rep).reshape(n_item, n_rep)
+        keep = (per >= 2).all(axis=1)
+        codes[j, ~keep[ann.item]] = -1
+    return replace(ann, codes=codes)
+
+
+def _warn_above_one(ann: Annotations, pairs: np.ndarray, est: dict[str, Any],
+                    ref: int | None) -> None:
+    """At items="all": say where normalized kappa_x exceeds 1 on different item sets."""
+    norm = est["normalized"].value
+    n_irr, n_kx = est["irr"].counts.get("n_items"), est["kappa_x"].counts.get("n_items")
+    if n_irr is None or n_kx is None:
+        return
+    where = []
+    for lab, c in np.argwhere(np.nan_to_num(norm, nan=0.0) > 1):
+        a, b = pairs[c]
+        sides = [a, b] if ref is None else [ref]
+        n = [int(n_irr[lab, s]) for s in sides]
+        if len(set(n)) > 1 or n[0] != int(n_kx[lab, c]):
+            per = ", ".join(f"{ann.replications[s]} {k:,}" for s, k in zip(sides, n,
+                                                                           strict=True))
+            where.append(f"{ann.labels[lab]!r}, {ann.replications[a]} x "
+                         f"{ann.replications[b]}: {norm[lab, c]:.2f} (IRR items: {per}; "
+                         f"kappa_x items: {int(n_kx[lab, c]):,})")
+    if where:
+        more = f"; and {len(where) - 5} more" if len(where) > 5 else ""
+        warn("normalized kappa_x exceeds 1 where the IRRs and kappa_x use different item "
+             "sets: " + "; ".join(where[:5]) + more + ". Each IRR uses the items its pool "
+             "rated at least twice, kappa_x the items both pools rated; items=\"common\" "
+             "computes all three on the items both pools rated at least twice each.",
+             UndefinedWarning)
 
 
 def compute(data: Any, other: Any, irr: str | None, level: Any, reference: Any,
-            ci: float | None, opts: Bootstrap, roles: dict[str, Any]) -> XrrTable:
+            ci: float | None, opts: Bootstrap, roles: dict[str, Any],
+            items: str = "all") -> XrrTable:
     """IRR, kappa_x and normalized kappa_x from one pass (and one set of bootstrap
     draws when ``ci`` is given). ``irr=None``: Cohen's kappa where no replication
-    has more than two raters (the paper's choice), else alpha."""
+    has more than two raters (the paper's choice), else alpha. ``items="common"``:
+    on :func:`common_items` only."""
+    if items not in ITEMS:
+        raise InputError(f"items={items!r}; use 'all' (each coefficient on the items it "
+                         "can use) or 'common' (the items every replication rated at "
+                         "least twice).")
     ann, lvl = annotations(data, other, level=level, **roles)
+    if items == "common":
+        ann = common_items(ann)
     if irr is None:
         irr = "cohen" if _most_raters(ann) <= 2 else "alpha"
     rel = normalizing(irr)
     kx = lookup("kappa_x", kind="cross")
     norm = lookup("normalized_kappa_x", kind="cross")
-    result = run(data, [kx, norm, rel], other=other, reference=reference, ann=ann, lvl=lvl)
+    one_pool = other is None and reference is None and len(ann.replications) == 1
+    result = run(data, [kx, norm, rel], other=other, reference=reference, ann=ann, lvl=lvl,
+                 pairs=np.zeros((0, 2), dtype=np.int64) if one_pool else None)
     ref = None if reference is None else reference_code(result.ann, reference,
                                                         n_self(result.ann))
     try:
@@ -135,7 +214,9 @@ def compute(data: Any, other: Any, irr: str | None, level: Any, reference: Any,
     own = estimates["normalized"]  # its reasons beyond kappa_x's (warned above)
     result.warn(norm, replace(own, reason=np.where(estimates["kappa_x"].reason == "", own.reason,
                                                    "")), "normalized kappa_x")
-    attrs: dict[str, Any] = {"irr": rel.name, "level": result.level.name}
+    if items == "all":
+        _warn_above_one(result.ann, result.pairs, estimates, ref)
+    attrs: dict[str, Any] = {"irr": rel.name, "level": result.level.name, "items": items}
     if reference is not None:
         attrs["reference"] = reference
     values = {k: e.value for k, e in estimates.items()}
@@ -143,9 +224,33 @@ def compute(data: Any, other: Any, irr: str | None, level: Any, reference: Any,
         attrs["ci"] = level_ = confidence(ci)
         targets = [Target("irr", rel), Target("kappa_x", kx),
                    Target("normalized", norm, {"irr": rel.name, "reference": ref})]
-        table = bootstrap_columns(result, targets, level_, opts, attrs)
+        what = {t.key: "normalized kappa_x" if t.key == "normalized" else t.key
+                for t in targets}
+        table, reps = bootstrap_intervals(result, targets, level_, opts, what)
+        attrs.update(method="bootstrap", interval=opts.interval, n_boot=opts.n_boot,
+                     seed=reps.seed)
         values = {k: np.stack([table[k][q] for q in QUANTITIES], axis=-1) for k in values}
+        pooled = {k: _pooled(values[k][..., 0], reps.boot[k],
+                             None if reps.jack is None else reps.jack[k], level_,
+                             opts.interval) for k in values}
+        return XrrTable(result, estimates, values, attrs, ref, pooled)
     return XrrTable(result, estimates, values, attrs, ref)
+
+
+def _pooled(est: np.ndarray, boot: np.ndarray, jack: np.ndarray | None, level: float,
+            interval: str) -> np.ndarray:
+    """The mean over labels of each cell (est (L, C)), with its standard error and
+    interval from the same replicates (boot (B, L, C)): (C, 4). NaN where any
+    label's estimate is NaN (a mean over the defined labels would change meaning
+    with the draw)."""
+    mean = est.mean(axis=0)[None, :]  # NaN where a label is NaN
+    b = boot.mean(axis=1)[:, None, :]  # a replicate with an undefined label: NaN, left out
+    j = None if jack is None else jack.mean(axis=1)[:, None, :]
+    lower, upper = limits(mean, b, level, interval, j)
+    se = standard_error(b)
+    out = np.stack([mean, se, lower, upper], axis=-1)[0]
+    out[~np.isfinite(mean[0])] = np.nan
+    return out
 
 
 def _most_raters(ann: Annotations) -> int:
@@ -176,3 +281,17 @@ def _as_dataset(result: Any, values: dict[str, np.ndarray], with_ci: bool,
         da = da if name == "irr" else da.unstack("pair")
         out[name] = da.transpose(..., "quantity") if with_ci else da
     return xr.Dataset(out, attrs=attrs)
+
+
+def pooled_frame(pooled: dict[str, np.ndarray], names: list[Any], pairs: pd.MultiIndex,
+                  n_labels: int) -> pd.DataFrame:
+    """The mean over labels of each statistic and cell, one row each."""
+    rows = []
+    for stat in pooled:
+        cells = ([(n, np.nan) for n in names] if stat == "irr" else list(pairs))
+        for (a, b), q in zip(cells, pooled[stat], strict=True):
+            rows.append({"statistic": stat, "replication": a, "replication_other": b,
+                         **dict(zip(QUANTITIES, map(float, q), strict=True)),
+                         "n_labels": n_labels})
+    return pd.DataFrame(rows, columns=["statistic", "replication", "replication_other",
+                                       *QUANTITIES, "n_labels"])

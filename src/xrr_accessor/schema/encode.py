@@ -242,6 +242,10 @@ def encode(tables: Sequence[Table], ordinal: bool = False) -> Annotations:
         source=source,
         notes={k: sum(t.notes.get(k, 0) for t in tables)
                for k in {k for t in tables for k in t.notes}},
+        role_names={role: ids.column for role, ids in (
+            ("item", first.item), ("rater", first.rater), ("replication", first.replication))
+            if ids is not None and ids.column is not None and isinstance(ids.column, str)
+            and len(tables) == 1},
         inputs=tuple(
             (1 if t.replication is None else len(t.replication.uniques),
              t.replication is not None)

@@ -290,9 +290,9 @@ def _read_xarray(data: xr.Dataset | xr.DataArray, roles: Roles) -> Table:
         grid = np.arange(shape[p], dtype=np.int64)[None, :, None]
         return np.broadcast_to(grid, (outer, shape[p], inner)).reshape(-1)
 
-    item = Ids(positions(core[0]), index[0])
-    rater = Ids(positions(core[1]), index[1])
-    rep = Ids(positions(core[2]), index[2]) if len(core) == 3 else None
+    item = Ids(positions(core[0]), index[0], core[0])
+    rater = Ids(positions(core[1]), index[1], core[1])
+    rep = Ids(positions(core[2]), index[2], core[2]) if len(core) == 3 else None
     labels: dict[Hashable, tuple[np.ndarray | slice, pd.Series]] = {}
     source: dict[Hashable, str] = {}
     template = xr.DataArray(np.empty(shape, dtype=np.int8), dims=order)

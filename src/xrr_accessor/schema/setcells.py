@@ -195,7 +195,8 @@ def set_cells(
     data: LabelSets | pd.DataFrame, *, item: Hashable | None = None,
     rater: Hashable | None = None, value: Hashable | None = None,
     rank: Hashable | None = None, by: Hashable | Sequence[Hashable] | None = None,
-    layout: str = "auto",
+    layout: str = "auto", columns: Sequence[Hashable] | None = None,
+    name: Hashable = "labels", empty: Hashable | None = "none",
 ) -> pd.DataFrame:
     """One row per annotation with its labels in one cell, ready for ``.xrr``.
 
@@ -215,6 +216,18 @@ def set_cells(
         Columns that tell annotations apart besides item and rater, kept in
         the result: the replication (default: the column named like one,
         ``replication`` or ``pool``, if any) or a question.
+    columns : list of column names, optional
+        Indicator columns instead of a long frame: one 0/1 (or boolean)
+        column per label, one row per annotation (the IRep and GoEmotions
+        layout). Each row's labels (the columns holding 1) become one
+        frozenset in column ``name``; the indicator columns are dropped and
+        every other column kept. A row with no label gets ``{empty}``
+        (``empty=None``: an error naming the rows); a row missing in every
+        indicator column is left out with a ``DroppedDataWarning``; other
+        values are an error naming the column.
+    name, empty
+        The set column's name, and the label of a row with none (see
+        ``columns``).
 
     Returns
     -------
@@ -243,7 +256,13 @@ def set_cells(
     ['item', 'pool', 'rater', 'labels']
     >>> round(float(cells.xrr.irr(level="masi").iloc[0, 0]), 3)
     0.5
+    >>> wide = pd.DataFrame({"item": [1, 1], "rater": ["x", "y"], "joy": [1, 1],
+    ...                      "awe": [1, 0], "fear": [0, 0]})
+    >>> set_cells(wide, columns=["joy", "awe", "fear"])["labels"].map(sorted).tolist()
+    [['awe', 'joy'], ['joy']]
     """
+    if columns is not None:
+        return _indicator_sets(data, list(columns), name, empty)
     if isinstance(data, LabelSets):
         if by is not None:
             raise InputError("by= selects columns of a frame; LabelSets has none. Pass the "
@@ -281,6 +300,56 @@ def set_cells(
             frame.insert(1 + pos, k, v)
         parts.append(frame)
     return pd.concat(parts, ignore_index=True)
+
+
+def _indicator_sets(data: Any, columns: list[Hashable], name: Hashable,
+                    empty: Hashable | None) -> pd.DataFrame:
+    """One 0/1 column per label -> one frozenset per row (see :func:`set_cells`)."""
+    from ..errors import DroppedDataWarning, warn
+
+    if not isinstance(data, pd.DataFrame):
+        raise TypeError(f"set_cells(columns=...) reads a pandas DataFrame, not "
+                        f"{type(data).__name__}.")
+    if not columns:
+        raise InputError("columns= is empty; name the 0/1 indicator columns, one per label.")
+    for c in columns:
+        check_given(list(data.columns), "an indicator (columns=)", c, "column")
+    if name in data.columns and name not in columns:
+        raise InputError(f"name={name!r} is already a column; pick another name= for the "
+                         "label sets.")
+    block = data[columns]
+    missing = block.isna().to_numpy()
+    values = block.astype("float64", errors="ignore")
+    for c in columns:
+        col = values[c]
+        bad = ~col.isna() & ~col.isin([0, 1])
+        if col.dtype == object or bad.any():
+            shown = data[c][bad].iloc[0] if bad.any() else data[c].dropna().iloc[0]
+            shown = shown.item() if isinstance(shown, np.generic) else shown
+            raise InputError(f"column {c!r} (columns=) holds {shown!r}; indicator columns "
+                             "hold 0/1 or True/False (missing: no annotation).")
+    partial = missing.any(axis=1) & ~missing.all(axis=1)
+    if partial.any():
+        c = columns[int(np.argmax(missing[np.flatnonzero(partial)[0]]))]
+        raise InputError(f"{int(partial.sum())} row(s) miss some indicator columns but not "
+                         f"all (e.g. column {c!r}); fill them with 0, or drop the rows.")
+    gone = missing.all(axis=1)
+    if gone.any():
+        warn(f"set_cells left out {int(gone.sum())} row(s) missing in every indicator "
+             "column (no annotation).", DroppedDataWarning)
+    keep = data.loc[~gone]
+    matrix = values.loc[~gone].to_numpy(dtype=np.int8)
+    patterns, which = np.unique(matrix, axis=0, return_inverse=True)
+    none = ~patterns.any(axis=1)
+    if none.any() and empty is None:
+        n = int(none[which.reshape(-1)].sum())
+        raise InputError(f"{n} row(s) hold no label (0 in every indicator column); pass "
+                         "empty='none' (or another label) to name them.")
+    sets = [frozenset(c for c, on in zip(columns, row, strict=True) if on) or
+            frozenset([empty]) for row in patterns]  # one per distinct pattern
+    out = keep.drop(columns=columns).reset_index(drop=True)
+    out[name] = pd.Series([sets[k] for k in which.reshape(-1)], dtype=object)
+    return out
 
 
 def _by_columns(cols: list[Hashable], by: Hashable | Sequence[Hashable] | None

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Hashable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -19,13 +19,15 @@ class Ids:
 
     codes: np.ndarray
     uniques: pd.Index
+    #: The user's name of the column or dimension the ids came from (None: none).
+    column: Hashable | None = None
 
     @classmethod
     def factorize(cls, values: Any, where: str, column: Hashable | None = None) -> Ids:
         """Factorize once; missing or unhashable ids are an error naming ``where``."""
         fast = _integer_ids(values)
         if fast is not None:
-            return fast
+            return replace(fast, column=column)
         try:
             codes, uniques = pd.factorize(values)
         except TypeError as exc:
@@ -42,7 +44,7 @@ class Ids:
             )
         uniques = pd.Index(uniques)
         distinct_text(uniques, where, column)
-        return cls(np.asarray(codes, dtype=np.int64), uniques)
+        return cls(np.asarray(codes, dtype=np.int64), uniques, column)
 
     @classmethod
     def tiled(cls, values: Any, n: int, where: str) -> Ids:
@@ -55,7 +57,7 @@ class Ids:
         return len(self.codes)
 
     def take(self, rows: np.ndarray) -> Ids:
-        return Ids(self.codes[rows], self.uniques)
+        return Ids(self.codes[rows], self.uniques, self.column)
 
     def show(self, row: int) -> str:
         return show(self.uniques[self.codes[row]])
@@ -181,6 +183,13 @@ class Annotations:
     #: Per-replication counts carried by a skeleton of dask-backed annotations
     #: (whose codes stay in the partitions); None in memory (see :mod:`.tally`).
     tally: Any = None
+    #: The user's names of the role columns, by role (``{"rater": "annotator"}``), for
+    #: results indexed by item, rater or replication (see :func:`role_name`).
+    role_names: dict[str, Hashable] = field(default_factory=dict)
+
+    def role_name(self, role: str) -> Hashable:
+        """The user's name for ``role`` ("item", "rater", "replication"), or ``role``."""
+        return self.role_names.get(role, role)
 
     def where(self, label: int, replication: int | None = None) -> str:
         """Names a label (and replication) in messages: "column 'joy' in replication 'X'"."""

@@ -69,8 +69,11 @@ def compare(
     much as within themselves?) and ``normalized - 1`` (is the replication
     distinguishable from a perfect one?). Each row has the estimate, the
     bootstrap standard error, the interval and the two-sided bootstrap
-    p-value of "no difference" (the smallest 1 - ci whose percentile interval
-    leaves out 0; never below 2 / (n_boot + 1)).
+    p-value of "no difference", from the same interval inverted: the
+    smallest 1 - ci whose interval (BCa or percentile, as ``interval``)
+    leaves out 0, so ``p_value < 1 - ci`` exactly when the row's interval
+    excludes 0 (:func:`~xrr_accessor.uncertainty.intervals.p_value`). A p-value of 0
+    means 0 lies beyond every replicate: below 1 / n_boot.
 
     Parameters
     ----------
@@ -117,7 +120,8 @@ def compare(
         lower, upper = limits(point[name], boot[name], level_, interval,
                               None if jack is None else jack[name])
         se = standard_error(boot[name])
-        p = p_value(boot[name], 0.0)
+        p = p_value(boot[name], 0.0, interval, point[name],
+                    None if jack is None else jack[name])
         lost = (~np.isfinite(boot[name])).sum(axis=0)
         for lab, c in np.ndindex(point[name].shape):
             a, b = cells[c]

@@ -32,7 +32,8 @@ from ..engine.statistics import Rows
 from ..errors import InputError, UndefinedWarning, warn
 from .resample import Replicates, Target, replicate
 
-__all__ = ["Bootstrap", "bootstrap_columns", "bootstrap_intervals", "confidence", "limits"]
+__all__ = ["Bootstrap", "bca_constants", "bootstrap_columns", "bootstrap_intervals",
+           "confidence", "limits", "p_value"]
 
 #: Fewer items than this give a warning: the intervals are unstable (see the
 #: coverage study in benchmarks/interval_coverage.py).
@@ -137,6 +138,23 @@ def acceleration(jack: np.ndarray) -> np.ndarray:
         return np.where(den > 0, num / np.where(den > 0, den, 1.0), 0.0)
 
 
+def bca_constants(estimate: np.ndarray, boot: np.ndarray,
+                  jack: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """BCa's bias correction z0 (NaN where every replicate is on one side) and
+    acceleration a, per cell."""
+    finite = np.isfinite(boot)
+    n = finite.sum(axis=0)
+    with np.errstate(invalid="ignore"):
+        below = ((boot < estimate) & finite).sum(axis=0) + 0.5 * (
+            (boot == estimate) & finite).sum(axis=0)
+    share = np.where(n > 0, below / np.maximum(n, 1), np.nan)
+    z0 = np.full(estimate.shape, np.nan)
+    for idx in np.ndindex(estimate.shape):
+        if 0.0 < share[idx] < 1.0:  # else no bias correction: interval NaN
+            z0[idx] = _NORMAL.inv_cdf(float(share[idx]))
+    return z0, acceleration(jack)
+
+
 def limits(estimate: np.ndarray, boot: np.ndarray, level: float, interval: str,
            jack: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Lower and upper limits from replicates (percentile or BCa)."""
@@ -145,23 +163,14 @@ def limits(estimate: np.ndarray, boot: np.ndarray, level: float, interval: str,
         return (_quantile(boot, np.full(estimate.shape, tail)),
                 _quantile(boot, np.full(estimate.shape, 1.0 - tail)))
     assert jack is not None
-    finite = np.isfinite(boot)
-    n = finite.sum(axis=0)
-    with np.errstate(invalid="ignore"):
-        below = ((boot < estimate) & finite).sum(axis=0) + 0.5 * (
-            (boot == estimate) & finite).sum(axis=0)
-    share = np.where(n > 0, below / np.maximum(n, 1), np.nan)
-    a = acceleration(jack)
+    z0, a = bca_constants(estimate, boot, jack)
     out = []
     for z in (_NORMAL.inv_cdf(tail), _NORMAL.inv_cdf(1.0 - tail)):
-        q = np.full(estimate.shape, np.nan)
-        for idx in np.ndindex(estimate.shape):
-            p = share[idx]
-            if not (0.0 < p < 1.0):  # every replicate on one side: no bias correction
-                continue
-            z0 = _NORMAL.inv_cdf(float(p))
-            shifted = z0 + z
-            q[idx] = _NORMAL.cdf(z0 + shifted / (1.0 - a[idx] * shifted))
+        shifted = z0 + z
+        with np.errstate(invalid="ignore"):
+            q = np.array([_NORMAL.cdf(v) if np.isfinite(v) else np.nan for v in
+                          (z0 + shifted / (1.0 - a * shifted)).reshape(-1)]).reshape(
+                              estimate.shape)
         out.append(_quantile(boot, q))
     return out[0], out[1]
 
@@ -272,20 +281,77 @@ def standard_error(boot: np.ndarray) -> np.ndarray:
     return np.where(n >= 2, np.sqrt(ss / np.maximum(n - 1, 1)), np.nan)
 
 
-def p_value(boot: np.ndarray, null: float) -> np.ndarray:
-    """Two-sided bootstrap p-value of ``null`` (the percentile interval inverted).
+def _positions(v: np.ndarray, x: float) -> tuple[float, float]:
+    """Where ``x`` falls among sorted replicates ``v``, on the scale of the quantile
+    level of ``np.quantile`` (linear): the largest level whose quantile is <= x and
+    the smallest whose quantile is >= x (-inf / inf when there is none)."""
+    n = v.size
+    if n == 1:
+        return (1.0 if x >= v[0] else -np.inf), (0.0 if x <= v[0] else np.inf)
+    if x < v[0]:
+        right = -np.inf
+    elif x >= v[-1]:
+        right = 1.0
+    else:
+        i = int(np.searchsorted(v, x, side="right")) - 1
+        right = (i + (x - v[i]) / (v[i + 1] - v[i])) / (n - 1)
+    if x > v[-1]:
+        left = np.inf
+    elif x <= v[0]:
+        left = 0.0
+    else:
+        j = int(np.searchsorted(v, x, side="left"))
+        left = (j - 1 + (x - v[j - 1]) / (v[j] - v[j - 1])) / (n - 1)
+    return right, left
 
-    ``2 min(#(d <= null) + 1, #(d >= null) + 1) / (B + 1)``, at most 1, over the
-    finite replicates: the smallest 1 - ci whose percentile interval leaves
-    out ``null``, never 0 with finitely many replicates.
+
+def _tail_z(q: float, z0: float, a: float) -> float:
+    """The normal quantile z whose (BCa-adjusted) level is ``q``: the inverse of
+    ``q = Phi(z0 + (z0 + z) / (1 - a (z0 + z)))`` (z0 = a = 0: percentile)."""
+    w = (_NORMAL.inv_cdf(q) if 0.0 < q < 1.0 else -np.inf if q <= 0 else np.inf) - z0
+    if a == 0.0:
+        return w  # z0 + z = w
+    if np.isinf(w):
+        return (1.0 / a - z0) if (1.0 + a * w) > 0 else w
+    if 1.0 + a * w <= 0:  # a level no interval reaches: beyond every limit
+        return -np.inf if w < 0 else np.inf
+    return w / (1.0 + a * w) - z0
+
+
+def p_value(boot: np.ndarray, null: float, interval: str = "percentile",
+            estimate: np.ndarray | None = None,
+            jack: np.ndarray | None = None) -> np.ndarray:
+    """Two-sided p-value of ``null``: the interval of :func:`limits` inverted.
+
+    The smallest 1 - ci whose ``interval`` (percentile, or BCa with the same
+    z0 and acceleration) leaves out ``null``, so that ``p < 1 - ci`` exactly
+    when the interval at ``ci`` excludes it. With q the level at which the
+    replicates' quantile (``np.quantile``, linear) equals ``null``, the
+    lower limit excludes it when the lower tail's level exceeds q: p =
+    2 Phi(z(q)), z inverting BCa's level map (``z(q) = Phi^-1(q)`` for the
+    percentile interval); likewise the upper limit. 0 when ``null`` lies
+    beyond every replicate (every interval leaves it out); NaN where the
+    interval is NaN (no finite replicates; BCa with every replicate on one
+    side of the estimate).
     """
-    finite = np.isfinite(boot)
-    n = finite.sum(axis=0)
-    with np.errstate(invalid="ignore"):
-        le = ((boot <= null) & finite).sum(axis=0)
-        ge = ((boot >= null) & finite).sum(axis=0)
-    p = 2.0 * (np.minimum(le, ge) + 1.0) / (n + 1.0)
-    return np.where(n > 0, np.minimum(p, 1.0), np.nan)
+    shape = boot.shape[1:]
+    if interval == "bca":
+        assert estimate is not None and jack is not None
+        z0, a = bca_constants(estimate, boot, jack)
+    else:
+        z0, a = np.zeros(shape), np.zeros(shape)
+    out = np.full(shape, np.nan)
+    for idx in np.ndindex(shape):
+        v = boot[(slice(None), *idx)]
+        v = np.sort(v[np.isfinite(v)])
+        if not v.size or not np.isfinite(z0[idx]):
+            continue
+        zl, zu = (_tail_z(q, z0[idx], a[idx]) for q in _positions(v, null))
+        lower_side = 2.0 * _NORMAL.cdf(zl) if np.isfinite(zl) else (0.0 if zl < 0 else 2.0)
+        upper_side = (2.0 * (1.0 - _NORMAL.cdf(zu)) if np.isfinite(zu)
+                      else (2.0 if zu < 0 else 0.0))
+        out[idx] = min(lower_side, upper_side, 1.0)
+    return out
 
 
 def population_size(population: float | None, n_items: int = 1) -> float:

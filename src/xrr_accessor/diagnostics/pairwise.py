@@ -1,0 +1,126 @@
+"""Rater x rater agreement: :func:`pairwise`, every pair of raters in one pass.
+
+Each rater is read as a replication of one annotation per item, and the
+engine's kappa_x statistics are computed for every pair of raters of the
+same replication in one pass over the annotations (no loop over items or
+over pairs in Python). With one annotation per item and rater, kappa_x of two
+raters is Cohen's (1960) kappa on the items both rated (docs/definitions.md,
+kappa_x), with the level's disagreement (weighted kappa at the interval
+level, Krippendorff-style ordinal distances at the ordinal level).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..coefficients import lookup
+from ..engine.pipeline import annotations, run
+from ..errors import InputError
+
+__all__ = ["MAX_PAIRS", "METRICS", "pairwise"]
+
+#: The coefficients of a pair (the same number: see the module's note).
+METRICS = ("cohen", "kappa_x")
+
+#: More rater pairs than this in one call is an error (the matrix would not be read).
+MAX_PAIRS = 200_000
+
+
+def pairwise(data: Any, metric: str = "cohen", level: Any = "nominal",
+             **roles: Any) -> pd.DataFrame:
+    """Agreement of every pair of raters, with the items they share.
+
+    Parameters
+    ----------
+    data : annotations
+        In any layout :func:`~xrr_accessor.irr` reads; raters are paired
+        within each replication.
+    metric : {"cohen", "kappa_x"}
+        Cohen's kappa of the pair on the items both rated, which is kappa_x
+        of the two raters (one annotation per item each): the same number,
+        under the name you look for.
+    level : str, matrix or callable
+        Level of measurement, as in :func:`~xrr_accessor.irr`.
+    **roles
+        Column or dimension names.
+
+    Returns
+    -------
+    DataFrame
+        One row per label, replication (when the data have one) and ordered
+        pair of raters (both orders, so ``unstack()`` gives the square
+        matrix): index levels ``label``, ``replication``, then the rater
+        column's own name and that name + ``"_other"``; columns ``estimate``
+        (NaN where the pair shares no item or its items hold one value) and
+        ``n_items`` (items both rated). The diagonal is left out.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"item": [1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4],
+    ...                    "coder": ["a", "b", "c"] * 4,
+    ...                    "joy": [1, 1, 0, 0, 0, 1, 1, 1, 1, 0, 0, 1]})
+    >>> out = pairwise(df, rater="coder")
+    >>> out["estimate"].unstack().round(2)
+    coder_other    a    b    c
+    label coder
+    joy   a      NaN  1.0 -0.5
+          b      1.0  NaN -0.5
+          c     -0.5 -0.5  NaN
+    """
+    key = str(metric).lower().replace("-", "_")
+    if key not in METRICS:
+        raise InputError(f"metric={metric!r}; pairwise compares raters with one of "
+                         f"{', '.join(map(repr, METRICS))}.")
+    ann, lvl = annotations(data, level=level, **roles)
+    if ann.tally is not None:
+        raise InputError("pairwise needs the annotations in memory; call .compute() on "
+                         "the dask-backed data first.")
+    n_rater, n_rep = len(ann.raters), len(ann.replications)
+    # each (replication, rater) is a replication of its own; pairs within a replication
+    cell = ann.replication * n_rater + ann.rater
+    used = np.zeros(n_rep * n_rater, dtype=bool)
+    used[cell] = True
+    codes = np.flatnonzero(used)
+    new_code = np.full(n_rep * n_rater, -1, dtype=np.int64)
+    new_code[codes] = np.arange(len(codes))
+    rep_of, rater_of = codes // n_rater, codes % n_rater
+    same = rep_of[:, None] == rep_of[None, :]
+    a, b = np.nonzero(np.triu(same, k=1))
+    if len(a) > MAX_PAIRS:
+        raise InputError(f"{len(a):,} rater pairs is more than pairwise computes in one "
+                         f"call ({MAX_PAIRS:,}); select raters (e.g. those with the most "
+                         "items) first.")
+    names = pd.Index([f"{r}\x1f{k}" for r, k in zip(rep_of, rater_of, strict=True)])
+    split = replace(ann, replication=new_code[cell], rater=np.zeros_like(ann.rater),
+                    replications=names, raters=pd.Index(["_"]), has_replication=True,
+                    inputs=(), tally=None)
+    kx = lookup("kappa_x", kind="cross")
+    pairs = np.stack([a, b], axis=1).astype(np.int64)
+    result = run(data, [kx], ann=split, lvl=lvl, pairs=pairs)
+    est = result.estimate(kx)
+    value, n_items = est.value, est.counts["n_items"]  # (L, P)
+    rater_name = ann.role_name("rater")
+    first, second = np.concatenate([a, b]), np.concatenate([b, a])
+    n_label, n_pair = value.shape
+    lab = np.repeat(np.arange(n_label), 2 * n_pair)
+    rep = np.tile(rep_of[first], n_label)
+    r1, r2 = np.tile(rater_of[first], n_label), np.tile(rater_of[second], n_label)
+    order = np.lexsort((r2, r1, rep, lab))  # the data's order of labels and raters
+    parts = [("label", ann.labels, lab), ("replication", ann.replications, rep),
+             (rater_name, ann.raters, r1), (f"{rater_name}_other", ann.raters, r2)]
+    parts = [p for p in parts if p[0] not in ("label", "replication")
+             or (ann.has_label if p[0] == "label" else ann.has_replication)]
+    index = pd.MultiIndex.from_arrays([idx[codes_[order]] for _, idx, codes_ in parts],
+                                      names=[name for name, _, _ in parts])
+    frame = pd.DataFrame({
+        "estimate": np.concatenate([value, value], axis=1).reshape(-1)[order],
+        "n_items": np.concatenate([n_items, n_items], axis=1).reshape(-1).astype(
+            np.int64)[order],
+    }, index=index)
+    frame.attrs.update(metric=key, level=lvl.name, n_pairs=int(n_pair))
+    return frame

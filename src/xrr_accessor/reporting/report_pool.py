@@ -1,0 +1,110 @@
+"""The one-pool report: :func:`~xrr_accessor.report` on data with one replication.
+
+The most common reliability question has one pool of raters and no
+replication: how well do they agree? :func:`~xrr_accessor.report` answers it
+with the same :class:`~xrr_accessor.report.Report`: per-label IRR (with
+intervals when ``ci=`` is given) in ``frame``, and beside it the classic
+family side by side (:func:`~xrr_accessor.agreement_table`), the raters
+against the rest of the pool (:func:`~xrr_accessor.rater_agreement`) and
+the items most disagreed on (:func:`~xrr_accessor.item_disagreement`).
+:func:`irr_readings` reads each label's IRR in words.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..diagnostics import item_disagreement, rater_agreement
+from .agreement import agreement_table, interpret
+
+__all__ = ["WEIGHTS_OF_LEVEL", "irr_readings", "pool_parts"]
+
+#: The agreement table's weights that match a level of measurement.
+WEIGHTS_OF_LEVEL = {"nominal": "unweighted", "interval": "quadratic"}
+
+#: What each IRR is called in a sentence.
+_IRR_NAMES = {"cohen": "Cohen's kappa", "alpha": "Krippendorff's alpha", "iota": "iota"}
+
+
+def pool_parts(data: Any, level: Any, ci: float | None, min_items: int,
+               roles: dict[str, Any], n_raters: int) -> dict[str, pd.DataFrame | None]:
+    """The agreement table, rater and item diagnostics of one pool (warnings pass
+    through to the caller, who keeps them as the report's notes). With two
+    raters or fewer there is no rater table: each rater against the rest is
+    the IRR itself, and the pool without one rater has no agreement left."""
+    name = level if isinstance(level, str) else None
+    weights = WEIGHTS_OF_LEVEL.get(name) if name is not None else None
+    table = (agreement_table(data, weights=weights, ci=ci, **roles)
+             if weights is not None else None)
+    raters = (rater_agreement(data, level=level, min_items=min_items, **roles)
+              if n_raters > 2 else None)
+    items = item_disagreement(data, level=level, **roles)
+    return {"agreement": table, "raters": raters, "items": items}
+
+
+def _band_of(v: float) -> str:
+    return str(interpret(v)) if np.isfinite(v) else "undefined"
+
+
+def irr_readings(report: Any, digits: int = 2) -> pd.DataFrame:
+    """One sentence per label reading the IRR of a one-pool report.
+
+    The band is Landis and Koch's (1977); with an interval, the bands of its
+    two limits say how far the reading can move ("the interval spans fair
+    to moderate").
+
+    Returns
+    -------
+    DataFrame
+        Columns ``label``, ``replication``, ``replication_other`` (NaN),
+        ``pair`` (the pool), ``verdict`` (the estimate's band, or
+        ``"undefined"``), ``estimate``, ``lower``, ``upper`` and ``text``.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> from xrr_accessor import report
+    >>> from xrr_accessor.datasets import simulate
+    >>> df = simulate(n_items=300, labels=["joy"], pools=["A"], seed=5)
+    >>> with warnings.catch_warnings():  # items with one annotation: left out, said
+    ...     warnings.simplefilter("ignore")
+    ...     rep = report(df)
+    >>> print(irr_readings(rep).loc[0, "text"])  # doctest: +ELLIPSIS
+    On joy, the raters of A agree at Cohen's kappa 0.08, slight on Landis and Koch's scale ...
+    """
+    frame = report.frame[report.frame["statistic"] == "irr"]
+    what = _IRR_NAMES.get(str(report.attrs.get("irr")), str(report.attrs.get("irr")))
+    named = report.attrs.get("pool")  # None: the data have no replication column
+    rows = []
+    for r in frame.itertuples(index=False):
+        x = float(r.estimate)
+        lo, hi = float(getattr(r, "lower", np.nan)), float(getattr(r, "upper", np.nan))
+        pool = r.replication
+        raters = "the raters" if named is None else f"the raters of {pool}"
+        if not np.isfinite(x):
+            band = "undefined"
+            text = (f"On {r.label}, {what} of {raters} is undefined (no item with two "
+                    "annotations, or a single value throughout: see the report's notes).")
+        else:
+            band = _band_of(x)
+            text = (f"On {r.label}, {raters} agree at {what} {x:.{digits}f}"
+                    + (f" [{lo:.{digits}f}, {hi:.{digits}f}]" if np.isfinite(lo)
+                       and np.isfinite(hi) else "")
+                    + f", {band} on Landis and Koch's scale")
+            if np.isfinite(lo) and np.isfinite(hi):
+                a, b = _band_of(lo), _band_of(hi)
+                text += (f"; the interval lies within {a}." if a == b else
+                         f"; the interval spans {a} to {b}.")
+            else:
+                text += (" (no interval: ci=0.95, or --ci 0.95 in the shell, says how far "
+                         "it can move).")
+            if x <= 0:
+                text += " At or below 0, the raters agree no more than chance would."
+        rows.append({"label": r.label, "replication": pool, "replication_other": np.nan,
+                     "pair": "all raters" if named is None else str(pool),
+                     "verdict": band, "estimate": x, "lower": lo, "upper": hi, "text": text})
+    return pd.DataFrame(rows, columns=["label", "replication", "replication_other", "pair",
+                                       "verdict", "estimate", "lower", "upper", "text"])

@@ -1,0 +1,132 @@
+"""report() on one pool (issue 21): the IRR report, its readings and its page."""
+
+from __future__ import annotations
+
+import re
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import xrr_accessor as xa
+from xrr_accessor.datasets import simulate
+from xrr_accessor.errors import InputError
+from xrr_accessor.reporting.agreement import interpret
+
+import naive
+
+
+def _quiet(fn, *args, **kwargs):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return fn(*args, **kwargs)
+
+
+@pytest.fixture(scope="module")
+def pool():
+    df = simulate(n_items=200, labels=["joy", "awe"], pools=["A"], seed=1)
+    return df, _quiet(xa.report, df, ci=0.95, seed=0, progress=False)
+
+
+def test_one_pool_is_the_irr_report(pool):
+    df, rep = pool
+    assert rep.one_pool and set(rep.frame["statistic"]) == {"irr"}
+    assert rep.attrs["irr"] == "cohen"  # two raters: Cohen's kappa, as in the paper
+    for lab in ("joy", "awe"):
+        wide = df.pivot(index="item_id", columns="rater", values=lab).dropna()
+        want = naive.cohen(wide.iloc[:, 0].tolist(), wide.iloc[:, 1].tolist())
+        row = rep.frame[rep.frame["label"] == lab].iloc[0]
+        assert row.estimate == pytest.approx(want, abs=1e-12)
+        assert row.lower < row.estimate < row.upper
+        assert row.band == interpret(want)
+    assert "one replication: the IRR report" in rep.caption()
+
+
+def test_one_pool_parts_are_the_library_functions(pool):
+    df, rep = pool
+    pd.testing.assert_frame_equal(rep.agreement, _quiet(xa.agreement_table, df, ci=0.95))
+    assert rep.raters is None  # two raters: each against the rest is the IRR itself
+    pd.testing.assert_frame_equal(rep.items, _quiet(xa.item_disagreement, df,
+                                                    level="nominal"))
+    assert rep.agreement.xs("percent", level="metric")["pe"].isna().all()
+
+
+def test_one_pool_readings_follow_the_numbers(pool):
+    _, rep = pool
+    out = rep.readings()
+    assert len(out) == 2
+    for r in out.itertuples():
+        lo, hi = interpret(r.lower), interpret(r.upper)
+        assert r.text.startswith(f"On {r.label}, the raters of A agree at Cohen's kappa "
+                                 f"{r.estimate:.2f} [{r.lower:.2f}, {r.upper:.2f}], "
+                                 f"{interpret(r.estimate)} on Landis and Koch's scale; ")
+        assert r.text.endswith(f"the interval lies within {lo}." if lo == hi
+                               else f"the interval spans {lo} to {hi}.")
+        assert r.verdict == interpret(r.estimate)
+
+
+def test_one_pool_page(pool):
+    _, rep = pool
+    page = rep.to_html(figures=False)
+    flat = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page))
+    for t in rep.readings()["text"]:
+        assert t.replace("'", "&#39;") in page
+    for section in ('id="agreement"', 'id="items"', 'id="xrr-agreement"'):
+        assert section in page
+    assert 'id="raters"' not in page
+    assert "kappa_x and normalized" not in page.split('id="bands"')[0]
+    assert "one replication: the IRR of each label" in flat
+    joy = rep.frame[rep.frame["label"] == "joy"].iloc[0]
+    assert f"{joy.estimate:.3f} [{joy.lower:.3f}, {joy.upper:.3f}]" in flat
+
+
+def test_no_replication_column_and_no_interval():
+    df = simulate(n_items=120, labels=["joy"], pools=["A"], seed=2).drop(columns="pool")
+    rep = _quiet(xa.report, df)
+    assert rep.frame["replication"].tolist() == ["all"]
+    text = rep.readings().loc[0, "text"]
+    assert text.startswith("On joy, the raters agree at Cohen's kappa ")
+    assert text.endswith("(no interval: ci=0.95, or --ci 0.95 in the shell, says how far "
+                         "it can move).")
+    assert _quiet(df.xrr.report).frame.equals(rep.frame)
+    page = rep.to_html(figures=False)
+    assert "<h3>all raters</h3>" in page and "all raters, 1 label: " in page
+
+
+def test_three_raters_use_alpha_and_an_undefined_label_says_so():
+    rows = [(i, r, (i + (r == "c")) % 2) for i in range(40) for r in "abc"]
+    df = pd.DataFrame(rows, columns=["item", "rater", "joy"])
+    df["flat"] = 1
+    rep = _quiet(xa.report, df)
+    assert rep.attrs["irr"] == "alpha"
+    flat = rep.readings().set_index("label").loc["flat"]
+    assert flat.verdict == "undefined" and "Krippendorff's alpha of the raters is undefined" \
+        in flat.text
+
+
+def test_three_raters_get_the_rater_table_with_min_items():
+    rows = [(i, r, (i * 7 + k) % 3 == 0) for i in range(30) for k, r in enumerate("abc")]
+    rows += [(i, "sparse", True) for i in range(3)]
+    df = pd.DataFrame(rows, columns=["item", "rater", "joy"])
+    rep = _quiet(xa.report, df, min_items=5)
+    pd.testing.assert_frame_equal(rep.raters, _quiet(xa.rater_agreement, df, min_items=5))
+    page = rep.to_html(figures=False)
+    assert 'id="raters"' in page and "raters with fewer than 5 items left out: 1" in page
+    assert "sparse" not in page.split('id="raters"')[1].split("</section>")[0]
+
+
+def test_rater_agreement_min_items():
+    rows = [(i, r, (i * 7 + k) % 3 == 0) for i in range(30) for k, r in enumerate("abc")]
+    rows += [(i, "sparse", True) for i in range(3)]
+    df = pd.DataFrame(rows, columns=["item", "rater", "joy"])
+    full = _quiet(xa.rater_agreement, df)
+    cut = _quiet(xa.rater_agreement, df, min_items=5)
+    assert "sparse" in full.index.get_level_values("rater")
+    assert "sparse" not in cut.index.get_level_values("rater")
+    assert cut.attrs["n_below_min_items"] == 1 and cut.attrs["min_items"] == 5
+    assert cut["rank"].min() == 1 and cut["rank"].max() <= len(cut)
+    assert (cut["n_annotations"] >= 5).all()
+    with pytest.raises(InputError, match="min_items=0"):
+        xa.rater_agreement(df, min_items=0)
+    assert np.isfinite(cut["kappa_x"]).all()

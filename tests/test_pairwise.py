@@ -1,0 +1,111 @@
+"""pairwise(): Cohen's kappa of every pair of raters, three ways (naive formula,
+sklearn, the library's own Cohen on each two-rater subset), shared items counted,
+the user's rater name kept, and its heatmap."""
+
+from __future__ import annotations
+
+import itertools
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import xrr_accessor as xa
+from xrr_accessor.errors import InputError
+
+import naive
+
+
+def _crowd(seed: int = 4) -> pd.DataFrame:
+    """Five coders over 80 items, each item rated by 3 of them, two pools."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for pool in ("P", "Q"):
+        for i in range(80):
+            truth = int(rng.integers(0, 3))
+            for c in rng.choice(list("abcde"), size=3, replace=False):
+                v = truth if rng.random() < 0.7 else int(rng.integers(0, 3))
+                rows.append((f"{pool}{i}", pool, c, v))
+    return pd.DataFrame(rows, columns=["text", "batch", "coder", "label_a"])
+
+
+@pytest.fixture(scope="module")
+def table():
+    df = _crowd()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return df, xa.pairwise(df, item="text", rater="coder", replication="batch")
+
+
+def test_every_pair_is_cohens_kappa_three_ways(table):
+    from sklearn.metrics import cohen_kappa_score
+
+    df, out = table
+    assert out.index.names == ["label", "replication", "coder", "coder_other"]
+    assert len(out) == 2 * 5 * 4
+    for pool, part in df.groupby("batch"):
+        wide = part.pivot(index="text", columns="coder", values="label_a")
+        for a, b in itertools.permutations("abcde", 2):
+            both = wide[[a, b]].dropna()
+            row = out.loc[("label_a", pool, a, b)]
+            assert row["n_items"] == len(both)
+            want = naive.cohen(both[a].tolist(), both[b].tolist())
+            assert row["estimate"] == pytest.approx(want, abs=1e-12)
+            assert row["estimate"] == pytest.approx(cohen_kappa_score(both[a], both[b]),
+                                                    abs=1e-12)
+            sub = part[part["coder"].isin([a, b]) & part["text"].isin(both.index)]
+            own = xa.irr(sub, metric="cohen", item="text", rater="coder",
+                         replication="batch")
+            assert row["estimate"] == pytest.approx(float(np.asarray(own).ravel()[0]),
+                                                    abs=1e-12)
+
+
+def test_the_matrix_is_symmetric_and_metric_names_agree(table):
+    df, out = table
+    m = out.xs(("label_a", "P"), level=["label", "replication"])["estimate"].unstack()
+    np.testing.assert_allclose(m.to_numpy(), m.to_numpy().T, equal_nan=True)
+    assert np.isnan(np.diag(m.to_numpy())).all()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        kx = xa.pairwise(df, metric="kappa_x", item="text", rater="coder",
+                         replication="batch")
+        bound = df.xrr(item="text", rater="coder", replication="batch").pairwise()
+    pd.testing.assert_series_equal(kx["estimate"], out["estimate"])
+    pd.testing.assert_frame_equal(bound, out)
+    with pytest.raises(InputError, match="metric='fleiss'"):
+        xa.pairwise(df, metric="fleiss", item="text", rater="coder")
+
+
+def test_pairs_with_no_shared_item_are_nan_with_zero_items():
+    df = pd.DataFrame({"item": [1, 1, 2, 2, 3, 3, 4, 4], "rater": list("abababcd"),
+                       "joy": [1, 1, 0, 1, 0, 0, 1, 0]})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        out = xa.pairwise(df)
+    assert out.loc[("joy", "a", "c"), "n_items"] == 0
+    assert np.isnan(out.loc[("joy", "a", "c"), "estimate"])
+    assert out.loc[("joy", "c", "d"), "n_items"] == 1
+
+
+def test_heatmap_draws_the_matrix(table):
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from xrr_accessor.reporting.plotting import pairwise_heatmap
+
+    _, out = table
+    ax = pairwise_heatmap(out, replication="Q")
+    shown = ax.images[0].get_array()
+    part = out.xs(("label_a", "Q"), level=["label", "replication"])["estimate"]
+    order = list(pd.unique(part.index.get_level_values(0)))  # the data's order of raters
+    want = part.unstack().reindex(index=order, columns=order)
+    np.testing.assert_allclose(np.ma.filled(shown, np.nan), want.to_numpy(), equal_nan=True)
+    texts = {t.get_text() for t in ax.texts}
+    assert f"{want.loc['a', 'b']:.2f}" in texts
+    plt.close(ax.figure)
+    with pytest.raises(InputError, match="replication='Z'"):
+        pairwise_heatmap(out, replication="Z")
