@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 
 import xrr_accessor as xrr
-from xrr_accessor.pipeline import annotations
+from xrr_accessor.engine.pipeline import annotations
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))  # sections.py, also when run by runpy

@@ -30,9 +30,9 @@ from floor import kappa_x_floor
 
 import xrr_accessor as xa
 from xrr_accessor.coefficients import lookup
+from xrr_accessor.engine.pipeline import _Codes, annotations, make_meta, run
+from xrr_accessor.engine.statistics import chunk
 from xrr_accessor.errors import UndefinedWarning
-from xrr_accessor.pipeline import _Codes, annotations, make_meta, run
-from xrr_accessor.statistics import chunk
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -32,7 +32,6 @@ from hypothesis import strategies as st
 from sklearn.metrics import cohen_kappa_score
 
 import xrr_accessor as xa
-from xrr_accessor.coefficients.augmented import _pair_sums, label_weights
 from xrr_accessor.errors import (
     DroppedDataWarning,
     InputError,
@@ -40,7 +39,8 @@ from xrr_accessor.errors import (
     UndefinedWarning,
     XRRWarning,
 )
-from xrr_accessor.schema.sets import read_sets
+from xrr_accessor.multilabel.augmented import _pair_sums, label_weights
+from xrr_accessor.multilabel.sets import read_sets
 
 # --- the naive oracle ---------------------------------------------------------------
 
@@ -222,7 +222,7 @@ def test_the_four_cases_of_section_4_and_the_item_classes():
     assert table["agreement_1.0"]["ab_ba"] == 0.0 and table["agreement_0.5"]["ab_ba"] == 0.5
     assert table["agreement_1.0"]["ab_ac"] == 1.0
     assert table["agreement_0.5"]["ab_ac"] == 0.25
-    assert list(table["class"].cat.categories) == list(xa.coefficients.augmented.ITEM_CLASSES)
+    assert list(table["class"].cat.categories) == list(xa.multilabel.augmented.ITEM_CLASSES)
     # the per-item kappa' average to the pair's kappa' (two annotators, every item shared)
     for p in ("1.0", "0.5"):
         assert table[f"kappa_{p}"].mean() == pytest.approx(

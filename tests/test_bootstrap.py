@@ -18,11 +18,12 @@ import pandas as pd
 import pytest
 
 import xrr_accessor as xrr
-from xrr_accessor import intervals, pipeline, resample
 from xrr_accessor.coefficients import REGISTRY, lookup
 from xrr_accessor.datasets import PRESETS, simulate, simulate_replications, true_reliability
+from xrr_accessor.engine import pipeline
 from xrr_accessor.errors import InputError, UndefinedWarning
 from xrr_accessor.kernels.resample import multinomial_counts
+from xrr_accessor.uncertainty import intervals, resample
 
 
 def _small(n_items: int = 60, seed: int = 3) -> pd.DataFrame:

@@ -21,13 +21,13 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import xrr_accessor as xa
-from xrr_accessor import statistics
 from xrr_accessor.cli import main
 from xrr_accessor.coefficients import REGISTRY, Coefficient, lookup, register
 from xrr_accessor.coefficients import alpha as alpha_module
+from xrr_accessor.engine import statistics
+from xrr_accessor.engine.pipeline import _Codes, run
+from xrr_accessor.engine.statistics import Stats, chunk, columns, combine
 from xrr_accessor.errors import DroppedDataWarning, UndefinedWarning
-from xrr_accessor.pipeline import _Codes, run
-from xrr_accessor.statistics import Stats, chunk, columns, combine
 
 from helpers import annotation_frames
 
@@ -46,7 +46,7 @@ def _entries(names: list[str]) -> list[Coefficient]:
 
 
 def _run(df: pd.DataFrame, level: str, names: list[str]):
-    lvl = xa.levels.resolve_weights(level) if level in ("unweighted", "linear") else level
+    lvl = xa.engine.levels.resolve_weights(level) if level in ("unweighted", "linear") else level
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         return run(df, _entries(names), level=lvl, replication="pool")

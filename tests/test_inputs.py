@@ -322,7 +322,7 @@ def test_iota_listwise_deletion_is_counted_and_warned():
 
 
 def test_too_many_categories_is_a_clear_error(monkeypatch):
-    from xrr_accessor import statistics
+    from xrr_accessor.engine import statistics
 
     monkeypatch.setattr(statistics, "MAX_STAT_CELLS", 1000)
     df = pd.DataFrame({"item": np.repeat(np.arange(30), 2), "rater": ["a", "b"] * 30,

@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 
 from xrr_accessor.api import annotations
 from xrr_accessor.coefficients import Context, lookup
-from xrr_accessor.pipeline import make_meta
-from xrr_accessor.statistics import chunk
+from xrr_accessor.engine.pipeline import make_meta
+from xrr_accessor.engine.statistics import chunk
 
 BIG = np.array([
     # replication X: items x categories

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import xrr_accessor as xa
-from xrr_accessor.plotting import plan
+from xrr_accessor.reporting.plotting import plan
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt

@@ -24,9 +24,9 @@ import pytest
 import xrr_accessor as xa
 from xrr_accessor.cli import main
 from xrr_accessor.datasets import simulate
-from xrr_accessor.reading import LOW_IRR, readings
-from xrr_accessor.report import Report
-from xrr_accessor.report_html import MAX_PAIR_FIGURES, MIN_HIST_LABELS
+from xrr_accessor.reporting.reading import LOW_IRR, readings
+from xrr_accessor.reporting.report import Report
+from xrr_accessor.reporting.report_html import MAX_PAIR_FIGURES, MIN_HIST_LABELS
 
 html5lib = pytest.importorskip("html5lib")
 pytest.importorskip("jinja2")

@@ -21,7 +21,7 @@ from nltk.metrics.agreement import AnnotationTask
 from nltk.metrics.distance import jaccard_distance, masi_distance
 
 import xrr_accessor as xa
-from xrr_accessor.levels import set_distances
+from xrr_accessor.engine.levels import set_distances
 
 import naive
 from helpers import assert_close_or_both_nan, quietly

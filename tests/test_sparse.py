@@ -10,7 +10,7 @@ from hypothesis import given
 
 import xrr_accessor as xa
 from xrr_accessor.coefficients import lookup
-from xrr_accessor.pipeline import run
+from xrr_accessor.engine.pipeline import run
 
 import naive
 from helpers import annotation_frames, assert_close_or_both_nan, quietly, units

@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 import xrr_accessor as xa
-from xrr_accessor.plotting import rho_vs_normalized
+from xrr_accessor.reporting.plotting import rho_vs_normalized
 
 matplotlib.use("Agg")
 

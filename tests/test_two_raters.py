@@ -19,11 +19,11 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import xrr_accessor as xa
-from xrr_accessor import statistics
 from xrr_accessor.coefficients import lookup
+from xrr_accessor.engine import statistics
+from xrr_accessor.engine.pipeline import _Codes, run
+from xrr_accessor.engine.statistics import chunk, columns, rows
 from xrr_accessor.kernels import pairs
-from xrr_accessor.pipeline import _Codes, run
-from xrr_accessor.statistics import chunk, columns, rows
 
 from helpers import annotation_frames
 
@@ -37,7 +37,7 @@ FORMS = [
 
 
 def _run(df, level: str, names: list[str]):
-    lvl = xa.levels.resolve_weights(level) if level in ("unweighted", "linear") else level
+    lvl = xa.engine.levels.resolve_weights(level) if level in ("unweighted", "linear") else level
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         return run(df, [lookup(n, kind=None) for n in names], level=lvl, replication="pool")

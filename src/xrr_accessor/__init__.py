@@ -10,15 +10,7 @@ from __future__ import annotations
 from . import datasets as datasets  # submodules reachable as attributes
 from . import io as io
 from .accessors import XRRAccessor, register
-from .agreement import agreement_table, interpret, per_category
 from .api import annotations, cross_kappa, irr, normalized, to_frame, to_xarray
-from .coefficients.augmented import (
-    augmented_items,
-    augmented_kappa,
-    augmented_matrix,
-    augmented_sweep,
-)
-from .compare import compare, plan
 from .diagnostics import (
     Intra,
     Validity,
@@ -27,6 +19,7 @@ from .diagnostics import (
     rater_agreement,
     validity,
 )
+from .diagnostics.spearman import disattenuated_correlation
 from .errors import (
     DroppedDataWarning,
     InputError,
@@ -36,12 +29,19 @@ from .errors import (
     UndefinedWarning,
     XRRWarning,
 )
-from .report import Report, report
-from .schema.setcells import set_cells
-from .schema.sets import LabelSets, read_sets
-from .sharpen import Sharpened, sharpen
-from .spearman import disattenuated_correlation
-from .summary import summary
+from .multilabel.augmented import (
+    augmented_items,
+    augmented_kappa,
+    augmented_matrix,
+    augmented_sweep,
+)
+from .multilabel.setcells import set_cells
+from .multilabel.sets import LabelSets, read_sets
+from .multilabel.sharpen import Sharpened, sharpen
+from .reporting.agreement import agreement_table, interpret, per_category
+from .reporting.report import Report, report
+from .reporting.summary import summary
+from .uncertainty.compare import compare, plan
 
 __version__ = "0.1.0"
 

@@ -12,15 +12,16 @@ from typing import Any
 import pandas as pd
 import xarray as xr
 
-from . import agreement, api
-from . import compare as _compare
+from . import api
 from . import diagnostics as _diagnostics
-from . import report as _report
-from . import sharpen as _sharpen
-from . import summary as _summary
-from .coefficients import augmented as _augmented
 from .lazy import when_imported
+from .multilabel import augmented as _augmented
+from .multilabel import sharpen as _sharpen
+from .reporting import agreement
+from .reporting import report as _report
+from .reporting import summary as _summary
 from .schema import Roles
+from .uncertainty import compare as _compare
 
 __all__ = ["XRRAccessor"]
 
@@ -108,7 +109,7 @@ class XRRAccessor:
         seed: int | None = None, interval: str = "bca", progress: bool | None = None,
         sort_by: str | None = None,
     ) -> _report.Report:
-        """The paper's Table 5 as a :class:`~xrr_accessor.report.Report`; see
+        """The paper's Table 5 as a :class:`~xrr_accessor.reporting.report.Report`; see
         :func:`xrr_accessor.report`."""
         return _report.report(self._obj, other, irr=irr, level=level, reference=reference,
                               ci=ci, n_boot=n_boot, seed=seed, interval=interval,
@@ -119,7 +120,7 @@ class XRRAccessor:
     ) -> pd.DataFrame:
         """Spearman-corrected correlation of item means (Eq 12); see
         :func:`xrr_accessor.disattenuated_correlation`."""
-        from .spearman import disattenuated_correlation
+        from .diagnostics.spearman import disattenuated_correlation
 
         return disattenuated_correlation(self._obj, other, n_splits=n_splits, seed=seed,
                                          **self._roles)
@@ -209,8 +210,8 @@ class XRRAccessor:
     @property
     def plot(self) -> Any:
         """The paper's figures of this data (the ``plot`` extra: matplotlib); see
-        :mod:`xrr_accessor.plotting`. ``df.xrr.plot.irr_vs_kappa(irr="alpha")``."""
-        from .plotting import FramePlots
+        :mod:`xrr_accessor.reporting.plotting`. ``df.xrr.plot.irr_vs_kappa(irr="alpha")``."""
+        from .reporting.plotting import FramePlots
 
         return FramePlots(self._obj, self._roles)
 

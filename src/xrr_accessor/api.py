@@ -14,18 +14,7 @@ import numpy as np
 
 from .coefficients import REGISTRY, Coefficient, lookup
 from .coefficients.icc import parse_form
-from .convert import to_frame, to_xarray
-from .errors import InputError
-from .intervals import (
-    Bootstrap,
-    analytic_intervals,
-    bootstrap_intervals,
-    confidence,
-    method_for,
-    population_size,
-)
-from .lazy import deferrable
-from .pipeline import (
+from .engine.pipeline import (
     annotations,
     entry_level,
     keep_pairs,
@@ -33,8 +22,19 @@ from .pipeline import (
     reference_code,
     run,
 )
-from .resample import Target
-from .results import warn_dropped
+from .engine.results import warn_dropped
+from .errors import InputError
+from .lazy import deferrable
+from .schema.convert import to_frame, to_xarray
+from .uncertainty.intervals import (
+    Bootstrap,
+    analytic_intervals,
+    bootstrap_intervals,
+    confidence,
+    method_for,
+    population_size,
+)
+from .uncertainty.resample import Target
 
 __all__ = ["annotations", "cross_kappa", "irr", "normalized", "to_frame", "to_xarray"]
 

@@ -1,4 +1,4 @@
-"""The ``xrr`` command: a thin shell over :mod:`xrr_accessor.report` and :mod:`.api`.
+"""The ``xrr`` command: a thin shell over :mod:`xrr_accessor.reporting.report` and :mod:`.api`.
 
 ``xrr demo`` prints the xRR table of the bundled (simulated) demo data;
 ``xrr report FILE [FILE2]`` the paper's Table 5 for your own annotations;
@@ -24,7 +24,7 @@ from .. import api
 from ..coefficients import REGISTRY
 from ..datasets import load_demo
 from ..errors import LevelError, XRRWarning
-from ..report import STATISTICS, Report, report
+from ..reporting.report import STATISTICS, Report, report
 from .files import has_replication, read_table, with_replication
 from .output import FORMATS, as_flags, render, tidy
 

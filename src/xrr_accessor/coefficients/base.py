@@ -7,8 +7,8 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import pandas as pd
 
-from ..levels import Level, distance_matrix
-from ..statistics import Meta
+from ..engine.levels import Level, distance_matrix
+from ..engine.statistics import Meta
 
 __all__ = ["Context", "Estimates", "one_minus_ratio"]
 

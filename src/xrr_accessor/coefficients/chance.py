@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..statistics import Stats
+from ..engine.statistics import Stats
 from .base import Context, Estimates, counts
 from .sums import rater_totals
 

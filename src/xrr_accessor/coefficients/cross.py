@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..statistics import Stats
+from ..engine.statistics import Stats
 from .base import Context, Estimates, counts, one_minus_ratio
 from .sums import cross_sums, sum_of_squares
 

@@ -30,9 +30,9 @@ import math
 
 import numpy as np
 
-from ..distributions import f_ppf, f_sf
+from ..engine.statistics import Stats
 from ..errors import InputError
-from ..statistics import Stats
+from ..uncertainty.distributions import f_ppf, f_sf
 from .base import Context, Estimates
 from .iota import complete_strata
 

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..engine.statistics import Stats
 from ..errors import InputError
-from ..statistics import Stats
 from .base import Context, Estimates, counts, one_minus_ratio
 from .sums import rater_totals, same_rater_sums, within_sums
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from ..statistics import Stats
+from ..engine.statistics import Stats
 from .base import Context, Estimates
 from .cross import cross_kappa
 

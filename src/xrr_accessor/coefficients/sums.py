@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..statistics import Stats
+from ..engine.statistics import Stats
 from .base import Context
 
 __all__ = ["CrossSums", "WithinSums", "cross_sums", "same_rater_sums", "within_sums"]

@@ -35,9 +35,9 @@ import math
 import numpy as np
 
 from .. import kernels
-from ..distributions import t_ppf, t_sf
 from ..errors import InputError
 from ..schema import Annotations
+from ..uncertainty.distributions import t_ppf, t_sf
 from .base import Context
 
 __all__ = ["Interval", "interval"]

@@ -1,6 +1,6 @@
 """What the diagnostics share: reading, grouping by (item, replication), D, labeled tables.
 
-Every diagnostic reads its input through :func:`xrr_accessor.pipeline.annotations`
+Every diagnostic reads its input through :func:`xrr_accessor.engine.pipeline.annotations`
 (the roles, layouts and checks of :func:`~xrr_accessor.irr`), groups the
 annotations by (item, replication) with one counting sort, runs its kernels
 label by label and returns a table: a DataFrame from pandas input, a Dataset
@@ -16,10 +16,10 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
+from ..engine.levels import Level, distance_matrix, resolve_level
+from ..engine.pipeline import annotations, kind_of
 from ..errors import InputError, UndefinedWarning, warn
 from ..kernels.accumulate import item_order
-from ..levels import Level, distance_matrix, resolve_level
-from ..pipeline import annotations, kind_of
 from ..schema import Annotations
 
 __all__ = ["Read", "dist_for", "finish", "group_codes", "read", "unbind", "warn_undefined_rows"]

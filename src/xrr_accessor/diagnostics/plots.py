@@ -21,7 +21,7 @@ import pandas as pd
 import xarray as xr
 
 from ..errors import InputError
-from ..plotting import _axes
+from ..reporting.plotting import _axes
 
 __all__ = ["aad", "items", "raters", "validity"]
 
@@ -163,7 +163,7 @@ def aad(result: Any, which: str = "intra", label: Any = None, ax: Any = None) ->
 
 
 def _pyplot_cmap(n: int) -> Any:
-    from ..plotting import _pyplot
+    from ..reporting.plotting import _pyplot
 
     cmap = _pyplot().get_cmap("viridis")
     return lambda k: cmap(k / max(n - 1, 1))

@@ -16,10 +16,10 @@ import numpy as np
 import pandas as pd
 
 from ..coefficients import lookup
+from ..engine.levels import resolve_level
+from ..engine.pipeline import kind_of, run
 from ..errors import DroppedDataWarning, InputError, warn
 from ..kernels.diagnostics import NOMINAL, item_summary
-from ..levels import resolve_level
-from ..pipeline import kind_of, run
 from ..schema import encode
 from ._common import Read, finish, multi_index, unbind, warn_undefined_rows, where_counts
 from .gold import gold_table

@@ -341,7 +341,7 @@ def _moments(offsets, order, rep, rater, codes, mult, weight, pairs, values,
             mom[:, :] = 0.0
 
 
-#: Serial kernels that release the GIL: :func:`xrr_accessor.statistics.chunk` runs
+#: Serial kernels that release the GIL: :func:`xrr_accessor.engine.statistics.chunk` runs
 #: blocks of labels in threads (parallel over labels without numba's thread pool,
 #: so nothing nests inside dask workers, and one compiled signature per kernel).
 categorical = njit(**_JIT)(_categorical)

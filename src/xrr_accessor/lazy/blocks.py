@@ -15,12 +15,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..engine.statistics import Meta, Stats, chunk, rows
 from ..errors import InputError, collecting
 from ..kernels import accumulate
 from ..schema import Annotations, Roles, encode, read
 from ..schema.encode import _is_ordered
 from ..schema.tally import Tally, present, tally
-from ..statistics import Meta, Stats, chunk, rows
 from .staged import Staged
 
 __all__ = ["Survey", "merge", "partition_stats", "survey"]

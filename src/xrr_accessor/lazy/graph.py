@@ -31,12 +31,12 @@ import xarray as xr
 from dask.delayed import Delayed, delayed
 from dask.graph_manipulation import clone
 
+from ..engine.pipeline import kind_of
+from ..engine.statistics import Meta, Stats
 from ..errors import InputError, collecting, warn
-from ..pipeline import kind_of
 from ..schema import Roles
 from ..schema.read import _is_annotation_layout
 from ..schema.roles import _resolve_roles
-from ..statistics import Meta, Stats
 from .blocks import merge, partition_stats, survey
 from .staged import OTHER_REFUSED, Planned, Staged
 

@@ -2,8 +2,8 @@
 
 A dask-backed call runs the same public function twice on a :class:`Staged`
 stand-in: once on the worker side, without statistics, to learn which
-statistics the call needs (:func:`~xrr_accessor.pipeline.run` raises
-:class:`Planned` with the call's :class:`~xrr_accessor.statistics.Meta`),
+statistics the call needs (:func:`~xrr_accessor.engine.pipeline.run` raises
+:class:`Planned` with the call's :class:`~xrr_accessor.engine.statistics.Meta`),
 and once in the client, with the statistics the partitions added up, to
 finalize, warn and label exactly as in memory.
 """
@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..engine.statistics import Meta, Stats
 from ..schema import Annotations
-from ..statistics import Meta, Stats
 
 __all__ = ["OTHER_REFUSED", "Planned", "Staged"]
 
@@ -46,7 +46,7 @@ class Staged:
 
 
 class Planned(Exception):
-    """Raised by :func:`~xrr_accessor.pipeline.run` on a :class:`Staged` without
+    """Raised by :func:`~xrr_accessor.engine.pipeline.run` on a :class:`Staged` without
     statistics: carries the :class:`Meta` the partitions must compute."""
 
     def __init__(self, meta: Meta) -> None:

@@ -59,7 +59,7 @@ def tally(ann: Any) -> Tally:
     Examples
     --------
     >>> import pandas as pd
-    >>> from xrr_accessor.pipeline import annotations
+    >>> from xrr_accessor.engine.pipeline import annotations
     >>> df = pd.DataFrame({"item": [1, 1, 2], "rater": ["a", "b", "a"],
     ...                    "joy": [1, None, 0]})
     >>> t = tally(annotations(df)[0])

@@ -40,8 +40,8 @@ from typing import Any
 
 import numpy as np
 
-from .errors import InputError
-from .kernels import accumulate, pairs
+from ..errors import InputError
+from ..kernels import accumulate, pairs
 
 __all__ = ["GROUPS", "Meta", "Rows", "Stats", "as_labels", "chunk", "columns", "combine", "rows"]
 

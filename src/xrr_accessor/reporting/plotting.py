@@ -1,6 +1,6 @@
 """The paper's figures (the ``plot`` extra: matplotlib, imported only when drawing).
 
-``report.plot.<name>()`` draws from a :class:`~xrr_accessor.report.Report`;
+``report.plot.<name>()`` draws from a :class:`~xrr_accessor.reporting.report.Report`;
 ``df.xrr.plot.<name>(...)`` makes the report first (its keyword arguments go
 to :func:`~xrr_accessor.report`). Every method takes ``ax=`` (a new figure
 when None) and returns the Axes; intervals, when the report has them, are
@@ -26,7 +26,7 @@ from typing import Any, ClassVar
 import numpy as np
 import pandas as pd
 
-from .errors import InputError
+from ..errors import InputError
 from .report import cell_names
 
 __all__ = ["FramePlots", "ReportPlots", "plan", "rho_vs_normalized"]
@@ -59,7 +59,7 @@ def _errors(rows: pd.DataFrame) -> np.ndarray | None:
 
 
 class ReportPlots:
-    """Figures of one :class:`~xrr_accessor.report.Report`."""
+    """Figures of one :class:`~xrr_accessor.reporting.report.Report`."""
 
     def __init__(self, report: Any) -> None:
         self._report = report
@@ -212,8 +212,8 @@ class FramePlots:
     def rho_vs_normalized(self, ax: Any = None, n_splits: int = 100, seed: int | None = 0,
                           **kwargs: Any) -> Any:
         """:func:`rho_vs_normalized` of the data (``kwargs`` to :func:`~xrr_accessor.report`)."""
+        from ..diagnostics.spearman import disattenuated_correlation
         from .report import report
-        from .spearman import disattenuated_correlation
 
         rho = disattenuated_correlation(self._data, kwargs.get("other"), n_splits=n_splits,
                                         seed=seed, **self._roles)
@@ -224,7 +224,7 @@ class FramePlots:
 
     def plan(self, ax: Any = None, **kwargs: Any) -> Any:
         """:func:`~xrr_accessor.plan` of the data, drawn by :func:`plan`."""
-        from .compare import plan as plan_table
+        from ..uncertainty.compare import plan as plan_table
 
         return plan(plan_table(self._data, **kwargs, **self._roles), ax=ax)
 
@@ -234,7 +234,7 @@ def rho_vs_normalized(rho: pd.DataFrame, report: Any, ax: Any = None) -> Any:
     (the paper's Fig 7), with their correlation across points in the title.
 
     ``rho`` is :func:`~xrr_accessor.disattenuated_correlation`'s table,
-    ``report`` a :class:`~xrr_accessor.report.Report` of the same data.
+    ``report`` a :class:`~xrr_accessor.reporting.report.Report` of the same data.
     """
     keys = ["label", "replication", "replication_other"]
     norm = report.frame[report.frame["statistic"] == "normalized"]

@@ -1,7 +1,7 @@
 """A report as one self-contained HTML page: :meth:`Report.to_html`.
 
 The page holds the data's replications, a plain-language reading of every
-replication pair (:func:`~xrr_accessor.reading.readings`), the paper's
+replication pair (:func:`~xrr_accessor.reporting.reading.readings`), the paper's
 Table 5 with intervals and Landis-Koch bands, and the figures as inline PNG
 (``data:`` URIs): no network, no CDN, no script. It is rendered by Jinja2
 from the package's ``templates/report.html.j2`` (the ``io`` extra); figures
@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ._optional import require
+from .._optional import require
 from .agreement import LANDIS_KOCH
 from .reading import readings
 from .report import _TITLES, cell_names
@@ -123,7 +123,7 @@ def to_html(report: Any, path: str | Path | None = None, title: str | None = Non
             figures: bool = True, digits: int = 3) -> str | None:
     """Write ``report`` as one self-contained HTML page (see :meth:`Report.to_html`)."""
     jinja2 = require("jinja2", "the HTML report")
-    from . import __version__
+    from .. import __version__
 
     groups, cells, rows = _table(report, digits)
     read = readings(report)

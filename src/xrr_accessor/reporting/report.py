@@ -26,12 +26,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..engine.results import pair_index
+from ..errors import InputError, XRRWarning
+from ..lazy import deferrable
+from ..schema.tally import counts
+from ..uncertainty.intervals import Bootstrap
 from .agreement import interpret
-from .errors import InputError, XRRWarning
-from .intervals import Bootstrap
-from .lazy import deferrable
-from .results import pair_index
-from .schema.tally import counts
 from .summary import QUANTITIES, compute
 
 __all__ = ["STATISTICS", "Report", "report"]
@@ -145,7 +145,7 @@ class Report:
 
     def readings(self, digits: int = 2) -> pd.DataFrame:
         """A plain-language sentence per label and pair reading normalized kappa_x
-        (:func:`~xrr_accessor.reading.readings`)."""
+        (:func:`~xrr_accessor.reporting.reading.readings`)."""
         from .reading import readings
 
         return readings(self, digits)

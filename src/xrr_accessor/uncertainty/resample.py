@@ -28,10 +28,10 @@ from typing import Any
 
 import numpy as np
 
-from .coefficients import Coefficient
-from .errors import InputError
-from .kernels.resample import MAX_ITEMS, multinomial_counts
-from .statistics import Meta, as_labels, columns
+from ..coefficients import Coefficient
+from ..engine.statistics import Meta, as_labels, columns
+from ..errors import InputError
+from ..kernels.resample import MAX_ITEMS, multinomial_counts
 
 __all__ = ["JACKKNIFE_GROUPS", "Replicates", "Target", "replicate"]
 

@@ -13,13 +13,13 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from .coefficients import REGISTRY, lookup
-from .coefficients.sums import rater_totals
-from .errors import InputError
-from .intervals import analytic_intervals, confidence, population_size
-from .levels import resolve_weights
-from .pipeline import annotations, entry_level, run
-from .schema import Annotations
+from ..coefficients import REGISTRY, lookup
+from ..coefficients.sums import rater_totals
+from ..engine.levels import resolve_weights
+from ..engine.pipeline import annotations, entry_level, run
+from ..errors import InputError
+from ..schema import Annotations
+from ..uncertainty.intervals import analytic_intervals, confidence, population_size
 
 __all__ = ["LANDIS_KOCH", "agreement_table", "interpret", "per_category"]
 

@@ -25,11 +25,11 @@ from typing import Any
 
 import numpy as np
 
-from .coefficients import REGISTRY, Coefficient
-from .coefficients.icc import anova, icc_table
-from .errors import InputError, UndefinedWarning, warn
+from ..coefficients import REGISTRY, Coefficient
+from ..coefficients.icc import anova, icc_table
+from ..engine.results import cell_name
+from ..errors import InputError, UndefinedWarning, warn
 from .resample import Replicates, Target, replicate
-from .results import cell_name
 
 __all__ = ["Bootstrap", "bootstrap_intervals", "confidence", "limits"]
 

@@ -9,16 +9,16 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from .api import _bootstrap, normalizing
-from .coefficients import Estimates, lookup
-from .errors import InputError
-from .intervals import Bootstrap, confidence
-from .lazy import deferrable
-from .pipeline import Run, annotations, kind_of, n_self, reference_code, run
-from .resample import Target
-from .results import label_result, pair_index
-from .schema import Annotations
-from .schema.tally import counts
+from ..api import _bootstrap, normalizing
+from ..coefficients import Estimates, lookup
+from ..engine.pipeline import Run, annotations, kind_of, n_self, reference_code, run
+from ..engine.results import label_result, pair_index
+from ..errors import InputError
+from ..lazy import deferrable
+from ..schema import Annotations
+from ..schema.tally import counts
+from ..uncertainty.intervals import Bootstrap, confidence
+from ..uncertainty.resample import Target
 
 __all__ = ["QUANTITIES", "Table", "compute", "summary"]
 

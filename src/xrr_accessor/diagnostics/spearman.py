@@ -16,14 +16,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .coefficients import Estimates
-from .errors import InputError
-from .kernels.accumulate import max_group_size
-from .kernels.split_half import split_half_moments
-from .pipeline import _Codes, annotations, default_pairs
-from .resample import seeds as replicate_seeds
-from .results import pair_index, warn_undefined
-from .statistics import rows
+from ..coefficients import Estimates
+from ..engine.pipeline import _Codes, annotations, default_pairs
+from ..engine.results import pair_index, warn_undefined
+from ..engine.statistics import rows
+from ..errors import InputError
+from ..kernels.accumulate import max_group_size
+from ..kernels.split_half import split_half_moments
+from ..uncertainty.resample import seeds as replicate_seeds
 
 __all__ = ["disattenuated_correlation"]
 

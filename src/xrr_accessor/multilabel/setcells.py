@@ -5,7 +5,7 @@ A label column whose cells are lists, tuples, sets or frozensets of labels
 any other label: integer codes per annotation, and categories. Here the
 categories are the distinct sets, unordered: ``["b", "a"]`` and ``{"a", "b"}``
 are one category, shown as the sorted tuple ``('a', 'b')``. The set levels
-(``level="jaccard"``, ``"masi"``; :func:`xrr_accessor.levels.set_distances`)
+(``level="jaccard"``, ``"masi"``; :func:`xrr_accessor.engine.levels.set_distances`)
 compute the disagreement between categories from their labels, so alpha,
 kappa_x and normalized kappa_x run on set-valued annotations unchanged;
 ``level="nominal"`` counts exact set matches only.
@@ -23,7 +23,8 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError, LevelError
-from .roles import ROLE_ALIASES, _check_given, _find, _norm
+from ..schema.roles import ROLE_ALIASES, _check_given, _find, _norm
+from ..schema.tables import _show
 from .sets import (
     _MISSING,
     _ORDERED,
@@ -37,7 +38,6 @@ from .sets import (
     _value_column,
     read_sets,
 )
-from .tables import _show
 
 __all__ = ["SET_CATEGORIES", "is_label_sets", "label_set_codes", "looks_like_text_lists",
            "set_cells"]

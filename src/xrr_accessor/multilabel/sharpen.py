@@ -17,10 +17,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .coefficients.augmented import CITATION, check_p, label_weights, sets_of
-from .errors import InputError, UndefinedWarning, XRRWarning, warn
-from .kernels.augmented import consensus, rater_agreement
-from .schema.sets import LabelSets
+from ..errors import InputError, UndefinedWarning, XRRWarning, warn
+from ..kernels.augmented import consensus, rater_agreement
+from .augmented import CITATION, check_p, label_weights, sets_of
+from .sets import LabelSets
 
 __all__ = ["Sharpened", "sharpen"]
 

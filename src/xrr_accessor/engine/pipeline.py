@@ -18,12 +18,13 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from .coefficients import Coefficient, Context, Estimates
-from .coefficients.cross import scale_gaps
-from .coefficients.light import MAX_LIGHT_RATERS
-from .errors import InputError, LevelError
-from .kernels import accumulate
-from .lazy.staged import OTHER_REFUSED, Planned, Staged
+from ..coefficients import Coefficient, Context, Estimates
+from ..coefficients.cross import scale_gaps
+from ..coefficients.light import MAX_LIGHT_RATERS
+from ..errors import InputError, LevelError
+from ..kernels import accumulate
+from ..lazy.staged import OTHER_REFUSED, Planned, Staged
+from ..schema import Annotations, Roles, Table, encode, read
 from .levels import SET_READ_HINT, Level, check_sets, resolve_level, resolve_weights
 from .results import (
     label_result,
@@ -33,7 +34,6 @@ from .results import (
     warn_scales,
     warn_undefined,
 )
-from .schema import Annotations, Roles, Table, encode, read
 from .statistics import GROUPS, Meta, Rows, Stats, check_size, chunk, rows
 
 __all__ = ["Run", "annotations", "entry_level", "make_meta", "run"]

@@ -28,8 +28,8 @@ import numpy as np
 import pandas as pd
 
 from ..errors import DroppedDataWarning, InputError, RoleError, warn
-from .roles import ROLE_ALIASES, _check_given, _find, _norm
-from .tables import Ids, _show
+from ..schema.roles import ROLE_ALIASES, _check_given, _find, _norm
+from ..schema.tables import Ids, _show
 
 __all__ = ["LAYOUTS", "LabelSets", "read_sets", "set_roles"]
 

@@ -16,9 +16,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .api import normalizing
-from .coefficients import lookup
-from .errors import InputError, UndefinedWarning, warn
+from ..api import normalizing
+from ..coefficients import lookup
+from ..engine.pipeline import run
+from ..engine.results import pair_index
+from ..errors import InputError, UndefinedWarning, warn
 from .intervals import (
     Bootstrap,
     confidence,
@@ -26,9 +28,7 @@ from .intervals import (
     p_value,
     standard_error,
 )
-from .pipeline import run
 from .resample import Target, replicate
-from .results import pair_index
 
 __all__ = ["compare", "plan"]
 

@@ -21,9 +21,9 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from .coefficients import Estimates
-from .errors import DroppedDataWarning, ScaleWarning, UndefinedWarning, warn
-from .schema import Annotations
+from ..coefficients import Estimates
+from ..errors import DroppedDataWarning, ScaleWarning, UndefinedWarning, warn
+from ..schema import Annotations
 
 __all__ = [
     "cell_name", "label_result", "label_table", "pair_index", "warn_dropped", "warn_scales",
