@@ -76,3 +76,15 @@ import api_page  # noqa: E402  (docs/api_page.py)
 
 api_page.write(HERE / "api")
 templates_path = ["_templates"]
+
+
+def _escape_bars(app, what, name, obj, options, lines):  # noqa: ANN001, ARG001
+    """``|x - y|`` in a docstring is an absolute value, not an RST substitution."""
+    import re
+
+    bars = re.compile(r"(?<![`\\|])\|([^|`\n]+?)\|(?![`|_])")
+    lines[:] = [bars.sub(r"\\|\1\\|", line) for line in lines]
+
+
+def setup(app):  # noqa: ANN001, ANN201
+    app.connect("autodoc-process-docstring", _escape_bars, priority=400)
