@@ -43,10 +43,10 @@ def test_the_pages_are_found():
 
 
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: p.relative_to(DOCS).as_posix())
-def test_page_examples_print_what_the_page_shows(page, tmp_path, monkeypatch):
+def test_page_examples_print_what_the_page_shows(page, monkeypatch):
     """Each ``>>>`` example of a page runs and prints exactly what the page shows; a
     package warning the page does not catch fails it (the suite's filter)."""
-    monkeypatch.chdir(tmp_path)  # the CLI example writes a file
+    monkeypatch.chdir(DOCS.parent)  # pages read data as from the repository's root
     test = examples(page.read_text(encoding="utf-8"), str(page))
     runner = doctest.DocTestRunner(optionflags=FLAGS)
     with warnings.catch_warnings():
