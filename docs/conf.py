@@ -2,20 +2,24 @@
 
 Build (warnings are errors): ``python -m sphinx -W -b html docs docs/_build/html``.
 Before reading the sources, the build copies the notebooks from ``../notebooks`` (they run
-in the test suite, not here) and draws the gallery (``gallery.py``) from the bundled data.
+in the test suite, not here), writes the API page from ``xrr_accessor.__all__``
+(``api_page.py``) and draws the gallery from the bundled data (``gallery.py``).
 """
 
 from __future__ import annotations
 
+import re
 import shutil
 import sys
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT / "src"))
 
+import api_page  # noqa: E402  (docs/api_page.py)
 import gallery  # noqa: E402  (docs/gallery.py)
 
 import xrr_accessor  # noqa: E402
@@ -30,7 +34,7 @@ extensions = [
     "sphinx.ext.autosummary",
     "numpydoc",
     "myst_nb",
-    "sphinx-mathjax-offline",
+    "sphinx-mathjax-offline",  # MathJax served from the site itself: nothing fetched
 ]
 
 # Notebooks: rendered with the outputs stored in them; the test suite runs them (nbmake).
@@ -43,6 +47,7 @@ autodoc_typehints = "none"  # the signatures show them; numpydoc has the descrip
 numpydoc_show_class_members = False
 numpydoc_class_members_toctree = False
 numpydoc_xref_param_type = False
+templates_path = ["_templates"]
 
 html_theme = "pydata_sphinx_theme"
 html_title = f"xrr_accessor {release}"
@@ -52,14 +57,14 @@ html_theme_options = {
     "footer_start": ["copyright"],
     "footer_end": ["sphinx-version"],
 }
-html_static_path: list[str] = []
 html_show_sourcelink = False
 
 exclude_patterns = ["_build", "Thumbs.db", ".DS_Store", "**.ipynb_checkpoints"]
-suppress_warnings = ["mystnb.unknown_mime_type"]
+
+BARS = re.compile(r"(?<![`\\|])\|([^|`\n]+?)\|(?![`|_])")
 
 
-def _copy_notebooks() -> None:
+def copy_notebooks() -> None:
     """Copy ../notebooks/*.ipynb to notebooks/ (generated, ignored by git)."""
     target = HERE / "notebooks"
     target.mkdir(exist_ok=True)
@@ -69,22 +74,16 @@ def _copy_notebooks() -> None:
             shutil.copyfile(nb, dest)
 
 
-_copy_notebooks()
-gallery.build(HERE / "gallery")
-
-import api_page  # noqa: E402  (docs/api_page.py)
-
-api_page.write(HERE / "api")
-templates_path = ["_templates"]
-
-
-def _escape_bars(app, what, name, obj, options, lines):  # noqa: ANN001, ARG001
+def escape_bars(app: Any, what: str, name: str, obj: Any, options: Any,
+                lines: list[str]) -> None:
     """``|x - y|`` in a docstring is an absolute value, not an RST substitution."""
-    import re
-
-    bars = re.compile(r"(?<![`\\|])\|([^|`\n]+?)\|(?![`|_])")
-    lines[:] = [bars.sub(r"\\|\1\\|", line) for line in lines]
+    lines[:] = [BARS.sub(r"\\|\1\\|", line) for line in lines]
 
 
-def setup(app):  # noqa: ANN001, ANN201
-    app.connect("autodoc-process-docstring", _escape_bars, priority=400)
+def setup(app: Any) -> None:
+    app.connect("autodoc-process-docstring", escape_bars, priority=400)
+
+
+copy_notebooks()
+api_page.write(HERE / "api")
+gallery.build(HERE / "gallery")
