@@ -152,3 +152,20 @@ def test_what_the_guide_says_in_words(hanna):
                ) > 15 / 2  # "most models exceed 1.5"
     low = [alpha["human", c] for c in ("relevance", "empathy", "surprise")]
     assert (round(min(low), 2), round(max(low), 2)) == (0.05, 0.14)
+
+
+def test_the_readme_paragraph(hanna):
+    """The README's numbers, from its own calls (1,000 replicates, seed 0)."""
+    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    data = hanna.xrr(item="story", replication="pool", labels=["engagement", "coherence"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedWarning)  # coherence: tested above
+        ci = data.normalized(level="interval", reference="human", ci=0.95, seed=0,
+                             progress=False)
+    row = ci.loc[("engagement", "ChatGPT", "human")]
+    quoted = (f"kappa_x / IRR_humans {row['estimate']:.2f}, 95% interval "
+              f"{row['lower']:.2f}-{row['upper']:.2f}")
+    assert quoted in " ".join(readme.split()), quoted
+    kx = naive_kappa_x(hanna, "ChatGPT", "human", "engagement")
+    assert f"(kappa_x {kx:.2f})" in readme
+    assert f"two workers agree ({alpha_peer(hanna, 'human', 'engagement'):.2f})" in readme
