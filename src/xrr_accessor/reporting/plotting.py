@@ -80,9 +80,9 @@ class ReportPlots:
 
     def irr_hist(self, ax: Any = None, bins: int | np.ndarray = 10) -> Any:
         """IRR across labels, one step histogram per replication (Fig 2)."""
+        ax = _axes(ax, (6, 3.5))  # first: without matplotlib, the error naming the extra
         from matplotlib.ticker import MaxNLocator
 
-        ax = _axes(ax, (6, 3.5))
         rows = self._rows("irr")
         values = rows["estimate"].to_numpy()
         finite = values[np.isfinite(values)]
@@ -101,6 +101,7 @@ class ReportPlots:
     def label(self, name: Any, ax: Any = None) -> Any:
         """One label's IRR in each replication and kappa_x of each pair (Fig 3).
         An undefined value is marked "NaN" on the axis line."""
+        _pyplot()  # first: without matplotlib, the error naming the extra
         from matplotlib.patches import Patch
 
         name = self._find_label(name)
