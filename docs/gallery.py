@@ -29,7 +29,7 @@ rep = df.xrr.report(ci=0.95, n_boot=200, seed=0, progress=False)
 rte = load_snow2008("rte")
 crowd = rte[rte["pool"] == "crowd"].drop(columns="pool")
 gold = rte[rte["pool"] == "expert"].set_index("item_id")["response"]
-repeats = pd.read_csv(DATA / "convabuse_repeats.csv")  # DATA: the repository's tests/data
+repeats = pd.read_csv(ROOT / "tests" / "data" / "convabuse_repeats.csv")  # ROOT: the repository
 """
 
 #: (file stem, title, one line of code drawing on ``ax``)
@@ -64,7 +64,7 @@ def build(out: Path) -> list[Path]:
     import matplotlib.pyplot as plt
 
     out.mkdir(parents=True, exist_ok=True)
-    env: dict[str, Any] = {"DATA": ROOT / "tests" / "data"}
+    env: dict[str, Any] = {"ROOT": ROOT}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the demo's undefined cells warn; not the point here
         exec(SETUP, env)
