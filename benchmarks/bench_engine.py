@@ -30,7 +30,7 @@ from floor import kappa_x_floor
 
 import xrr_accessor as xa
 from xrr_accessor.coefficients import lookup
-from xrr_accessor.engine.pipeline import _Codes, annotations, make_meta, run
+from xrr_accessor.engine.pipeline import Codes, annotations, make_meta, run
 from xrr_accessor.engine.statistics import chunk
 from xrr_accessor.errors import UndefinedWarning
 
@@ -74,7 +74,7 @@ def bench_codes(df, n_ann: int, best: Callable, repeat: int) -> list[dict]:
     kx = lookup("kappa_x", kind="cross")
     first = run(df, [kx], ann=ann, lvl=lvl)
     pairs = np.ascontiguousarray(first.pairs, dtype=np.int64)
-    codes = _Codes(ann)
+    codes = Codes(ann)
     n_rep = len(ann.replications)
 
     def library() -> np.ndarray:
@@ -90,7 +90,7 @@ def bench_codes(df, n_ann: int, best: Callable, repeat: int) -> list[dict]:
     meta = make_meta(ann, lvl, set(kx.needs), pairs)
     lib_s = best(library, repeat)
     floor_s = best(floor, repeat)
-    pass_s = best(lambda: chunk(_Codes(ann), meta), repeat)
+    pass_s = best(lambda: chunk(Codes(ann), meta), repeat)
     shape = f"{ours.shape[0]} labels x {ours.shape[1]} pool pairs"
     return [
         _row(f"kappa_x, {shape}, from codes (statistics pass + finalize)", n_ann, lib_s,

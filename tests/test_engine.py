@@ -24,8 +24,9 @@ import xrr_accessor as xa
 from xrr_accessor.cli import main
 from xrr_accessor.coefficients import REGISTRY, Coefficient, lookup, register
 from xrr_accessor.coefficients import alpha as alpha_module
+from xrr_accessor.coefficients.registry import finalize
 from xrr_accessor.engine import statistics
-from xrr_accessor.engine.pipeline import _Codes, run
+from xrr_accessor.engine.pipeline import Codes, run
 from xrr_accessor.engine.statistics import Stats, chunk, columns, combine
 from xrr_accessor.errors import DroppedDataWarning, UndefinedWarning
 
@@ -55,7 +56,7 @@ def _run(df: pd.DataFrame, level: str, names: list[str]):
 class _Subset:
     """The rows of some items (same codes, same number of items)."""
 
-    def __init__(self, codes: _Codes, rows: np.ndarray) -> None:
+    def __init__(self, codes: Codes, rows: np.ndarray) -> None:
         self.item, self.rater = codes.item[rows], codes.rater[rows]
         self.replication, self.codes = codes.replication[rows], codes.codes[:, rows]
         self.n_items = codes.n_items
@@ -71,7 +72,7 @@ def _finalized(result, stats: Stats, names: list[str]) -> dict[str, np.ndarray]:
             continue
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            out[name] = entry.finalize(stats, result.ctx, **params).value
+            out[name] = finalize(entry, stats, result.ctx, params).value
     return out
 
 
@@ -81,7 +82,7 @@ def _finalized(result, stats: Stats, names: list[str]) -> dict[str, np.ndarray]:
 def test_statistics_add_over_disjoint_item_sets(df, form, cut):
     level, names = form
     result = _run(df, level, names)
-    codes = _Codes(result.ann)
+    codes = Codes(result.ann)
     first = codes.item < int(cut * codes.n_items)
     parts = [chunk(_Subset(codes, np.flatnonzero(m)), result.ctx.meta) for m in (first, ~first)]
     total = combine(parts)  # parts[0] + parts[1]
@@ -97,7 +98,7 @@ def test_statistics_add_over_disjoint_item_sets(df, form, cut):
 class _Repeated:
     """The rows of item i written out weight[i] times, each copy a new item."""
 
-    def __init__(self, codes: _Codes, weight: np.ndarray) -> None:
+    def __init__(self, codes: Codes, weight: np.ndarray) -> None:
         rows = np.flatnonzero(weight[codes.item] > 0)
         times = weight[codes.item[rows]]
         rows = np.repeat(rows, times)
@@ -114,7 +115,7 @@ class _Repeated:
 def test_integer_weights_are_repeated_items(df, form, seed):
     level, names = form
     result = _run(df, level, names)
-    codes = _Codes(result.ann)
+    codes = Codes(result.ann)
     weight = np.random.default_rng(seed).integers(0, 4, codes.n_items)
     weighted = chunk(codes, result.ctx.meta, weight=weight)
     repeated = chunk(_Repeated(codes, weight), result.ctx.meta)
@@ -131,8 +132,8 @@ def test_weights_change_the_estimate_like_resampling():
     rng = np.random.default_rng(0)
     draw = rng.integers(0, len(ann.items), len(ann.items))
     weight = np.bincount(draw, minlength=len(ann.items))
-    stats = chunk(_Codes(ann), result.ctx.meta, weight=weight)
-    got = lookup("kappa_x", kind="cross").finalize(stats, result.ctx).value[0, 0]
+    stats = chunk(Codes(ann), result.ctx.meta, weight=weight)
+    got = finalize(lookup("kappa_x", kind="cross"), stats, result.ctx, {}).value[0, 0]
     resampled = pd.concat([df[df["item_id"] == ann.items[i]].assign(item_id=f"{k}")
                            for k, i in enumerate(draw)], ignore_index=True)
     assert got == pytest.approx(float(resampled.xrr.cross_kappa().iloc[0, 0]), abs=1e-12)
@@ -146,7 +147,7 @@ def test_item_blocks_in_threads_equal_one_pass(df, form, seed):
     the blocks: the same statistics as one serial pass, one or C weight columns."""
     level, names = form
     result = _run(df, level, names)
-    codes, meta = _Codes(result.ann), result.ctx.meta
+    codes, meta = Codes(result.ann), result.ctx.meta
     assume(codes.n_items >= 3)
     rng = np.random.default_rng(seed)
     real = statistics._pass

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from xrr_accessor.api import annotations
 from xrr_accessor.coefficients import Context, lookup
+from xrr_accessor.coefficients.registry import finalize
 from xrr_accessor.engine.pipeline import make_meta
 from xrr_accessor.engine.statistics import chunk
 
@@ -51,7 +52,7 @@ def _finalize(name: str, kind: str = "irr") -> np.ndarray:
     meta = make_meta(ann, level, set(entry.needs), np.array([[0, 1]]))
     ctx = Context(meta, level, ann.categories, ("v",), ann.replications, ann.raters)
     stats = chunk(_Rows(), meta)
-    return entry.finalize(stats, ctx).value[0]
+    return finalize(entry, stats, ctx, {}).value[0]
 
 
 def _alpha_exact(counts: np.ndarray) -> Fraction:

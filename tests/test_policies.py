@@ -231,17 +231,17 @@ def test_no_numpy_runtime_warnings_leak():
 @pytest.mark.parametrize("dtype", ["int8", "int16", "int64", "uint8", "uint32", "bool"])
 def test_small_integer_encoding_equals_factorize(dtype):
     """The lookup-table path for small-range integers gives factorize's codes."""
-    from xrr_accessor.schema import _label_categories
+    from xrr_accessor.schema import label_categories
 
     rng = np.random.default_rng(3)
     lo = 0 if dtype.startswith("u") or dtype == "bool" else -5
     hi = 2 if dtype == "bool" else 9
     values = pd.Series(rng.integers(lo, hi, 500).astype(dtype))
-    codes, cats = _label_categories(values, "column 'x'", None)
+    codes, cats = label_categories(values, "column 'x'", None)
     want_codes, want_cats = pd.factorize(values, sort=True)
     np.testing.assert_array_equal(codes, want_codes)
     pd.testing.assert_index_equal(cats, pd.Index(want_cats), exact=False)
     assert cats.dtype == want_cats.dtype
     wide = pd.Series(np.array([0, 10**9, 5], dtype="int64"))  # wide range: hashing path
-    codes, cats = _label_categories(wide, "column 'x'", None)
+    codes, cats = label_categories(wide, "column 'x'", None)
     assert codes.tolist() == [0, 2, 1] and cats.tolist() == [0, 5, 10**9]

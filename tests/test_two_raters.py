@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 import xrr_accessor as xa
 from xrr_accessor.coefficients import lookup
 from xrr_accessor.engine import statistics
-from xrr_accessor.engine.pipeline import _Codes, run
+from xrr_accessor.engine.pipeline import Codes, run
 from xrr_accessor.engine.statistics import chunk, columns, rows
 from xrr_accessor.kernels import pairs
 
@@ -66,7 +66,7 @@ def test_table_equals_the_general_kernel(df, form, seed):
     result = _run(df, level, names)
     meta = result.ctx.meta
     assert meta.n_rater == 2 and "cross" not in meta.groups
-    codes = _Codes(result.ann)
+    codes = Codes(result.ann)
     weight = np.random.default_rng(seed).random(codes.n_items) * 3
     weight[::4] = 0.0
     for w in (None, weight):

@@ -169,7 +169,7 @@ def irr(
                 raise InputError("population= corrects the analytic variance; the bootstrap "
                                  "has no finite-population correction. Drop population= or "
                                  "use method='analytic'.")
-            cols = _bootstrap(result, [Target(entry.name, entry, params)], level_,
+            cols = bootstrap_columns(result, [Target(entry.name, entry, params)], level_,
                               Bootstrap(n_boot, seed, interval, progress), attrs)[entry.name]
         return result.label(entry, est, attrs, cols)
     _no_interval(method)
@@ -182,7 +182,7 @@ def _no_interval(method: str | None) -> None:
                          "one with ci= (e.g. ci=0.95).")
 
 
-def _bootstrap(result: Any, targets: list[Target], level: float, opts: Bootstrap,
+def bootstrap_columns(result: Any, targets: list[Target], level: float, opts: Bootstrap,
                attrs: dict[str, Any]) -> dict[str, dict[str, np.ndarray]]:
     """Bootstrap interval columns of each target; its settings into ``attrs``."""
     what = {t.key: "normalized kappa_x" if t.key.startswith("normalized") else t.key
@@ -258,7 +258,7 @@ def cross_kappa(
     Examples
     --------
     One annotation per item in each replication, nominal: Cohen's kappa
-    (the 50-paper example of SPEC.md: 15 both accept, 20 both reject, 11
+    (the textbook example of 50 papers: 15 both accept, 20 both reject, 11
     and 4 split).
 
     >>> import pandas as pd
@@ -278,7 +278,7 @@ def cross_kappa(
     cols = None
     if ci is not None:
         attrs["ci"] = level_ = confidence(ci)
-        cols = _bootstrap(result, [Target(entry.name, entry)], level_,
+        cols = bootstrap_columns(result, [Target(entry.name, entry)], level_,
                           Bootstrap(n_boot, seed, interval, progress), attrs)[entry.name]
     return result.label(entry, est, attrs, cols, keep_cells=keep_pairs(result.ann))
 
@@ -352,6 +352,6 @@ def normalized(
     if ci is not None:
         attrs["ci"] = level_ = confidence(ci)
         target = Target(entry.name, entry, {"irr": rel.name, "reference": ref})
-        cols = _bootstrap(result, [target], level_, Bootstrap(n_boot, seed, interval,
+        cols = bootstrap_columns(result, [target], level_, Bootstrap(n_boot, seed, interval,
                                                              progress), attrs)[entry.name]
     return result.label(entry, est, attrs, cols, keep_cells=keep_pairs(result.ann))

@@ -10,7 +10,7 @@ import pandas as pd
 
 from ..errors import InputError
 from ..io.tables import read_annotations, read_file
-from ..schema.roles import ROLE_ALIASES, _norm
+from ..schema.roles import ROLE_ALIASES, norm
 
 __all__ = ["has_replication", "read_table", "with_replication"]
 
@@ -29,7 +29,7 @@ def read_table(path: str, sep: str | None = None, file_column: str | None = None
 
 def has_replication(df: pd.DataFrame, given: str | None) -> bool:
     """Whether ``df`` has a replication column (named with --replication, or by alias)."""
-    return given is not None or any(_norm(c) in ROLE_ALIASES["replication"]
+    return given is not None or any(norm(c) in ROLE_ALIASES["replication"]
                                     for c in df.columns)
 
 

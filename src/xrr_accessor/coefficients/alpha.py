@@ -1,8 +1,9 @@
 """Krippendorff's alpha of each replication: the framework's default IRR.
 
 alpha = 1 - (n.. - 1) sum_ck o_ck D_ck / sum_ck n_c n_k D_ck over pairable
-values (items with at least two annotations in the replication); see SPEC
-section 3 and Krippendorff (2011), *Computing Krippendorff's Alpha-Reliability*.
+values (items with at least two annotations in the replication); see
+docs/definitions.md (Coefficients) and Krippendorff (2011), *Computing
+Krippendorff's Alpha-Reliability*.
 """
 
 from __future__ import annotations

@@ -28,15 +28,20 @@ formulas.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+
 import numpy as np
 
 from ..engine.statistics import Stats
 from .base import Context, Estimates, counts
 from .sums import rater_totals
 
-__all__ = ["CHANCE", "chance_corrected", "chance_terms"]
+__all__ = ["CHANCE", "Cell", "Chance", "brennan_prediger", "chance_corrected", "chance_terms",
+           "conger", "fleiss", "gwet", "no_chance", "scott"]
 
-#: Coefficients of the (p_a - p_e) / (1 - p_e) family, by metric name.
+#: Coefficients of the (p_a - p_e) / (1 - p_e) family, by metric name (the registry's
+#: entries carry their chance term; this tuple only orders documentation).
 CHANCE = ("percent", "scott", "fleiss", "conger", "bp", "gwet")
 
 
@@ -50,7 +55,73 @@ def _total(w: np.ndarray | None, k: int) -> float:
     return float(k) if w is None else float(w.sum())
 
 
-def chance_terms(stats: Stats, ctx: Context, metric: str) -> tuple[np.ndarray, np.ndarray]:
+@dataclass(frozen=True)
+class Cell:
+    """What a chance term reads for one (label, replication): the statistics, the
+    weights ``w`` (None: identity), the ``k`` categories in use and the mean
+    per-item category shares ``pi``."""
+
+    stats: Stats
+    lab: int
+    r: int
+    w: np.ndarray | None
+    k: int
+    pi: np.ndarray
+
+
+#: A chance term: p_e of one cell (NaN where it is undefined).
+Chance = Callable[[Cell], float]
+
+
+def no_chance(cell: Cell) -> float:
+    """Percent agreement: no chance correction (p_e is not defined; reported NaN)."""
+    return np.nan
+
+
+def fleiss(cell: Cell) -> float:
+    """Fleiss: sum_kl w_kl pi_k pi_l."""
+    return _quad(cell.pi, cell.w, cell.pi)
+
+
+def scott(cell: Cell) -> float:
+    """Scott: the pooled category shares of pairable values."""
+    pooled = cell.stats["pairable"][cell.lab, cell.r, 2:, :cell.k].sum(axis=0)
+    total = pooled.sum()
+    share = pooled / total if total > 0 else np.full(cell.k, np.nan)
+    return _quad(share, cell.w, share)
+
+
+def brennan_prediger(cell: Cell) -> float:
+    """Brennan-Prediger: sum_kl w_kl / q^2."""
+    return _total(cell.w, cell.k) / cell.k**2 if cell.k else 1.0
+
+
+def gwet(cell: Cell) -> float:
+    """Gwet's AC1/AC2: T_w / (q (q - 1)) sum_k pi_k (1 - pi_k)."""
+    k = cell.k
+    return (_total(cell.w, k) / (k * (k - 1)) * (cell.pi * (1 - cell.pi)).sum()
+            if k > 1 else 1.0)
+
+
+def conger(cell: Cell) -> float:
+    """Conger: from each rater's own category shares (NaN with fewer than two raters)."""
+    per_rater = cell.stats["strata_rater"][cell.lab, cell.r].sum(axis=0)
+    present = rater_totals(cell.stats)[cell.lab, cell.r] > 0
+    g = per_rater[present][:, :cell.k]
+    b = len(g)
+    if b < 2:
+        return np.nan
+    p = g / g.sum(axis=1, keepdims=True)
+    mean = p.mean(axis=0)
+    if cell.w is None:
+        var = ((p**2).sum(axis=0) - b * mean**2) / (b - 1)
+        return float((mean**2 - var / b).sum())
+    cov = (p.T @ p - b * np.outer(mean, mean)) / (b - 1)
+    return float((cell.w * (np.outer(mean, mean) - cov / b)).sum())
+
+
+def chance_terms(stats: Stats, ctx: Context, chance: Chance
+                 ) -> tuple[np.ndarray, np.ndarray]:
     """(p_a, p_e) per (label, replication); NaN where undefined."""
     m_hist = stats["m_hist"]
     shape = m_hist.shape[:2]
@@ -58,9 +129,6 @@ def chance_terms(stats: Stats, ctx: Context, metric: str) -> tuple[np.ndarray, n
     n2 = m_hist[..., 2:].sum(axis=-1)
     pa = np.full(shape, np.nan)
     pe = np.full(shape, np.nan)
-    pooled = stats["pairable"][..., 2:, :].sum(axis=2) if metric == "scott" else None
-    per_rater = stats["strata_rater"].sum(axis=2) if metric == "conger" else None
-    present = rater_totals(stats) > 0 if metric == "conger" else None
     for lab, r in np.ndindex(shape):
         k = ctx.meta.n_categories[lab]
         w = ctx.weights(lab)
@@ -69,55 +137,30 @@ def chance_terms(stats: Stats, ctx: Context, metric: str) -> tuple[np.ndarray, n
                      else float((w * stats["pa_mat"][lab, r, :k, :k]).sum()))
             pa[lab, r] = (agree - stats["pa_inv"][lab, r]) / n2[lab, r]
         pi = stats["shares"][lab, r, :k] / n1[lab, r] if n1[lab, r] > 0 else np.zeros(k)
-        if metric == "percent":
-            pe[lab, r] = 0.0
-        elif metric == "fleiss":
-            pe[lab, r] = _quad(pi, w, pi)
-        elif metric == "scott":
-            assert pooled is not None
-            total = pooled[lab, r, :k].sum()
-            share = pooled[lab, r, :k] / total if total > 0 else np.full(k, np.nan)
-            pe[lab, r] = _quad(share, w, share)
-        elif metric == "bp":
-            pe[lab, r] = _total(w, k) / k**2 if k else 1.0
-        elif metric == "gwet":
-            pe[lab, r] = (_total(w, k) / (k * (k - 1)) * (pi * (1 - pi)).sum()
-                          if k > 1 else 1.0)
-        else:
-            assert per_rater is not None and present is not None
-            g = per_rater[lab, r][present[lab, r]][:, :k]
-            b = len(g)
-            if b < 2:
-                continue
-            p = g / g.sum(axis=1, keepdims=True)
-            mean = p.mean(axis=0)
-            if w is None:
-                var = ((p**2).sum(axis=0) - b * mean**2) / (b - 1)
-                pe[lab, r] = (mean**2 - var / b).sum()
-            else:
-                cov = (p.T @ p - b * np.outer(mean, mean)) / (b - 1)
-                pe[lab, r] = (w * (np.outer(mean, mean) - cov / b)).sum()
+        pe[lab, r] = chance(Cell(stats, lab, r, w, k, pi))
     return pa, pe
 
 
-def chance_corrected(stats: Stats, ctx: Context, metric: str) -> Estimates:
-    """Percent agreement or a chance-corrected coefficient per (label, replication)."""
+def chance_corrected(stats: Stats, ctx: Context, chance: Chance,
+                     undefined_chance: str = "") -> Estimates:
+    """Percent agreement (``chance=no_chance``) or a chance-corrected coefficient per
+    (label, replication); ``undefined_chance`` says why where ``chance`` gives NaN."""
     m_hist = stats["m_hist"]
-    pa, pe = chance_terms(stats, ctx, metric)
+    pa, pe = chance_terms(stats, ctx, chance)
     est = Estimates(np.full(pa.shape, np.nan), counts={
         "n_items": counts(m_hist[..., 2:].sum(axis=-1)),
         "n_unpairable": counts(m_hist[..., 1]),
     }, extras={"pa": pa, "pe": pe})
     est.undefined(est.counts["n_items"] == 0,
                   "no item has two or more ratings (nothing to pair)")
-    if metric == "conger":
-        est.undefined(~np.isfinite(pe) & np.isfinite(pa), "fewer than two raters")
-    if metric == "percent":
+    if chance is no_chance:
         est.value[...] = np.where(est.reason == "", pa, np.nan)
         return est
     with np.errstate(divide="ignore", invalid="ignore"):
         value = (pa - pe) / (1 - pe)
     est.value[...] = np.where(est.reason == "", value, np.nan)
+    if undefined_chance:
+        est.undefined(~np.isfinite(pe) & np.isfinite(pa), undefined_chance)
     est.undefined(~(pe < 1) & (est.reason == ""), "chance agreement is 1 (a single "
                   "category in use, or weights that make every pair agree)")
     return est

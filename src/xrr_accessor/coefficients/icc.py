@@ -27,6 +27,7 @@ and per-rater sums. O(N), no n x k table.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 
@@ -36,7 +37,7 @@ from ..uncertainty.distributions import f_ppf, f_sf
 from .base import Context, Estimates
 from .iota import complete_strata
 
-__all__ = ["FORMS", "anova", "icc", "icc_table", "parse_form"]
+__all__ = ["FORMS", "analytic", "anova", "icc", "icc_table", "parse_form"]
 
 FORMS = ("1,1", "2,1", "3,1", "1,k", "2,k", "3,k")
 CITATION = "Shrout & Fleiss (1979), Intraclass correlations: uses in assessing rater reliability"
@@ -135,6 +136,13 @@ def icc_table(a: dict[str, np.ndarray], form: str, estimate: np.ndarray,
         for idx in np.ndindex(shape):
             _icc_limits(a, idx, estimate, out, q, model, avg)
     return out
+
+
+def analytic(run: Any, estimate: np.ndarray, level: float, population: float,
+             params: dict[str, Any]) -> dict[str, np.ndarray]:
+    """The registry's analytic-interval hook: F-based limits of ``params["form"]``
+    (``population`` does not apply to the ANOVA's F intervals)."""
+    return icc_table(anova(run.stats, run.ctx), params.get("form", "2,1"), estimate, level)
 
 
 def _icc_limits(a: dict[str, np.ndarray], idx: tuple[int, ...], estimate: np.ndarray,

@@ -14,7 +14,6 @@ import numpy as np
 
 from ..engine.statistics import Stats
 from .base import Context, Estimates
-from .cross import cross_kappa
 
 __all__ = ["IRR_TOLERANCE", "normalize", "normalized"]
 
@@ -54,18 +53,16 @@ def normalize(kappa_x: np.ndarray, irr: np.ndarray, pairs: np.ndarray,
     return np.where(bad, np.nan, kappa_x / np.where(bad, 1.0, denom)), bad
 
 
-def normalized(stats: Stats, ctx: Context, irr: str = "alpha",
-               reference: int | None = None) -> Estimates:
+def normalized(stats: Stats, ctx: Context, kx: Estimates, rel_est: Estimates,
+               irr: str = "alpha", reference: int | None = None) -> Estimates:
     """kappa_x / sqrt(IRR_a IRR_b) per (label, pair), or kappa_x / IRR_ref.
 
-    ``irr`` names the normalizing IRR in the registry (its statistics must
-    have been computed in the same pass); ``reference`` is the code of the
-    reference replication, which every pair of the call includes.
+    ``kx`` and ``rel_est`` are the call's kappa_x and normalizing IRR (named
+    ``irr``), finalized from the same statistics (the registry declares them:
+    :func:`~xrr_accessor.coefficients.registry.finalize` resolves them);
+    ``reference`` is the code of the reference replication, which every pair
+    of the call includes.
     """
-    from .registry import lookup
-
-    kx = cross_kappa(stats, ctx)
-    rel_est = lookup(irr).finalize(stats, ctx)
     rel = rel_est.value
     value, bad = normalize(kx.value, rel, ctx.meta.pairs, reference)
     pairs = oriented(ctx.meta.pairs, reference)

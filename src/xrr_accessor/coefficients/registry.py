@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
+from ..engine.statistics import OPTIONAL_GROUPS
 from ..errors import InputError
 from . import alpha as _alpha
 from . import chance as _chance
@@ -27,9 +28,14 @@ from . import light as _light
 from . import normalized as _normalized
 from . import variance as _variance
 
-__all__ = ["REGISTRY", "Coefficient", "lookup", "register"]
+__all__ = ["REGISTRY", "Coefficient", "finalize", "lookup", "needs", "register",
+           "requirements"]
 
 LEVELS = ("nominal", "ordinal", "interval", "ratio", "jaccard", "masi", "custom")
+
+
+#: What an entry's finalize reads besides the statistics: (entry, params) pairs.
+Requirements = tuple[tuple["Coefficient", dict[str, Any]], ...]
 
 
 @dataclass(frozen=True)
@@ -51,13 +57,20 @@ class Coefficient:
         neither (interval numbers).
     levels : tuple of str
         Accepted levels of measurement (``"weights"`` for agreement weights).
-    variance : callable or None
-        Analytic standard errors: ``variance(ann, ctx, name, estimate,
-        population)``, a second pass over the codes because each item's
-        pseudo-value depends on the global estimate.
-    global_pass : str
-        What needs the whole data before an item's contribution can be used
-        (empty: nothing), said in words for the docs and the CLI.
+    analytic : callable or None
+        Analytic interval: ``analytic(run, estimate, level, population, params)``
+        -> ``{"se", "lower", "upper", "p_value", ...}`` (the chance family: a
+        second pass over the codes for each item's pseudo-value; the ICC: its
+        F-based limits). None: the bootstrap only.
+    chance_corrected : bool
+        A (p_a - p_e) / (1 - p_e) coefficient, read on the Landis-Koch bands
+        (percent agreement is not).
+    max_raters : int or None
+        The most raters per replication the coefficient is defined for (Cohen: 2).
+    depends : callable or None
+        ``depends(params)`` -> the (entry, params) pairs its finalize reads
+        (normalized kappa_x: kappa_x and the normalizing IRR); the run
+        finalizes and caches them and hands their estimates to the finalize.
     """
 
     name: str
@@ -68,13 +81,15 @@ class Coefficient:
     levels: tuple[str, ...]
     citation: str
     description: str
-    variance: Callable[..., Any] | None = None
+    analytic: Callable[..., Any] | None = None
     params: tuple[str, ...] = ()
     aliases: tuple[str, ...] = ()
-    global_pass: str = ""
     normalizes: bool = False
     in_table: bool = False
     per_category: bool = True
+    chance_corrected: bool = True
+    max_raters: int | None = None
+    depends: Callable[[dict[str, Any]], Requirements] | None = None
 
 
 #: Every coefficient, by name, in the order tables list them.
@@ -85,6 +100,41 @@ def register(entry: Coefficient) -> Coefficient:
     """Add ``entry`` to :data:`REGISTRY` (replacing one of the same name)."""
     REGISTRY[entry.name] = entry
     return entry
+
+
+def requirements(entry: Coefficient, params: dict[str, Any] | None = None) -> Requirements:
+    """The (entry, params) pairs ``entry``'s finalize reads, at ``params`` (its
+    defaults when None), in the order its finalize takes them."""
+    return () if entry.depends is None else entry.depends(params or {})
+
+
+def needs(entry: Coefficient, params: dict[str, Any] | None = None) -> frozenset[str]:
+    """Statistics groups of ``entry`` and of everything it depends on."""
+    out = set(entry.needs)
+    for dep, dep_params in requirements(entry, params):
+        out |= needs(dep, dep_params)
+    return frozenset(out)
+
+
+def finalize(entry: Coefficient, stats: Any, ctx: Any, params: dict[str, Any],
+             cache: dict[tuple[Any, ...], Any] | None = None) -> Any:
+    """``entry`` finalized from ``stats``, its dependencies first (each once per
+    ``cache``, keyed by name and parameters): the one place a coefficient's
+    finalize is called."""
+    cache = {} if cache is None else cache
+    key = (entry.name, *sorted(params.items()))
+    if key not in cache:
+        deps = requirements(entry, params)
+        missing = set().union(*(needs(d, p) for d, p in deps)) - ctx.meta.groups - OPTIONAL_GROUPS
+        if missing:
+            raise InputError(
+                f"{entry.name} with {params} needs the statistics {sorted(missing)}, which "
+                "this run did not compute; pass every entry (and its parameters' IRR) to "
+                "run().")
+        inputs = tuple(finalize(dep, stats, ctx, dep_params, cache) for dep, dep_params in deps)
+        cache[key] = (entry.finalize(stats, ctx, *inputs, **params) if inputs
+                      else entry.finalize(stats, ctx, **params))
+    return cache[key]
 
 
 def _key(name: str) -> str:
@@ -114,50 +164,57 @@ _CHANCE = frozenset({"chance", "within"})
 _GWET = "Gwet (2014), Handbook of Inter-Rater Reliability, 4th ed."
 
 register(Coefficient(
-    "percent", "irr", partial(_chance.chance_corrected, metric="percent"), _CHANCE,
+    "percent", "irr", partial(_chance.chance_corrected, chance=_chance.no_chance), _CHANCE,
     "weights", ("weights",), _GWET + ", ch. 2",
     "percent agreement: share of agreeing rater pairs per item, averaged",
-    variance=_variance.interval, aliases=("percent_agreement", "agreement", "pa"),
-    in_table=True))
+    analytic=_variance.analytic(_variance.percent_terms),
+    aliases=("percent_agreement", "agreement", "pa"), in_table=True, chance_corrected=False))
 register(Coefficient(
     "cohen", "irr", partial(_iota.iota, exactly_two=True),
     frozenset({"within", "raters", "strata"}), "both", (*LEVELS, "weights"), _iota.CITATION,
     "Cohen's kappa: exactly two raters (iota with b = 2); weighted through level or "
-    "weights", aliases=("cohen_kappa", "cohens_kappa"), variance=_variance.interval,
-    global_pass="the raters of each replication (items rated by all of them are used)",
+    "weights", aliases=("cohen_kappa", "cohens_kappa"),
+    analytic=_variance.analytic(_variance.cohen_terms), max_raters=2,
     normalizes=True, in_table=True))
-for _name, _cite, _text, _aliases in [
-    ("scott", "Scott (1955)", "Scott's pi: pooled category shares as chance",
-     ("scott_pi", "pi")),
-    ("fleiss", "Fleiss (1971); " + _GWET + " for varying raters per item",
-     "Fleiss' kappa: chance from the mean per-item category shares", ("fleiss_kappa",)),
-    ("conger", "Conger (1980); " + _GWET + " for missing ratings",
-     "Conger's kappa: chance from each rater's own category shares", ("conger_kappa",)),
-]:
-    register(Coefficient(
-        _name, "irr", partial(_chance.chance_corrected, metric=_name),
-        _CHANCE | ({"raters"} if _name == "conger" else set()), "weights", ("weights",),
-        _cite, _text, aliases=_aliases, in_table=True,
-        variance=None if _name == "scott" else _variance.interval))
+register(Coefficient(
+    "scott", "irr", partial(_chance.chance_corrected, chance=_chance.scott), _CHANCE,
+    "weights", ("weights",), "Scott (1955)", "Scott's pi: pooled category shares as chance",
+    aliases=("scott_pi", "pi"), in_table=True))
+register(Coefficient(
+    "fleiss", "irr", partial(_chance.chance_corrected, chance=_chance.fleiss), _CHANCE,
+    "weights", ("weights",), "Fleiss (1971); " + _GWET + " for varying raters per item",
+    "Fleiss' kappa: chance from the mean per-item category shares",
+    aliases=("fleiss_kappa",), in_table=True,
+    analytic=_variance.analytic(_variance.fleiss_terms)))
+register(Coefficient(
+    "conger", "irr", partial(_chance.chance_corrected, chance=_chance.conger,
+                             undefined_chance="fewer than two raters"),
+    _CHANCE | {"raters"}, "weights", ("weights",),
+    "Conger (1980); " + _GWET + " for missing ratings",
+    "Conger's kappa: chance from each rater's own category shares",
+    aliases=("conger_kappa",), in_table=True,
+    analytic=_variance.analytic(_variance.conger_terms)))
 register(Coefficient(
     "light", "irr", _light.light, frozenset({"joint", "raters"}), "weights", ("weights",),
     _light.CITATION, "Light's kappa: mean pairwise Cohen's kappa over rater pairs",
     aliases=("light_kappa",), in_table=True))
 register(Coefficient(
-    "bp", "irr", partial(_chance.chance_corrected, metric="bp"), _CHANCE, "weights",
-    ("weights",), "Brennan & Prediger (1981)", "Brennan-Prediger: chance 1/q",
-    variance=_variance.interval, aliases=("brennan_prediger", "brennan_and_prediger"),
+    "bp", "irr", partial(_chance.chance_corrected, chance=_chance.brennan_prediger),
+    _CHANCE, "weights", ("weights",), "Brennan & Prediger (1981)",
+    "Brennan-Prediger: chance 1/q", analytic=_variance.analytic(_variance.bp_terms),
+    aliases=("brennan_prediger", "brennan_and_prediger"),
     in_table=True))
 register(Coefficient(
-    "gwet", "irr", partial(_chance.chance_corrected, metric="gwet"), _CHANCE, "weights",
-    ("weights",), "Gwet (2008)", "Gwet's AC1 (unweighted) / AC2 (weighted)",
-    variance=_variance.interval, aliases=("ac1", "ac2", "gwet_ac1", "gwet_ac2"),
+    "gwet", "irr", partial(_chance.chance_corrected, chance=_chance.gwet), _CHANCE,
+    "weights", ("weights",), "Gwet (2008)", "Gwet's AC1 (unweighted) / AC2 (weighted)",
+    analytic=_variance.analytic(_variance.gwet_terms),
+    aliases=("ac1", "ac2", "gwet_ac1", "gwet_ac2"),
     in_table=True))
 register(Coefficient(
     "alpha", "irr", _alpha.alpha, _WITHIN, "level", LEVELS, _alpha.CITATION,
     "Krippendorff's alpha: pairable values, any number of raters, missing data",
     aliases=("krippendorff", "krippendorff_alpha", "kripp", "kalpha"),
-    variance=_variance.interval,
+    analytic=_variance.analytic(_variance.alpha_terms),
     normalizes=True, in_table=True))
 register(Coefficient(
     "iota", "irr", _iota.iota, frozenset({"within", "raters", "strata"}), "both",
@@ -165,14 +222,13 @@ register(Coefficient(
     _iota.CITATION,
     "Janson-Olsson iota (Eq 1-5): fixed raters, complete items; Conger's kappa for "
     "nominal data", aliases=("janson_olsson",),
-    global_pass="the raters of each replication (items rated by all of them are used)",
     normalizes=True))
 register(Coefficient(
     "icc", "irr", _icc.icc, frozenset({"within", "raters", "strata"}), "interval",
     ("interval",), _icc.CITATION,
     "intraclass correlation, six Shrout-Fleiss forms (form=), complete data",
     params=("form",), aliases=("intraclass", "intraclass_correlation"),
-    global_pass="the raters of each replication (the ANOVA uses items rated by all)",
+    analytic=_icc.analytic, chance_corrected=False,
     per_category=False))
 register(Coefficient(
     "kappa_x", "cross", _cross.cross_kappa, frozenset({"cross"}), "level", LEVELS,
@@ -182,5 +238,7 @@ register(Coefficient(
     "normalized_kappa_x", "cross", _normalized.normalized, frozenset({"cross"}), "level",
     LEVELS, _cross.CITATION + "; Eq 13",
     "kappa_x / sqrt(IRR_X IRR_Y) (replication similarity), or kappa_x / IRR_reference",
-    params=("irr",), aliases=("normalized", "normalised", "normalized_kappa"),
-    per_category=False))
+    params=("irr", "reference"), aliases=("normalized", "normalised", "normalized_kappa"),
+    per_category=False, chance_corrected=False,
+    depends=lambda params: ((REGISTRY["kappa_x"], {}),
+                            (lookup(params.get("irr", "alpha")), {}))))

@@ -31,6 +31,9 @@ coefficient (irrCAC 0.4.4 reports a one-sided one for Brennan-Prediger only).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -40,7 +43,8 @@ from ..schema import Annotations
 from ..uncertainty.distributions import t_ppf, t_sf
 from .base import Context
 
-__all__ = ["Interval", "interval"]
+__all__ = ["Interval", "Items", "alpha_terms", "analytic", "bp_terms", "cohen_terms",
+           "conger_terms", "fleiss_terms", "gwet_terms", "interval", "percent_terms"]
 
 
 class Interval:
@@ -65,9 +69,36 @@ class Interval:
         return {"se": self.se, "lower": lower, "upper": upper, "p_value": p_value}
 
 
-def interval(ann: Annotations, ctx: Context, metric: str, estimate: np.ndarray,
+@dataclass(frozen=True)
+class Items:
+    """One label's per-item counts, read by a coefficient's pseudo-values: ``c`` (R, n,
+    k) category counts per replication and item, ``ri`` (R, n) their totals, ``grid``
+    the label's (item x rater) codes of replication ``r`` on demand."""
+
+    ann: Annotations
+    ctx: Context
+    lab: int
+    k: int
+    c: np.ndarray
+    ri: np.ndarray
+
+    def weights(self) -> np.ndarray:
+        """Agreement weights of the call (identity when unweighted)."""
+        w = self.ctx.weights(self.lab)
+        return np.eye(self.k) if w is None else w
+
+    def grid(self, r: int) -> np.ndarray:
+        return self.ann.grid(self.lab, r)
+
+
+#: Pseudo-values of one (label, replication): ``terms(items, r, estimate)`` ->
+#: (kappa*_i, the value they are centred on, n items used).
+Terms = Callable[[Items, int, float], tuple[np.ndarray, float, int]]
+
+
+def interval(ann: Annotations, ctx: Context, estimate: np.ndarray, terms: Terms,
              population: float = math.inf) -> Interval:
-    """Standard errors of ``metric`` per (label, replication).
+    """Standard errors per (label, replication) from the pseudo-values ``terms``.
 
     A second pass over the codes: the pseudo-values of an item depend on the
     global estimate (and its chance terms), so they cannot be summed before
@@ -86,29 +117,30 @@ def interval(ann: Annotations, ctx: Context, metric: str, estimate: np.ndarray,
         counts, totals = kernels.grouped_counts(
             ann.item, ann.item, ann.replication, np.ascontiguousarray(ann.codes[lab:lab + 1]),
             everything, len(ann.items), max(k, 1))
-        c, ri = counts[0, :, :, :k].astype(float), totals[0].astype(float)
-        if metric == "alpha":
-            w = _alpha_weights(ctx, lab, c, ri)
-        else:
-            w = ctx.weights(lab)
-            w = np.eye(k) if w is None else w
+        items = Items(ann, ctx, lab, k, counts[0, :, :, :k].astype(float),
+                      totals[0].astype(float))
         for r in range(shape[1]):
             if not np.isfinite(estimate[lab, r]):
                 continue
-            center = estimate[lab, r]
-            if metric == "alpha":
-                terms, center, n = _alpha_terms(c[r], ri[r], w)
-            elif metric in ("conger", "cohen"):
-                terms, n = _conger_terms(ann.grid(lab, r), c[r], ri[r], w, k,
-                                         estimate[lab, r], complete=metric == "cohen")
-            else:
-                terms, n = _gwet_terms(metric, c[r], ri[r], w, k, estimate[lab, r])
+            values, center, n = terms(items, r, estimate[lab, r])
             n_used[lab, r] = n
             if n >= 2:
                 f = n / population if np.isfinite(population) else 0.0
                 se[lab, r] = math.sqrt((1 - f) / (n * (n - 1))
-                                       * ((terms - center) ** 2).sum())
+                                       * ((values - center) ** 2).sum())
     return Interval(se, n_used)
+
+
+def analytic(terms: Terms) -> Callable[..., dict[str, np.ndarray]]:
+    """A registry entry's analytic-interval hook from its pseudo-values: the hook
+    takes ``(run, estimate, level, population, params)`` and returns the
+    standard errors, t-limits and p-values."""
+    def hook(run: Any, estimate: np.ndarray, level: float, population: float,
+             params: dict[str, Any]) -> dict[str, np.ndarray]:
+        iv = interval(run.ann, run.ctx, estimate, terms, population)
+        return iv.bounds(estimate, level)
+    hook.terms = terms  # type: ignore[attr-defined]
+    return hook
 
 
 #: Largest per-item count table of one label built for a standard error.
@@ -131,35 +163,72 @@ def _pa_items(c: np.ndarray, ri: np.ndarray, w: np.ndarray) -> np.ndarray:
         return np.where(ri >= 2, (rwr - ri) / (ri * (ri - 1)), 0.0)
 
 
-def _gwet_terms(metric: str, c: np.ndarray, ri: np.ndarray, w: np.ndarray, k: int,
-                kappa: float) -> tuple[np.ndarray, int]:
-    """kappa*_i of percent, Fleiss, AC1/AC2 and Brennan-Prediger, over rated items."""
-    rated = ri >= 1
-    c, ri = c[rated], ri[rated]
-    n, n2 = len(ri), int((ri >= 2).sum())
-    pa_i = _pa_items(c, ri, w)
-    if metric == "percent":
-        return n / n2 * pa_i, n
+def _rated(items: Items, r: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, int]:
+    """Counts of the items rated at least once: (c, r_i, p_a,i, n, n2)."""
+    rated = items.ri[r] >= 1
+    c, ri = items.c[r][rated], items.ri[r][rated]
+    return c, ri, _pa_items(c, ri, items.weights()), len(ri), int((ri >= 2).sum())
+
+
+def _centred(kappa: float, pa_i: np.ndarray, ri: np.ndarray, pe: float, pe_i: np.ndarray,
+             n: int, n2: int) -> tuple[np.ndarray, float, int]:
+    """kappa*_i = kappa_i - 2 (1 - kappa) (p_e,i - p_e) / (1 - p_e)."""
+    kappa_i = n / n2 * (pa_i - pe * (ri >= 2)) / (1 - pe)
+    return kappa_i - 2 * (1 - kappa) * (pe_i - pe) / (1 - pe), kappa, n
+
+
+def percent_terms(items: Items, r: int, kappa: float) -> tuple[np.ndarray, float, int]:
+    """Percent agreement: (n / n2) p_a,i."""
+    _, _, pa_i, n, n2 = _rated(items, r)
+    return n / n2 * pa_i, kappa, n
+
+
+def fleiss_terms(items: Items, r: int, kappa: float) -> tuple[np.ndarray, float, int]:
+    """Fleiss: p_e,i = (r_i / r_i)' (W_s pi)."""
+    c, ri, pa_i, n, n2 = _rated(items, r)
+    w = items.weights()
     shares = c / ri[:, None]
     pi = shares.mean(axis=0)
-    if metric == "fleiss":
-        pe = pi @ w @ pi
-        pe_i = shares @ ((w + w.T) / 2 @ pi)
-    elif metric == "gwet":
-        scale = w.sum() / (k * (k - 1))
-        pe = scale * (pi * (1 - pi)).sum()
-        pe_i = scale * (shares @ (1 - pi))
-    else:  # bp
-        pe = w.sum() / k**2
-        pe_i = np.full(n, pe)
-    kappa_i = n / n2 * (pa_i - pe * (ri >= 2)) / (1 - pe)
-    return kappa_i - 2 * (1 - kappa) * (pe_i - pe) / (1 - pe), n
+    return _centred(kappa, pa_i, ri, pi @ w @ pi, shares @ ((w + w.T) / 2 @ pi), n, n2)
 
 
-def _conger_terms(grid: np.ndarray, c: np.ndarray, ri: np.ndarray,
-                  w: np.ndarray, k: int, kappa: float, complete: bool
-                  ) -> tuple[np.ndarray, int]:
+def gwet_terms(items: Items, r: int, kappa: float) -> tuple[np.ndarray, float, int]:
+    """AC1/AC2: p_e,i = T_w / (q (q - 1)) sum_k (r_ik / r_i) (1 - pi_k)."""
+    c, ri, pa_i, n, n2 = _rated(items, r)
+    shares = c / ri[:, None]
+    pi = shares.mean(axis=0)
+    scale = items.weights().sum() / (items.k * (items.k - 1))
+    return _centred(kappa, pa_i, ri, scale * (pi * (1 - pi)).sum(),
+                    scale * (shares @ (1 - pi)), n, n2)
+
+
+def bp_terms(items: Items, r: int, kappa: float) -> tuple[np.ndarray, float, int]:
+    """Brennan-Prediger: a constant chance term, p_e,i = p_e."""
+    _, ri, pa_i, n, n2 = _rated(items, r)
+    pe = items.weights().sum() / items.k**2
+    return _centred(kappa, pa_i, ri, pe, np.full(n, pe), n, n2)
+
+
+def conger_terms(items: Items, r: int, kappa: float) -> tuple[np.ndarray, float, int]:
+    """Conger's kappa, over the items rated at least once."""
+    return _conger_terms(items, r, kappa, complete=False)
+
+
+def cohen_terms(items: Items, r: int, kappa: float) -> tuple[np.ndarray, float, int]:
+    """Cohen's kappa: Conger's pseudo-values on the items both raters rated."""
+    return _conger_terms(items, r, kappa, complete=True)
+
+
+def alpha_terms(items: Items, r: int, alpha: float) -> tuple[np.ndarray, float, int]:
+    """Krippendorff's alpha (Gwet's form), with the level's agreement weights."""
+    return _alpha_terms(items.c[r], items.ri[r],
+                        _alpha_weights(items.ctx, items.lab, items.c, items.ri))
+
+
+def _conger_terms(items: Items, r: int, kappa: float, complete: bool
+                  ) -> tuple[np.ndarray, float, int]:
     """kappa*_i of Conger's kappa (and Cohen's, on the items both raters rated)."""
+    grid, c, ri, w, k = items.grid(r), items.c[r], items.ri[r], items.weights(), items.k
     b = grid.shape[1]
     keep = (grid >= 0).all(axis=1) if complete else ri >= 1
     grid, c, ri = grid[keep], c[keep], ri[keep]
@@ -172,8 +241,7 @@ def _conger_terms(grid: np.ndarray, c: np.ndarray, ri: np.ndarray,
     u = n / n_g[None, :, None] * (onehot - (eps - n_g / n)[..., None] * p[None])
     others = p.sum(axis=0)[None, :] - p  # S_k - p_gk: (b, k)
     pe_i = np.einsum("igl,kl,gk->i", u, w, others) / (b * (b - 1))
-    kappa_i = n / n2 * (_pa_items(c, ri, w) - pe * (ri >= 2)) / (1 - pe)
-    return kappa_i - 2 * (1 - kappa) * (pe_i - pe) / (1 - pe), n
+    return _centred(kappa, _pa_items(c, ri, w), ri, pe, pe_i, n, n2)
 
 
 def _alpha_terms(c: np.ndarray, ri: np.ndarray, w: np.ndarray

@@ -39,7 +39,7 @@ IREP_POOLS: tuple[str, ...] = ("Budapest", "Kuala Lumpur", "Mexico City")
 POOLS = IREP_POOLS
 
 
-def _norm(name: Any) -> str:
+def norm_key(name: Any) -> str:
     """A header name compared loosely: lower case, without ``_``, ``-``, ``.`` and spaces."""
     out = str(name).lower()
     for ch in "_- .":
@@ -69,7 +69,7 @@ def _find_role(columns: list[Any], role: str, given: Any) -> Any:
                 f"{columns}."
             )
         return given
-    hits = [c for c in columns if _norm(c) in IREP_ROLES[role]]
+    hits = [c for c in columns if norm_key(c) in IREP_ROLES[role]]
     if len(hits) > 1:
         raise InputError(
             f"several columns could be the {role} column: {hits}; say which with "

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import InputError
-from .irep import _norm
+from .irep import norm_key
 
 __all__ = ["ATTRS_KEY", "PRESETS", "LabelSpec", "PoolValue"]
 
@@ -246,7 +246,7 @@ def resolve_labels(labels: Any, preset: str | None) -> dict[str, LabelSpec]:
     for name, spec in items:
         if not isinstance(name, str) or not name:
             raise InputError(f"label name {name!r} is not a non-empty string.")
-        if _norm(name) in _RESERVED:
+        if norm_key(name) in _RESERVED:
             raise InputError(
                 f"label name {name!r} would be read as a role column (item, pool, rater, "
                 "label, value); rename the label."

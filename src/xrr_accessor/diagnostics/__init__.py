@@ -1,4 +1,4 @@
-"""Disagreement diagnostics (SPEC section 6; Du et al., *Beyond Kappa and Alpha*).
+"""Disagreement diagnostics (definitions: diagnostics; Du et al., *Beyond Kappa and Alpha*).
 
 Which items, which raters, how consistent each rater is with itself, and how
 close the annotations come to a reference:

@@ -18,8 +18,8 @@ import xarray as xr
 from ..errors import InputError
 from ..schema import Roles, Table
 from ..schema import read as read_table
-from ..schema.roles import _find, _resolve_roles
-from ..schema.tables import _show
+from ..schema.roles import find_role, resolve_roles
+from ..schema.tables import show
 
 __all__ = ["gold_table"]
 
@@ -49,8 +49,8 @@ def _constant(rows: pd.DataFrame, keys: list[str], what: str) -> pd.DataFrame:
     if len(bad):
         values = grouped.unique()
         several = rows["label"].nunique() > 1
-        shown = [f"{_show(item)}{f' (label {label!r})' if several else ''}: "
-                 + ", ".join(_show(v) for v in values.loc[(item, label)][:3])
+        shown = [f"{show(item)}{f' (label {label!r})' if several else ''}: "
+                 + ", ".join(show(v) for v in values.loc[(item, label)][:3])
                  for item, label in bad.index[:3]]
         raise InputError(
             f"{what} takes different values within {len(bad)} item(s) ({'; '.join(shown)}); "
@@ -66,7 +66,7 @@ def _from_column(data: Any, gold: Hashable, label: Hashable | None, roles: Roles
         if gold not in data.data_vars:
             raise _missing(gold, data)
         var = data[gold]
-        item_dim = _resolve_roles(list(data.dims), roles, "dimension")["item"]
+        item_dim = resolve_roles(list(data.dims), roles, "dimension")["item"]
         if var.dims != (item_dim,):
             raise InputError(f"gold variable {gold!r} has dims {var.dims}; it needs the item "
                              f"dimension {item_dim!r} only (one gold value per item).")
@@ -79,11 +79,11 @@ def _from_column(data: Any, gold: Hashable, label: Hashable | None, roles: Roles
     if roles.wide:
         return rest, pd.DataFrame({"item": data.index, "gold": data[gold].to_numpy()})
     cols = list(rest.columns)
-    found = _resolve_roles(cols, roles, "column")
+    found = resolve_roles(cols, roles, "column")
     out = {"item": data[found["item"]].to_numpy()}
     label_col = found["label"]
     if label is None and label_col is not None and (roles.value is not None
-                                                    or _find(cols, "value") is not None):
+                                                    or find_role(cols, "value") is not None):
         out["label"] = data[label_col].to_numpy()  # long: gold per (item, label)
     out["gold"] = data[gold].to_numpy()
     return rest, pd.DataFrame(out)

@@ -1,7 +1,7 @@
 """Intra-rater reliability across repeated sessions, and the AAD distributions.
 
 A rater's session s against their session t is a replication of one rater
-(SPEC section 6): kappa_x of the two, on the items the rater annotated in
+(definitions: diagnostics): kappa_x of the two, on the items the rater annotated in
 both, with one annotation per item on each side (Eq 9-11 reduce to the
 rater's own agreement with chance from the two sessions' marginals). The
 absolute annotation difference (AAD, Du et al., *Beyond Kappa and Alpha*) is
@@ -22,8 +22,8 @@ import xarray as xr
 from ..errors import InputError, RoleError
 from ..kernels.accumulate import item_order
 from ..kernels.diagnostics import group_pairs, same_rater_pairs
-from ..schema.roles import ROLE_ALIASES, _norm
-from ..schema.tables import _show
+from ..schema.roles import ROLE_ALIASES, norm
+from ..schema.tables import show
 from ._common import (
     MAX_CELLS,
     Read,
@@ -102,7 +102,7 @@ def _check_session(data: Any, session: Hashable, roles: dict[str, Any]) -> None:
         raise RoleError(f"session={session!r} is not a {what} of the data; it has "
                         f"{names[:12]}. Name the {what} that numbers each rater's repeated "
                         "sessions (e.g. session='round').")
-    other = [n for n in names if n != session and _norm(n) in ROLE_ALIASES["replication"]]
+    other = [n for n in names if n != session and norm(n) in ROLE_ALIASES["replication"]]
     if other:
         raise RoleError(f"the data have a replication {what} {other[0]!r} beside "
                         f"session={session!r}; intra compares a rater's sessions within one "
@@ -202,7 +202,7 @@ def intra(data: Any, session: Hashable, level: Any = "nominal", **roles: Any) ->
     """Intra-rater reliability across a rater's repeated sessions, and AAD distributions.
 
     Each rater's session s against their session t is a replication of one
-    rater: kappa_x (SPEC section 3) of the two, over the items the rater
+    rater: kappa_x (Eq 9-11) of the two, over the items the rater
     annotated in both (items in one of them only are unpairable, counted).
     ``pooled`` does the same over every rater at once, each (item, rater) a
     unit. The absolute annotation difference (AAD; Du et al., *Beyond Kappa
@@ -249,7 +249,7 @@ def intra(data: Any, session: Hashable, level: Any = "nominal", **roles: Any) ->
     read_ = read(data, level, {**roles, "replication": session}, "intra")
     ann = read_.ann
     if len(ann.replications) < 2:
-        raise InputError(f"session={session!r} has one value ({_show(ann.replications[0])}); "
+        raise InputError(f"session={session!r} has one value ({show(ann.replications[0])}); "
                          "intra-rater agreement compares two or more sessions of a rater.")
     offsets, order = item_order(np.ascontiguousarray(ann.item, dtype=np.int64), len(ann.items))
     if order.size == 0:

@@ -1,7 +1,7 @@
-"""Per-item disagreement D^i (Du et al., *Beyond Kappa and Alpha*; SPEC section 6).
+"""Per-item disagreement D^i (Du et al., *Beyond Kappa and Alpha*; definitions: diagnostics).
 
 D_i = sqrt( C(n_i, 2)^-1 sum over the item's annotator pairs of delta(x, y) ),
-delta the disagreement of the level of measurement (SPEC section 2). One pass
+delta the disagreement of the level of measurement (docs/definitions.md, Data model). One pass
 per label over the annotations grouped by (item, replication): count, sum and
 sum of squares at the interval level (sum over pairs of (x - y)^2 =
 n S2 - S1^2), the item's category counts otherwise.

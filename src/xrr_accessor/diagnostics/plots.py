@@ -21,7 +21,7 @@ import pandas as pd
 import xarray as xr
 
 from ..errors import InputError
-from ..reporting.plotting import _axes
+from ..reporting.plotting import new_axes
 
 __all__ = ["aad", "items", "raters", "validity"]
 
@@ -72,7 +72,7 @@ def items(table: Any, label: Any = None, top: int = 20, kind: str = "top",
     """
     rows, name = _one_label(_frame(table), label)
     if kind == "hist":
-        ax = _axes(ax, (6, 3.5))
+        ax = new_axes(ax, (6, 3.5))
         if "replication" in (rows.index.names or []):
             for rep, part in rows.groupby(level="replication", sort=False):
                 ax.hist(part["disagreement"].dropna(), bins=20, histtype="step",
@@ -87,7 +87,7 @@ def items(table: Any, label: Any = None, top: int = 20, kind: str = "top",
         raise InputError(f"kind={kind!r}; use 'top' or 'hist'.")
     best = rows.dropna(subset=["disagreement"]).sort_values("disagreement",
                                                            ascending=False).head(top)
-    ax = _axes(ax, (6, max(2.5, 0.3 * len(best) + 1)))
+    ax = new_axes(ax, (6, max(2.5, 0.3 * len(best) + 1)))
     y = np.arange(len(best))[::-1]
     ax.barh(y, best["disagreement"], color="C3")
     ax.set_yticks(y, _cell_names(best.index), fontsize=8)
@@ -112,7 +112,7 @@ def raters(table: Any, label: Any = None, annotate: int = 3, ax: Any = None) -> 
     ['c']
     """
     rows, name = _one_label(_frame(table), label)
-    ax = _axes(ax, (5.5, 4))
+    ax = new_axes(ax, (5.5, 4))
     ax.scatter(rows["kappa_x"], rows["delta_alpha"], s=18 + 2 * np.sqrt(
         rows["n_annotations"].to_numpy(dtype=float)), alpha=0.7)
     worst = rows.dropna(subset=["kappa_x"]).sort_values("kappa_x").head(annotate)
@@ -147,7 +147,7 @@ def aad(result: Any, which: str = "intra", label: Any = None, ax: Any = None) ->
     table = result.aad_intra if which == "intra" else result.aad_inter
     rows, name = _one_label(_frame(table), label)
     shares = rows["share"].unstack("aad", fill_value=0.0)
-    ax = _axes(ax, (6.5, max(2.5, 0.35 * len(shares) + 1.2)))
+    ax = new_axes(ax, (6.5, max(2.5, 0.35 * len(shares) + 1.2)))
     y = np.arange(len(shares))[::-1]
     left = np.zeros(len(shares))
     cmap = _pyplot_cmap(len(shares.columns))
@@ -163,9 +163,9 @@ def aad(result: Any, which: str = "intra", label: Any = None, ax: Any = None) ->
 
 
 def _pyplot_cmap(n: int) -> Any:
-    from ..reporting.plotting import _pyplot
+    from ..reporting.plotting import pyplot
 
-    cmap = _pyplot().get_cmap("viridis")
+    cmap = pyplot().get_cmap("viridis")
     return lambda k: cmap(k / max(n - 1, 1))
 
 
@@ -183,7 +183,7 @@ def validity(result: Any, label: Any = None, ax: Any = None) -> Any:
     [0.5, 1.0, 1.0, 0.67]
     """
     rows, name = _one_label(_frame(result.classes), label)
-    ax = _axes(ax, (max(4.5, 1.0 + 0.8 * len(rows)), 3.5))
+    ax = new_axes(ax, (max(4.5, 1.0 + 0.8 * len(rows)), 3.5))
     x = np.arange(len(rows))
     ax.bar(x - 0.2, rows["recall"], 0.4, label="recall", color="C0")
     ax.bar(x + 0.2, rows["precision"], 0.4, label="precision", color="C1")

@@ -1,6 +1,6 @@
 """Each rater against the rest of the pool: leave one rater out, in one pass.
 
-For rater b of a replication: kappa_x (SPEC section 3, Eq 9-11) between b's
+For rater b of a replication: kappa_x (Eq 9-11 of the paper) between b's
 annotations as one replication and the other raters' as the other, over the
 items both cover; and Krippendorff's alpha of the pool without b next to the
 pool's alpha. The kernels (:mod:`xrr_accessor.kernels.diagnostics`) add, per

@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from ..coefficients import Estimates
-from ..engine.pipeline import _Codes, annotations, default_pairs
+from ..engine.pipeline import Codes, annotations, default_pairs
 from ..engine.results import pair_index, warn_undefined
 from ..engine.statistics import rows
 from ..errors import InputError
@@ -69,7 +69,7 @@ def disattenuated_correlation(
     pairs = default_pairs(ann)
     values = _numeric_values(ann)
     split_seeds, entropy = replicate_seeds(seed, int(n_splits))
-    codes = _Codes(ann)
+    codes = Codes(ann)
     r = rows(codes)
     top = int(max_group_size(codes.item, codes.replication, codes.n_items,
                              len(ann.replications))) if len(ann.item) else 1

@@ -1,4 +1,4 @@
-"""Agreement with a gold / expert reference (validity; SPEC section 6).
+"""Agreement with a gold / expert reference (validity; definitions: diagnostics).
 
 The gold labels are read as one more replication with one rater, so kappa_x
 of the raters against it is the library's kappa_x (Eq 9-11) of the two;

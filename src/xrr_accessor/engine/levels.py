@@ -1,4 +1,4 @@
-"""Levels of measurement and their disagreement functions D(a, b) (SPEC section 2).
+"""Levels of measurement and their disagreement functions D(a, b) (docs/definitions.md, Data model).
 
 A level is resolved once per call into a :class:`Level`. Interval data are
 handled through moments (count, sum, sum of squares) so that continuous

@@ -21,6 +21,7 @@ import xarray as xr
 from ..coefficients import Coefficient, Context, Estimates
 from ..coefficients.cross import scale_gaps
 from ..coefficients.light import MAX_LIGHT_RATERS
+from ..coefficients.registry import finalize, needs
 from ..errors import InputError, LevelError
 from ..kernels import accumulate
 from ..lazy.staged import OTHER_REFUSED, Planned, Staged
@@ -252,10 +253,7 @@ class Run:
 
     def estimate(self, entry: Coefficient, **params: Any) -> Estimates:
         """``entry`` finalized from this run's statistics (each once per parameters)."""
-        key = (entry.name, *sorted(params.items()))
-        if key not in self._cache:
-            self._cache[key] = entry.finalize(self.stats, self.ctx, **params)
-        return self._cache[key]
+        return finalize(entry, self.stats, self.ctx, params, self._cache)
 
     def warn(self, entry: Coefficient, est: Estimates, what: str | None = None) -> None:
         """The undefined-value and dropped-item warnings of ``est`` (and, once per
@@ -291,7 +289,7 @@ def run(
     """
     if ann is None or lvl is None:
         ann, lvl = annotations(data, other, level=level, **roles)
-    groups = set().union(*(e.needs for e in entries))
+    groups = set().union(*(needs(e) for e in entries))
     if any(e.kind == "cross" for e in entries):
         if pairs is None:
             pairs = default_pairs(ann, reference)
@@ -317,7 +315,7 @@ def run(
         if staged.stats is None:
             raise Planned(meta)
         return Run(ann, replace(ctx, meta=staged.meta), staged.stats, staged.kind, None)
-    item_rows = rows(_Codes(ann), meta)
+    item_rows = rows(Codes(ann), meta)
     return Run(ann, ctx, chunk(item_rows, meta), kind_of(data), item_rows)
 
 
@@ -326,7 +324,7 @@ def _widest(ann: Annotations) -> str:
     return ann.source.get(ann.labels[widest], repr(ann.labels[widest]))
 
 
-class _Codes:
+class Codes:
     """The arrays a statistics pass reads, contiguous (one compiled signature)."""
 
     def __init__(self, ann: Annotations) -> None:

@@ -47,6 +47,10 @@ __all__ = ["GROUPS", "Meta", "Rows", "Stats", "as_labels", "chunk", "columns", "
 
 GROUPS = ("within", "chance", "raters", "strata", "joint", "cross")
 
+#: Groups a call may leave out on purpose (interval numbers need no chance shares; Light's
+#: kappa over too many raters is NaN with its reason); their finalizes handle the absence.
+OPTIONAL_GROUPS = frozenset({"chance", "joint"})
+
 #: Largest statistics table built for one call (float64 cells: 2.4 GB).
 MAX_STAT_CELLS = 300_000_000
 
@@ -142,6 +146,11 @@ class Stats:
     >>> b = Stats({"m_hist": np.ones((1, 1, 3))})
     >>> (a + b)["m_hist"].tolist()
     [[[2.0, 2.0, 2.0]]]
+    >>> Stats({"shares": np.ones((1, 1, 2))}) + Stats({"shares": np.ones((1, 1, 3))})
+    ... # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: statistics 'shares' of shapes (1, 1, 2) and (1, 1, 3) cannot be added: ...
     """
 
     def __init__(self, arrays: dict[str, np.ndarray]) -> None:
@@ -156,7 +165,7 @@ class Stats:
     def __add__(self, other: Stats) -> Stats:
         if set(self.arrays) != set(other.arrays):
             raise ValueError("statistics of different calls cannot be added")
-        return Stats({k: _padded_sum(v, other.arrays[k]) for k, v in self.arrays.items()})
+        return Stats({k: _padded_sum(k, v, other.arrays[k]) for k, v in self.arrays.items()})
 
     def __repr__(self) -> str:
         shown = ", ".join(f"{k}{tuple(v.shape)}" for k, v in self.arrays.items() if v.size)
@@ -166,16 +175,33 @@ class Stats:
         return sum(v.nbytes for v in self.arrays.values())
 
 
-def _padded_sum(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+#: Statistics whose axis 2 is the strata axis (the number of annotations m of an item,
+#: 0..top): the one axis along which chunks of one call may differ in length.
+STRATA_AXIS = 2
+
+
+def _padded_sum(name: str, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``a + b``, the shorter padded with zeros along the strata axis only; any other
+    difference means chunks laid out differently (labels, categories, raters)."""
     if a.shape == b.shape:
         return a + b
     if a.size == 0 or b.size == 0:
         return (a if b.size == 0 else b).copy()
+    other_axes = [i for i in range(a.ndim) if i != STRATA_AXIS]
+    if (a.ndim != b.ndim or a.ndim <= STRATA_AXIS or not name.startswith(STRATA_NAMES)
+            or any(a.shape[i] != b.shape[i] for i in other_axes)):
+        raise ValueError(f"statistics {name!r} of shapes {a.shape} and {b.shape} cannot be "
+                         "added: the chunks were encoded with different labels, categories, "
+                         "raters or pairs")
     shape = tuple(max(x, y) for x, y in zip(a.shape, b.shape, strict=True))
     out = np.zeros(shape)
     out[tuple(slice(0, s) for s in a.shape)] += a
     out[tuple(slice(0, s) for s in b.shape)] += b
     return out
+
+
+#: Name prefixes of the statistics with a strata axis.
+STRATA_NAMES = ("m_hist", "strata_", "pairable", "pair_diag", "pair_o")
 
 
 def combine(parts: Iterable[Stats]) -> Stats:

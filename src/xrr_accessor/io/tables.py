@@ -22,7 +22,7 @@ import pandas as pd
 
 from .._optional import require
 from ..errors import InputError
-from ..schema.roles import ROLE_ALIASES, _norm
+from ..schema.roles import ROLE_ALIASES, norm
 from ._common import decode, parse_jsonl
 
 __all__ = ["FORMATS", "check_roles", "read_annotations", "read_file"]
@@ -95,7 +95,7 @@ def _text_columns(path: Path, sep: str, ids: list[str]) -> dict[str, type]:
         return {}  # the full read says what is wrong
     roles = {r for r in ids if r in ("item", "rater", "replication")}
     return {c: str for c in header
-            if c in ids or any(_norm(c) in ROLE_ALIASES[r] for r in roles)}
+            if c in ids or any(norm(c) in ROLE_ALIASES[r] for r in roles)}
 
 
 def _read_jsonl(path: Path) -> pd.DataFrame:
@@ -196,7 +196,7 @@ def _as_text_column(df: pd.DataFrame, column: Any) -> pd.DataFrame:
 def _is_id(column: Any, named: dict[str, Any]) -> bool:
     if column in [v for v in named.values() if v is not None]:
         return True
-    return any(_norm(column) in ROLE_ALIASES[r] for r in ("item", "rater", "replication")
+    return any(norm(column) in ROLE_ALIASES[r] for r in ("item", "rater", "replication")
                if named.get(r) is None)
 
 
@@ -261,7 +261,7 @@ def check_roles(df: pd.DataFrame, source: str, roles: dict[str, Any]) -> None:
             if column not in df.columns:
                 raise InputError(f"{source} has no column {column!r} (given as {role}=); its "
                                  f"columns are {shown}. Pass the right name as {role}=.")
-    if roles.get("item") is None and not any(_norm(c) in ROLE_ALIASES["item"]
+    if roles.get("item") is None and not any(norm(c) in ROLE_ALIASES["item"]
                                              for c in df.columns):
         raise InputError(f"{source} has no item column: none of its columns ({shown}) is "
                          "called item, item_id, unit, task, ... Name it with item='<column>'.")

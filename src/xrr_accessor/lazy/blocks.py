@@ -19,7 +19,7 @@ from ..engine.statistics import Meta, Stats, chunk, rows
 from ..errors import InputError, collecting
 from ..kernels import accumulate
 from ..schema import Annotations, Roles, encode, read
-from ..schema.encode import _is_ordered
+from ..schema.encode import is_ordered
 from ..schema.tally import Tally, present, tally
 from .staged import Staged
 
@@ -68,7 +68,7 @@ def survey(block: Any, roles: dict[str, Any], check_items: bool) -> Survey:
     order = table.categories
     names = list(ann.labels)
     declared = [(order.get(n) if isinstance(order, dict) else order) is not None for n in names]
-    ordered = [_is_ordered(table.labels[n][1], ann.categories[j], declared[j])
+    ordered = [is_ordered(table.labels[n][1], ann.categories[j], declared[j])
                for j, n in enumerate(names)]
     rated = (ann.codes >= 0).any(axis=0) if len(names) else np.zeros(len(ann.item), bool)
     n_rep = len(ann.replications)

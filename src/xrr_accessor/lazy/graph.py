@@ -35,8 +35,8 @@ from ..engine.pipeline import kind_of
 from ..engine.statistics import Meta, Stats
 from ..errors import InputError, collecting, warn
 from ..schema import Roles
-from ..schema.read import _is_annotation_layout
-from ..schema.roles import _resolve_roles
+from ..schema.read import is_annotation_layout
+from ..schema.roles import resolve_roles
 from .blocks import merge, partition_stats, survey
 from .staged import OTHER_REFUSED, Planned, Staged
 
@@ -50,7 +50,7 @@ def partitions(data: Any, roles: dict[str, Any]) -> tuple[list[Delayed], bool]:
     """The partitions of ``data`` as delayed in-memory objects, and whether an item
     may span several of them (then the first pass checks that none does)."""
     if isinstance(data, xr.Dataset | xr.DataArray):
-        if _is_annotation_layout(data):  # one row per annotation: a frame
+        if is_annotation_layout(data):  # one row per annotation: a frame
             ds = data if isinstance(data, xr.Dataset) else data.to_dataset(
                 name=data.name if data.name is not None else "value")
             return partitions(ds.reset_coords().to_dask_dataframe(), roles)
@@ -65,13 +65,13 @@ def partitions(data: Any, roles: dict[str, Any]) -> tuple[list[Delayed], bool]:
 def item_column(data: Any, roles: dict[str, Any]) -> Any:
     """The item column of a dask DataFrame (or its index, when named so)."""
     names = [*data.columns, *([data.index.name] if data.index.name is not None else [])]
-    return _resolve_roles(names, Roles.from_kwargs(roles), "column")["item"]
+    return resolve_roles(names, Roles.from_kwargs(roles), "column")["item"]
 
 
 def _xarray_blocks(data: xr.Dataset | xr.DataArray, roles: dict[str, Any]) -> list[Delayed]:
     """One delayed object per chunk of the item dimension, whole in the other dims."""
     dims = list(data.dims)
-    item = _resolve_roles(dims, Roles.from_kwargs(roles), "dimension")["item"]
+    item = resolve_roles(dims, Roles.from_kwargs(roles), "dimension")["item"]
     ds = data.to_dataset(name=data.name if data.name is not None else "value") \
         if isinstance(data, xr.DataArray) else data
     lacking = [n for n, v in ds.data_vars.items() if item not in v.dims]

@@ -23,20 +23,20 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError, LevelError
-from ..schema.roles import ROLE_ALIASES, _check_given, _find, _norm
-from ..schema.tables import _show
+from ..schema.roles import ROLE_ALIASES, check_given, find_role, norm
+from ..schema.tables import show
 from .sets import (
-    _MISSING,
-    _ORDERED,
-    _SCALAR,
-    _UNORDERED,
+    MISSING,
+    ORDERED,
     RANK_ALIASES,
+    SCALAR,
+    UNORDERED,
     LabelSets,
-    _categories,
-    _kinds,
-    _role,
-    _value_column,
+    cell_kinds,
     read_sets,
+    role_column,
+    set_categories,
+    value_column,
 )
 
 __all__ = ["SET_CATEGORIES", "is_label_sets", "label_set_codes", "looks_like_text_lists",
@@ -106,16 +106,16 @@ def label_set_codes(
         return None
     if pd.api.types.infer_dtype(values, skipna=True) not in ("mixed", "mixed-integer"):
         return None  # strings, numbers, booleans: one label per cell (a cheap C check)
-    kinds = _kinds(values)
-    is_set = (kinds == _ORDERED) | (kinds == _UNORDERED)
+    kinds = cell_kinds(values)
+    is_set = (kinds == ORDERED) | (kinds == UNORDERED)
     if not is_set.any():
         return None  # mixed scalar types: the value policy explains
-    scalar = np.flatnonzero(kinds == _SCALAR)
+    scalar = np.flatnonzero(kinds == SCALAR)
     if len(scalar):
         i = int(scalar[0])
         raise InputError(
             f"{where} mixes label sets with {len(scalar)} single label(s) (e.g. "
-            f"{_show(values.iloc[i])} at {describe(i)}); make every annotation a list, e.g. "
+            f"{show(values.iloc[i])} at {describe(i)}); make every annotation a list, e.g. "
             "df[col] = df[col].map(lambda v: v if isinstance(v, (list, tuple, set, "
             "frozenset)) or pd.isna(v) else [v]) (NaN cells stay missing annotations).")
     if order is not None:
@@ -123,7 +123,7 @@ def label_set_codes(
             f"categories= orders single labels, but {where} holds label sets, whose "
             f"categories are the distinct sets; leave categories= out for this column and "
             f"use {SET_LEVEL_HINT}.")
-    present = np.flatnonzero(kinds != _MISSING)
+    present = np.flatnonzero(kinds != MISSING)
     objs = values.to_numpy()[present]
     sizes = np.fromiter(map(len, objs), dtype=np.int64, count=len(objs))
     if (sizes == 0).any():
@@ -142,14 +142,14 @@ def label_set_codes(
         raise InputError(
             f"{where} has a missing value inside a label set (at {describe(i)}); drop it "
             "from the set, or make the whole cell NaN when there is no annotation.")
-    member, labels = _categories(flat, where)
+    member, labels = set_categories(flat, where)
     by_set = np.lexsort((member, owner))
     member, owner = member[by_set], owner[by_set]
     twice = np.flatnonzero((owner[1:] == owner[:-1]) & (member[1:] == member[:-1]))
     if len(twice):
         s = int(twice[0])
         raise InputError(
-            f"{where}: the label {_show(labels[member[s]])} appears twice in the annotation "
+            f"{where}: the label {show(labels[member[s]])} appears twice in the annotation "
             f"at {describe(int(present[owner[s]]))}; give each label once per annotation "
             "(list(dict.fromkeys(labels)) keeps the first of each).")
     starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
@@ -252,7 +252,7 @@ def set_cells(
         raise TypeError(f"set_cells reads a pandas DataFrame or LabelSets, not "
                         f"{type(data).__name__}.")
     cols = list(data.columns)
-    item_col, rater_col = _role(cols, "item", item), _role(cols, "rater", rater)
+    item_col, rater_col = role_column(cols, "item", item), role_column(cols, "rater", rater)
     keys = _by_columns(cols, by)
     clash = [c for c in keys if c in (item_col, rater_col)]
     if clash:
@@ -260,8 +260,8 @@ def set_cells(
                          "other columns that tell annotations apart (a replication).")
     rank_col = rank if rank is not None else _find_rank(cols, {item_col, rater_col, *keys})
     if rank is not None:
-        _check_given(cols, "rank", rank, "column")
-    value_col = _value_column(cols, value, {item_col, rater_col, rank_col, *keys})
+        check_given(cols, "rank", rank, "column")
+    value_col = value_column(cols, value, {item_col, rater_col, rank_col, *keys})
     own = [item_col, rater_col, value_col] + ([rank_col] if rank_col is not None else [])
     if not keys:
         sets = read_sets(data[own], item=item_col, rater=rater_col, value=value_col,
@@ -285,22 +285,22 @@ def set_cells(
 def _by_columns(cols: list[Hashable], by: Hashable | Sequence[Hashable] | None
                 ) -> list[Hashable]:
     if by is None:
-        found = _find(cols, "replication")
+        found = find_role(cols, "replication")
         return [] if found is None else [found]
     keys = [by] if isinstance(by, str) or not isinstance(by, Sequence) else list(by)
     for k in keys:
-        _check_given(cols, "by", k, "column")
+        check_given(cols, "by", k, "column")
     return keys
 
 
 def _find_rank(cols: list[Hashable], used: set[Hashable]) -> Hashable | None:
-    found = [c for c in cols if _norm(c) in RANK_ALIASES and c not in used]
+    found = [c for c in cols if norm(c) in RANK_ALIASES and c not in used]
     return found[0] if len(found) == 1 else None
 
 
 def _cells_frame(sets: LabelSets, item: Hashable, rater: Hashable,
                  value: Hashable) -> pd.DataFrame:
-    if _norm(value) in ROLE_ALIASES["label"]:
+    if norm(value) in ROLE_ALIASES["label"]:
         value = "labels"  # .xrr reads a column called 'label' as the question's name
     frame = sets.to_frame()
     cells = pd.Series([tuple(map(_plain, t)) if o else frozenset(map(_plain, t))

@@ -28,8 +28,8 @@ import numpy as np
 import pandas as pd
 
 from ..errors import DroppedDataWarning, InputError, RoleError, warn
-from ..schema.roles import ROLE_ALIASES, _check_given, _find, _norm
-from ..schema.tables import Ids, _show
+from ..schema.roles import ROLE_ALIASES, check_given, find_role, norm
+from ..schema.tables import Ids, show
 
 __all__ = ["LAYOUTS", "LabelSets", "read_sets", "set_roles"]
 
@@ -43,7 +43,7 @@ RANK_ALIASES = ("rank", "labelrank", "rankid")
 LABEL_ALIASES = ("label", "labels", "category", "categories", "tag", "tags", "choice",
                  "choices", "labelset", "labelsets")
 
-_ORDERED, _UNORDERED, _SCALAR, _MISSING = 0, 1, 2, 3
+ORDERED, UNORDERED, SCALAR, MISSING = 0, 1, 2, 3
 
 
 @dataclass(frozen=True)
@@ -121,8 +121,8 @@ class LabelSets:
 
     def describe(self, a: int) -> str:
         """Names annotation ``a`` in messages: ``(item=1, rater='A')``."""
-        return (f"(item={_show(self.items[self.item[a]])}, "
-                f"rater={_show(self.raters[self.rater[a]])})")
+        return (f"(item={show(self.items[self.item[a]])}, "
+                f"rater={show(self.raters[self.rater[a]])})")
 
     def tuples(self) -> list[tuple[int, ...]]:
         """The category codes of each annotation as a tuple (primary first)."""
@@ -277,39 +277,39 @@ def read_sets(
         raise InputError(f"column name(s) {rep} appear more than once; give every column "
                          "its own name before reading annotations.")
     cols = list(data.columns)
-    item_col = _role(cols, "item", item)
-    rater_col = _role(cols, "rater", rater)
+    item_col = role_column(cols, "item", item)
+    rater_col = role_column(cols, "rater", rater)
     if item_col == rater_col:
         raise RoleError(f"column {item_col!r} cannot be both the item and the rater.")
     rank_col = rank
     if rank_col is not None:
-        _check_given(cols, "rank", rank_col, "column")
+        check_given(cols, "rank", rank_col, "column")
     else:
-        found = [c for c in cols if _norm(c) in RANK_ALIASES and c not in (item_col, rater_col)]
+        found = [c for c in cols if norm(c) in RANK_ALIASES and c not in (item_col, rater_col)]
         rank_col = found[0] if len(found) == 1 else None
-    value_col = _value_column(cols, value, {item_col, rater_col, rank_col})
+    value_col = value_column(cols, value, {item_col, rater_col, rank_col})
     if value_col in (item_col, rater_col, rank_col):
         raise RoleError(f"column {value_col!r} cannot be both a role and the labels.")
     if len(data) == 0:
         raise InputError("the frame has no rows: there are no annotations to read.")
     where = f"column {value_col!r}"
     values = data[value_col]
-    kinds = _kinds(values)
-    present = kinds != _MISSING
-    n_sets = int(np.count_nonzero((kinds == _ORDERED) | (kinds == _UNORDERED)))
-    n_scalars = int(np.count_nonzero(kinds == _SCALAR))
+    kinds = cell_kinds(values)
+    present = kinds != MISSING
+    n_sets = int(np.count_nonzero((kinds == ORDERED) | (kinds == UNORDERED)))
+    n_scalars = int(np.count_nonzero(kinds == SCALAR))
     if n_sets and n_scalars:
-        first = int(np.flatnonzero(kinds == _SCALAR)[0])
+        first = int(np.flatnonzero(kinds == SCALAR)[0])
         raise InputError(
             f"{where} mixes label sets with {n_scalars} single label(s) (e.g. "
-            f"{_show(values.iloc[first])} in row {first}); make every cell a list, e.g. "
+            f"{show(values.iloc[first])} in row {first}); make every cell a list, e.g. "
             f"df[{value_col!r}].map(lambda v: v if isinstance(v, (list, tuple, set)) "
             "or pd.isna(v) else [v]) (NaN cells stay missing annotations).")
     if layout == "auto":
         layout = "sets" if n_sets else "long"
     if layout == "sets" and n_scalars:
         raise InputError(
-            f"{where} holds single labels (e.g. {_show(values[present].iloc[0])}), not "
+            f"{where} holds single labels (e.g. {show(values[present].iloc[0])}), not "
             "label sets, and layout='sets' requires a list, tuple or set per annotation. "
             "A frame with one label per row is read with layout='long' (add a rank "
             f"column for primary/secondary), or wrap each cell: df[{value_col!r}]"
@@ -337,11 +337,11 @@ def read_sets(
     return replace(out, column=value_col)
 
 
-def _role(cols: list[Hashable], role: str, given: Hashable | None) -> Hashable:
+def role_column(cols: list[Hashable], role: str, given: Hashable | None) -> Hashable:
     if given is not None:
-        _check_given(cols, role, given, "column")
+        check_given(cols, role, given, "column")
         return given
-    found = _find(cols, role)
+    found = find_role(cols, role)
     if found is None:
         names = ", ".join(ROLE_ALIASES[role])
         raise RoleError(
@@ -350,10 +350,10 @@ def _role(cols: list[Hashable], role: str, given: Hashable | None) -> Hashable:
     return found
 
 
-def _value_column(cols: list[Hashable], value: Hashable | None,
+def value_column(cols: list[Hashable], value: Hashable | None,
                   used: set[Hashable | None]) -> Hashable:
     if value is not None:
-        _check_given(cols, "value", value, "column")
+        check_given(cols, "value", value, "column")
         return value
     rest = [c for c in cols if c not in used]
     if len(rest) == 1:
@@ -361,7 +361,7 @@ def _value_column(cols: list[Hashable], value: Hashable | None,
     if not rest:
         raise RoleError(f"no column of labels: every column of {cols} plays a role. Name "
                         "the labels with value='<column>'.")
-    named = [c for c in rest if _norm(c) in (*LABEL_ALIASES, *ROLE_ALIASES["value"])]
+    named = [c for c in rest if norm(c) in (*LABEL_ALIASES, *ROLE_ALIASES["value"])]
     if len(named) != 1:
         raise RoleError(
             f"several columns could hold the labels: {rest}. Name the one with the labels "
@@ -376,23 +376,23 @@ def _value_column(cols: list[Hashable], value: Hashable | None,
 
 def _kind(v: Any) -> int:
     if isinstance(v, list | tuple | np.ndarray | pd.Series):
-        return _ORDERED
+        return ORDERED
     if isinstance(v, set | frozenset):
-        return _UNORDERED
+        return UNORDERED
     if v is None or v is pd.NA or v is pd.NaT or (isinstance(v, float) and v != v):
-        return _MISSING
-    return _SCALAR
+        return MISSING
+    return SCALAR
 
 
-def _kinds(values: pd.Series) -> np.ndarray:
+def cell_kinds(values: pd.Series) -> np.ndarray:
     """Per row: ordered set, unordered set, scalar label or missing."""
     if not pd.api.types.is_object_dtype(values.dtype):
         # a typed column holds scalars (or missing values) only
-        return np.where(values.isna().to_numpy(), _MISSING, _SCALAR).astype(np.int64)
+        return np.where(values.isna().to_numpy(), MISSING, SCALAR).astype(np.int64)
     return np.fromiter(map(_kind, values.to_numpy()), dtype=np.int64, count=len(values))
 
 
-def _categories(flat: Any, where: str) -> tuple[np.ndarray, pd.Index]:
+def set_categories(flat: Any, where: str) -> tuple[np.ndarray, pd.Index]:
     """Category codes of every label (sorted categories when they sort)."""
     try:
         try:
@@ -427,11 +427,11 @@ def _read_set_cells(cells: pd.Series, kinds: np.ndarray, items: Ids, raters: Ids
             f"{where} has missing values inside a label set (e.g. at (item={items.show(a)}, "
             f"rater={raters.show(a)})); drop them from the set, or use NaN for the whole "
             "cell when there is no annotation.")
-    codes, cats = _categories(flat, where)
+    codes, cats = set_categories(flat, where)
     _no_duplicate_annotations(items, raters, where, id_cols)
     offsets = np.zeros(len(sizes) + 1, dtype=np.int64)
     np.cumsum(sizes, out=offsets[1:])
-    ordered = kinds == _ORDERED
+    ordered = kinds == ORDERED
     return _finish(items, raters, offsets, codes, ordered, cats, where,
                    "give each label once per annotation (list(dict.fromkeys(labels)) keeps "
                    "the first of each)")
@@ -440,7 +440,7 @@ def _read_set_cells(cells: pd.Series, kinds: np.ndarray, items: Ids, raters: Ids
 def _read_long_rows(data: pd.DataFrame, cells: pd.Series, keep: np.ndarray, items: Ids,
                     raters: Ids, where: str, rank_col: Hashable | None,
                     id_cols: tuple[Hashable, Hashable, Hashable]) -> LabelSets:
-    codes, cats = _categories(cells.to_numpy(), where)
+    codes, cats = set_categories(cells.to_numpy(), where)
     key = items.codes * max(len(raters.uniques), 1) + raters.codes
     ann, first = pd.factorize(key)
     ann = np.asarray(ann, dtype=np.int64)
@@ -541,7 +541,7 @@ def _finish(items: Ids, raters: Ids, offsets: np.ndarray, members: np.ndarray,
     if repeat.any():
         a = int(ann[check][np.flatnonzero(repeat)[0]])
         raise InputError(
-            f"{where}: the label {_show(cats[members[check][np.flatnonzero(repeat)[0]]])} "
+            f"{where}: the label {show(cats[members[check][np.flatnonzero(repeat)[0]]])} "
             f"appears twice in the annotation (item={items.show(a)}, "
             f"rater={raters.show(a)}); {fix}.")
     return LabelSets(item=items.codes, rater=raters.codes, offsets=offsets, members=members,

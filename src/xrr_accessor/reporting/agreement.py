@@ -184,10 +184,11 @@ def agreement_table(
     lvl = resolve_weights(weights)
     result = run(data, entries, level=lvl, **roles)
     ann = result.ann
-    two = (rater_totals(result.stats) > 0).sum(axis=-1).max(initial=0) == 2
+    most = int((rater_totals(result.stats) > 0).sum(axis=-1).max(initial=0))
+    two = most == 2
     blocks = []
     for entry in entries:
-        if entry.name == "cohen" and not two:
+        if entry.max_raters is not None and most > entry.max_raters:
             continue
         est = result.estimate(entry)
         cols = {"estimate": est.value}
@@ -195,7 +196,7 @@ def agreement_table(
             cols[side] = np.asarray(est.extras.get(side, np.full(est.value.shape, np.nan)),
                                     dtype=float)
         if ci is not None:
-            if entry.variance is not None:
+            if entry.analytic is not None:
                 iv = analytic_intervals(result, entry, confidence(ci),
                                         population_size(population), {})
                 cols.update({k: v for k, v in iv.items() if k != "estimate"})
@@ -209,7 +210,8 @@ def agreement_table(
         for side in ("pa", "pe"):
             out.loc[out["metric"] == "cohen", side] = out.loc[out["metric"] == "conger",
                                                               side].to_numpy()
-    band = interpret(out["estimate"]).where(out["metric"] != "percent")  # not chance-corrected
+    corrected = out["metric"].map({e.name: e.chance_corrected for e in entries})
+    band = interpret(out["estimate"]).where(corrected.astype(bool))  # bands: kappa-likes
     out.insert(out.columns.get_loc("reason"), "band", band)
     keys = [k for k in ("label", "replication") if k in out.columns]
     order_of = {e.name: i for i, e in enumerate(entries)}

@@ -32,7 +32,7 @@ from .report import cell_names
 __all__ = ["FramePlots", "ReportPlots", "plan", "rho_vs_normalized"]
 
 
-def _pyplot() -> Any:
+def pyplot() -> Any:
     try:
         import matplotlib.pyplot as plt
     except ImportError as exc:
@@ -40,8 +40,8 @@ def _pyplot() -> Any:
     return plt
 
 
-def _axes(ax: Any, size: tuple[float, float]) -> Any:
-    return _pyplot().subplots(figsize=size, layout="constrained")[1] if ax is None else ax
+def new_axes(ax: Any, size: tuple[float, float]) -> Any:
+    return pyplot().subplots(figsize=size, layout="constrained")[1] if ax is None else ax
 
 
 def _fold(name: Any) -> str:
@@ -80,7 +80,7 @@ class ReportPlots:
 
     def irr_hist(self, ax: Any = None, bins: int | np.ndarray = 10) -> Any:
         """IRR across labels, one step histogram per replication (Fig 2)."""
-        ax = _axes(ax, (6, 3.5))  # first: without matplotlib, the error naming the extra
+        ax = new_axes(ax, (6, 3.5))  # first: without matplotlib, the error naming the extra
         from matplotlib.ticker import MaxNLocator
 
         rows = self._rows("irr")
@@ -101,13 +101,13 @@ class ReportPlots:
     def label(self, name: Any, ax: Any = None) -> Any:
         """One label's IRR in each replication and kappa_x of each pair (Fig 3).
         An undefined value is marked "NaN" on the axis line."""
-        _pyplot()  # first: without matplotlib, the error naming the extra
+        pyplot()  # first: without matplotlib, the error naming the extra
         from matplotlib.patches import Patch
 
         name = self._find_label(name)
         rows = self._frame[(self._frame["label"] == name)
                            & (self._frame["statistic"] != "normalized")]
-        ax = _axes(ax, (max(4.0, 0.9 * len(rows)), 3.5))
+        ax = new_axes(ax, (max(4.0, 0.9 * len(rows)), 3.5))
         names = list(cell_names(rows))
         colors = ["C0" if s == "irr" else "C1" for s in rows["statistic"]]
         ax.bar(range(len(rows)), rows["estimate"], yerr=_errors(rows), color=colors,
@@ -142,7 +142,7 @@ class ReportPlots:
         irr = self._rows("irr").set_index(["label", "replication"])
         labels = list(sel["label"])
         x = np.arange(len(labels))
-        ax = _axes(ax, (max(7.5, 3.5 + 0.35 * len(labels)), 4))
+        ax = new_axes(ax, (max(7.5, 3.5 + 0.35 * len(labels)), 4))
         width = 0.27
         for k, (rep, color) in enumerate([(a, "C0"), (b, "C2")]):
             part = irr.loc[[(lab, rep) for lab in labels]]
@@ -164,7 +164,7 @@ class ReportPlots:
         table = rows.assign(cell=cells).pivot(index="label", columns="cell",
                                               values="estimate")
         table = table.reindex(index=pd.unique(rows["label"]), columns=pd.unique(cells))
-        ax = _axes(ax, (max(4.5, 2.5 + 1.3 * table.shape[1]),
+        ax = new_axes(ax, (max(4.5, 2.5 + 1.3 * table.shape[1]),
                         max(3.8, 1.6 + 0.28 * table.shape[0])))
         values = table.to_numpy(dtype=float)
         im = ax.imshow(values, cmap="viridis", vmin=0.0, vmax=vmax, aspect="auto")
@@ -241,7 +241,7 @@ def rho_vs_normalized(rho: pd.DataFrame, report: Any, ax: Any = None) -> Any:
     norm = report.frame[report.frame["statistic"] == "normalized"]
     both = rho.merge(norm[[*keys, "estimate"]], on=keys, how="inner")
     both = both[np.isfinite(both["rho"]) & np.isfinite(both["estimate"])]
-    ax = _axes(ax, (4.8, 4.2))
+    ax = new_axes(ax, (4.8, 4.2))
     for (a, b), part in both.groupby(["replication", "replication_other"], sort=False):
         ax.scatter(part["estimate"], part["rho"], s=18, label=f"{a} x {b}")
     if len(both) >= 2:
@@ -259,7 +259,7 @@ def plan(table: pd.DataFrame, ax: Any = None) -> Any:
     """Half width of the normalized kappa_x interval against the number of items,
     one line per label and pair, from :func:`~xrr_accessor.plan`'s table, with
     the target width dashed."""
-    ax = _axes(ax, (6, 3.8))
+    ax = new_axes(ax, (6, 3.8))
     keys = ["label", "replication", "replication_other"]
     for (label, a, b), part in table.groupby(keys, sort=False):
         ax.plot(part["n_items"], part["half_width"], marker="o", markersize=3,

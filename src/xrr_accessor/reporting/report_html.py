@@ -54,9 +54,9 @@ def _png(ax: Any, alt: str, caption: str) -> dict[str, Any]:
 
 
 def _figures(report: Any) -> tuple[list[dict[str, Any]], str]:
-    from .plotting import _pyplot
+    from .plotting import pyplot
 
-    _pyplot()  # matplotlib, or an ImportError naming the plot extra
+    pyplot()  # matplotlib, or an ImportError naming the plot extra
     plots, frame = report.plot, report.frame
     out = []
     irr = frame.loc[frame["statistic"] == "irr", "estimate"]

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from ..api import _bootstrap, normalizing
+from ..api import bootstrap_columns, normalizing
 from ..coefficients import Estimates, lookup
 from ..engine.pipeline import Run, annotations, kind_of, n_self, reference_code, run
 from ..engine.results import label_result, pair_index
@@ -143,7 +143,7 @@ def compute(data: Any, other: Any, irr: str | None, level: Any, reference: Any,
         attrs["ci"] = level_ = confidence(ci)
         targets = [Target("irr", rel), Target("kappa_x", kx),
                    Target("normalized", norm, {"irr": rel.name, "reference": ref})]
-        table = _bootstrap(result, targets, level_, opts, attrs)
+        table = bootstrap_columns(result, targets, level_, opts, attrs)
         values = {k: np.stack([table[k][q] for q in QUANTITIES], axis=-1) for k in values}
     return Table(result, estimates, values, attrs, ref)
 

@@ -9,12 +9,21 @@ those codes. Nothing here modifies its input.
 
 from __future__ import annotations
 
-from .encode import _label_categories, encode
+from .encode import encode, label_categories
 from .read import read
 from .roles import DUPLICATES, ROLE_ALIASES, ROLES, Roles
 from .tables import Annotations, Ids, Table, numeric_categories
 
 __all__ = [
-    "DUPLICATES", "ROLES", "ROLE_ALIASES", "Annotations", "Ids", "Roles", "Table",
-    "_label_categories", "encode", "numeric_categories", "read",
+    "DUPLICATES",
+    "ROLES",
+    "ROLE_ALIASES",
+    "Annotations",
+    "Ids",
+    "Roles",
+    "Table",
+    "encode",
+    "label_categories",
+    "numeric_categories",
+    "read",
 ]

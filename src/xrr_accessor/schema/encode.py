@@ -11,7 +11,7 @@ import pandas as pd
 from ..errors import DroppedDataWarning, InputError, LevelError, StrayValueWarning, warn
 from ..kernels.encode import small_integer_codes, whole_float_codes
 from ..multilabel.setcells import is_label_sets, label_set_codes, scalar_level_error
-from .tables import Annotations, Ids, Table, _show, label_rows
+from .tables import Annotations, Ids, Table, label_rows, show
 
 
 def _clean_values(values: pd.Series, where: str) -> pd.Series:
@@ -84,7 +84,7 @@ def _numeric_strings_hint(cats: pd.Index) -> str:
     return ""
 
 
-def _label_categories(
+def label_categories(
     values: pd.Series, where: str, order: Sequence[Any] | None, out: np.ndarray | None = None,
 ) -> tuple[np.ndarray, pd.Index]:
     """Codes (-1 = missing) and ordered categories of one label's values.
@@ -100,7 +100,7 @@ def _label_categories(
         codes = np.asarray(cats.get_indexer(values), dtype=np.int64)
         unknown = (codes < 0) & values.notna().to_numpy()
         if unknown.any():
-            bad = ", ".join(_show(v) for v in pd.unique(values[unknown])[:3])
+            bad = ", ".join(show(v) for v in pd.unique(values[unknown])[:3])
             raise InputError(
                 f"{where} holds [{bad}] not among categories={list(order)}; add them "
                 "to categories= or clean the column."
@@ -152,7 +152,7 @@ def _small_integers(values: pd.Series, out: np.ndarray | None = None
     return codes, pd.Index(cats.astype(values.dtype))
 
 
-def _is_ordered(values: pd.Series, cats: pd.Index, explicit: bool) -> bool:
+def is_ordered(values: pd.Series, cats: pd.Index, explicit: bool) -> bool:
     if explicit:
         return True
     if isinstance(values.dtype, pd.CategoricalDtype) and values.dtype.ordered:
@@ -211,12 +211,12 @@ def encode(tables: Sequence[Table], ordinal: bool = False) -> Annotations:
         dest = codes[j] if every_row else None  # written in place when it can be
         sets = label_set_codes(vals, where, order,
                                _namer(rows, item_codes, items, rater_codes, raters))
-        c, cats = sets if sets is not None else _label_categories(vals, where, order,
+        c, cats = sets if sets is not None else label_categories(vals, where, order,
                                                                  out=dest)
         if ordinal and is_label_sets(cats):
             raise scalar_level_error(where, cats, "the ordinal level (or linear / quadratic "
                                      "weights)")
-        if ordinal and not _is_ordered(vals, cats, order is not None):
+        if ordinal and not is_ordered(vals, cats, order is not None):
             raise LevelError(
                 f"{where} holds unordered categories ({', '.join(map(repr, cats[:4]))}"
                 f"{', ...' if len(cats) > 4 else ''}); the ordinal level and linear or "
@@ -255,7 +255,7 @@ def _namer(rows: np.ndarray | slice, item_codes: np.ndarray, items: pd.Index,
     """Names the annotation of a label's ``i``-th value in messages."""
     def name(i: int) -> str:
         r = int(label_rows(rows, len(item_codes))[i])
-        return f"(item={_show(items[item_codes[r]])}, rater={_show(raters[rater_codes[r]])})"
+        return f"(item={show(items[item_codes[r]])}, rater={show(raters[rater_codes[r]])})"
     return name
 
 

@@ -12,7 +12,7 @@ import xarray as xr
 
 from ..errors import DroppedDataWarning, InputError, LevelError, RoleError, warn
 from .labels import infer_labels
-from .roles import ROLE_ALIASES, Roles, _check_given, _find, _norm, _resolve_roles
+from .roles import ROLE_ALIASES, Roles, check_given, find_role, norm, resolve_roles
 from .tables import ALL_ROWS, Ids, Table
 
 
@@ -49,7 +49,7 @@ def _read_long(df: pd.DataFrame, roles: Roles) -> Table:
             "(flatten with df.columns = ['_'.join(map(str, c)) for c in df.columns]), "
             "and a wide frame is read with .xrr(wide=True)."
         )
-    found = _resolve_roles(cols, roles, "column")
+    found = resolve_roles(cols, roles, "column")
     value = roles.value
     if roles.labels is not None:
         if value is not None:
@@ -60,14 +60,14 @@ def _read_long(df: pd.DataFrame, roles: Roles) -> Table:
             raise RoleError("labels= is empty; name at least one label column.")
     value_cols: list[Hashable]
     if value is None:
-        v = _find(cols, "value")
+        v = find_role(cols, "value")
         value_cols = [v] if v is not None else []
     elif isinstance(value, str) or not isinstance(value, Sequence):
         value_cols = [value]
     else:
         value_cols = list(value)
     for v in value_cols:
-        _check_given(cols, "value" if roles.labels is None else "a label (labels=)", v,
+        check_given(cols, "value" if roles.labels is None else "a label (labels=)", v,
                      "column")
     used = {found["item"], found["rater"], found["replication"]}
     label_col = found["label"] if value_cols else None
@@ -87,7 +87,7 @@ def _read_long(df: pd.DataFrame, roles: Roles) -> Table:
         value_cols = infer_labels(df, value_cols, found["item"], found["rater"])
     else:
         has_label = label_col is not None or (value is not None and not (
-            len(value_cols) == 1 and _norm(value_cols[0]) in ROLE_ALIASES["value"]
+            len(value_cols) == 1 and norm(value_cols[0]) in ROLE_ALIASES["value"]
         ))
     found_by_name = value is None and bool(value_cols) and not has_label
     if found_by_name or label_col is not None:  # one value column: say what else is unused
@@ -206,14 +206,10 @@ def _read_wide(df: pd.DataFrame, roles: Roles) -> Table:
     )
 
 
-#: The dimension of the sparse layout: one entry per annotation.
-ANNOTATION_DIM = "annotation"
-
-
-def _is_annotation_layout(data: xr.Dataset | xr.DataArray) -> bool:
+def is_annotation_layout(data: xr.Dataset | xr.DataArray) -> bool:
     """One dimension along which item and rater are coordinates (not dimensions)."""
     return len(data.dims) == 1 and any(
-        _norm(c) in ROLE_ALIASES["item"] for c in data.coords if c not in data.dims)
+        norm(c) in ROLE_ALIASES["item"] for c in data.coords if c not in data.dims)
 
 
 def _read_annotation_layout(data: xr.Dataset | xr.DataArray, roles: Roles) -> Table:
@@ -234,10 +230,10 @@ def _read_annotation_layout(data: xr.Dataset | xr.DataArray, roles: Roles) -> Ta
 
 
 def _read_xarray(data: xr.Dataset | xr.DataArray, roles: Roles) -> Table:
-    if _is_annotation_layout(data):
+    if is_annotation_layout(data):
         return _read_annotation_layout(data, roles)
     dims = list(data.dims)
-    dim_of = _resolve_roles(dims, roles, "dimension")
+    dim_of = resolve_roles(dims, roles, "dimension")
     if isinstance(data, xr.Dataset):
         if dim_of["label"] is not None:
             raise RoleError(

@@ -32,7 +32,7 @@ ROLE_ALIASES: dict[str, tuple[str, ...]] = {
 }
 
 
-def _norm(name: Hashable) -> str:
+def norm(name: Hashable) -> str:
     out = str(name).lower()
     for ch in "_- .":
         out = out.replace(ch, "")
@@ -83,7 +83,7 @@ class Roles:
             if key not in valid:
                 hint = ""
                 for role, aliases in ROLE_ALIASES.items():
-                    if _norm(key) in aliases:
+                    if norm(key) in aliases:
                         hint = f" Did you mean {role}={kwargs[key]!r}?"
                 if not hint:
                     close = difflib.get_close_matches(key, valid, n=1)
@@ -94,8 +94,8 @@ class Roles:
         return cls(**kwargs)
 
 
-def _find(columns: Sequence[Hashable], role: str) -> Hashable | None:
-    hits = [c for c in columns if _norm(c) in ROLE_ALIASES[role]]
+def find_role(columns: Sequence[Hashable], role: str) -> Hashable | None:
+    hits = [c for c in columns if norm(c) in ROLE_ALIASES[role]]
     if len(hits) > 1:
         raise RoleError(
             f"several columns could be the {role}: {hits}. Say which with "
@@ -104,7 +104,7 @@ def _find(columns: Sequence[Hashable], role: str) -> Hashable | None:
     return hits[0] if hits else None
 
 
-def _check_given(columns: Sequence[Hashable], role: str, name: Hashable, what: str) -> None:
+def check_given(columns: Sequence[Hashable], role: str, name: Hashable, what: str) -> None:
     if name not in columns:
         close = difflib.get_close_matches(str(name), [str(c) for c in columns], n=1)
         hint = f" Did you mean {close[0]!r}?" if close else ""
@@ -128,7 +128,7 @@ def _missing_role(role: str, columns: Sequence[Hashable], what: str) -> RoleErro
     )
 
 
-def _resolve_roles(
+def resolve_roles(
     names: Sequence[Hashable], roles: Roles, what: str
 ) -> dict[str, Hashable | None]:
     """Which column (or dimension) plays each role: given, or found by name.
@@ -139,10 +139,10 @@ def _resolve_roles(
     for role in ("item", "rater", "replication", "label"):
         given = getattr(roles, role)
         if given is not None:
-            _check_given(names, role, given, what)
+            check_given(names, role, given, what)
             found[role] = given
         else:
-            found[role] = _find(names, role)
+            found[role] = find_role(names, role)
     for role in ("item", "rater"):
         if found[role] is None:
             raise _missing_role(role, names, what)

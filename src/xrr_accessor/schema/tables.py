@@ -45,7 +45,7 @@ class Ids:
         return Ids(self.codes[rows], self.uniques)
 
     def show(self, row: int) -> str:
-        return _show(self.uniques[self.codes[row]])
+        return show(self.uniques[self.codes[row]])
 
 
 #: ``rows`` of a label that has a value in every row, in row order (no index array).
@@ -182,6 +182,6 @@ def numeric_categories(cats: pd.Index, where: str, level_name: str) -> np.ndarra
 
 
 
-def _show(value: Any) -> str:
+def show(value: Any) -> str:
     """repr of a value as a user typed it (no ``np.int64(...)`` wrappers)."""
     return repr(value.item() if isinstance(value, np.generic) else value)

@@ -26,7 +26,6 @@ from typing import Any
 import numpy as np
 
 from ..coefficients import REGISTRY, Coefficient
-from ..coefficients.icc import anova, icc_table
 from ..engine.results import cell_name
 from ..errors import InputError, UndefinedWarning, warn
 from .resample import Replicates, Target, replicate
@@ -94,13 +93,13 @@ class Bootstrap:
 
 def method_for(entry: Coefficient, method: str | None) -> str:
     """``method`` checked against ``entry`` (None: analytic where it exists)."""
-    analytic = entry.variance is not None or entry.name == "icc"
+    analytic = entry.analytic is not None
     if method is None:
         return "analytic" if analytic else "bootstrap"
     if method not in METHODS:
         raise InputError(f"method={method!r}; choose 'bootstrap' or 'analytic'.")
     if method == "analytic" and not analytic:
-        names = [e.name for e in REGISTRY.values() if e.variance is not None] + ["icc"]
+        names = [e.name for e in REGISTRY.values() if e.analytic is not None]
         raise InputError(f"metric={entry.name!r} has no analytic standard error; use "
                          f"method='bootstrap' (those with one: {', '.join(names)}).")
     return method
@@ -108,14 +107,10 @@ def method_for(entry: Coefficient, method: str | None) -> str:
 
 def analytic_intervals(run: Any, entry: Coefficient, level: float, population: float,
                        params: dict[str, Any]) -> dict[str, np.ndarray]:
-    """Analytic standard errors and limits of ``entry`` (ICC: F-based)."""
+    """Analytic standard errors and limits of ``entry``, from its registry hook."""
     est = run.estimate(entry, **params)
-    if entry.name == "icc":
-        return {"estimate": est.value, **icc_table(anova(run.stats, run.ctx),
-                                                   params["form"], est.value, level)}
-    assert entry.variance is not None
-    iv = entry.variance(run.ann, run.ctx, entry.name, est.value, population)
-    return {"estimate": est.value, **iv.bounds(est.value, level)}
+    assert entry.analytic is not None
+    return {"estimate": est.value, **entry.analytic(run, est.value, level, population, params)}
 
 
 def _quantile(values: np.ndarray, q: np.ndarray) -> np.ndarray:

@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from ..coefficients import Coefficient
+from ..coefficients.registry import finalize
 from ..engine.statistics import Meta, as_labels, columns
 from ..errors import InputError
 from ..kernels.resample import MAX_ITEMS, multinomial_counts
@@ -100,10 +101,11 @@ def _finalize(arrays: dict[str, np.ndarray], run: Any, targets: Sequence[Target]
     """Each target over the columns of ``arrays``: (n_cols, L, cells)."""
     stats = as_labels(arrays)
     ctx = run.ctx.tiled(n_cols)
-    out = {}
+    out: dict[str, np.ndarray] = {}
+    cache: dict[tuple[Any, ...], Any] = {}
     with np.errstate(all="ignore"):
         for t in targets:
-            value = t.entry.finalize(stats, ctx, **t.params).value
+            value = finalize(t.entry, stats, ctx, t.params, cache).value
             out[t.key] = value.reshape(n_cols, run.ctx.meta.n_label, *value.shape[1:])
     return out
 
