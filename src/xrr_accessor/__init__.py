@@ -5,7 +5,6 @@ Importing the package registers the ``.xrr`` accessor on
 :class:`xarray.DataArray`. The same computations are plain functions here.
 """
 
-from __future__ import annotations
 
 from . import datasets as datasets  # submodules reachable as attributes
 from . import io as io

@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Collection, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, Literal
+from typing import IO, Any, Literal, cast
 
 import pandas as pd
 
@@ -89,7 +89,8 @@ def json_records(src: PathOrBuffer | Sequence[Any], platform: str, fix: str) -> 
     """The records of a JSON export: a list given as is, else the parsed document as a list."""
     if isinstance(src, list | tuple):
         return list(src)
-    data = parse_json(read_text(src, platform), source_name(src), platform, fix)
+    path = cast(PathOrBuffer, src)  # a list or tuple of records returned above
+    data = parse_json(read_text(path, platform), source_name(path), platform, fix)
     return data if isinstance(data, list) else [data]
 
 

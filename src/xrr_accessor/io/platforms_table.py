@@ -171,7 +171,7 @@ def _answer_columns(
 
 def _cell(value: object) -> str:
     """A cell as stripped text; missing cells are ""."""
-    if value is None or (not isinstance(value, str) and pd.isna(value)):  # type: ignore[arg-type]
+    if value is None or (not isinstance(value, str) and pd.isna(value)):
         return ""
     return ident(value).strip()
 

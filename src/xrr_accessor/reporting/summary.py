@@ -11,7 +11,8 @@ import xarray as xr
 
 from ..api import bootstrap_columns, normalizing
 from ..coefficients import Estimates, lookup
-from ..engine.pipeline import Run, annotations, kind_of, n_self, reference_code, run
+from ..engine.pipeline import Run, kind_of, n_self, reference_code, run
+from ..engine.pipeline import annotations as canonical
 from ..engine.results import label_result, pair_index
 from ..errors import InputError
 from ..lazy import deferrable
@@ -116,7 +117,7 @@ def compute(data: Any, other: Any, irr: str | None, level: Any, reference: Any,
     """IRR, kappa_x and normalized kappa_x from one pass (and one set of bootstrap
     draws when ``ci`` is given). ``irr=None``: Cohen's kappa where no replication
     has more than two raters (the paper's choice), else alpha."""
-    ann, lvl = annotations(data, other, level=level, **roles)
+    ann, lvl = canonical(data, other, level=level, **roles)
     if irr is None:
         irr = "cohen" if _most_raters(ann) <= 2 else "alpha"
     rel = normalizing(irr)
@@ -133,6 +134,7 @@ def compute(data: Any, other: Any, irr: str | None, level: Any, reference: Any,
     result.warn(rel, estimates["irr"])
     result.warn(kx, estimates["kappa_x"])
     own = estimates["normalized"]  # its reasons beyond kappa_x's (warned above)
+    assert own.reason is not None  # filled by Estimates.__post_init__
     result.warn(norm, replace(own, reason=np.where(estimates["kappa_x"].reason == "", own.reason,
                                                    "")), "normalized kappa_x")
     attrs: dict[str, Any] = {"irr": rel.name, "level": result.level.name}

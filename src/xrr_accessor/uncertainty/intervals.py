@@ -158,7 +158,7 @@ def limits(estimate: np.ndarray, boot: np.ndarray, level: float, interval: str,
                 continue
             z0 = _NORMAL.inv_cdf(float(p))
             shifted = z0 + z
-            q[idx] = _NORMAL.cdf(z0 + shifted / (1.0 - a[idx] * shifted))
+            q[idx] = _NORMAL.cdf(float(z0 + shifted / (1.0 - a[idx] * shifted)))
         out.append(_quantile(boot, q))
     return out[0], out[1]
 
