@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from scipy import stats
 
-from xrr_accessor.uncertainty.distributions import betainc, f_ppf, f_sf, t_ppf, t_sf
+from xrr_accessor.coefficients.distributions import betainc, f_ppf, f_sf, t_ppf, t_sf
 
 
 @given(a=st.floats(0.05, 500), b=st.floats(0.05, 500), x=st.floats(0, 1))

@@ -16,7 +16,7 @@ from test_set_levels import SET_LEVELS, d_masi, scalar, set_frames
 import xrr_accessor as xa
 from xrr_accessor.engine import pipeline
 from xrr_accessor.errors import InputError, LevelError, RoleError
-from xrr_accessor.multilabel.setcells import is_label_sets, label_set_codes, set_cells
+from xrr_accessor.schema.setcells import is_label_sets, label_set_codes, set_cells
 
 import naive
 from helpers import assert_close_or_both_nan, quietly

@@ -18,7 +18,7 @@ import pytest
 from test_set_levels import NAIVE, NLTK, SET_LEVELS, _nltk_alpha, d_masi, scalar
 
 import xrr_accessor as xa
-from xrr_accessor.multilabel.setcells import set_cells
+from xrr_accessor.schema.setcells import set_cells
 
 import naive
 

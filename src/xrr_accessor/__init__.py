@@ -6,8 +6,6 @@ Importing the package registers the ``.xrr`` accessor on
 """
 
 
-from . import datasets as datasets  # submodules reachable as attributes
-from . import io as io
 from .accessors import XRRAccessor, register
 from .api import annotations, cross_kappa, irr, normalized, to_frame, to_xarray
 from .diagnostics import (
@@ -34,12 +32,12 @@ from .multilabel.augmented import (
     augmented_matrix,
     augmented_sweep,
 )
-from .multilabel.setcells import set_cells
-from .multilabel.sets import LabelSets, read_sets
 from .multilabel.sharpen import Sharpened, sharpen
 from .reporting.agreement import agreement_table, interpret, per_category
 from .reporting.report import Report, report
 from .reporting.summary import summary
+from .schema.setcells import set_cells
+from .schema.sets import LabelSets, read_sets
 from .uncertainty.compare import compare, plan
 
 __version__ = "0.1.0"
@@ -93,4 +91,8 @@ def __getattr__(name: str) -> object:
         from .lazy.graph import Lazy
 
         return Lazy
+    if name in ("datasets", "io"):  # submodules imported on first use (a faster import)
+        import importlib
+
+        return importlib.import_module(f".{name}", __name__)
     raise AttributeError(f"module 'xrr_accessor' has no attribute {name!r}")

@@ -9,10 +9,10 @@ shape of what they return. The ``.xrr`` accessors call these functions.
 
 from typing import Any
 
-import numpy as np
-
-from .coefficients import REGISTRY, Coefficient, lookup
+from .coefficients import lookup
 from .coefficients.icc import parse_form
+from .coefficients.registry import normalizing
+from .engine.convert import to_frame, to_xarray
 from .engine.pipeline import (
     annotations,
     entry_level,
@@ -24,11 +24,10 @@ from .engine.pipeline import (
 from .engine.results import warn_dropped
 from .errors import InputError
 from .lazy import deferrable
-from .schema.convert import to_frame, to_xarray
 from .uncertainty.intervals import (
     Bootstrap,
     analytic_intervals,
-    bootstrap_intervals,
+    bootstrap_columns,
     confidence,
     method_for,
     population_size,
@@ -36,21 +35,6 @@ from .uncertainty.intervals import (
 from .uncertainty.resample import Target
 
 __all__ = ["annotations", "cross_kappa", "irr", "normalized", "to_frame", "to_xarray"]
-
-
-def normalizing(name: str) -> Coefficient:
-    """The registry entry of an IRR that can normalize kappa_x."""
-    try:
-        entry = lookup(name)
-    except InputError:
-        entry = None
-    if entry is None or not entry.normalizes:
-        names = [e.name for e in REGISTRY.values() if e.normalizes]
-        raise InputError(
-            f"irr={name!r} cannot normalize kappa_x; use one of {', '.join(names)} "
-            "(defined at every level of measurement, as kappa_x is)."
-        )
-    return entry
 
 
 @deferrable
@@ -179,19 +163,6 @@ def _no_interval(method: str | None) -> None:
     if method is not None:
         raise InputError(f"method={method!r} chooses how the interval is computed; ask for "
                          "one with ci= (e.g. ci=0.95).")
-
-
-def bootstrap_columns(result: Any, targets: list[Target], level: float, opts: Bootstrap,
-               attrs: dict[str, Any]) -> dict[str, dict[str, np.ndarray]]:
-    """Bootstrap interval columns of each target; its settings into ``attrs``."""
-    what = {t.key: "normalized kappa_x" if t.key.startswith("normalized") else t.key
-            for t in targets}
-    table, reps = bootstrap_intervals(result, targets, level, opts, what)
-    attrs.update(method="bootstrap", interval=opts.interval, n_boot=opts.n_boot,
-                 seed=reps.seed)
-    for cols in table.values():
-        cols.pop("n_undefined")
-    return table
 
 
 @deferrable

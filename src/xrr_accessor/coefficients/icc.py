@@ -33,8 +33,8 @@ import numpy as np
 
 from ..engine.statistics import Stats
 from ..errors import InputError
-from ..uncertainty.distributions import f_ppf, f_sf
 from .base import Context, Estimates
+from .distributions import f_ppf, f_sf
 from .iota import complete_strata
 
 __all__ = ["FORMS", "analytic", "anova", "icc", "icc_table", "parse_form"]

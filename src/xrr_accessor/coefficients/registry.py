@@ -28,8 +28,8 @@ from . import light as _light
 from . import normalized as _normalized
 from . import variance as _variance
 
-__all__ = ["REGISTRY", "Coefficient", "finalize", "lookup", "needs", "register",
-           "requirements"]
+__all__ = ["REGISTRY", "Coefficient", "finalize", "lookup", "needs", "normalizing",
+           "register", "requirements"]
 
 LEVELS = ("nominal", "ordinal", "interval", "ratio", "jaccard", "masi", "custom")
 
@@ -135,6 +135,21 @@ def finalize(entry: Coefficient, stats: Any, ctx: Any, params: dict[str, Any],
         cache[key] = (entry.finalize(stats, ctx, *inputs, **params) if inputs
                       else entry.finalize(stats, ctx, **params))
     return cache[key]
+
+
+def normalizing(name: str) -> Coefficient:
+    """The registry entry of an IRR that can normalize kappa_x."""
+    try:
+        entry = lookup(name)
+    except InputError:
+        entry = None
+    if entry is None or not entry.normalizes:
+        names = [e.name for e in REGISTRY.values() if e.normalizes]
+        raise InputError(
+            f"irr={name!r} cannot normalize kappa_x; use one of {', '.join(names)} "
+            "(defined at every level of measurement, as kappa_x is)."
+        )
+    return entry
 
 
 def _key(name: str) -> str:

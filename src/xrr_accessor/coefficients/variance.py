@@ -40,8 +40,8 @@ import numpy as np
 from .. import kernels
 from ..errors import InputError
 from ..schema import Annotations
-from ..uncertainty.distributions import t_ppf, t_sf
 from .base import Context
+from .distributions import t_ppf, t_sf
 
 __all__ = ["Interval", "Items", "alpha_terms", "analytic", "bp_terms", "cohen_terms",
            "conger_terms", "fleiss_terms", "gwet_terms", "interval", "percent_terms"]

@@ -20,8 +20,8 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
+from .._optional import new_axes
 from ..errors import InputError
-from ..reporting.plotting import new_axes
 
 __all__ = ["aad", "items", "raters", "validity"]
 
@@ -163,7 +163,7 @@ def aad(result: Any, which: str = "intra", label: Any = None, ax: Any = None) ->
 
 
 def _pyplot_cmap(n: int) -> Any:
-    from ..reporting.plotting import pyplot
+    from .._optional import pyplot
 
     cmap = pyplot().get_cmap("viridis")
     return lambda k: cmap(k / max(n - 1, 1))

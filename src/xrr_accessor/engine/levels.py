@@ -19,7 +19,7 @@ import pandas as pd
 
 from ..errors import InputError, LevelError
 from ..kernels.sets import set_overlaps
-from ..multilabel.setcells import is_label_sets, looks_like_text_lists, scalar_level_error
+from ..schema.setcells import is_label_sets, looks_like_text_lists, scalar_level_error
 
 __all__ = [
     "LEVELS", "SET_LEVELS", "SET_READ_HINT", "WEIGHTS", "Level", "agreement_weights", "check_sets",

@@ -23,7 +23,6 @@ from ..coefficients.light import MAX_LIGHT_RATERS
 from ..coefficients.registry import finalize, needs
 from ..errors import InputError, LevelError
 from ..kernels import accumulate
-from ..lazy.staged import OTHER_REFUSED, Planned, Staged
 from ..schema import Annotations, Roles, Table, encode, read
 from .levels import SET_READ_HINT, Level, check_sets, resolve_level, resolve_weights
 from .results import (
@@ -34,6 +33,7 @@ from .results import (
     warn_scales,
     warn_undefined,
 )
+from .staged import OTHER_REFUSED, Planned, Staged
 from .statistics import GROUPS, Meta, Rows, Stats, check_size, chunk, rows
 
 __all__ = ["Run", "annotations", "entry_level", "make_meta", "run"]

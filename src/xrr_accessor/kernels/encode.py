@@ -93,3 +93,50 @@ def whole_float_codes(values: np.ndarray, max_span: int,
             if out[a] >= 0:
                 out[a] = lookup[out[a]]
     return True, cats
+
+
+@njit(cache=True, nogil=True)
+def first_seen_codes(values: np.ndarray, max_span: int,
+                     out: np.ndarray) -> tuple[bool, np.ndarray]:
+    """Codes of int64 ids in order of first appearance (as ``pd.factorize``), written
+    to ``out``, and the distinct ids in that order.
+
+    A lookup table over [min, max] replaces hashing. When the range is wider
+    than ``max_span`` the first result is False (hash instead).
+    """
+    n = values.shape[0]
+    if n == 0:
+        return True, np.empty(0, dtype=np.int64)
+    lo = values[0]
+    hi = values[0]
+    for a in range(n):
+        v = values[a]
+        if v < lo:
+            lo = v
+        if v > hi:
+            hi = v
+    if hi - lo > max_span:
+        return False, np.empty(0, dtype=np.int64)
+    lookup = np.full(hi - lo + 1, -1, dtype=np.int64)
+    uniques = np.empty(n, dtype=np.int64)
+    k = 0
+    for a in range(n):
+        j = values[a] - lo
+        if lookup[j] < 0:
+            lookup[j] = k
+            uniques[k] = values[a]
+            k += 1
+        out[a] = lookup[j]
+    return True, uniques[:k].copy()
+
+
+@njit(cache=True, nogil=True)
+def has_repeat(keys: np.ndarray, space: int) -> bool:
+    """Whether any key 0..space-1 occurs twice: one pass over a byte per key."""
+    seen = np.zeros(space, dtype=np.uint8)
+    for a in range(keys.shape[0]):
+        k = keys[a]
+        if seen[k]:
+            return True
+        seen[k] = 1
+    return False

@@ -15,13 +15,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..engine.staged import Staged
 from ..engine.statistics import Meta, Stats, chunk, rows
 from ..errors import InputError, collecting
 from ..kernels import accumulate
 from ..schema import Annotations, Roles, encode, read
 from ..schema.encode import is_ordered
 from ..schema.tally import Tally, present, tally
-from .staged import Staged
 
 __all__ = ["Survey", "merge", "partition_stats", "survey"]
 

@@ -32,13 +32,13 @@ from dask.delayed import Delayed, delayed
 from dask.graph_manipulation import clone
 
 from ..engine.pipeline import kind_of
+from ..engine.staged import OTHER_REFUSED, Planned, Staged
 from ..engine.statistics import Meta, Stats
 from ..errors import InputError, collecting, warn
 from ..schema import Roles
 from ..schema.read import is_annotation_layout
 from ..schema.roles import resolve_roles
 from .blocks import merge, partition_stats, survey
-from .staged import OTHER_REFUSED, Planned, Staged
 
 __all__ = ["FAN_IN", "Lazy", "compute_all", "defer", "partitions"]
 

@@ -19,8 +19,8 @@ import pandas as pd
 
 from ..errors import InputError, UndefinedWarning, XRRWarning, warn
 from ..kernels.augmented import consensus, rater_agreement
+from ..schema.sets import LabelSets
 from .augmented import CITATION, check_p, label_weights, sets_of
-from .sets import LabelSets
 
 __all__ = ["Sharpened", "sharpen"]
 

@@ -26,22 +26,11 @@ from typing import Any, ClassVar
 import numpy as np
 import pandas as pd
 
+from .._optional import new_axes, pyplot
 from ..errors import InputError
 from .report import cell_names
 
 __all__ = ["FramePlots", "ReportPlots", "plan", "rho_vs_normalized"]
-
-
-def pyplot() -> Any:
-    try:
-        import matplotlib.pyplot as plt
-    except ImportError as exc:
-        raise ImportError("plots need matplotlib: pip install 'xrr_accessor[plot]'") from exc
-    return plt
-
-
-def new_axes(ax: Any, size: tuple[float, float]) -> Any:
-    return pyplot().subplots(figsize=size, layout="constrained")[1] if ax is None else ax
 
 
 def _fold(name: Any) -> str:

@@ -54,7 +54,7 @@ def _png(ax: Any, alt: str, caption: str) -> dict[str, Any]:
 
 
 def _figures(report: Any) -> tuple[list[dict[str, Any]], str]:
-    from .plotting import pyplot
+    from .._optional import pyplot
 
     pyplot()  # matplotlib, or an ImportError naming the plot extra
     plots, frame = report.plot, report.frame

@@ -9,8 +9,8 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from ..api import bootstrap_columns, normalizing
 from ..coefficients import Estimates, lookup
+from ..coefficients.registry import normalizing
 from ..engine.pipeline import Run, kind_of, n_self, reference_code, run
 from ..engine.pipeline import annotations as canonical
 from ..engine.results import label_result, pair_index
@@ -18,7 +18,7 @@ from ..errors import InputError
 from ..lazy import deferrable
 from ..schema import Annotations
 from ..schema.tally import counts
-from ..uncertainty.intervals import Bootstrap, confidence
+from ..uncertainty.intervals import Bootstrap, bootstrap_columns, confidence
 from ..uncertainty.resample import Target
 
 __all__ = ["QUANTITIES", "Table", "compute", "summary"]

@@ -10,7 +10,7 @@ import pandas as pd
 
 from ..errors import DroppedDataWarning, InputError, LevelError, StrayValueWarning, warn
 from ..kernels.encode import small_integer_codes, whole_float_codes
-from ..multilabel.setcells import is_label_sets, label_set_codes, scalar_level_error
+from .setcells import is_label_sets, label_set_codes, scalar_level_error
 from .tables import Annotations, Ids, Table, label_rows, show
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -11,6 +11,7 @@ import pandas as pd
 import xarray as xr
 
 from ..errors import DroppedDataWarning, InputError, LevelError, RoleError, warn
+from ..kernels.encode import has_repeat
 from .labels import infer_labels
 from .roles import ROLE_ALIASES, Roles, check_given, find_role, norm, resolve_roles
 from .tables import ALL_ROWS, Ids, Table
@@ -142,7 +143,8 @@ def _read_long(df: pd.DataFrame, roles: Roles) -> Table:
     if isinstance(df[label_col].dtype, pd.CategoricalDtype):
         cats = df[label_col].dtype.categories
         label_order = np.argsort(cats.get_indexer(lab.uniques), kind="stable")
-    row_of, first = pd.factorize(_key_codes([item, rater] + ([rep] if rep is not None else [])))
+    row_of, first = pd.factorize(
+        _key_codes([item, rater] + ([rep] if rep is not None else [])).codes)
     row_of = np.asarray(row_of, dtype=np.int64)
     first_pos = _first_positions(row_of, len(first))
     table.item = item.take(first_pos)
@@ -305,12 +307,27 @@ def _read_xarray(data: xr.Dataset | xr.DataArray, roles: Roles) -> Table:
     )
 
 
-def _key_codes(parts: list[Ids]) -> np.ndarray:
-    """One int64 key per row combining several factorized ids."""
+@dataclass(frozen=True)
+class Keys:
+    """One int64 key per row combining several factorized ids, and how many keys
+    there can be (the product of the ids' counts)."""
+
+    codes: np.ndarray
+    space: int
+
+
+def _key_codes(parts: list[Ids]) -> Keys:
+    """The combined key of each row (see :class:`Keys`)."""
     key = np.zeros(len(parts[0]), dtype=np.int64)
+    space = 1
     for ids in parts:
         key = key * max(len(ids.uniques), 1) + ids.codes
-    return key
+        space *= max(len(ids.uniques), 1)
+    return Keys(key, space)
+
+
+#: Largest key space checked for repeats with a byte per key (else pandas hashes).
+MAX_MARK_SPACE = 1 << 27
 
 
 #: What to do with repeated annotations of one (item, rater, replication[, label]).
@@ -322,7 +339,7 @@ def _first_positions(codes: np.ndarray, n: int) -> np.ndarray:
 
 
 def _dedupe(
-    key: np.ndarray,
+    keys: Keys,
     policy: str,
     describe: Any,
     where: str,
@@ -336,6 +353,10 @@ def _dedupe(
     values. The policy is the user's explicit choice, so it does not warn; the
     count is reported in the result's ``attrs["n_duplicates"]``.
     """
+    if keys.space <= max(MAX_MARK_SPACE, 8 * len(keys.codes)) and not has_repeat(
+            keys.codes, keys.space):
+        return None, values
+    key = keys.codes
     index = pd.Index(key)
     dup = index.duplicated()
     if not dup.any():

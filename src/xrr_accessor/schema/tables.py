@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError, LevelError
+from ..kernels.encode import first_seen_codes
 
 
 @dataclass(frozen=True)
@@ -22,6 +23,9 @@ class Ids:
     @classmethod
     def factorize(cls, values: Any, where: str, column: Hashable | None = None) -> Ids:
         """Factorize once; missing or unhashable ids are an error naming ``where``."""
+        fast = _integer_ids(values)
+        if fast is not None:
+            return fast
         try:
             codes, uniques = pd.factorize(values)
         except TypeError as exc:
@@ -46,6 +50,21 @@ class Ids:
 
     def show(self, row: int) -> str:
         return show(self.uniques[self.codes[row]])
+
+
+def _integer_ids(values: Any) -> Ids | None:
+    """Integer ids over a narrow range: codes in order of first appearance from one
+    numba pass with a lookup table (what ``pd.factorize`` gives, without hashing)."""
+    arr = getattr(values, "dtype", None)
+    if arr is None or not isinstance(arr, np.dtype) or arr.kind not in "iu" or (
+            arr.kind == "u" and arr.itemsize == 8):
+        return None
+    ints = np.asarray(values).astype(np.int64, copy=False)
+    codes = np.empty(len(ints), dtype=np.int64)
+    ok, uniques = first_seen_codes(ints, max(1024, 4 * len(ints)), codes)
+    if not ok:
+        return None
+    return Ids(codes, pd.Index(uniques.astype(arr)))
 
 
 #: ``rows`` of a label that has a value in every row, in row order (no index array).

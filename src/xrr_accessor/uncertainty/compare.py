@@ -16,8 +16,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..api import normalizing
 from ..coefficients import lookup
+from ..coefficients.registry import normalizing
 from ..engine.pipeline import run
 from ..engine.results import pair_index
 from ..errors import InputError, UndefinedWarning, warn

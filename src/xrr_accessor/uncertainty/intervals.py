@@ -30,7 +30,7 @@ from ..engine.results import cell_name
 from ..errors import InputError, UndefinedWarning, warn
 from .resample import Replicates, Target, replicate
 
-__all__ = ["Bootstrap", "bootstrap_intervals", "confidence", "limits"]
+__all__ = ["Bootstrap", "bootstrap_columns", "bootstrap_intervals", "confidence", "limits"]
 
 #: Fewer items than this give a warning: the intervals are unstable (see the
 #: coverage study in benchmarks/interval_coverage.py).
@@ -290,3 +290,16 @@ def population_size(population: float | None) -> float:
         raise InputError(f"population={population!r} is the number of items in the "
                          "population (>= the items rated), or None for an infinite one.")
     return float(population)
+
+
+def bootstrap_columns(result: Any, targets: list[Target], level: float, opts: Bootstrap,
+                      attrs: dict[str, Any]) -> dict[str, dict[str, np.ndarray]]:
+    """Bootstrap interval columns of each target; its settings into ``attrs``."""
+    what = {t.key: "normalized kappa_x" if t.key.startswith("normalized") else t.key
+            for t in targets}
+    table, reps = bootstrap_intervals(result, targets, level, opts, what)
+    attrs.update(method="bootstrap", interval=opts.interval, n_boot=opts.n_boot,
+                 seed=reps.seed)
+    for cols in table.values():
+        cols.pop("n_undefined")
+    return table

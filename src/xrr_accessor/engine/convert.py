@@ -12,8 +12,8 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from ..engine.pipeline import annotations as canonical
 from ..errors import InputError
+from .pipeline import annotations as canonical
 
 __all__ = ["DENSE_MIN_FILL", "to_frame", "to_xarray"]
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..engine.statistics import Meta, Stats
 from ..schema import Annotations
+from .statistics import Meta, Stats
 
 __all__ = ["OTHER_REFUSED", "Planned", "Staged"]
 

@@ -28,8 +28,8 @@ import numpy as np
 import pandas as pd
 
 from ..errors import DroppedDataWarning, InputError, RoleError, warn
-from ..schema.roles import ROLE_ALIASES, check_given, find_role, norm
-from ..schema.tables import Ids, show
+from .roles import ROLE_ALIASES, check_given, find_role, norm
+from .tables import Ids, show
 
 __all__ = ["LAYOUTS", "LabelSets", "read_sets", "set_roles"]
 

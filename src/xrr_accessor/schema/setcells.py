@@ -23,8 +23,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError, LevelError
-from ..schema.roles import ROLE_ALIASES, check_given, find_role, norm
-from ..schema.tables import show
+from .roles import ROLE_ALIASES, check_given, find_role, norm
 from .sets import (
     MISSING,
     ORDERED,
@@ -38,6 +37,7 @@ from .sets import (
     set_categories,
     value_column,
 )
+from .tables import show
 
 __all__ = ["SET_CATEGORIES", "is_label_sets", "label_set_codes", "looks_like_text_lists",
            "set_cells"]

@@ -1,0 +1,62 @@
+"""The reader's numba passes against pandas: integer ids coded in order of first
+appearance (``pd.factorize``) and the repeat check of (item, rater, replication) keys
+(``pd.Index.duplicated``), on random ids including negative and wide ranges."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+from xrr_accessor.kernels.encode import first_seen_codes, has_repeat
+from xrr_accessor.schema.tables import Ids
+
+INTS = arrays(np.int64, st.integers(0, 300), elements=st.integers(-50, 10**6))
+
+
+@settings(max_examples=200, deadline=None)
+@given(values=INTS)
+def test_first_seen_codes_equal_factorize(values):
+    codes = np.empty(len(values), dtype=np.int64)
+    ok, uniques = first_seen_codes(values, 10**7, codes)
+    assert ok
+    want_codes, want_uniques = pd.factorize(values)
+    np.testing.assert_array_equal(codes, want_codes)
+    np.testing.assert_array_equal(uniques, want_uniques)
+
+
+def test_first_seen_codes_refuse_a_range_wider_than_the_span():
+    ok, _ = first_seen_codes(np.array([0, 10**9], dtype=np.int64), 1024,
+                             np.empty(2, dtype=np.int64))
+    assert not ok
+
+
+@settings(max_examples=200, deadline=None)
+@given(values=INTS, dtype=st.sampled_from(["int8", "int32", "int64", "uint16"]))
+def test_integer_ids_equal_factorize_whatever_the_range(values, dtype):
+    series = pd.Series(values).clip(np.iinfo(dtype).min, np.iinfo(dtype).max).astype(dtype)
+    ids = Ids.factorize(series, "column 'item'")
+    want_codes, want_uniques = pd.factorize(series)
+    np.testing.assert_array_equal(ids.codes, want_codes)
+    pd.testing.assert_index_equal(ids.uniques, pd.Index(want_uniques))
+
+
+@settings(max_examples=200, deadline=None)
+@given(keys=arrays(np.int64, st.integers(0, 300), elements=st.integers(0, 999)))
+def test_has_repeat_equals_duplicated(keys):
+    assert has_repeat(keys, 1000) == bool(pd.Index(keys).duplicated().any())
+
+
+@pytest.mark.parametrize("duplicates", ["first", "last"])
+def test_a_repeated_annotation_is_still_found_with_integer_ids(duplicates):
+    import xrr_accessor as xa
+
+    df = pd.DataFrame({"item": [1, 1, 2, 2, 1], "rater": [7, 8, 7, 8, 7],
+                       "joy": [0, 1, 1, 0, 1]})
+    with pytest.raises(xa.InputError, match="more than once"):
+        xa.irr(df)
+    got = df.xrr(duplicates=duplicates).irr()
+    assert got.attrs["n_duplicates"] == 1
