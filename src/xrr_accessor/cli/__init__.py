@@ -99,7 +99,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"xrr {_version()}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
                                 parser_class=_Parser)
-    shown = argparse.ArgumentParser(add_help=False)
+    shown = _Parser(add_help=False)  # parents share the subparsers' class (typing)
     shown.add_argument("--format", choices=FORMATS, default="table",
                        help="output format (default table; html: a self-contained page "
                             "with figures, for report and demo)")
@@ -107,14 +107,14 @@ def _parser() -> argparse.ArgumentParser:
     shown.add_argument("--digits", type=int, default=3,
                        help="decimals shown in table and markdown (default 3; csv and json "
                             "keep full precision)")
-    boot = argparse.ArgumentParser(add_help=False)
+    boot = _Parser(add_help=False)  # parents share the subparsers' class (typing)
     boot.add_argument("--ci", type=float, metavar="LEVEL",
                       help="interval level, e.g. 0.95 (item bootstrap)")
     boot.add_argument("--n-boot", type=_positive, default=1000,
                       help="bootstrap replicates (default 1000)")
     boot.add_argument("--seed", type=int, default=None, help="seed of the bootstrap")
     boot.add_argument("--interval", choices=["bca", "percentile"], default="bca")
-    files = argparse.ArgumentParser(add_help=False)
+    files = _Parser(add_help=False)  # parents share the subparsers' class (typing)
     for role in ROLES:
         files.add_argument(f"--{role}", metavar="COL", help=f"column holding the {role}")
     files.add_argument("--labels", action="append", metavar="A,B",
@@ -132,7 +132,7 @@ def _parser() -> argparse.ArgumentParser:
                        help="with a directory or glob (quote it): add a column COL holding "
                             "each row's file name, e.g. --file-column replication for one "
                             "file per pool")
-    level = argparse.ArgumentParser(add_help=False)
+    level = _Parser(add_help=False)  # parents share the subparsers' class (typing)
     level.add_argument("--level", choices=LEVELS, default="nominal",
                        help="level of measurement (default nominal)")
     normalizers = [e.name for e in REGISTRY.values() if e.normalizes]
