@@ -32,6 +32,17 @@ def names() -> list[str]:
             if not inspect.ismodule(getattr(xrr_accessor, n))]
 
 
+def filename_map() -> dict[str, str]:
+    """Page names for classes whose name differs from another name only in case
+    (``Report`` and ``report``): ``xrr_accessor.Report-class``."""
+    folded: dict[str, list[str]] = {}
+    for n in names():
+        folded.setdefault(n.casefold(), []).append(n)
+    return {f"xrr_accessor.{n}": f"xrr_accessor.{n}-class"
+            for group in folded.values() if len(group) > 1
+            for n in group if inspect.isclass(getattr(xrr_accessor, n))}
+
+
 def write(out: Path) -> Path:
     """Write the page into ``out`` (a directory); its path."""
     out.mkdir(parents=True, exist_ok=True)

@@ -43,6 +43,9 @@ myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence"]
 myst_heading_anchors = 3
 
 autosummary_generate = True
+# report()/Report and the like: pages whose names differ only in case would overwrite
+# each other on macOS and Windows file systems (api_page.filename_map renames the classes').
+autosummary_filename_map = api_page.filename_map()
 autodoc_typehints = "none"  # the signatures show them; numpydoc has the descriptions
 numpydoc_show_class_members = False
 numpydoc_class_members_toctree = False

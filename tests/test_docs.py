@@ -88,3 +88,11 @@ def test_gallery_draws_every_figure():
     missing = sorted(w for w in wanted if w not in code)
     assert not missing, f"figures not in docs/gallery.py: {missing}"
     assert len({stem for stem, _, _ in gallery.FIGURES}) == len(gallery.FIGURES)
+
+
+def test_api_page_names_differ_beyond_case():
+    """report()/Report and friends: no two pages collide on a case-insensitive disk."""
+    renamed = api_page.filename_map()
+    assert renamed["xrr_accessor.Report"] == "xrr_accessor.Report-class"
+    pages = [renamed.get(f"xrr_accessor.{n}", f"xrr_accessor.{n}") for n in api_page.names()]
+    assert len({p.casefold() for p in pages}) == len(pages)

@@ -73,6 +73,8 @@ def test_site_has_the_pages(site):
                  "guides/llm_annotators.html", "gallery/index.html", "api/index.html",
                  "api/generated/xrr_accessor.irr.html",
                  "api/generated/xrr_accessor.XRRAccessor.html",
+                 "api/generated/xrr_accessor.report.html",
+                 "api/generated/xrr_accessor.Report-class.html",
                  "notebooks/04_llm_as_annotator.html"]:
         assert (site / page).is_file(), page
     accessor = (site / "api/generated/xrr_accessor.XRRAccessor.html").read_text("utf-8")
