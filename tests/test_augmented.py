@@ -40,7 +40,7 @@ from xrr_accessor.errors import (
     XRRWarning,
 )
 from xrr_accessor.multilabel.augmented import _pair_sums, label_weights
-from xrr_accessor.schema.sets import read_sets
+from xrr_accessor.schema.readsets import read_sets
 
 # --- the naive oracle ---------------------------------------------------------------
 

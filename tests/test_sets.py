@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 import xrr_accessor as xa
 from xrr_accessor.errors import DroppedDataWarning, InputError, RoleError
-from xrr_accessor.schema.sets import read_sets, set_roles
+from xrr_accessor.schema.readsets import read_sets, set_roles
 
 TABLE1 = [["a", "b"], ["b", "a"], ["b"], ["c"], ["c", "b"]]
 

@@ -36,8 +36,9 @@ from .multilabel.sharpen import Sharpened, sharpen
 from .reporting.agreement import agreement_table, interpret, per_category
 from .reporting.report import Report, report
 from .reporting.summary import summary
+from .schema.readsets import read_sets
 from .schema.setcells import set_cells
-from .schema.sets import LabelSets, read_sets
+from .schema.sets import LabelSets
 from .uncertainty.compare import compare, plan
 
 __version__ = "0.1.0"

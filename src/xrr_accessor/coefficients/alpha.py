@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..engine.statistics import Stats
-from .base import Context, Estimates, counts, one_minus_ratio
+from .base import Context, Estimates, one_minus_ratio, rounded_counts
 from .sums import within_sums
 
 __all__ = ["alpha"]
@@ -38,9 +38,9 @@ def alpha(stats: Stats, ctx: Context) -> Estimates:
     est = Estimates(
         np.full(m_hist.shape[:2], np.nan),
         counts={
-            "n_items": counts(m_hist[..., 2:].sum(axis=-1)),
-            "n_unpairable": counts(m_hist[..., 1]),
-            "n_values": counts(sums.n_values),
+            "n_items": rounded_counts(m_hist[..., 2:].sum(axis=-1)),
+            "n_unpairable": rounded_counts(m_hist[..., 1]),
+            "n_values": rounded_counts(sums.n_values),
         },
     )
     est.undefined(

@@ -81,7 +81,7 @@ class Estimates:
         self.reason[new] = why
 
 
-def counts(x: np.ndarray) -> np.ndarray:
+def rounded_counts(x: np.ndarray) -> np.ndarray:
     """Weighted item counts (float sums of weights) as int64."""
     return np.rint(x).astype(np.int64)
 

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..engine.statistics import Stats
-from .base import Context, Estimates, counts
+from .base import Context, Estimates, rounded_counts
 from .sums import rater_totals
 
 __all__ = ["CHANCE", "Cell", "Chance", "brennan_prediger", "chance_corrected", "chance_terms",
@@ -148,8 +148,8 @@ def chance_corrected(stats: Stats, ctx: Context, chance: Chance,
     m_hist = stats["m_hist"]
     pa, pe = chance_terms(stats, ctx, chance)
     est = Estimates(np.full(pa.shape, np.nan), counts={
-        "n_items": counts(m_hist[..., 2:].sum(axis=-1)),
-        "n_unpairable": counts(m_hist[..., 1]),
+        "n_items": rounded_counts(m_hist[..., 2:].sum(axis=-1)),
+        "n_unpairable": rounded_counts(m_hist[..., 1]),
     }, extras={"pa": pa, "pe": pe})
     est.undefined(est.counts["n_items"] == 0,
                   "no item has two or more ratings (nothing to pair)")

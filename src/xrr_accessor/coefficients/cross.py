@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..engine.statistics import Stats
-from .base import Context, Estimates, counts, one_minus_ratio
+from .base import Context, Estimates, one_minus_ratio, rounded_counts
 from .sums import cross_sums, sum_of_squares
 
 __all__ = ["SHARED_MIN", "SPREAD_RATIO", "cross_kappa", "scale_gaps"]
@@ -29,7 +29,8 @@ def cross_kappa(stats: Stats, ctx: Context) -> Estimates:
     sums = cross_sums(stats, ctx)
     est = Estimates(
         np.full(sums.used.shape, np.nan),
-        counts={"n_items": counts(sums.used), "n_unpairable": counts(sums.unpaired)},
+        counts={"n_items": rounded_counts(sums.used),
+                "n_unpairable": rounded_counts(sums.unpaired)},
     )
     est.undefined(est.counts["n_items"] == 0, "no item is annotated in both replications")
     total = sums.r + sums.s

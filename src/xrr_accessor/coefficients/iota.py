@@ -19,7 +19,7 @@ import numpy as np
 
 from ..engine.statistics import Stats
 from ..errors import InputError
-from .base import Context, Estimates, counts, one_minus_ratio
+from .base import Context, Estimates, one_minus_ratio, rounded_counts
 from .sums import rater_totals, same_rater_sums, within_sums
 
 __all__ = ["complete_strata", "iota"]
@@ -66,11 +66,11 @@ def iota(stats: Stats, ctx: Context, exactly_two: bool = False) -> Estimates:
     est = Estimates(
         np.full(b.shape, np.nan),
         counts={
-            "n_items": counts(n),
+            "n_items": rounded_counts(n),
             "n_raters": b.astype(np.int64),
             # one annotation: nothing to pair, as in alpha; 2..b-1: pairs thrown away
-            "n_unpairable": counts(m_hist[..., 1]),
-            "n_dropped": counts((m_hist * partial).sum(axis=-1)),
+            "n_unpairable": rounded_counts(m_hist[..., 1]),
+            "n_dropped": rounded_counts((m_hist * partial).sum(axis=-1)),
         },
     )
     est.undefined(b < 2, "fewer than two raters")

@@ -48,7 +48,8 @@ import pandas as pd
 
 from ..errors import DroppedDataWarning, InputError, UndefinedWarning, warn
 from ..kernels.augmented import annotation_pairs, pair_sums
-from ..schema.sets import LabelSets, read_sets, set_roles
+from ..schema.readsets import read_sets, set_roles
+from ..schema.sets import LabelSets
 
 __all__ = [
     "CITATION", "ITEM_CLASSES", "augmented_items", "augmented_kappa", "augmented_matrix",
@@ -245,7 +246,7 @@ def augmented_kappa(
     Parameters
     ----------
     data : DataFrame
-        Set-valued annotations, read by :func:`~xrr_accessor.schema.sets.read_sets`:
+        Set-valued annotations, read by :func:`~xrr_accessor.schema.readsets.read_sets`:
         one row per (item, rater) with a list or tuple of labels (primary
         first), or one row per (item, rater, label) with a ``rank`` column
         (1 = primary). Single labels (a column of scalars) are fine.
@@ -254,7 +255,7 @@ def augmented_kappa(
     rank : column name, optional
         The rank column of a long frame (found by name ``rank`` otherwise).
     layout : {"auto", "sets", "long"}
-        See :func:`~xrr_accessor.schema.sets.read_sets`.
+        See :func:`~xrr_accessor.schema.readsets.read_sets`.
     pairs : bool
         Return the per-pair table (index ``p``, ``rater``, ``rater_other``;
         columns ``n_items``, ``p_a``, ``p_e``, ``kappa``) instead of the mean.

@@ -29,7 +29,7 @@ import pandas as pd
 from ..engine.results import pair_index
 from ..errors import InputError, XRRWarning
 from ..lazy import deferrable
-from ..schema.tally import counts
+from ..schema.tally import tally_of
 from ..uncertainty.intervals import Bootstrap
 from .agreement import interpret
 from .summary import QUANTITIES, compute
@@ -259,7 +259,7 @@ def report(
                                if issubclass(w.category, XRRWarning)))
     ann = table.result.ann
     pairs = pair_index(ann, table.result.pairs)
-    n_ann = counts(ann).annotations  # (L, R)
+    n_ann = tally_of(ann).annotations  # (L, R)
     a, b = table.result.pairs[:, 0], table.result.pairs[:, 1]
     ref_name = "both" if table.reference is None else str(ann.replications[table.reference])
     blocks = []
@@ -306,7 +306,7 @@ def report(
 
 def _pools(ann: Any) -> dict[str, dict[str, int]]:
     """Items, raters and annotation rows of each replication (any label)."""
-    t = counts(ann)
+    t = tally_of(ann)
     return {str(name): {"items": int(t.items[r]), "raters": int(t.raters[r]),
                         "rows": int(t.rows[r])} for r, name in enumerate(ann.replications)}
 

@@ -17,11 +17,11 @@ from ..engine.results import label_result, pair_index
 from ..errors import InputError
 from ..lazy import deferrable
 from ..schema import Annotations
-from ..schema.tally import counts
+from ..schema.tally import tally_of
 from ..uncertainty.intervals import Bootstrap, bootstrap_columns, confidence
 from ..uncertainty.resample import Target
 
-__all__ = ["QUANTITIES", "Table", "compute", "summary"]
+__all__ = ["QUANTITIES", "XrrTable", "compute", "summary"]
 
 #: What each cell of an interval table holds.
 QUANTITIES = ("estimate", "se", "lower", "upper")
@@ -99,7 +99,7 @@ def summary(
 
 
 @dataclass
-class Table:
+class XrrTable:
     """What :func:`summary` and :func:`~xrr_accessor.reporting.report` lay out:
     the run, the estimates of ``irr``, ``kappa_x`` and ``normalized``, their
     values ((L, cells) or, with intervals, (L, cells, 4): :data:`QUANTITIES`)
@@ -113,7 +113,7 @@ class Table:
 
 
 def compute(data: Any, other: Any, irr: str | None, level: Any, reference: Any,
-            ci: float | None, opts: Bootstrap, roles: dict[str, Any]) -> Table:
+            ci: float | None, opts: Bootstrap, roles: dict[str, Any]) -> XrrTable:
     """IRR, kappa_x and normalized kappa_x from one pass (and one set of bootstrap
     draws when ``ci`` is given). ``irr=None``: Cohen's kappa where no replication
     has more than two raters (the paper's choice), else alpha."""
@@ -147,12 +147,12 @@ def compute(data: Any, other: Any, irr: str | None, level: Any, reference: Any,
                    Target("normalized", norm, {"irr": rel.name, "reference": ref})]
         table = bootstrap_columns(result, targets, level_, opts, attrs)
         values = {k: np.stack([table[k][q] for q in QUANTITIES], axis=-1) for k in values}
-    return Table(result, estimates, values, attrs, ref)
+    return XrrTable(result, estimates, values, attrs, ref)
 
 
 def _most_raters(ann: Annotations) -> int:
     """The most raters with an annotation in one replication (any label)."""
-    return int(counts(ann).rated_raters.max(initial=0))
+    return int(tally_of(ann).rated_raters.max(initial=0))
 
 
 def _frame(value: np.ndarray, labels: pd.Index, cells: pd.MultiIndex) -> pd.DataFrame:

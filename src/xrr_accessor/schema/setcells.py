@@ -23,6 +23,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError, LevelError
+from .readsets import read_sets
 from .roles import ROLE_ALIASES, check_given, find_role, norm
 from .sets import (
     MISSING,
@@ -32,7 +33,6 @@ from .sets import (
     UNORDERED,
     LabelSets,
     cell_kinds,
-    read_sets,
     role_column,
     set_categories,
     value_column,

@@ -4,7 +4,7 @@ Reports and summaries show how many items, raters and annotations each
 replication has. In memory these come from the codes (:func:`tally`); for
 dask-backed data the codes never sit in one place, so each partition's counts
 are added instead, and the skeleton :class:`~.tables.Annotations` of such a
-call carries them (:func:`counts` reads either).
+call carries them (:func:`tally_of` reads either).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["Tally", "counts", "present", "tally"]
+__all__ = ["Tally", "present", "tally", "tally_of"]
 
 
 @dataclass(frozen=True)
@@ -80,7 +80,7 @@ def tally(ann: Any) -> Tally:
     )
 
 
-def counts(ann: Any) -> Tally:
+def tally_of(ann: Any) -> Tally:
     """The counts of ``ann``: carried (dask-backed data) or computed from the codes."""
     carried = getattr(ann, "tally", None)
     return carried if carried is not None else tally(ann)
