@@ -21,3 +21,13 @@ def test_benchmark_script_smoke(capsys):
     assert "First call in a fresh process" in md
     assert "Largest module under src/xrr_accessor" in md
     assert "statistics.py" in md
+
+
+def test_reader_benchmark_runs_and_reads_every_choice():
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_readers.py"
+    module = runpy.run_path(str(path))
+    lines = module["main"](["--n", "50"])
+    assert [line.split(":")[0] for line in lines] == [
+        "read_label_studio", "read_prodigy", "read_doccano", "read_mturk(multi_sep='|')"]
+    for call in module["cases"](50).values():  # every distinct choice is one category
+        assert call()["value"].nunique() == 50

@@ -9,127 +9,64 @@ canonical long frame (``item``, ``rater``, ``label``, ``value`` and, when asked 
 from __future__ import annotations
 
 import io
-import json
 import math
-import os
 import warnings
 from collections import Counter
-from collections.abc import Collection, Hashable, Iterable, Iterator, Sequence
+from collections.abc import Collection, Hashable, Iterable
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import IO, Any, Literal, cast
+from decimal import Decimal, InvalidOperation
+from typing import Any, Literal
 
 import pandas as pd
 
 from ..errors import DroppedDataWarning, InputError
+from .source import PathOrBuffer, read_text, source_name
 
-PathOrBuffer = str | os.PathLike[str] | IO[str] | IO[bytes]
 Duplicates = Literal["error", "first", "last"]
 Multiple = bool | Collection[str] | None
 
 _DUPLICATES = ("error", "first", "last")
 
 
-def source_name(src: Any) -> str:
-    """A short name for messages: the file name, or the kind of object given."""
-    if isinstance(src, str | os.PathLike):
-        return Path(src).name
-    name = getattr(src, "name", None)
-    return Path(name).name if isinstance(name, str) else f"<{type(src).__name__}>"
-
-
-def read_bytes(src: PathOrBuffer, platform: str) -> bytes:
-    """Read a path or an open file (text or binary) without closing the caller's buffer."""
-    if isinstance(src, str | os.PathLike):
-        path = Path(src)
-        if not path.is_file():
-            raise InputError(
-                f"{platform}: no file at {str(path)!r}; pass the path of the exported file "
-                "or an open file object."
-            )
-        return path.read_bytes()
-    read = getattr(src, "read", None)
-    if read is None:
-        raise InputError(
-            f"{platform}: cannot read an object of type {type(src).__name__}; pass a path "
-            "(str or pathlib.Path) or an open file object."
-        )
-    data = read()
-    return data.encode("utf-8") if isinstance(data, str) else bytes(data)
-
-
-def decode(data: bytes, name: str, platform: str) -> str:
-    """UTF-8 text (a leading byte-order mark is dropped), or an InputError naming the file."""
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as err:
-        raise InputError(
-            f"{platform}: {name} is not UTF-8 text (byte {err.start}); export it again as "
-            "UTF-8 or pass an open text file with the right encoding."
-        ) from err
-
-
-def read_text(src: PathOrBuffer, platform: str) -> str:
-    """The whole input as text."""
-    return decode(read_bytes(src, platform), source_name(src), platform)
-
-
-def parse_json(text: str, name: str, platform: str, fix: str) -> Any:
-    """One JSON document; malformed JSON names the line and column."""
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as err:
-        raise InputError(
-            f"{platform}: malformed JSON in {name} on line {err.lineno}, column {err.colno}: "
-            f"{err.msg}. {fix}"
-        ) from err
-
-
-def json_records(src: PathOrBuffer | Sequence[Any], platform: str, fix: str) -> list[Any]:
-    """The records of a JSON export: a list given as is, else the parsed document as a list."""
-    if isinstance(src, list | tuple):
-        return list(src)
-    path = cast(PathOrBuffer, src)  # a list or tuple of records returned above
-    data = parse_json(read_text(path, platform), source_name(path), platform, fix)
-    return data if isinstance(data, list) else [data]
-
-
-def parse_jsonl(text: str, name: str, platform: str) -> Iterator[tuple[int, Any]]:
-    """(line number, object) for every non-blank line of a JSON Lines text."""
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            yield number, json.loads(line)
-        except json.JSONDecodeError as err:
-            raise InputError(
-                f"{platform}: malformed JSON on line {number} of {name} (column {err.colno}): "
-                f"{err.msg}. Each line of a JSONL export must be one JSON object; fix or "
-                "remove that line."
-            ) from err
-
-
 def read_table(src: PathOrBuffer | pd.DataFrame, platform: str, sep: str | None) -> pd.DataFrame:
     """A CSV/TSV export as strings (empty cells stay ""), or a copy of a given frame.
 
-    ``sep=None`` takes a tab when the header line has one, else a comma.
+    ``sep=None`` takes a tab when the header line has one, else a comma. A column name
+    given twice is an InputError (pandas would rename the second one silently).
     """
+    if sep is not None and (not isinstance(sep, str) or sep == ""):
+        raise InputError(f"{platform}: sep={sep!r} is not a separator; pass the character "
+                         "between fields, e.g. sep=',' or sep='\\t'.")
     if isinstance(src, pd.DataFrame):
+        _no_repeated_columns([str(c) for c in src.columns], "the frame", platform)
         return src.copy()
     text = read_text(src, platform)
     if sep is None:
         header = text.split("\n", 1)[0]
         sep = "\t" if "\t" in header else ","
+    options: dict[str, Any] = {"sep": sep, "dtype": str, "keep_default_na": False,
+                               "na_values": [], "skip_blank_lines": True}
     try:
-        return pd.read_csv(
-            io.StringIO(text), sep=sep, dtype=str, keep_default_na=False, na_values=[],
-            skip_blank_lines=True,
-        )
-    except (pd.errors.ParserError, pd.errors.EmptyDataError) as err:
+        header = pd.read_csv(io.StringIO(text), header=None, nrows=1, **options)
+        _no_repeated_columns(header.iloc[0].tolist() if len(header) else [],
+                             source_name(src), platform)
+        return pd.read_csv(io.StringIO(text), **options)
+    except (ValueError, pd.errors.ParserError, pd.errors.EmptyDataError) as err:
+        if isinstance(err, InputError):
+            raise
         raise InputError(
             f"{platform}: cannot read {source_name(src)} as a table separated by {sep!r}: {err}. "
             "Pass sep= if the file uses another separator."
         ) from err
+
+
+def _no_repeated_columns(names: list[Any], where: str, platform: str) -> None:
+    seen: set[Any] = set()
+    for name in names:
+        if name in seen:
+            raise InputError(f"{platform}: column {name!r} appears twice in {where}; every "
+                             "column needs its own name: rename or remove one of them.")
+        seen.add(name)
 
 
 def require_columns(df: pd.DataFrame, columns: Iterable[str], platform: str, fix: str) -> None:
@@ -144,24 +81,92 @@ def require_columns(df: pd.DataFrame, columns: Iterable[str], platform: str, fix
             )
 
 
+_INT64 = 2**63
+
+
 def numbers_or_strings(values: list[str]) -> list[Any]:
-    """Cells of one answer column: numbers when every cell is one, else the strings."""
+    """Cells of one answer column: numbers when every cell is one, else the strings.
+
+    Numbers only when nothing is lost: whole numbers within int64 as ints; otherwise
+    floats when distinct cells stay distinct floats; a cell with ``_`` (Python would read
+    ``1_0`` as 10), ``nan``/``inf``, or digits beyond what a number keeps leave the
+    column as text.
+
+    Examples
+    --------
+    >>> numbers_or_strings(["1", "2.0"]), numbers_or_strings(["0.5", "2"])
+    ([1, 2], [0.5, 2.0])
+    >>> numbers_or_strings(["12345678901234567891", "12345678901234567892"])
+    ['12345678901234567891', '12345678901234567892']
+    >>> numbers_or_strings(["1_0", "2"])
+    ['1_0', '2']
+    """
     try:
-        numbers = [float(v) for v in values]
-    except ValueError:
+        if any("_" in v for v in values):
+            return list(values)
+        exact = [Decimal(v) for v in values]
+    except (InvalidOperation, TypeError):
         return list(values)
-    if not all(math.isfinite(n) for n in numbers):  # "nan", "inf" are words here
+    if not all(d.is_finite() for d in exact):  # "nan", "inf" are words here
         return list(values)
-    if all(n.is_integer() for n in numbers):
-        return [int(n) for n in numbers]
+    if all(d == d.to_integral_value() for d in exact):
+        if all(-_INT64 <= d < _INT64 for d in exact):
+            return [int(d) for d in exact]
+        return list(values)
+    numbers = [float(v) for v in values]
+    if not all(math.isfinite(n) for n in numbers) or len(set(numbers)) != len(set(exact)):
+        return list(values)
     return numbers
 
 
-def ident(value: Any) -> str:
-    """A platform id (task, worker, user) as a string; 10 and 10.0 both give "10"."""
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return str(value)
+def ident(value: Any, field: str = "id", where: str = "", platform: str = "") -> str:
+    """A platform id (task, worker, user) as a string; 10 and 10.0 both give "10".
+
+    An id must be one non-empty value: None, NaN, an empty string, a list or an object
+    raise an InputError naming ``field`` and ``where`` (two records with a null id would
+    otherwise become one item "None").
+
+    Examples
+    --------
+    >>> ident(10.0), ident("w1")
+    ('10', 'w1')
+    """
+    if isinstance(value, str):
+        if value.strip():
+            return value
+    elif isinstance(value, bool | int):
+        return str(value)
+    elif isinstance(value, float) and math.isfinite(value):
+        return str(int(value)) if value.is_integer() else str(value)
+    at = f" in {where}" if where else ""
+    raise InputError(f"{platform + ': ' if platform else ''}{field} is {value!r}{at}; an id "
+                     "must be one non-empty string or number. Fill it in, or remove that "
+                     "record.")
+
+
+def names(arg: Any, param: str, platform: str) -> frozenset[Any] | None:
+    """The names given to ``questions=``/``answers=``/``multiple=``/``outputs=``: one
+    string is one name (never matched as a substring), else a collection of names."""
+    if arg is None:
+        return None
+    if isinstance(arg, str):
+        return frozenset([arg])
+    try:
+        return frozenset(arg)
+    except TypeError:
+        raise InputError(f"{platform}: {param}={arg!r} is not a name or a collection of "
+                         "names.") from None
+
+
+def choice_list(value: Any, field: str, where: str, platform: str) -> list[Any]:
+    """The choices of one answer: a list as is, one string or number as a list of one
+    (never split into characters); null, objects and null choices raise an InputError."""
+    if isinstance(value, str | int | float):
+        value = [value]
+    if not isinstance(value, list | tuple):
+        raise InputError(f"{platform}: {field} is {value!r} in {where}; it should be a list "
+                         "of choices. Fix or remove that record.")
+    return list(value)
 
 
 def check_duplicates_option(duplicates: str) -> None:
@@ -198,27 +203,48 @@ class Collector:
     platform: str
     multiple: Multiple = None
     answers: list[_Answer] = field(default_factory=list)
-    offered: dict[str, list[str]] = field(default_factory=dict)
+    offered: dict[str, dict[str, None]] = field(default_factory=dict)  # ordered sets
     dropped: Counter[str] = field(default_factory=Counter)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.multiple, bool | None):
+            self.multiple = names(self.multiple, "multiple", self.platform)
+
+    def ids(self, item: Any, rater: Any, where: str,
+            fields: tuple[str, str] = ("the item id", "the rater id")) -> tuple[str, str]:
+        """The item and rater ids as strings, checked (see :func:`ident`)."""
+        return (ident(item, fields[0], where, self.platform),
+                ident(rater, fields[1], where, self.platform))
 
     def add(self, item: Any, rater: Any, question: str, value: Any, where: str) -> None:
         """One answer with a single value (a category, a rating, a number, a text)."""
-        if value is None or (isinstance(value, str) and value == ""):
+        item, rater = self.ids(item, rater, where)
+        question = ident(question, "the question name", where, self.platform)
+        if value is None or value == "" or (isinstance(value, float) and math.isnan(value)):
             self.drop("empty")
             return
-        self.answers.append(_Answer(ident(item), ident(rater), question, where, value=value))
+        if not isinstance(value, str | int | float):
+            raise InputError(f"{self.platform}: the answer to {question!r} in {where} is "
+                             f"{value!r}; an answer is one string or number. Fix or remove "
+                             "that record.")
+        self.answers.append(_Answer(item, rater, question, where, value=value))
 
     def add_choices(
-        self, item: Any, rater: Any, question: str, chosen: Iterable[Any], where: str,
-        offered: Iterable[Any] = (),
+        self, item: Any, rater: Any, question: str, chosen: Any, where: str,
+        offered: Iterable[Any] = (), field: str = "the choices",
     ) -> None:
-        """One answer to a choice question: the choices selected, and those on offer."""
-        known = self.offered.setdefault(question, [])
-        picked = [ident(c) for c in chosen]
-        for choice in [*(ident(c) for c in offered), *picked]:
-            if choice not in known:
-                known.append(choice)
-        self.answers.append(_Answer(ident(item), ident(rater), question, where, chosen=picked))
+        """One answer to a choice question: the choices selected (a list; one string is
+        one choice), and those on offer."""
+        item, rater = self.ids(item, rater, where)
+        question = ident(question, "the question name", where, self.platform)
+        known = self.offered.setdefault(question, {})
+        picked = [ident(c, field, where, self.platform)
+                  for c in choice_list(chosen, field, where, self.platform)]
+        for choice in offered:
+            known.setdefault(ident(choice, "an offered choice", where, self.platform))
+        for choice in picked:
+            known.setdefault(choice)
+        self.answers.append(_Answer(item, rater, question, where, chosen=picked))
 
     def drop(self, reason: str, n: int = 1) -> None:
         """Count ``n`` records left out for ``reason`` (nothing when ``n`` is 0)."""
@@ -247,9 +273,10 @@ class Collector:
                 rows.append((answer.item, answer.rater, answer.question, answer.value,
                              answer.where))
             elif self._is_multiple(answer.question, widest):
+                chosen = set(answer.chosen)
                 for choice in self.offered[answer.question]:
                     rows.append((answer.item, answer.rater, f"{answer.question}={choice}",
-                                 int(choice in answer.chosen), answer.where))
+                                 int(choice in chosen), answer.where))
             elif len(answer.chosen) == 1:
                 rows.append((answer.item, answer.rater, answer.question, answer.chosen[0],
                              answer.where))

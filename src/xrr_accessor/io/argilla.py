@@ -11,7 +11,8 @@ from typing import Any
 import pandas as pd
 
 from ..errors import InputError
-from ._common import Collector, Duplicates, Multiple, PathOrBuffer, json_records
+from ._common import Collector, Duplicates, Multiple, names
+from .source import PathOrBuffer, json_records
 
 __all__ = ["read_argilla"]
 
@@ -54,7 +55,7 @@ def read_argilla(
     replication
         When given, a constant ``replication`` column is added.
     questions
-        Keep only these question names.
+        Keep only these question names (one string is one name).
     multiple
         ``True``/``False``/question names, or ``None``: a question is multi-label when a
         response selects more than one label.
@@ -99,6 +100,7 @@ def read_argilla(
     """
     records = json_records(path_or_buffer, _ARGILLA, _ARGILLA_FIX)
     out = Collector(_ARGILLA, multiple)
+    questions = names(questions, "questions", _ARGILLA)
     for r, record in enumerate(records):
         if not isinstance(record, dict):
             raise InputError(f"{_ARGILLA}: record {r} is not an object. {_ARGILLA_FIX}")
@@ -121,8 +123,9 @@ def read_argilla(
             if response.get("user_id") is None:
                 raise InputError(f"{_ARGILLA}: {where} has a response without 'user_id'. "
                                  f"{_ARGILLA_FIX}")
-            _argilla_value(out, item, response["user_id"], question, response.get("value"),
-                           where)
+            ids = out.ids(item, response["user_id"], where,
+                          (f"record {r}'s id", "a response's 'user_id'"))
+            _argilla_value(out, *ids, question, response.get("value"), where)
     return out.frame(replication, duplicates, _ARGILLA_FIX)
 
 
@@ -130,17 +133,39 @@ def _argilla_responses(responses: Any, r: int) -> list[tuple[str, dict[str, Any]
     if not responses:
         return []
     if isinstance(responses, dict):  # v2: question -> [response, ...], listed user by user
-        pairs = [(q, dict(resp)) for q, listed in responses.items() for resp in listed or []]
-        users = list(dict.fromkeys(str(resp.get("user_id")) for _, resp in pairs))
-        return sorted(pairs, key=lambda pair: users.index(str(pair[1].get("user_id"))))
+        pairs = []
+        for q, listed in responses.items():
+            for resp in _objects(listed or [], f"record {r}'s responses to {q!r}",
+                                 "a list of {'value': ..., 'user_id': ...}"):
+                pairs.append((q, dict(resp)))
+        users: dict[str, int] = {}
+        for _, resp in pairs:
+            users.setdefault(str(resp.get("user_id")), len(users))
+        return sorted(pairs, key=lambda pair: users[str(pair[1].get("user_id"))])
     if isinstance(responses, list):  # v1: [{user_id, values: {q: {value}}, status}, ...]
-        return [
-            (q, {"value": (v or {}).get("value"), "user_id": resp.get("user_id"),
-                 "status": resp.get("status")})
-            for resp in responses for q, v in (resp.get("values") or {}).items()
-        ]
+        out = []
+        for resp in _objects(responses, f"record {r}'s responses",
+                             "a list of {'user_id': ..., 'values': {...}}"):
+            values = resp.get("values") or {}
+            if not isinstance(values, dict):
+                raise InputError(f"{_ARGILLA}: record {r} has a response whose 'values' is "
+                                 f"{values!r}, not an object. {_ARGILLA_FIX}")
+            for q, v in values.items():
+                if not isinstance(v, dict | None):
+                    raise InputError(f"{_ARGILLA}: record {r}'s response to {q!r} is {v!r}, "
+                                     f"not {{'value': ...}}. {_ARGILLA_FIX}")
+                out.append((q, {"value": (v or {}).get("value"), "user_id": resp.get("user_id"),
+                                "status": resp.get("status")}))
+        return out
     raise InputError(f"{_ARGILLA}: record {r} has 'responses' of type "
                      f"{type(responses).__name__}. {_ARGILLA_FIX}")
+
+
+def _objects(listed: Any, what: str, shape: str) -> list[dict[str, Any]]:
+    if not isinstance(listed, list) or not all(isinstance(x, dict) for x in listed):
+        raise InputError(f"{_ARGILLA}: {what} are {listed!r}; Argilla writes {shape}. "
+                         f"{_ARGILLA_FIX}")
+    return listed
 
 
 def _argilla_value(out: Collector, item: Any, user: Any, question: str, value: Any,

@@ -7,22 +7,15 @@ from __future__ import annotations
 
 import io
 import zipfile
+import zlib
 from collections.abc import Hashable
 from pathlib import PurePosixPath
 
 import pandas as pd
 
 from ..errors import InputError
-from ._common import (
-    Collector,
-    Duplicates,
-    Multiple,
-    PathOrBuffer,
-    decode,
-    parse_jsonl,
-    read_bytes,
-    source_name,
-)
+from ._common import Collector, Duplicates, Multiple
+from .source import PathOrBuffer, decode, parse_jsonl, read_bytes, source_name
 
 __all__ = ["read_doccano"]
 
@@ -95,19 +88,24 @@ def read_doccano(
       item rater  label     value
     0    1   ann  label  positive
     """
-    data = read_bytes(path_or_buffer, _DOCCANO)
+    data = read_bytes(path_or_buffer, _DOCCANO, unzip=False)
     name = source_name(path_or_buffer)
     out = Collector(_DOCCANO, multiple)
-    if data[:4] == b"PK\x03\x04":
-        with zipfile.ZipFile(io.BytesIO(data)) as archive:
-            members = [m for m in archive.namelist()
-                       if m.endswith((".jsonl", ".json")) and not m.endswith("/")]
-            if not members:
-                raise InputError(f"{_DOCCANO}: {name} holds no .jsonl file. {_DOCCANO_FIX}")
-            for member in members:
-                text = decode(archive.read(member), member, _DOCCANO)
-                _doccano_lines(out, text, f"{name}/{member}", PurePosixPath(member).stem,
-                               question)
+    if data[:2] == b"PK":
+        try:
+            with zipfile.ZipFile(io.BytesIO(data)) as archive:
+                members = [m for m in archive.namelist()
+                           if m.endswith((".jsonl", ".json")) and not m.endswith("/")]
+                texts = [(m, archive.read(m)) for m in members]
+        except (zipfile.BadZipFile, OSError, EOFError, ValueError, RuntimeError,
+                zlib.error) as exc:
+            raise InputError(f"{_DOCCANO}: {name} is a zip file that cannot be read "
+                             f"(truncated or corrupt: {exc}). {_DOCCANO_FIX}") from exc
+        if not texts:
+            raise InputError(f"{_DOCCANO}: {name} holds no .jsonl file. {_DOCCANO_FIX}")
+        for member, raw in texts:
+            _doccano_lines(out, decode(raw, member, _DOCCANO), f"{name}/{member}",
+                           PurePosixPath(member).stem, question)
     else:
         _doccano_lines(out, decode(data, name, _DOCCANO), name, rater, question)
     return out.frame(replication, duplicates, _DOCCANO_FIX)
@@ -130,9 +128,8 @@ def _doccano_lines(out: Collector, text: str, name: str, rater: str | None,
         if labels is None or labels == []:
             out.drop("empty")
             continue
-        if not isinstance(labels, list):
-            labels = [labels]
-        if any(isinstance(label, list | dict) for label in labels):
+        if isinstance(labels, list) and any(isinstance(x, list | dict) for x in labels):
             raise InputError(f"{_DOCCANO}: {where} has span labels in {question!r} (sequence "
                              "labeling); only text classification exports are supported.")
-        out.add_choices(item, who, question, labels, where)
+        out.add_choices(*out.ids(item, who, where, ("'id'", "the annotator")), question,
+                        labels, where, field=repr(question))

@@ -11,7 +11,8 @@ from typing import Any
 import pandas as pd
 
 from ..errors import InputError
-from ._common import Collector, Duplicates, Multiple, PathOrBuffer, json_records
+from ._common import Collector, Duplicates, Multiple, names
+from .source import PathOrBuffer, json_records
 
 __all__ = ["read_label_studio"]
 
@@ -37,7 +38,9 @@ def read_label_studio(
     ``label = result["from_name"]`` (the control tag's name) and a value by ``type``:
     ``choices`` -> ``value["choices"]``, ``rating`` -> ``value["rating"]``,
     ``number`` -> ``value["number"]``, ``textarea`` -> ``value["text"]`` (several texts
-    joined by newlines). Model ``predictions`` are not raters and are ignored.
+    joined by newlines). A single string where the choices list belongs
+    (``{"choices": "Pos"}``) is one choice, never split into letters. Model
+    ``predictions`` are not raters and are ignored.
 
     Parameters
     ----------
@@ -48,7 +51,8 @@ def read_label_studio(
         When given, a constant ``replication`` column with this value is added, so two
         exports can be concatenated as two replications.
     questions
-        Keep only these ``from_name`` values (default: every supported one).
+        Keep only these ``from_name`` values (default: every supported one); one string
+        is one name.
     multiple
         Which ``choices`` questions are multi-choice: ``True``, ``False``, a collection
         of ``from_name`` values, or ``None`` (those where some annotation selects more than
@@ -74,8 +78,10 @@ def read_label_studio(
     Raises
     ------
     InputError
-        Malformed JSON (line and column), a task without ``"id"``, an annotation
-        without ``"completed_by"`` (task index), a ``JSON_MIN`` or ``CSV`` flavour
+        Malformed JSON (line and column), a task without ``"id"`` or with a null, empty
+        or non-scalar one, an annotation without ``"completed_by"`` (or a user object
+        without ``"id"`` or ``"email"``; task and annotation index), null choices
+        (``"choices": null`` or ``[null]``), a ``JSON_MIN`` or ``CSV`` flavour
         (their documented form carries no task id or annotator), or no completed
         annotation at all.
 
@@ -102,6 +108,7 @@ def read_label_studio(
     """
     tasks = json_records(path_or_buffer, _LS, _LS_FIX)
     out = Collector(_LS, multiple)
+    questions = names(questions, "questions", _LS)
     for t, task in enumerate(tasks):
         if not isinstance(task, dict):
             raise InputError(f"{_LS}: task {t} is a {type(task).__name__}, not an object. "
@@ -114,7 +121,11 @@ def read_label_studio(
             )
         if "id" not in task:
             raise InputError(f"{_LS}: task {t} has no 'id' field. {_LS_FIX}")
-        for a, annotation in enumerate(task["annotations"] or []):
+        annotations = task["annotations"] or []
+        if not isinstance(annotations, list):
+            raise InputError(f"{_LS}: task {t} has 'annotations' of type "
+                             f"{type(annotations).__name__}, not a list. {_LS_FIX}")
+        for a, annotation in enumerate(annotations):
             where = f"task {t}, annotation {a}"
             if not isinstance(annotation, dict):
                 raise InputError(f"{_LS}: {where} is not an object. {_LS_FIX}")
@@ -125,13 +136,21 @@ def read_label_studio(
                 raise InputError(f"{_LS}: {where} has no 'completed_by' field (the annotator). "
                                  f"{_LS_FIX}")
             rater = annotation["completed_by"]
-            if isinstance(rater, dict):
-                rater = rater.get("id", rater.get("email"))
+            if isinstance(rater, dict):  # a user object: its id (else its e-mail)
+                rater = rater.get("id") if rater.get("id") is not None else rater.get("email")
+            ids = out.ids(task["id"], rater, where,
+                          (f"task {t}'s 'id'", f"the user ('completed_by') of {where}"))
             result = annotation.get("result") or []
+            if not isinstance(result, list):
+                raise InputError(f"{_LS}: {where} has 'result' of type "
+                                 f"{type(result).__name__}, not a list. {_LS_FIX}")
             if not result:
                 out.drop("empty")
-            for entry in result:
-                _ls_result(out, task["id"], rater, entry, questions, where)
+            for r, entry in enumerate(result):
+                if not isinstance(entry, dict):
+                    raise InputError(f"{_LS}: result {r} of {where} is {entry!r}, not an "
+                                     f"object. {_LS_FIX}")
+                _ls_result(out, *ids, entry, questions, f"{where}, result {r}")
     return out.frame(replication, duplicates, _LS_FIX)
 
 
@@ -140,13 +159,20 @@ def _ls_result(
     questions: Collection[str] | None, where: str,
 ) -> None:
     kind, question = entry.get("type"), entry.get("from_name")
-    if question is None:
-        raise InputError(f"{_LS}: a result of {where} has no 'from_name'. {_LS_FIX}")
+    if not isinstance(question, str) or not question:
+        raise InputError(f"{_LS}: {where} has no 'from_name' (the question's name; found "
+                         f"{question!r}). {_LS_FIX}")
+    if not isinstance(kind, str):
+        raise InputError(f"{_LS}: {where} has 'type' {kind!r}, not the name of a result type "
+                         f"(choices, rating, ...). {_LS_FIX}")
     if questions is not None and question not in questions:
         return
     value = entry.get("value") or {}
+    if not isinstance(value, dict):
+        raise InputError(f"{_LS}: {where} has 'value' {value!r}, not an object. {_LS_FIX}")
     if kind == "choices" and set(value) == {"choices"}:
-        out.add_choices(item, rater, question, value["choices"], where)
+        out.add_choices(item, rater, question, value["choices"], where,
+                        field="value['choices']")
     elif kind in _LS_SCALAR and _LS_SCALAR[kind] in value:
         answer = value[_LS_SCALAR[kind]]
         if kind == "textarea":

@@ -14,10 +14,29 @@ import os
 from pathlib import Path
 from typing import Any
 
-from .._optional import require
-from .tables import _format, check_roles, read_one
+import pandas as pd
 
-__all__ = ["read_lazy"]
+from .._optional import require
+from ..errors import InputError
+from .tables import check_roles, file_format, read_one
+
+__all__ = ["read_lazy", "read_like"]
+
+
+def read_like(path: Path, columns: list[str], first: str, **options: Any) -> pd.DataFrame:
+    """One file read by :func:`.tables.read_one`, refused (InputError, at compute time)
+    when its columns are not ``columns``, those of the first file ``first``: the eager
+    path refuses such files too, where dask would fill the gaps with NaN."""
+    df = read_one(path, **options)
+    if set(map(str, df.columns)) != set(columns):
+        this = set(map(str, df.columns))
+        raise InputError(
+            f"{path.name} has other columns than {first} (only in {path.name}: "
+            f"{', '.join(sorted(this - set(columns))) or '-'}; only in {first}: "
+            f"{', '.join(sorted(set(columns) - this)) or '-'}); files read together need the "
+            "same columns: read them one at a time and rename, or select the files with a "
+            "narrower pattern")
+    return df
 
 
 def read_lazy(paths: list[Path], source: str | os.PathLike[str], sep: str | None,
@@ -29,14 +48,18 @@ def read_lazy(paths: list[Path], source: str | os.PathLike[str], sep: str | None
     dd = require("dask.dataframe", "read_annotations(..., lazy=True)", extra="dask")
     root = Path(os.fspath(source))
     named = {k: roles.get(k) for k in ("item", "rater", "replication")}
-    parquet = all(_format(p, format) == "parquet" for p in paths)
+    parquet = all(file_format(p, format) == "parquet" for p in paths)
     if parquet and file_column is None:
         require("pyarrow", "reading Parquet")
         where = str(root) if root.is_dir() else [str(p) for p in paths]
         ddf = dd.read_parquet(where)
     else:
-        ddf = dd.from_map(read_one, paths, root=root, sep=sep, format=format,
-                          file_column=file_column, named=named, enforce_metadata=False)
+        options: dict[str, Any] = {"root": root, "sep": sep, "format": format,
+                                   "file_column": file_column, "named": named}
+        head = read_one(paths[0], **options)
+        ddf = dd.from_map(read_like, paths, columns=[str(c) for c in head.columns],
+                          first=paths[0].name, **options, meta=head.iloc[:0],
+                          enforce_metadata=False)
     name = str(paths[0]) if len(paths) == 1 else f"{os.fspath(source)} ({len(paths)} files)"
     check_roles(ddf._meta, name, roles)
     return ddf

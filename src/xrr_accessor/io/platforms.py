@@ -12,6 +12,12 @@ draft, empty) are counted in ``df.attrs["dropped"]`` and reported in one
 :class:`~xrr_accessor.errors.DroppedDataWarning`. Bad input raises
 :class:`~xrr_accessor.errors.InputError` naming the field, the line or record, and the fix.
 
+Every reader taking a file reads it compressed too (gzip, bz2, xz, a zip of one file,
+zstd through pyarrow: see :mod:`.source`); ids must be non-empty scalars (a null, NaN,
+list or object id is an InputError naming the field and the record); a string where a
+list of choices belongs is one choice; one string given to ``questions=``, ``answers=``,
+``outputs=`` or ``multiple=`` is one name.
+
 Multi-choice questions (several choices in one answer) become one binary label per
 choice, ``f"{question}={choice}"``, valued 1 when chosen and 0 otherwise, for every choice
 the question offers in the file; a rater who answered the question thus has no missing

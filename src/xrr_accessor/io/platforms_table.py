@@ -4,7 +4,8 @@ Each reader returns the canonical long frame: columns ``item``, ``rater``, ``lab
 (the question), ``value`` (the answer) and, when ``replication=`` is given, a constant
 ``replication`` column, one row per (item, rater, label), platform ids kept as strings.
 Every cell is read as text; an answer column whose every non-empty cell is a number is
-read as numbers. Rejected assignments and empty answers are counted in
+read as numbers when nothing is lost (see :func:`._common.numbers_or_strings`: ``1_0``
+and integers beyond int64 stay text). Rejected assignments and empty answers are counted in
 ``df.attrs["dropped"]`` and reported in one :class:`~xrr_accessor.errors.DroppedDataWarning`.
 A missing required column raises :class:`~xrr_accessor.errors.InputError` naming it.
 """
@@ -20,12 +21,12 @@ from ._common import (
     Collector,
     Duplicates,
     Multiple,
-    PathOrBuffer,
-    ident,
+    names,
     numbers_or_strings,
     read_table,
     require_columns,
 )
+from .source import PathOrBuffer
 
 __all__ = ["read_mturk", "read_toloka"]
 
@@ -64,7 +65,8 @@ def read_mturk(
     item, rater
         The columns naming the item (default ``"HITId"``) and the worker (``"WorkerId"``).
     answers
-        Keep only these question names (the part after ``Answer.``).
+        Keep only these question names (the part after ``Answer.``); one string is one
+        name.
     sep
         The field separator (a comma in the downloaded file).
     multi_sep
@@ -113,6 +115,10 @@ def read_mturk(
     0   H1    W1  sentiment  positive
     1   H1    W2  sentiment  negative
     """
+    if multi_sep is not None and (not isinstance(multi_sep, str) or not multi_sep.strip()):
+        raise InputError(f"{_MTURK}: multi_sep={multi_sep!r} cannot split a cell; pass the "
+                         "character between selections (e.g. multi_sep='|'), or None.")
+    answers = names(answers, "answers", _MTURK)
     df = read_table(path_or_buffer, _MTURK, sep)
     require_columns(df, [item, rater], _MTURK, f"Pass item=/rater= naming the columns. "
                     f"{_MTURK_FIX}")
@@ -145,7 +151,7 @@ def _answer_columns(
     text = {}
     for c in {item, rater, *names}:
         cells = df[c].tolist()
-        text[c] = [_cell(cells[r]) for r in rows]
+        text[c] = [_cell(cells[r], c, r) for r in rows]
     values = {}
     for column in names:
         present = [v for v in text[column] if v != ""]
@@ -169,11 +175,18 @@ def _answer_columns(
                 out.add(text[item][k], text[rater][k], question, value, where)
 
 
-def _cell(value: object) -> str:
-    """A cell as stripped text; missing cells are ""."""
-    if value is None or (not isinstance(value, str) and pd.isna(value)):
+def _cell(value: object, column: str, row: int) -> str:
+    """A cell as stripped text; missing cells are ""; 3.0 gives "3"."""
+    if isinstance(value, str):
+        return value.strip()
+    if isinstance(value, list | tuple | dict | set) or not pd.api.types.is_scalar(value):
+        raise InputError(f"column {column!r} holds {value!r} on data row {row + 1}; a cell is "
+                         "one string or number.")
+    if value is None or pd.isna(value):
         return ""
-    return ident(value).strip()
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value).strip()
 
 
 _TOLOKA = "read_toloka"
@@ -216,7 +229,8 @@ def read_toloka(
     item, rater
         Override the item and rater columns.
     outputs
-        Toloka layout: keep only these output names (the part after ``OUTPUT:``).
+        Toloka layout: keep only these output names (the part after ``OUTPUT:``); one
+        string is one name.
     question
         crowd-kit layout: the label name of its single question.
     sep
@@ -257,6 +271,7 @@ def read_toloka(
     0  a.png    w1  result   cat
     1  a.png    w2  result   dog
     """
+    outputs = names(outputs, "outputs", _TOLOKA)
     df = read_table(path_or_buffer, _TOLOKA, sep)
     columns = [str(c) for c in df.columns]
     out_columns = [c for c in columns if c.startswith("OUTPUT:")

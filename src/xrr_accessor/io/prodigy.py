@@ -11,15 +11,8 @@ from typing import Any
 import pandas as pd
 
 from ..errors import InputError
-from ._common import (
-    Collector,
-    Duplicates,
-    Multiple,
-    PathOrBuffer,
-    parse_jsonl,
-    read_text,
-    source_name,
-)
+from ._common import Collector, Duplicates, Multiple, ident
+from .source import PathOrBuffer, parse_jsonl, read_text, source_name
 
 __all__ = ["read_prodigy"]
 
@@ -45,7 +38,8 @@ def read_prodigy(
     several annotators), ``rater`` its ``"_annotator_id"`` (else ``"_session_id"``).
 
     * Choice tasks (``"options"`` with ``"id"`` s, the selected ids in ``"accept"``,
-      as written by the ``choice`` interface and ``textcat.manual``): only
+      as written by the ``choice`` interface and ``textcat.manual``; a single id
+      instead of the list, ``"accept": "AB"``, is one choice, never split): only
       ``answer == "accept"`` tasks are kept; ``reject`` and ``ignore`` are counted and
       reported. The label is ``question`` (default ``"accept"``, the field's name) and
       the value the selected option id. A multi-choice task (``choice_style`` multiple)
@@ -86,8 +80,9 @@ def read_prodigy(
     ------
     InputError
         Malformed JSON or a line without ``"answer"`` (line number), an unknown answer,
-        a task with neither ``"options"`` nor ``"label"`` (e.g. spans), or a missing
-        item or annotator field.
+        a task with neither ``"options"`` nor ``"label"`` (e.g. spans), ``"options"``
+        that is not a list, or a missing, null (``NaN``), empty or non-scalar item or
+        annotator field.
 
     Notes
     -----
@@ -141,15 +136,23 @@ def read_prodigy(
         if item not in task:
             raise InputError(f"{_PRODIGY}: {where} has no {item!r} field (the item id); pass "
                              f"item= naming another field, e.g. item='text'. {_PRODIGY_FIX}")
+        fields = (f"the item ({item!r})", "the annotator")
         if not binary:
-            ids = [option.get("id") if isinstance(option, dict) else None
-                   for option in task["options"]]
+            options = task["options"]
+            if not isinstance(options, list):
+                raise InputError(f"{_PRODIGY}: {where} has 'options' {options!r}, not a list "
+                                 f"of {{'id': ..., 'text': ...}}. {_PRODIGY_FIX}")
+            ids = [option.get("id") if isinstance(option, dict) else None for option in options]
             if None in ids:
                 raise InputError(f"{_PRODIGY}: {where} has an option without 'id'; choice "
                                  f"options are {{'id': ..., 'text': ...}}. {_PRODIGY_FIX}")
-            out.add_choices(task[item], who, question, task.get("accept") or [], where, ids)
+            chosen = task.get("accept")
+            out.add_choices(*out.ids(task[item], who, where, fields), question,
+                            [] if chosen is None else chosen, where, ids, field="'accept'")
         elif "label" in task:
-            out.add(task[item], who, str(task["label"]), int(answer == "accept"), where)
+            label = ident(task["label"], "'label'", where, _PRODIGY)
+            out.add(*out.ids(task[item], who, where, fields), label,
+                    int(answer == "accept"), where)
         else:
             raise InputError(
                 f"{_PRODIGY}: {where} has neither 'options' (a choice task) nor 'label' (a "

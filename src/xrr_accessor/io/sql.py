@@ -29,7 +29,9 @@ def from_duckdb(con: Any, query: str, params: Iterable[Any] | dict[str, Any] | N
         in-memory database, e.g. to query Parquet or CSV files with
         ``read_parquet('dir/*.parquet')``).
     query : str
-        The SQL; its result rows are the annotations.
+        One SELECT statement (``WITH ... SELECT``, ``FROM ...`` and ``VALUES`` too),
+        checked by DuckDB's parser; anything else (``COPY``, ``ATTACH``, ``PRAGMA``,
+        several statements) is refused. Its result rows are the annotations.
     params : sequence or mapping, optional
         Values for the query's ``?`` or ``$name`` placeholders.
     item, rater, replication, label, value : column names, optional
@@ -42,7 +44,9 @@ def from_duckdb(con: Any, query: str, params: Iterable[Any] | dict[str, Any] | N
     Raises
     ------
     InputError
-        The query fails (the message gives DuckDB's reason and the query), a
+        The query is not one SELECT statement, or fails (the message gives DuckDB's
+        reason and the query); the database cannot be opened (not a DuckDB file,
+        locked by a writer); ``con`` is not a duckdb connection (e.g. sqlite3); a
         named role column is missing, or the query returns no rows.
 
     Examples
@@ -56,17 +60,18 @@ def from_duckdb(con: Any, query: str, params: Iterable[Any] | dict[str, Any] | N
     (4, 3)
     """
     duckdb = require("duckdb", "from_duckdb")
+    if not isinstance(query, str) or not query.strip():
+        raise InputError(f"from_duckdb: query={query!r}; pass one SELECT statement as a string "
+                         "(e.g. \"SELECT * FROM annotations\")")
     own = isinstance(con, str | os.PathLike)
     if own:
-        target = os.fspath(con)
-        if target != ":memory:" and not Path(target).is_file():
-            raise InputError(f"from_duckdb: no database file at {target!r}; pass a path to "
-                             "a DuckDB file, ':memory:', or an open duckdb connection")
-        con = duckdb.connect(target, read_only=target != ":memory:")
-    elif not hasattr(con, "execute"):
+        con = _connect(duckdb, os.fspath(con))
+    elif not isinstance(con, duckdb.DuckDBPyConnection):
         raise InputError(f"from_duckdb: cannot query an object of type {type(con).__name__}; "
-                         "pass a duckdb connection or the path of a database file")
+                         "pass a duckdb connection (duckdb.connect(...)) or the path of a "
+                         "DuckDB database file")
     try:
+        _one_select(duckdb, con, query)
         df = con.execute(query, params).df() if params is not None else con.execute(
             query).df()
     except duckdb.Error as exc:
@@ -85,3 +90,30 @@ def from_duckdb(con: Any, query: str, params: Iterable[Any] | dict[str, Any] | N
                                            "replication": replication, "label": label,
                                            "value": value})
     return df
+
+
+def _connect(duckdb: Any, target: str) -> Any:
+    """A database file opened read-only (``":memory:"``: a new in-memory database)."""
+    if target != ":memory:" and not Path(target).is_file():
+        raise InputError(f"from_duckdb: no database file at {target!r}; pass a path to "
+                         "a DuckDB file, ':memory:', or an open duckdb connection")
+    try:
+        return duckdb.connect(target, read_only=target != ":memory:")
+    except duckdb.Error as exc:
+        reason = " ".join(str(exc).split())
+        raise InputError(f"from_duckdb: cannot open {target!r} read-only: {reason}. Pass a "
+                         "DuckDB database file that no other process holds open for writing, "
+                         "or an open connection") from exc
+
+
+def _one_select(duckdb: Any, con: Any, query: str) -> None:
+    """An InputError unless ``query`` is exactly one SELECT (``WITH ... SELECT``, ``FROM``,
+    ``VALUES`` included) statement, as DuckDB's own parser reads it."""
+    statements = con.extract_statements(query)
+    kinds = [st.type.name for st in statements]
+    if kinds != [duckdb.StatementType.SELECT.name]:
+        shown = ", ".join(kinds) or "none"
+        raise InputError(f"from_duckdb: the query holds {len(kinds)} statement(s) ({shown}); "
+                         "from_duckdb runs exactly one SELECT (or WITH ... SELECT) and nothing "
+                         "that writes, attaches or configures: run other statements yourself "
+                         "on a connection and pass it")

@@ -10,9 +10,7 @@ empty read. Parquet needs pyarrow and DuckDB needs duckdb: the ``io`` extra
 
 from __future__ import annotations
 
-import csv
 import glob
-import gzip
 import os
 from collections.abc import Hashable, Iterable
 from pathlib import Path
@@ -23,9 +21,11 @@ import pandas as pd
 from .._optional import require
 from ..errors import InputError
 from ..schema.roles import ROLE_ALIASES, norm
-from ._common import decode, parse_jsonl
+from .delimited import read_delimited
+from .source import COMPRESSIONS, decode, decompress, parse_jsonl
 
-__all__ = ["FORMATS", "check_roles", "read_annotations", "read_file"]
+__all__ = ["FORMATS", "check_roles", "file_format", "file_stem", "read_annotations",
+           "read_file"]
 
 #: File formats by extension (after a compression suffix such as ``.gz``).
 FORMATS = {
@@ -33,19 +33,35 @@ FORMATS = {
     ".parquet": "parquet", ".pq": "parquet",
     ".jsonl": "jsonl", ".ndjson": "jsonl",
 }
-_COMPRESSED = (".gz", ".bz2", ".xz", ".zip", ".zst")
-_DELIMITERS = ",\t;|"
 _ROLES = ("item", "rater", "replication", "label", "value")
 
 
 def _suffix(path: Path) -> str:
     suffixes = [s.lower() for s in path.suffixes]
-    if suffixes and suffixes[-1] in _COMPRESSED:
+    if suffixes and suffixes[-1] in COMPRESSIONS:
         suffixes = suffixes[:-1]
     return suffixes[-1] if suffixes else ""
 
 
-def _format(path: Path, given: str | None) -> str:
+def file_stem(path: Path) -> str:
+    """A file's name without its directory and without only the known extensions: a
+    compression suffix, then a data format's (``crowd.v1.csv.gz`` -> ``crowd.v1``).
+
+    Examples
+    --------
+    >>> file_stem(Path("runs/crowd.v1.csv")), file_stem(Path("a.tsv.gz")), file_stem(Path("b.v2"))
+    ('crowd.v1', 'a', 'b.v2')
+    """
+    name = path.name
+    for known in (COMPRESSIONS, FORMATS):
+        suffix = Path(name).suffix
+        if suffix.lower() in known and len(name) > len(suffix):
+            name = name[: -len(suffix)]
+    return name
+
+
+def file_format(path: Path, given: str | None) -> str:
+    """The format of ``path``: ``given``, else from its extension ("csv" if unknown)."""
     if given is not None:
         if given not in set(FORMATS.values()):
             raise InputError(f"format={given!r}; use one of "
@@ -54,57 +70,12 @@ def _format(path: Path, given: str | None) -> str:
     return FORMATS.get(_suffix(path), "csv")
 
 
-def _sniff(path: Path) -> str:
-    """The delimiter of a text table, from its first lines (``,`` if unsure)."""
-    opener = gzip.open if path.suffix.lower() == ".gz" else open
-    try:
-        with opener(path, "rt", encoding="utf-8", errors="replace") as fh:
-            head = "".join(line for _, line in zip(range(20), fh, strict=False))
-    except OSError as exc:
-        raise InputError(f"cannot read {path}: {exc}") from exc
-    try:
-        return csv.Sniffer().sniff(head, delimiters=_DELIMITERS).delimiter
-    except csv.Error:
-        return ","
-
-
-def _read_text_table(path: Path, fmt: str, sep: str | None, ids: list[str]) -> pd.DataFrame:
-    if sep is None:
-        sep = "\t" if fmt == "tsv" else _sniff(path)
-    try:
-        df = pd.read_csv(path, sep=sep, dtype=_text_columns(path, sep, ids) or None)
-    except pd.errors.EmptyDataError:
-        raise InputError(f"{path} is empty: no header line and no annotations") from None
-    except (ValueError, OSError, UnicodeError, pd.errors.ParserError) as exc:
-        raise InputError(f"cannot read {path} as a table with sep={sep!r}: {exc}") from exc
-    if df.shape[1] == 1 and any(d in str(df.columns[0]) for d in _DELIMITERS if d != sep):
-        raise InputError(f"{path} was read as one column ({str(df.columns[0])[:40]!r}); "
-                         "give its delimiter with sep= (e.g. sep=';' or sep='\\t')")
-    return df
-
-
-def _text_columns(path: Path, sep: str, ids: list[str]) -> dict[str, type]:
-    """``dtype=`` for read_csv: the id columns of ``ids`` (names, or the roles "item",
-    "rater", "replication" for columns called so) in the header, as text."""
-    if not ids:
-        return {}
-    try:
-        header = pd.read_csv(path, sep=sep, nrows=0).columns
-    except (ValueError, OSError, UnicodeError, pd.errors.ParserError,
-            pd.errors.EmptyDataError):
-        return {}  # the full read says what is wrong
-    roles = {r for r in ids if r in ("item", "rater", "replication")}
-    return {c: str for c in header
-            if c in ids or any(norm(c) in ROLE_ALIASES[r] for r in roles)}
-
-
 def _read_jsonl(path: Path) -> pd.DataFrame:
-    opener = gzip.open if path.suffix.lower() == ".gz" else open
     try:
-        with opener(path, "rb") as fh:
-            text = decode(fh.read(), path.name, "read_annotations")
+        data = decompress(path.read_bytes(), path.name, "read_annotations")
     except OSError as exc:
         raise InputError(f"cannot read {path}: {exc}") from exc
+    text = decode(data, path.name, "read_annotations")
     rows = []
     for number, record in parse_jsonl(text, path.name, "read_annotations"):
         if not isinstance(record, dict):
@@ -133,8 +104,10 @@ def read_file(path: str | os.PathLike[str], sep: str | None = None,
         A ``.csv``/``.txt`` (delimiter ``sep``, else sniffed from the first lines
         among ``,``, tab, ``;``, ``|``), ``.tsv``/``.tab``, ``.parquet``/``.pq``
         (the ``io`` extra) or ``.jsonl``/``.ndjson`` (one JSON object per line)
-        file; text formats may be compressed (``.gz``, ...). Other extensions
-        are read as delimited text.
+        file; text formats may be compressed (``.gz``, ``.bz2``, ``.xz``, a
+        ``.zip`` of one file, ``.zst`` through pyarrow), recognised by the
+        suffix or the first bytes; a truncated or corrupt file is an InputError
+        naming it. Other extensions are read as delimited text.
     sep : str, optional
         Delimiter of a text table.
     format : {"csv", "tsv", "parquet", "jsonl"}, optional
@@ -158,18 +131,18 @@ def read_file(path: str | os.PathLike[str], sep: str | None = None,
     p = Path(path)
     if not p.is_file():
         raise InputError(f"{path}: no such file")
-    fmt = _format(p, format)
+    fmt = file_format(p, format)
     if fmt == "parquet":
         return _read_parquet(p)
     if fmt == "jsonl":
         return _read_jsonl(p)
-    return _read_text_table(p, fmt, sep, list(ids))
+    return read_delimited(p, fmt, sep, list(ids))
 
 
 def _ids(path: Path, named: dict[str, Any]) -> list[str]:
     """The id columns of a text table: the item, rater and replication columns named,
     else those its header calls so (``item_id``, ``worker``, ``pool``, ...)."""
-    if _format(path, None) not in ("csv", "tsv"):
+    if file_format(path, None) not in ("csv", "tsv"):
         return []
     out = [v for v in named.values() if isinstance(v, str)]
     found = {r for r, v in named.items() if v is not None}
@@ -244,7 +217,7 @@ def read_one(path: Path, root: Path, sep: str | None, format: str | None,
             if key not in df.columns:
                 df[key] = val
     if file_column is not None:
-        df[file_column] = path.name.split(".")[0]
+        df[file_column] = file_stem(path)
     return df
 
 
@@ -286,7 +259,7 @@ def read_annotations(
         As in :func:`read_file`.
     file_column : str, optional
         Add a column of this name holding each row's file name (without
-        directory or extension): to keep one file per replication apart,
+        directory or known extensions): to keep one file per replication apart,
         ``file_column="replication"``.
     item, rater, replication, label, value : column names, optional
         The roles you will give the accessor: they are checked now, so a file
@@ -298,14 +271,17 @@ def read_annotations(
         through ``dask.dataframe.read_parquet`` (partitions by row group),
         other formats one partition per file, parsed as here. The ``.xrr``
         methods on it stay lazy until ``.compute()``; each item's annotations
-        must sit in one partition (write files by item, or shuffle on it).
+        must sit in one partition (write files by item, or shuffle on it). A
+        file with other columns than the first is an InputError when computed.
 
     Returns
     -------
     DataFrame (dask DataFrame with ``lazy=True``)
         The columns as stored, plus Hive-style partition columns of a
         directory (``pool=crowd/part-0.parquet`` gives a ``pool`` column) and
-        ``file_column``. ``df.attrs["files"]`` lists the files read.
+        ``file_column`` (the file name without its directory and without only
+        the known extensions: ``crowd.v1.csv.gz`` gives ``crowd.v1``).
+        ``df.attrs["files"]`` lists the files read.
 
     Raises
     ------
