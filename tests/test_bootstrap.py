@@ -20,9 +20,9 @@ import pytest
 import xrr_accessor as xrr
 from xrr_accessor.coefficients import REGISTRY, lookup
 from xrr_accessor.datasets import PRESETS, simulate, simulate_replications, true_reliability
-from xrr_accessor.engine import pipeline
+from xrr_accessor.engine import draws, pipeline
 from xrr_accessor.errors import InputError, UndefinedWarning
-from xrr_accessor.kernels.resample import multinomial_counts
+from xrr_accessor.kernels.resample import poisson_weights
 from xrr_accessor.uncertainty import intervals, resample
 
 
@@ -47,7 +47,8 @@ def _irr_params(entry):
 @pytest.mark.parametrize("metric", [e.name for e in REGISTRY.values()])
 def test_replicates_equal_naive_bootstrap_on_the_same_draws(metric):
     """Every registered coefficient: the kernel's replicate b equals the point
-    estimate of the frame whose items are drawn as replicate b drew them."""
+    estimate of the frame where each item is repeated as often as its weight in
+    replicate b (Poisson weights keyed by the item id)."""
     entry = REGISTRY[metric]
     df = _small(40)
     if metric == "cohen":  # exactly two raters per item
@@ -59,7 +60,8 @@ def test_replicates_equal_naive_bootstrap_on_the_same_draws(metric):
     run = pipeline.run(df, [entry, *others], level=lvl_entry)
     reps = resample.replicate(run, [resample.Target("t", entry, params)], n_boot=3, seed=7)
     seeds, _ = resample.seeds(7, 3)
-    counts = multinomial_counts(run.rows.n_items, run.rows.n_items, seeds)
+    counts = poisson_weights(draws.item_keys(run.ann.items), seeds, 1.0).T.astype(int)
+    assert (counts != 1).any(axis=1).all()  # every replicate really reweights
     for b in range(3):
         frame = _naive_replicate(df, counts[b], run.ann.items)
         again = pipeline.run(frame, [entry, *others], level=lvl_entry)
@@ -68,16 +70,48 @@ def test_replicates_equal_naive_bootstrap_on_the_same_draws(metric):
                                    equal_nan=True)
 
 
-def test_multinomial_counts_are_multinomial():
-    counts = multinomial_counts(50, 50, resample.seeds(1, 4000)[0])
-    assert (counts.sum(axis=1) == 50).all()
-    # each item: Binomial(50, 1/50): mean 1, variance 49/50, P(0) = (49/50)^50
-    assert counts.mean() == pytest.approx(1.0)
-    assert counts.var() == pytest.approx(0.98, rel=0.03)
-    assert (counts == 0).mean() == pytest.approx((49 / 50) ** 50, rel=0.03)
-    # uniform over items
-    per_item = counts.sum(axis=0) / counts.sum()
-    assert np.abs(per_item - 1 / 50).max() < 0.002
+def test_poisson_weights_are_poisson_and_keyed_by_item():
+    """Weights are Poisson(rate) (mean, variance, P(0), P(2)), independent across
+    items and replicates, and a function of (seed, replicate, item key) only."""
+    keys = draws.item_keys(pd.Index([f"item {i}" for i in range(200)]))
+    w = poisson_weights(keys, resample.seeds(1, 2000)[0], 1.0)
+    assert w.mean() == pytest.approx(1.0, rel=0.01)
+    assert w.var() == pytest.approx(1.0, rel=0.02)
+    assert (w == 0).mean() == pytest.approx(np.exp(-1), rel=0.02)
+    assert (w == 2).mean() == pytest.approx(np.exp(-1) / 2, rel=0.03)
+    assert abs(np.corrcoef(w[0], w[1])[0, 1]) < 0.1  # two items
+    assert abs(np.corrcoef(w[:, 0], w[:, 1])[0, 1]) < 0.2  # two replicates
+    # another rate: Poisson(3)
+    w3 = poisson_weights(keys, resample.seeds(1, 500)[0], 3.0)
+    assert w3.mean() == pytest.approx(3.0, rel=0.02)
+    assert w3.var() == pytest.approx(3.0, rel=0.05)
+    # keyed: a subset of the items, in another order, gets the same rows
+    pick = np.array([150, 3, 77])
+    again = poisson_weights(keys[pick], resample.seeds(1, 2000)[0], 1.0)
+    np.testing.assert_array_equal(again, w[pick])
+
+
+@pytest.mark.parametrize("ids, same", [
+    (pd.Index(["a", "b", "é"], dtype=object), pd.Index(["a", "b", "é"], dtype="str")),
+    (pd.Index(["a", "b", "é"], dtype=object),
+     pd.Index(["a", "b", "é"], dtype="string[pyarrow]")),
+    (pd.Index(["a", "b"], dtype=object), pd.Index(["a", "b"]).astype("category")),
+    (pd.Index([1, 2, 3]), pd.Index([1.0, 2.0, 3.0])),
+    (pd.Index([1, 2, 3], dtype="int32"), pd.Index([1, 2, 3], dtype=object)),
+    (pd.Index([1, 2, 3]), pd.Index([1, 2, 3], dtype="Int64")),
+    (pd.Index([1, "a"], dtype=object), pd.Index([np.int64(1), "a"], dtype=object)),
+])
+def test_item_keys_equal_for_equal_ids_whatever_the_dtype(ids, same):
+    np.testing.assert_array_equal(draws.item_keys(ids), draws.item_keys(same))
+
+
+def test_item_keys_differ_for_different_ids():
+    ids = pd.Index([1, "1", 1.5, "1.5", "a", "b", "", " ", ("a", 1), "ab", "ba", 2**40],
+                   dtype=object)
+    keys = draws.item_keys(ids)
+    assert len(np.unique(keys)) == len(ids)
+    many = draws.item_keys(pd.Index([f"t{i}" for i in range(100_000)]))
+    assert len(np.unique(many)) == 100_000
 
 
 @pytest.mark.filterwarnings("ignore:bootstrap intervals of rare labels")  # joy: 8% of 80
@@ -100,7 +134,7 @@ def test_replicates_independent_of_threads_and_block_size(monkeypatch):
     target = [resample.Target("k", entry)]
     one = resample.replicate(run, target, n_boot=50, seed=5, threads=1)
     two = resample.replicate(run, target, n_boot=50, seed=5, threads=2)
-    monkeypatch.setattr(resample, "MAX_BLOCK", 3)
+    monkeypatch.setattr(draws, "MAX_BLOCK", 3)
     small_blocks = resample.replicate(run, target, n_boot=50, seed=5, threads=2)
     np.testing.assert_array_equal(one.boot["k"], two.boot["k"])
     np.testing.assert_array_equal(one.boot["k"], small_blocks.boot["k"])

@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 import pytest
 import xarray as xr
-from hypothesis import given, settings
+from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
 import xrr_accessor as xrr
@@ -187,13 +187,108 @@ def test_dask_compute_shares_the_passes() -> None:
     _close(y, _quiet(df.xrr.cross_kappa))
 
 
-def test_items_split_across_partitions_is_an_error() -> None:
+def test_items_split_across_partitions_are_computed_exactly() -> None:
+    """dd.from_pandas(df, npartitions=...) splits items across partitions: the library
+    shuffles by item itself (no "repartition first"), and the rows keep their input
+    order (duplicates='first' keeps the first annotation, as in memory)."""
     df = _frame(7)
     ddf = dd.from_pandas(df.sort_values("pool"), npartitions=3, sort=False)
-    with pytest.raises(InputError, match=r"more than one partition.*shuffle\(on='item'\)"):
-        ddf.xrr.irr().compute()
-    shuffled = ddf.shuffle(on="item")  # the fix the message names
-    _close(_quiet(shuffled.xrr.irr().compute), _quiet(df.xrr.irr))
+    _close(_quiet(ddf.xrr.irr().compute), _quiet(df.xrr.irr))
+    twice = pd.concat([df, df.assign(joy=(df["joy"] + 1) % 3)], ignore_index=True)
+    twice = twice.sample(frac=1.0, random_state=0)
+    split = dd.from_pandas(twice, npartitions=5, sort=False)
+    for policy in ("first", "last", "mean"):
+        want = _quiet(lambda p=policy: twice.xrr(duplicates=p).irr())
+        _close(_quiet(split.xrr(duplicates=policy).irr().compute), want)
+    with pytest.raises(InputError, match="duplicate"):
+        split.xrr.irr().compute()
+
+
+def _ran(fn) -> list[str]:
+    """The names of the tasks a call runs (dask's local schedulers)."""
+    from dask.callbacks import Callback
+
+    keys: list[str] = []
+
+    class Record(Callback):
+        def _pretask(self, key, dsk, state):
+            keys.append(str(key[0] if isinstance(key, tuple) else key))
+
+    with Record():
+        _quiet(fn)
+    return keys
+
+
+def test_shuffle_only_when_an_item_is_split() -> None:
+    """Partitions of whole items without known divisions: surveyed, found whole, and
+    their statistics computed from the same partitions (no shuffle); split items:
+    shuffled by item (the survey tells which)."""
+    df = _frame(13)
+    whole = _partitioned(df, 3)
+    assert not whole.known_divisions
+    ran = _ran(whole.xrr.irr().compute)
+    assert not any("shuffle" in k for k in ran)
+    assert sum(k.startswith("survey") for k in ran) == 3
+    split = dd.from_pandas(df.sample(frac=1.0, random_state=1), npartitions=3, sort=False)
+    ran = _ran(split.xrr.irr().compute)
+    assert any("shuffle" in k for k in ran)
+
+
+def _metric_call(name: str):
+    """The public call of registry entry ``name`` on frames like :func:`_frame`'s."""
+    from xrr_accessor.coefficients import REGISTRY
+
+    entry = REGISTRY[name]
+    if entry.kind == "cross":
+        if name == "normalized_kappa_x":
+            return lambda d: d.xrr.normalized()
+        return lambda d: d.xrr.cross_kappa()
+    kw: dict = {"metric": name}
+    if name == "icc":
+        kw["form"] = "2,1"
+    return lambda d: d.xrr.irr(**kw)
+
+
+def _split_partitions(df: pd.DataFrame, seed: int, parts: int) -> object:
+    """Rows in a random order cut into ``parts`` partitions: items split across them."""
+    rows = df.sample(frac=1.0, random_state=seed).reset_index(drop=True)
+    return dd.from_pandas(rows, npartitions=parts, sort=False)
+
+
+def _outcome(fn):
+    """A call's value, or the type and text of the error it raised."""
+    try:
+        return _quiet(fn)
+    except (InputError, LevelError) as exc:
+        return (type(exc), str(exc))
+
+
+@settings(max_examples=6, deadline=None, phases=[Phase.explicit, Phase.generate])
+@given(seed=st.integers(0, 10_000), parts=st.integers(2, 6), raters=st.integers(2, 5),
+       missing=st.floats(0.0, 0.4))
+def test_split_items_equal_memory_for_every_registry_entry(seed: int, parts: int,
+                                                          raters: int,
+                                                          missing: float) -> None:
+    """Random partitionings that split items, for every coefficient in the registry
+    (iterated, not hand-picked): the dask result is the in-memory one."""
+    from xrr_accessor.coefficients import REGISTRY
+
+    df = _frame(seed, n_items=30, reps=2, raters=raters, missing=missing)
+    ddf = _split_partitions(df, seed, parts)
+    df = ddf.compute()  # the same rows in the same order in memory (first-seen orders)
+    codes = pd.factorize(df["item"])[0]
+    assert parts == 1 or ddf.map_partitions(lambda p: p["item"].drop_duplicates()).compute(
+    ).duplicated().any() or len(set(codes)) < 2  # some item really is split
+    checked = 0
+    for name in REGISTRY:
+        want = _outcome(lambda n=name: _metric_call(n)(df))
+        got = _outcome(lambda n=name: _metric_call(n)(ddf).compute())
+        if isinstance(want, tuple):  # e.g. iota or ICC refusing this design: same error
+            assert got == want
+        else:
+            _close(got, want)
+            checked += 1
+    assert checked >= len(REGISTRY) - 3
 
 
 def test_item_index_with_divisions_needs_no_check() -> None:
@@ -209,8 +304,8 @@ def test_item_index_with_divisions_needs_no_check() -> None:
 
 def test_refusals_name_the_way_out() -> None:
     ddf = _partitioned(_frame(9), 2)
-    with pytest.raises(InputError, match="ci= with dask-backed data"):
-        ddf.xrr.irr(ci=0.95)
+    with pytest.raises(InputError, match=r"analytic interval of gwet.*method='bootstrap'"):
+        ddf.xrr.irr(metric="gwet", ci=0.95).compute()
     with pytest.raises(InputError, match="other= with dask-backed data"):
         ddf.xrr.cross_kappa(ddf)
     words = pd.DataFrame({"item": [1, 1, 2, 2], "rater": ["a", "b"] * 2,
@@ -266,15 +361,19 @@ def test_local_cluster_runs_kernels_in_worker_processes() -> None:
     distributed = pytest.importorskip("distributed")
     df = _frame(11, n_items=200)
     ddf = _partitioned(df, 4)
+    boot = dict(ci=0.9, n_boot=120, seed=5, progress=False)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   dashboard_address=None) as cluster, \
             distributed.Client(cluster) as client:
         with distributed.get_task_stream(client) as stream:
             got = _quiet(ddf.xrr.normalized().compute)
+            got_ci = _quiet(ddf.xrr.cross_kappa(**boot).compute)
         workers = set(client.scheduler_info()["workers"])
     ran = {t["worker"] for t in stream.data if "partition_stats" in str(t["key"])}
     assert ran and ran <= workers
     _close(got, _quiet(df.xrr.normalized))
+    want_ci = _quiet(lambda: df.xrr.cross_kappa(**boot))
+    _close(got_ci.loc[want_ci.index, want_ci.columns], want_ci)
 
 
 def test_in_memory_path_never_imports_dask() -> None:
@@ -305,3 +404,38 @@ def test_second_pass_reads_partitions_again_rather_than_holding_them() -> None:
     survey_in = {k for k in inputs("survey") if "merged" not in str(k)}
     stats_in = inputs("partition_stats")
     assert len(survey_in) == 4 and len(stats_in & survey_in) == 0
+
+
+def test_value_types_mixed_across_files_are_refused_as_in_memory(tmp_path) -> None:
+    """Issue 25: one CSV of 0/1 and one whose '?' makes its column text. Each file
+    alone passes the reader; together they mix ints and text, which the eager read
+    refuses, so the lazy read must too (it returned a wrong alpha, 0/1 counted twice)."""
+    from xrr_accessor.io import read_annotations
+
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame([(f"i{i:02d}", r, int(rng.integers(0, 2))) for i in range(40)
+                       for r in "abc"], columns=["item", "rater", "joy"])
+    df.iloc[:60].to_csv(tmp_path / "one.csv", index=False)
+    two = df.iloc[60:].astype({"joy": object})
+    two.iloc[0, 2] = "?"
+    two.to_csv(tmp_path / "two.csv", index=False)
+    with pytest.raises(LevelError, match="column 'joy' mixes value types"):
+        _quiet(read_annotations(tmp_path).xrr.irr)
+    lazy = read_annotations(tmp_path, lazy=True).xrr.irr()
+    with pytest.raises(LevelError, match=r"column 'joy' mixes value types \(int, str\)"):
+        _quiet(lazy.compute)  # the shuffle by item may bring both files into a partition
+    # partitioned by item with known divisions, one file per partition: each partition
+    # alone passes the reader, the partitions together do not
+    files = [pd.read_csv(tmp_path / f).set_index("item") for f in ("one.csv", "two.csv")]
+    from dask import delayed
+
+    by_item = dd.from_delayed([delayed(f) for f in files], meta=files[1].iloc[:0],
+                              divisions=["i00", "i20", "i39"], verify_meta=False)
+    assert by_item.known_divisions
+    with pytest.raises(LevelError, match=r"column 'joy' mixes value types \(int, str\) across"):
+        _quiet(by_item.xrr(item="item").irr().compute)
+    # without the '?', both paths agree
+    two.iloc[0, 2] = 1
+    two.to_csv(tmp_path / "two.csv", index=False)
+    _close(_quiet(read_annotations(tmp_path, lazy=True).xrr.irr().compute),
+           _quiet(read_annotations(tmp_path).xrr.irr))

@@ -34,7 +34,7 @@ from .results import (
     warn_undefined,
 )
 from .staged import OTHER_REFUSED, Planned, Staged
-from .statistics import GROUPS, Meta, Rows, Stats, check_size, chunk, rows
+from .statistics import GROUPS, Meta, Stats, check_size, chunk, rows
 
 __all__ = ["Run", "annotations", "entry_level", "make_meta", "run"]
 
@@ -232,8 +232,9 @@ class Run:
     stats: Stats
     kind: str
     #: The annotations in item order, for further passes (bootstrap, jackknife);
-    #: None for dask-backed data (whose annotations stay in the partitions).
-    rows: Rows | None
+    #: for dask-backed data (whose annotations stay in the partitions) None, or the
+    #: partitions' replicate statistics (:class:`~.draws.Sampled`) under ``ci=``.
+    rows: Any
     _cache: dict[tuple[Any, ...], Estimates] = field(default_factory=dict)
     _warned: set[str] = field(default_factory=set)
 
@@ -314,7 +315,8 @@ def run(
         if staged.stats is None:
             raise Planned(meta)
         assert staged.meta is not None  # set with the statistics
-        return Run(ann, replace(ctx, meta=staged.meta), staged.stats, staged.kind, None)
+        return Run(ann, replace(ctx, meta=staged.meta), staged.stats, staged.kind,
+                   staged.sampled)
     item_rows = rows(Codes(ann), meta)
     return Run(ann, ctx, chunk(item_rows, meta), kind_of(data), item_rows)
 

@@ -43,6 +43,9 @@ class Staged:
     ordered: tuple[bool, ...] = ()
     meta: Meta | None = None
     stats: Stats | None = None
+    #: The partitions' replicate statistics under the call's bootstrap draws
+    #: (a :class:`~xrr_accessor.engine.draws.Sampled`, read as the run's rows), if any.
+    sampled: Any = None
 
 
 class Planned(Exception):

@@ -15,18 +15,29 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..engine.draws import Draws, Sampled, draw_columns, item_keys
 from ..engine.staged import Staged
 from ..engine.statistics import Meta, Stats, chunk, rows
-from ..errors import InputError, collecting
+from ..errors import InputError, LevelError, collecting
 from ..kernels import accumulate
 from ..schema import Annotations, Roles, encode, read
 from ..schema.encode import is_ordered
+from ..schema.roles import resolve_roles
 from ..schema.tally import Tally, present, tally
 
-__all__ = ["Survey", "merge", "partition_stats", "survey"]
+__all__ = ["BOOT", "GROUP", "ORDER", "Merged", "Survey", "merge", "partition_stats", "sampled",
+           "survey"]
+
+
+#: A column :func:`.graph.by_item` adds before its shuffle: each row's place in
+#: the input (partition, row), so that a partition is read in the input's order
+#: afterwards (``duplicates="first"`` keeps the first in the input, as in memory).
+ORDER = "__xrr_order__"
 
 
 def _encode(block: Any, roles: dict[str, Any]) -> tuple[Any, Annotations]:
+    if isinstance(block, pd.DataFrame) and ORDER in block.columns:
+        block = block.sort_values(ORDER, kind="stable").drop(columns=ORDER)
     if isinstance(block, pd.DataFrame) and block.index.name is not None \
             and block.index.name not in block.columns:
         block = block.reset_index()  # an item index (dd.read_parquet(index="item"))
@@ -52,12 +63,15 @@ class Survey:
     rated_of: list[pd.Index]  # ... with a non-missing annotation
     n_items: int
     top: int
-    item_keys: np.ndarray | None
+    #: Each rater's first row in the input (shuffled partitions only), so that the
+    #: merged raters are in first-seen order, as the in-memory encoder has them.
+    rater_first: pd.Series | None
+    keys: np.ndarray | None  # its items' keys (draws.item_keys), when items may be split
     notes: dict[str, int] = field(default_factory=dict)
     messages: list[tuple[type[Warning], str]] = field(default_factory=list)
 
 
-def survey(block: Any, roles: dict[str, Any], check_items: bool) -> Survey:
+def survey(block: Any, roles: dict[str, Any], check_items: bool = False) -> Survey:
     """The first pass over one partition: its labels, ids, categories and counts.
 
     Warnings of the reader are recorded (and re-emitted in the client), not lost
@@ -76,10 +90,8 @@ def survey(block: Any, roles: dict[str, Any], check_items: bool) -> Survey:
         np.ascontiguousarray(ann.item, dtype=np.int64),
         np.ascontiguousarray(ann.replication, dtype=np.int64), len(ann.items), n_rep)
     ) if len(ann.item) else 0
-    keys = None
-    if check_items:
-        keys = pd.util.hash_pandas_object(pd.Series(ann.items), index=False).to_numpy()
-    return Survey(
+    keys = item_keys(ann.items) if check_items else None
+    return Survey(rater_first=_rater_first(block, roles),
         labels=names, source=dict(ann.source), has_label=ann.has_label,
         has_replication=ann.has_replication, raters=ann.raters,
         replications=ann.replications, categories=list(ann.categories),
@@ -88,9 +100,20 @@ def survey(block: Any, roles: dict[str, Any], check_items: bool) -> Survey:
                                                       len(ann.raters))],
         rated_of=[ann.raters[row] for row in present(ann.rater[rated], ann.replication[rated],
                                                      n_rep, len(ann.raters))],
-        n_items=len(ann.items), top=top, item_keys=keys, notes=dict(ann.notes),
+        n_items=len(ann.items), top=top, keys=keys, notes=dict(ann.notes),
         messages=list(caught),
     )
+
+
+def _rater_first(block: Any, roles: dict[str, Any]) -> pd.Series | None:
+    """Each rater's smallest input position in a partition shuffled by item."""
+    if not (isinstance(block, pd.DataFrame) and ORDER in block.columns):
+        return None
+    names = [c for c in block.columns if c != ORDER]
+    rater = resolve_roles(names, Roles.from_kwargs(roles), "column").get("rater")
+    if rater is None or rater not in block.columns:
+        return None
+    return block.groupby(rater, sort=False, observed=True)[ORDER].min()
 
 
 def _union(indexes: Sequence[pd.Index], sort: bool = True) -> pd.Index:
@@ -107,42 +130,50 @@ def _union(indexes: Sequence[pd.Index], sort: bool = True) -> pd.Index:
     return out
 
 
-def merge(surveys: Sequence[Survey], kind: str, item: Hashable = "item"
-          ) -> tuple[Staged, list[tuple[type, str]]]:
+@dataclass
+class Merged:
+    """The call's skeleton, the partitions' warnings, how many items span several
+    partitions (then the partitions are shuffled by item and surveyed again), and
+    the number of each partition's first item (a leave-one-out jackknife's groups)."""
+
+    staged: Staged
+    messages: list[tuple[type, str]]
+    n_split: int
+    offsets: list[int]
+
+
+def merge(surveys: Sequence[Survey], kind: str) -> Merged:
     """The call's skeleton annotations from every partition's survey.
 
     Raises
     ------
     InputError
-        When an item has annotations in more than one partition (the
-        statistics of an item must come from one partition), or when the data
-        have no annotations.
+        When the data have no annotations.
+    LevelError
+        When a label's values mix types across partitions.
     """
     parts = [s for s in surveys if len(s.labels) or s.n_items]
     if not parts:
         raise InputError("the dask-backed data hold no annotations (every partition is empty).")
-    keys = [s.item_keys for s in parts if s.item_keys is not None]
-    if keys:
-        every = np.concatenate(keys)
-        n_split = len(every) - len(np.unique(every))
-        if n_split:
-            raise InputError(
-                f"{n_split:,} item(s) have annotations in more than one partition; the "
-                "statistics of an item come from one partition. Repartition by item "
-                f"first: ddf.shuffle(on={item!r}), or for data sorted by item "
-                f"dd.read_parquet(..., index={item!r}, calculate_divisions=True)."
-            )
     labels: list[Hashable] = list(dict.fromkeys(n for s in parts for n in s.labels))
     source: dict[Hashable, str] = {}
     for s in parts:
         source.update(s.source)
-    raters = _union([s.raters for s in parts])
+    raters = _union([s.raters for s in parts], sort=False)  # first seen, as in memory
+    firsts = [s.rater_first for s in parts if s.rater_first is not None]
+    if firsts:  # shuffled partitions: order by the first row in the input
+        first = pd.concat(firsts).groupby(level=0, sort=False).min()
+        at = first.reindex(raters).to_numpy(dtype=float, na_value=np.inf)
+        raters = raters[np.argsort(at, kind="stable")]
     reps = _union([s.replications for s in parts])
     cats, ordered = [], []
     for name in labels:
         have = [(s, s.labels.index(name)) for s in parts if name in s.labels]
         per = [s.categories[j] for s, j in have]
-        keep_order = any(s.declared[j] for s, j in have) or (
+        declared = any(s.declared[j] for s, j in have)
+        if not declared:
+            _check_kinds(per, source.get(name, repr(name)))
+        keep_order = declared or (
             all(ix.equals(per[0]) for ix in per[1:]))
         cats.append(per[0] if keep_order else _union(per))
         ordered.append(all(s.ordered[j] for s, j in have))
@@ -178,7 +209,32 @@ def merge(surveys: Sequence[Survey], kind: str, item: Hashable = "item"
         tally=Tally(annotations, rows_, items, count, n_rated),
     )
     messages = list(dict.fromkeys(m for s in parts for m in s.messages))
-    return Staged(ann, max([s.top for s in parts] + [2]), kind, tuple(ordered)), messages
+    keys = [s.keys for s in surveys if s.keys is not None]
+    n_split = 0
+    if keys:
+        every = np.concatenate(keys)
+        n_split = len(every) - len(np.unique(every))
+    offsets = [0, *np.cumsum([s.n_items for s in surveys]).tolist()][:-1]
+    return Merged(Staged(ann, max([s.top for s in parts] + [2]), kind, tuple(ordered)),
+                  messages, int(n_split), offsets)
+
+
+def _check_kinds(per: Sequence[pd.Index], where: str) -> None:
+    """The in-memory reader's value-type check, over every partition's values: a
+    column of numbers in one file and text in another mixes types, as it would in
+    one frame (each partition alone passes the reader's check)."""
+    if len(per) < 2 or all(ix.dtype == per[0].dtype for ix in per[1:]):
+        return
+    values = pd.Series(np.concatenate([np.asarray(ix, dtype=object) for ix in per]),
+                       dtype=object)
+    if pd.api.types.infer_dtype(values, skipna=True) in ("mixed", "mixed-integer"):
+        kinds = sorted({type(v).__name__ for v in values})
+        raise LevelError(
+            f"{where} mixes value types ({', '.join(kinds)}) across partitions (files), so "
+            "equal-looking values (1 and '1', True and 1) would be different or merged "
+            "categories. Make the column one type in every file, e.g. "
+            "ddf[col].astype(str), or fix the stray value that made one file's column "
+            "text (a '?' among numbers: make it missing).")
 
 
 class _Codes:
@@ -188,9 +244,17 @@ class _Codes:
         self.codes, self.n_items = codes, n_items
 
 
-def partition_stats(block: Any, roles: dict[str, Any], staged: Staged, meta: Meta) -> Stats:
+def partition_stats(block: Any, roles: dict[str, Any], staged: Staged, meta: Meta,
+                    draws: Draws | None = None, first: int = 0) -> Stats:
     """The second pass over one partition: its codes in the call's global indexes,
-    then the statistics of its items (one numba pass)."""
+    then the statistics of its items (one numba pass).
+
+    With ``draws`` (``ci=``), also its items' share of every bootstrap replicate
+    (``boot:<name>``, a last axis of n_boot) and of every jackknife group
+    (``group:<name>``): the weights are keyed by item id, so a partition draws
+    its own items exactly as the in-memory call would. ``first`` numbers its
+    items for a leave-one-out jackknife (the items of the partitions before it).
+    """
     with collecting():  # reported by the first pass already
         _, ann = _encode(block, roles)
     glob = staged.ann
@@ -207,4 +271,25 @@ def partition_stats(block: Any, roles: dict[str, Any], staged: Staged, meta: Met
     part = _Codes(np.ascontiguousarray(ann.item, dtype=np.int64),
                   np.ascontiguousarray(rater, dtype=np.int64),
                   np.ascontiguousarray(rep, dtype=np.int64), codes, len(ann.items))
-    return chunk(rows(part, meta), meta, parallel=False)
+    r = rows(part, meta)
+    stats = chunk(r, meta, parallel=False)
+    if draws is None:
+        return stats
+    boot, groups = draw_columns(r, item_keys(ann.items), meta, draws, first)
+    arrays = dict(stats.arrays)
+    arrays.update({f"{BOOT}{k}": v for k, v in boot.items()})
+    arrays.update({f"{GROUP}{k}": v for k, v in (groups or {}).items()})
+    return Stats(arrays)
+
+
+#: Prefixes of the replicate and jackknife-group statistics in a partition's sums.
+BOOT, GROUP = "boot:", "group:"
+
+
+def sampled(stats: Stats, draws: Draws, n_items: int) -> tuple[Stats, Sampled]:
+    """The point statistics and the replicates' (:class:`~..draws.Sampled`) of
+    statistics summed from :func:`partition_stats` with ``draws``."""
+    point = {k: v for k, v in stats.arrays.items() if not k.startswith((BOOT, GROUP))}
+    boot = {k[len(BOOT):]: v for k, v in stats.arrays.items() if k.startswith(BOOT)}
+    groups = {k[len(GROUP):]: v for k, v in stats.arrays.items() if k.startswith(GROUP)}
+    return Stats(point), Sampled(n_items, draws, boot, groups or None)

@@ -2,8 +2,9 @@
 
 Two passes over the partitions, one graph:
 
-1. **survey** each partition (labels, ids, categories, counts; an item may
-   not span partitions) and **merge** the surveys into the call's skeleton:
+1. **survey** each partition (labels, ids, categories, counts; partitions
+   not known to hold whole items are shuffled by item first) and **merge**
+   the surveys into the call's skeleton:
    global indexes, as the in-memory encoder would build them. Skipped reading
    nothing: every partition is read, but only indexes leave the workers.
 2. **plan** the statistics the call needs (the public function itself runs on
@@ -26,87 +27,22 @@ from typing import Any
 
 import dask
 import numpy as np
-import pandas as pd
-import xarray as xr
 from dask.delayed import Delayed, delayed
 from dask.graph_manipulation import clone
 
+from ..engine.draws import Draws, check_options, seeds
 from ..engine.pipeline import kind_of
 from ..engine.staged import OTHER_REFUSED, Planned, Staged
 from ..engine.statistics import Meta, Stats
 from ..errors import InputError, collecting, warn
 from ..schema import Roles
-from ..schema.read import is_annotation_layout
-from ..schema.roles import resolve_roles
-from .blocks import merge, partition_stats, survey
+from .blocks import Merged, merge, partition_stats, sampled, survey
+from .parts import partitions
 
 __all__ = ["FAN_IN", "Lazy", "compute_all", "defer", "partitions"]
 
 #: Statistics added per task of the tree reduction.
 FAN_IN = 8
-
-
-def partitions(data: Any, roles: dict[str, Any]) -> tuple[list[Delayed], bool]:
-    """The partitions of ``data`` as delayed in-memory objects, and whether an item
-    may span several of them (then the first pass checks that none does)."""
-    if isinstance(data, xr.Dataset | xr.DataArray):
-        if is_annotation_layout(data):  # one row per annotation: a frame
-            ds = data if isinstance(data, xr.Dataset) else data.to_dataset(
-                name=data.name if data.name is not None else "value")
-            return partitions(ds.reset_coords().to_dask_dataframe(), roles)
-        return _xarray_blocks(data, roles), False
-    if not hasattr(data, "to_delayed"):
-        raise TypeError(f"{type(data).__name__} is not a dask DataFrame or xarray object.")
-    item = item_column(data, roles)
-    by_item = data.index.name == item and data.known_divisions
-    return list(data.to_delayed(optimize_graph=True)), not by_item
-
-
-def item_column(data: Any, roles: dict[str, Any]) -> Any:
-    """The item column of a dask DataFrame (or its index, when named so)."""
-    names = [*data.columns, *([data.index.name] if data.index.name is not None else [])]
-    return resolve_roles(names, Roles.from_kwargs(roles), "column")["item"]
-
-
-def _xarray_blocks(data: xr.Dataset | xr.DataArray, roles: dict[str, Any]) -> list[Delayed]:
-    """One delayed object per chunk of the item dimension, whole in the other dims."""
-    dims = list(data.dims)
-    item = resolve_roles(dims, Roles.from_kwargs(roles), "dimension")["item"]
-    ds = data.to_dataset(name=data.name if data.name is not None else "value") \
-        if isinstance(data, xr.DataArray) else data
-    lacking = [n for n, v in ds.data_vars.items() if item not in v.dims]
-    if lacking:
-        raise InputError(
-            f"variable(s) {lacking} have no {item!r} dimension; with dask-backed data every "
-            f"variable is split along {item!r}. Broadcast them first "
-            f"(ds[name].broadcast_like(ds[other]))).")
-    ds = ds.chunk({d: -1 for d in ds.dims if d != item}).unify_chunks()
-    bounds = np.cumsum((0, *ds.chunksizes[item]))
-    coords = {d: ds.indexes[d] if d in ds.indexes else pd.RangeIndex(ds.sizes[d])
-              for d in ds.dims}
-    names = list(ds.data_vars)
-    chunked = {}
-    for name in names:
-        var = ds[name].transpose(item, ...)
-        chunked[name] = (var.dims, var.data.to_delayed(optimize_graph=True).reshape(-1))
-    out = []
-    for i in range(len(bounds) - 1):
-        local = {**coords, item: coords[item][bounds[i]:bounds[i + 1]]}
-        arrays = {n: (dims_, parts[i]) for n, (dims_, parts) in chunked.items()}
-        out.append(delayed(_dataset, pure=True)(
-            arrays, local, isinstance(data, xr.DataArray), getattr(data, "name", None),
-            dict(data.attrs)))
-    return out
-
-
-def _dataset(arrays: dict[Any, tuple[tuple[Any, ...], np.ndarray]], coords: dict[Any, Any],
-             as_array: bool, name: Any, attrs: dict[Any, Any]) -> xr.Dataset | xr.DataArray:
-    ds = xr.Dataset({n: (dims, arr) for n, (dims, arr) in arrays.items()},
-                    coords={d: c for d, c in coords.items()
-                            if any(d in dims for dims, _ in arrays.values())}, attrs=attrs)
-    if as_array:
-        return ds[next(iter(arrays))].rename(name)
-    return ds
 
 
 def _tree(parts: Sequence[Delayed]) -> Delayed:
@@ -135,16 +71,61 @@ def _plan(staged: Staged, fn: Callable[..., Any], args: tuple[Any, ...],
     raise RuntimeError(f"{fn.__name__} finished without computing statistics")  # pragma: no cover
 
 
-def _first(pair: tuple[Any, Any]) -> Any:
-    return pair[0]
+def _field(merged: Merged, name: str) -> Any:
+    return getattr(merged, name)
 
 
-def _second(pair: tuple[Any, Any]) -> Any:
-    return pair[1]
+def _all(staged: Staged, messages: Any, meta: Meta, stats: Stats, draws: Draws | None
+         ) -> tuple[Any, ...]:
+    return staged, messages, meta, stats, draws
 
 
-def _all(staged: Staged, messages: Any, meta: Meta, stats: Stats) -> tuple[Any, ...]:
-    return staged, messages, meta, stats
+def _bootstrap_options(fn: Callable[..., Any], data: Any, args: tuple[Any, ...],
+                       kwargs: dict[str, Any]) -> tuple[int, Any, bool] | None:
+    """(n_boot, seed, jackknife) of a call with ``ci=``, checked in the client; a
+    seed of None becomes fresh entropy, shared by the partitions and the client."""
+    try:
+        bound = inspect.signature(fn).bind_partial(data, *args, **kwargs)
+    except TypeError:
+        return None
+    params = inspect.signature(fn).parameters
+    get = {n: bound.arguments.get(n, p.default) for n, p in params.items()}
+    if get.get("ci") is None or "n_boot" not in get:
+        return None
+    n_boot, interval = get["n_boot"], get.get("interval", "bca")
+    check_options(n_boot, interval)
+    seed = get.get("seed")
+    seed = seed if seed is not None else seeds(None, 1)[1]
+    seeds(seed, 1)  # a bad seed fails now, not in a worker
+    return int(n_boot), seed, interval == "bca"
+
+
+#: Largest replicate statistics one partition returns (n_boot + jackknife groups
+#: columns of every statistic), in bytes.
+MAX_REPLICATE_BYTES = 2**30
+
+
+def _draws(staged: Staged, meta: Meta, n_boot: int, seed: Any, jackknife: bool) -> Draws:
+    n_items = len(staged.ann.items)
+    draws = Draws.plan(n_items, n_boot, seed, None, jackknife)
+    cells = sum(int(np.prod(s)) for s in meta.shapes().values())
+    need = 8 * cells * (n_boot + draws.groups)
+    if need > MAX_REPLICATE_BYTES:
+        raise InputError(
+            f"the bootstrap's statistics would take {need / 2**30:.1f} GiB per partition "
+            f"({cells:,} statistics x {n_boot + draws.groups:,} replicates and jackknife "
+            "groups); pass fewer labels at a time (.xrr(value=[...])), fewer replicates "
+            "(n_boot=), or interval='percentile' (no jackknife).")
+    return draws
+
+
+def _offsets(surveys: Sequence[Any]) -> list[int]:
+    """The global number of each partition's first item (the partitions' items in order)."""
+    return [0, *np.cumsum([s.n_items for s in surveys]).tolist()][:-1]
+
+
+def _at(values: Sequence[Any], i: int) -> Any:
+    return values[i]
 
 
 def other_of(fn: Callable[..., Any], data: Any, args: tuple[Any, ...],
@@ -161,12 +142,9 @@ def defer(fn: Callable[..., Any], data: Any, args: tuple[Any, ...],
           kwargs: dict[str, Any]) -> Lazy:
     """``fn(data, *args, **kwargs)`` on dask-backed ``data``, as a :class:`Lazy`."""
     kwargs = dict(kwargs)
-    if kwargs.get("ci") is not None:
-        raise InputError(
-            "ci= with dask-backed data: the item bootstrap draws whole items across "
-            "partitions, which is not implemented for dask yet. Compute the estimates "
-            "lazily without ci=, or bring a sample of items into memory "
-            "(ddf.compute() / ds.load()) for intervals.")
+    boot = _bootstrap_options(fn, data, args, kwargs)
+    if boot is not None:  # one seed for the partitions and the client
+        kwargs["seed"] = boot[1]
     if other_of(fn, data, args, kwargs) is not None:
         raise InputError(OTHER_REFUSED)
     bound = getattr(data, "_xrr_bound", None)
@@ -175,25 +153,56 @@ def defer(fn: Callable[..., Any], data: Any, args: tuple[Any, ...],
         data, roles = bound[0], {**bound[1], **roles}
     Roles.from_kwargs(roles)  # unknown or bad roles fail now, not in a worker
     kind = kind_of(data)
-    first, check = partitions(data, roles)
-    if not first:
-        raise InputError("the dask-backed data have no partitions.")
-    surveys = [delayed(survey, pure=True)(p, roles, check) for p in first]
-    item = None if kind == "xarray" else item_column(data, roles)
-    merged = delayed(merge, pure=True)(surveys, kind, item)
-    staged = delayed(_first, pure=True)(merged)
-    messages = delayed(_second, pure=True)(merged)
     call = {**kwargs, **roles}
-    meta = delayed(_plan, pure=True)(staged, fn, args, call)
-    again = list(clone(*first)) if len(first) > 1 else [clone(first[0])]
-    stats = [delayed(partition_stats, pure=True)(p, roles, staged, meta) for p in again]
-    final = delayed(_all, pure=True)(staged, messages, meta, _tree(stats))
-    return Lazy(final, fn, args, call, len(first))
+    cut: dict[bool, tuple[list[Delayed], bool]] = {}  # partitions (graph optimized once)
+
+    def parts(shuffle: bool) -> tuple[list[Delayed], bool]:
+        if shuffle not in cut:
+            cut[shuffle] = partitions(data, roles, shuffle)
+        return cut[shuffle]
+
+    def build(shuffle: bool, merged: Merged | None = None) -> tuple[Delayed, Delayed | None]:
+        """The call's graph: survey, merge, plan and statistics (``merged`` given: the
+        partitions were surveyed already and hold whole items). With items that may
+        span partitions, also the merged survey that says whether any does."""
+        first, check = parts(shuffle)
+        if not first:
+            raise InputError("the dask-backed data have no partitions.")
+        probe = None
+        if merged is None:
+            surveys = [delayed(survey, pure=True)(p, roles, check) for p in first]
+            probe = delayed(merge, pure=True)(surveys, kind)
+            again = list(clone(*first)) if len(first) > 1 else [clone(first[0])]
+            merged_ = probe
+        else:
+            again, merged_ = first, delayed(merged, traverse=False, pure=False)
+        staged = delayed(_field, pure=True)(merged_, "staged")
+        messages = delayed(_field, pure=True)(merged_, "messages")
+        meta = delayed(_plan, pure=True)(staged, fn, args, call)
+        draws, firsts = None, [0] * len(again)
+        if boot is not None:
+            draws = delayed(_draws, pure=True)(staged, meta, *boot)
+            offsets = delayed(_field, pure=True)(merged_, "offsets")
+            firsts = [delayed(_at, pure=True)(offsets, i) for i in range(len(again))]
+        stats = [delayed(partition_stats, pure=True)(p, roles, staged, meta, draws, f)
+                 for p, f in zip(again, firsts, strict=True)]
+        final = delayed(_all, pure=True)(staged, messages, meta, _tree(stats), draws)
+        return final, (probe if check else None)
+
+    n_partitions = len(parts(False)[0])
+    if not n_partitions:
+        raise InputError("the dask-backed data have no partitions.")
+    return Lazy(build, fn, args, call, n_partitions)
 
 
 def compute_all(*lazies: Lazy, **kwargs: Any) -> list[Any]:
     """Compute several lazy results in one graph (calls on the same data share their
     passes over it), then finalize each in the calling thread.
+
+    Data not known to hold whole items per partition are surveyed first, on
+    their own: when no item spans partitions, the statistics pass reads the
+    same partitions (two passes, as for item-partitioned data); when some do,
+    the library shuffles the rows by item and runs both passes on the result.
 
     Examples
     --------
@@ -206,7 +215,15 @@ def compute_all(*lazies: Lazy, **kwargs: Any) -> list[Any]:
     >>> round(float(kx.iloc[0, 0]), 3)
     0.5
     """
-    parts = dask.compute(*(lazy._final for lazy in lazies), **kwargs)
+    finals = [lazy.graph() for lazy in lazies]
+    probes = [(i, probe) for i, (_, probe) in enumerate(finals) if probe is not None]
+    if probes:  # first pass alone: are items split across partitions?
+        found = dask.compute(*(probe for _, probe in probes), **kwargs)
+        for (i, _), merged in zip(probes, found, strict=True):
+            # whole items: statistics of the same partitions; split: shuffle by item
+            finals[i] = (lazies[i]._build(False, merged) if not merged.n_split
+                         else lazies[i]._build(True))
+    parts = dask.compute(*(final for final, _ in finals), **kwargs)
     return [lazy._finish(p) for lazy, p in zip(lazies, parts, strict=True)]
 
 
@@ -236,11 +253,31 @@ class Lazy:
     0.4
     """
 
-    def __init__(self, final: Delayed, fn: Callable[..., Any], args: tuple[Any, ...],
-                 kwargs: dict[str, Any], n_partitions: int) -> None:
-        self._final = final
+    def __init__(self, build: Callable[..., tuple[Delayed, Delayed | None]],
+                 fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any],
+                 n_partitions: int) -> None:
+        self._build = build
         self._fn, self._args, self._kwargs = fn, args, kwargs
         self.n_partitions = n_partitions
+        self._graph: tuple[Delayed, Delayed | None] | None = None
+        self._static: Delayed | None = None
+
+    def graph(self) -> tuple[Delayed, Delayed | None]:
+        """The one-graph form (survey, merge, statistics) over the partitions as they
+        are, and the merged survey that says whether an item spans partitions (None
+        when the data say each partition holds whole items)."""
+        if self._graph is None:
+            self._graph = self._build(False)
+        return self._graph
+
+    @property
+    def _final(self) -> Delayed:
+        """As a dask collection (``dask.compute(lazy)``): one graph, so data not known
+        to hold whole items are shuffled by item (compute() shuffles only if needed)."""
+        if self._static is None:
+            final, probe = self.graph()
+            self._static = final if probe is None else self._build(True)[0]
+        return self._static
 
     def __dask_graph__(self) -> Any:
         return self._final.__dask_graph__()
@@ -261,10 +298,14 @@ class Lazy:
         return self._finish, ()
 
     def _finish(self, results: Any) -> Any:
-        staged, messages, meta, stats = results[0] if isinstance(results, list) else results
+        staged, messages, meta, stats, draws = (results[0] if isinstance(results, list)
+                                                else results)
         for category, message in messages:
             warn(message, category)
-        ready = Staged(staged.ann, staged.top, staged.kind, staged.ordered, meta, stats)
+        reps = None
+        if draws is not None:
+            stats, reps = sampled(stats, draws, len(staged.ann.items))
+        ready = Staged(staged.ann, staged.top, staged.kind, staged.ordered, meta, stats, reps)
         return self._fn(ready, *self._args, **self._kwargs)
 
     def compute(self, **kwargs: Any) -> Any:

@@ -26,7 +26,9 @@ from typing import Any
 import numpy as np
 
 from ..coefficients import REGISTRY, Coefficient
+from ..engine.draws import check_options
 from ..engine.results import cell_name
+from ..engine.statistics import Rows
 from ..errors import InputError, UndefinedWarning, warn
 from .resample import Replicates, Target, replicate
 
@@ -71,13 +73,7 @@ class Bootstrap:
     progress: bool | None = None
 
     def __post_init__(self) -> None:
-        n = self.n_boot
-        if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 2:
-            raise InputError(f"n_boot={n!r} is the number of bootstrap replicates, an "
-                             "integer >= 2 (1000 or more for 95% intervals).")
-        if self.interval not in INTERVALS:
-            raise InputError(f"interval={self.interval!r}; choose 'bca' (bias-corrected "
-                             "and accelerated, the default) or 'percentile'.")
+        check_options(self.n_boot, self.interval)
 
 
     def replicates(self, run: Any, targets: Sequence[Target]) -> Replicates:
@@ -109,6 +105,10 @@ def analytic_intervals(run: Any, entry: Coefficient, level: float, population: f
                        params: dict[str, Any]) -> dict[str, np.ndarray]:
     """Analytic standard errors and limits of ``entry``, from its registry hook."""
     est = run.estimate(entry, **params)
+    if entry.name != "icc" and not isinstance(run.rows, Rows):
+        raise InputError(f"the analytic interval of {entry.name} reads every annotation, "
+                         "which stay in the partitions of dask-backed data; pass "
+                         "method='bootstrap' (its replicates add up across partitions).")
     assert entry.analytic is not None
     return {"estimate": est.value, **entry.analytic(run, est.value, level, population, params)}
 

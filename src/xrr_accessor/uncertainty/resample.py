@@ -1,20 +1,36 @@
 """The item-block bootstrap, on the statistics: replicates of any coefficient.
 
 Between **statistics** and **finalize** in the flow input -> codes ->
-statistics -> finalize -> labeled result. A replicate draws items with
-replacement; a drawn item keeps every annotation it has, in every
+statistics -> finalize -> labeled result. A replicate weights whole items
+(an item of weight w counts as w copies); a weighted item keeps every annotation it has, in every
 replication, so kappa_x's pairing survives and the replicates of IRR,
 kappa_x and normalized kappa_x of one call are joint (the same draws for
-every label and cell). A replicate is a set of item weights (multinomial
-counts, :mod:`.kernels.resample`), and the statistics under C sets of weights
+every label and cell). A replicate is a set of item weights
+(:mod:`.kernels.resample`), and the statistics under C sets of weights
 come from one pass over the annotations (:func:`.statistics.columns`); the
 pipeline never runs again. Each block of C replicates is finalized at once,
 its columns read as C copies of the labels (:func:`.statistics.as_labels`).
 
+**The weights are keyed by item id** (a Poisson bootstrap): item i's weight
+in replicate b is a Poisson(1) draw from a counter-based generator at (seed,
+b, a stable 64-bit hash of the item's id) (:func:`item_keys`,
+:func:`.kernels.resample.poisson_weights`). So the draws are the same
+whatever the row order, whichever pools, labels or other items are in the
+call, and whichever dask partition an item sits in: a partition weights its
+own items, and the replicate statistics add like the point estimate's. A
+multinomial draw (n items with replacement) cannot be made that way: its
+counts depend on how many items there are and in which order. Poisson(1)
+weights give the same first-order bootstrap distribution (Hanley and
+MacGibbon 2006; Chamandy et al. 2012); the replicate's total weight varies
+around n, as the coefficients (ratios of sums) do not mind.
+``n_draws=m`` (how an interval would shrink with m items) uses Poisson(m / n).
+
 The jackknife of BCa's acceleration leaves out one item at a time with up to
-:data:`JACKKNIFE_GROUPS` items, and otherwise one of that many random groups
-of items (a grouped jackknife: the same acceleration in expectation, at a
-fixed cost).
+:data:`JACKKNIFE_GROUPS` items, and otherwise one of that many groups of
+items, an item's group keyed by its id and the seed (a grouped jackknife: the
+same acceleration in expectation, at a fixed cost). A left-out group's value
+is computed as the total minus the group's statistics (sums over items), so
+a partition adds its items' share of every group.
 """
 
 from __future__ import annotations
@@ -30,20 +46,12 @@ import numpy as np
 
 from ..coefficients import Coefficient
 from ..coefficients.registry import finalize
-from ..engine.statistics import Meta, as_labels, columns
+from ..engine.draws import JACKKNIFE_GROUPS, Draws, Sampled, block_size, item_keys, seeds
+from ..engine.statistics import as_labels, columns
 from ..errors import InputError
-from ..kernels.resample import MAX_ITEMS, multinomial_counts
+from ..kernels.resample import MAX_ITEMS, group_weights
 
-__all__ = ["JACKKNIFE_GROUPS", "Replicates", "Target", "replicate"]
-
-#: Leave-one-out jackknife up to this many items; above, this many groups of items.
-JACKKNIFE_GROUPS = 200
-
-#: Memory for one block of replicates (statistics and item weights), in bytes.
-BLOCK_BYTES = 64 * 2**20
-
-#: Most replicates per block (more gains little: the additions dominate).
-MAX_BLOCK = 64
+__all__ = ["JACKKNIFE_GROUPS", "Replicates", "Target", "replicate", "seeds"]
 
 #: Runs expected to take longer than this (seconds) show a progress bar.
 PROGRESS_AFTER = 1.0
@@ -73,27 +81,6 @@ class Replicates:
     seed: int
     n_items: int
     n_draws: int
-
-
-def seeds(seed: Any, n_boot: int) -> tuple[np.ndarray, int]:
-    """One 64-bit seed per replicate from ``seed`` (None: fresh entropy), and the entropy."""
-    if isinstance(seed, np.random.SeedSequence):
-        seq = seed
-    else:
-        if seed is not None and not (isinstance(seed, int | np.integer) and seed >= 0):
-            raise InputError(f"seed={seed!r} is a non-negative integer (or None for a "
-                             "fresh one, reported in the result's attrs).")
-        seq = np.random.SeedSequence(None if seed is None else int(seed))
-    entropy = seq.entropy
-    assert isinstance(entropy, int)
-    return seq.generate_state(n_boot, dtype=np.uint64), entropy
-
-
-def block_size(n_items: int, meta: Meta) -> int:
-    """Replicates per block: as many as fit :data:`BLOCK_BYTES`, at most :data:`MAX_BLOCK`."""
-    cells = sum(int(np.prod(s)) for s in meta.shapes().values())
-    per_replicate = 8 * (cells + n_items) + 4 * n_items
-    return int(max(1, min(MAX_BLOCK, BLOCK_BYTES // max(per_replicate, 1))))
 
 
 def _finalize(arrays: dict[str, np.ndarray], run: Any, targets: Sequence[Target],
@@ -154,9 +141,10 @@ def replicate(
     n_boot : int
         Replicates.
     seed : int, SeedSequence or None
-        Same seed, same replicates (whatever the threads or block size).
+        Same seed, same replicates (whatever the threads, block size, row order
+        or the other items in the call).
     n_draws : int, optional
-        Items drawn per replicate (default: as many as there are; fewer or
+        Expected items per replicate (default: as many as there are; fewer or
         more to see how an interval would shrink with the sample size).
     jackknife : bool
         Also the leave-one-out values BCa's acceleration needs.
@@ -164,6 +152,18 @@ def replicate(
         Show a tqdm bar (None: only for runs expected to exceed a second).
     threads : int, optional
         Blocks of replicates run in this many threads (default: every core).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from xrr_accessor.engine import pipeline
+    >>> from xrr_accessor.coefficients import lookup
+    >>> df = pd.DataFrame({"item": [i // 2 for i in range(40)], "rater": ["a", "b"] * 20,
+    ...                    "joy": [1, 1, 0, 0, 1, 0, 1, 1] * 5})
+    >>> run = pipeline.run(df, [lookup("alpha")])
+    >>> reps = replicate(run, [Target("a", lookup("alpha"))], n_boot=5, seed=1)
+    >>> reps.boot["a"].shape
+    (5, 1, 1)
     """
     n_items = run.rows.n_items
     if n_items < 2:
@@ -172,19 +172,21 @@ def replicate(
         raise InputError(f"the bootstrap resamples at most {MAX_ITEMS:,} items; split the "
                          "data (e.g. by label) or use dask.")
     n_draws = n_items if n_draws is None else int(n_draws)
-    seed_per_replicate, entropy = seeds(seed, n_boot)
+    draws = Draws.plan(n_items, n_boot, seed, None if n_draws == n_items else n_draws,
+                       jackknife)
+    if isinstance(run.rows, Sampled):
+        return _from_sampled(run, targets, draws, n_draws)
     meta = run.ctx.meta
+    keys = item_keys(run.ann.items)
     size = block_size(n_items, meta)
     starts = list(range(0, n_boot, size))
     update = _progress(n_boot, progress, "bootstrap")
 
     def block(lo: int) -> dict[str, np.ndarray]:
-        part = seed_per_replicate[lo:lo + size]
-        counts = multinomial_counts(n_items, n_draws, part)
-        weight = np.ascontiguousarray(counts.T, dtype=np.float64)
+        weight = draws.weights(keys, lo, lo + size)
         out = _finalize(columns(run.rows, meta, weight, parallel=False), run, targets,
-                        len(part))
-        update(len(part))
+                        weight.shape[1])
+        update(weight.shape[1])
         return out
 
     n_threads = threads or min(os.cpu_count() or 1, len(starts))
@@ -194,24 +196,55 @@ def replicate(
     else:
         parts = [block(lo) for lo in starts]
     boot = {t.key: np.concatenate([p[t.key] for p in parts]) for t in targets}
-    jack = _jackknife(run, targets, entropy) if jackknife else None
-    return Replicates(boot, jack, n_boot, entropy, n_items, n_draws)
+    jack = None
+    if jackknife:
+        member = draws.members(keys)
+        jack = _jackknife(run, targets, draws.groups, lambda lo, hi: columns(
+            run.rows, meta, group_weights(member, lo, hi)))
+    return Replicates(boot, jack, n_boot, draws.entropy, n_items, n_draws)
 
 
-def _jackknife(run: Any, targets: Sequence[Target], entropy: int) -> dict[str, np.ndarray]:
-    """Leave-one-out (or leave-one-group-out) values of each target: (G, L, cells)."""
-    n_items = run.rows.n_items
-    groups = min(n_items, JACKKNIFE_GROUPS)
-    if groups == n_items:
-        member = np.arange(n_items)
-    else:  # random groups of (nearly) equal size, from the call's seed
-        rng = np.random.default_rng(np.random.SeedSequence(entropy).spawn(1)[0])
-        member = rng.permutation(n_items) % groups
-    meta = run.ctx.meta
-    size = block_size(n_items, meta)
+def _from_sampled(run: Any, targets: Sequence[Target], draws: Draws, n_draws: int
+                  ) -> Replicates:
+    """Replicates from statistics the partitions computed under the same draws."""
+    sampled: Sampled = run.rows
+    if (sampled.draws.entropy != draws.entropy or len(sampled.draws.seeds) != len(draws.seeds)
+            or sampled.draws.rate != draws.rate or (draws.groups and sampled.groups is None)):
+        raise InputError("these dask-backed statistics were drawn for other bootstrap "
+                         "settings (seed, n_boot, n_draws or interval); call again.")
+    n_boot = len(draws.seeds)
+    size = block_size(sampled.n_items, run.ctx.meta)
+    parts = [_finalize({k: v[..., lo:lo + size] for k, v in sampled.boot.items()}, run,
+                       targets, min(size, n_boot - lo)) for lo in range(0, n_boot, size)]
+    boot = {t.key: np.concatenate([p[t.key] for p in parts]) for t in targets}
+    jack = None
+    if draws.groups:
+        groups = sampled.groups
+        assert groups is not None
+        jack = _jackknife(run, targets, draws.groups,
+                          lambda lo, hi: {k: v[..., lo:hi] for k, v in groups.items()})
+    return Replicates(boot, jack, n_boot, draws.entropy, sampled.n_items, n_draws)
+
+
+def _jackknife(run: Any, targets: Sequence[Target], groups: int,
+               group_columns: Callable[[int, int], dict[str, np.ndarray]]
+               ) -> dict[str, np.ndarray]:
+    """Leave-one-group-out values of each target, (G, L, cells): the call's
+    statistics minus each group's (``group_columns(lo, hi)``: groups lo to hi - 1)."""
+    size = block_size(run.rows.n_items, run.ctx.meta)
+    total = run.stats.arrays
     parts = []
     for lo in range(0, groups, size):
         hi = min(groups, lo + size)
-        weight = (member[:, None] != np.arange(lo, hi)[None, :]).astype(np.float64)
-        parts.append(_finalize(columns(run.rows, meta, weight), run, targets, hi - lo))
+        cols = group_columns(lo, hi)
+        left = {k: _minus(total[k], v) for k, v in cols.items()}
+        parts.append(_finalize(left, run, targets, hi - lo))
     return {t.key: np.concatenate([p[t.key] for p in parts]) for t in targets}
+
+
+def _minus(total: np.ndarray, cols: np.ndarray) -> np.ndarray:
+    """``total`` (shape S) minus each column of ``cols`` (shape S' + (C,)), S' <= S
+    axis by axis (statistics of fewer strata are padded with zeros)."""
+    out = np.repeat(total[..., None], cols.shape[-1], axis=-1)
+    out[tuple(slice(0, s) for s in cols.shape)] -= cols
+    return out
