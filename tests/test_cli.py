@@ -74,8 +74,8 @@ def test_report_formats_hold_the_report(files, fmt, capsys):
         assert back["statistic"].tolist() == expected["statistic"].tolist()
     elif fmt == "json":
         doc = json.loads(out)
-        assert doc["attrs"]["irr"] == "cohen" and len(doc["rows"]) == len(expected)
-        got = [r["estimate"] for r in doc["rows"]]
+        assert doc["attrs"]["irr"] == "cohen" and len(doc["records"]) == len(expected)
+        got = [r["estimate"] for r in doc["records"]]
         want = expected["estimate"].where(expected["estimate"].notna(), None).tolist()
         assert got == pytest.approx(want, nan_ok=True)
     else:
@@ -113,8 +113,13 @@ def test_delimiters_parquet_and_one_column_hint(files, capsys):
     for name in ("crowd.csv", "crowd_semicolon.txt", "crowd.parquet"):
         assert main(["irr", str(d / name), "--rater", "worker", "--format", "csv"]) == 0
         outs.append(capsys.readouterr().out)
-    assert outs[0] == outs[1] == outs[2]
-    assert outs[0].splitlines()[0] == "label,estimate"  # one label still has its name
+    frames = [pd.read_csv(io.StringIO(o)) for o in outs]
+    assert [f["replication"].tolist() for f in frames] == [  # each file names its pool
+        ["crowd"], ["crowd_semicolon"], ["crowd"]]
+    for f in frames[1:]:
+        pd.testing.assert_frame_equal(f.drop(columns="replication"),
+                                      frames[0].drop(columns="replication"))
+    assert frames[0]["label"].tolist() == ["response"]  # one label still has its name
     assert main(["irr", str(d / "crowd_semicolon.txt"), "--sep", ","]) == 2
     assert "--sep" in capsys.readouterr().err
 
@@ -143,12 +148,12 @@ def test_labels_exclude_output_and_intervals(files, tmp_path, capsys):
                  "--output", str(target)]) == 0
     assert capsys.readouterr().out == ""
     doc = json.loads(target.read_text())
-    assert doc["attrs"]["ci"] == 0.9 and len(doc["rows"]) == 3
+    assert doc["attrs"]["ci"] == 0.9 and len(doc["records"]) == 3
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", xrr.errors.XRRWarning)
         want = demo.xrr(replication="city", labels=["awe"]).cross_kappa(
             ci=0.9, n_boot=200, seed=3)
-    assert [r["lower"] for r in doc["rows"]] == pytest.approx(want["lower"].tolist())
+    assert [r["lower"] for r in doc["records"]] == pytest.approx(want["lower"].tolist())
 
 
 def test_messages_use_flags_not_python(files, capsys):

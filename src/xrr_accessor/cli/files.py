@@ -1,10 +1,23 @@
 """Reading the ``xrr`` command's input: files (CSV/TSV with the delimiter sniffed,
-Parquet, JSON Lines), directories and globs of them."""
+Parquet, JSON, JSON Lines), ``-`` (stdin), FIFOs, directories and globs of them.
+
+Streams (``-``, ``/dev/stdin``, a FIFO) are read once into a temporary file,
+whose name never appears in a message. Binary files, JSON that is not an
+array of records and unreadable directories are refused with a message
+naming what works.
+"""
 
 from __future__ import annotations
 
 import glob
+import json
+import os
+import re
+import stat
+import sys
+import tempfile
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -12,23 +25,254 @@ from ..errors import InputError
 from ..io.tables import read_annotations, read_file
 from ..schema.roles import ROLE_ALIASES, norm
 
-__all__ = ["has_replication", "read_table", "with_replication"]
+__all__ = ["FORMATS_IN", "has_replication", "read_json", "read_table", "with_replication"]
+
+#: Formats of ``--format-in`` (stdin and streams; files go by their extension).
+FORMATS_IN = ("csv", "tsv", "json", "jsonl", "parquet")
+
+_SUFFIX = {"csv": ".csv", "tsv": ".tsv", "json": ".json", "jsonl": ".jsonl",
+           "parquet": ".parquet"}
+_WORKS = ("CSV or TSV text, JSON (an array of records: [{\"item\": ..., \"rater\": ..., "
+          "\"joy\": ...}, ...], or one record per item holding a list of per-annotator "
+          "records), JSON Lines (one record per line) or Parquet")
+_MAGIC = {b"PK\x03\x04": "a ZIP archive (an Excel .xlsx file is one: save it as CSV)",
+          b"%PDF": "a PDF document", b"\x89PNG": "a PNG image",
+          b"\xd0\xcf\x11\xe0": "an old Excel/Office file (save it as CSV)",
+          b"SQLite format 3": "an SQLite database (export a table as CSV)"}
+
+
+def _binary(head: bytes) -> str | None:
+    """What a file's first bytes say it is, when it is not text we read."""
+    for magic, what in _MAGIC.items():
+        if head.startswith(magic):
+            return what
+    if b"\x00" in head:
+        return "a binary file"
+    return None
+
+
+def _sniff_format(head: bytes) -> str:
+    """The format of a stream from its first bytes."""
+    if head.startswith(b"PAR1"):
+        return "parquet"
+    text = head.lstrip(b"\xef\xbb\xbf \t\r\n")
+    if text.startswith(b"["):
+        return "json"
+    if text.startswith(b"{"):
+        return "jsonl" if b"\n{" in text or text.count(b"\n") <= 1 else "json"
+    return "csv"
+
+
+def _spool(name: str, stream: Any, fmt: str | None) -> tuple[Path, str]:
+    """A stream's bytes in a temporary file (removed at exit), and its format."""
+    data = stream.read()
+    if not data:
+        raise InputError(f"{name}: empty input (nothing was read)")
+    kind = _binary(data[:8192])
+    fmt = fmt or _sniff_format(data[:8192])
+    if kind is not None and fmt != "parquet":
+        raise InputError(f"{name} is {kind}, not text; xrr reads {_WORKS}")
+    fd, tmp = tempfile.mkstemp(prefix="xrr-stdin-", suffix=_SUFFIX[fmt])
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(data)
+    return Path(tmp), fmt
+
+
+def _is_stream(path: str) -> bool:
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return stat.S_ISFIFO(mode) or stat.S_ISCHR(mode)
+
+
+def _check_directory(path: Path) -> None:
+    """An unreadable directory (or folder in it) is a permission error, not an empty one."""
+    for folder, dirs, _ in os.walk(path):
+        if not os.access(folder, os.R_OK | os.X_OK):
+            raise InputError(f"{folder}: permission denied (the directory cannot be read; "
+                             "check its permissions, e.g. chmod +rx)")
+        for d in dirs:
+            sub = os.path.join(folder, d)
+            if not os.access(sub, os.R_OK | os.X_OK):
+                raise InputError(f"{sub}: permission denied (the directory cannot be read; "
+                                 "check its permissions, e.g. chmod +rx)")
+
+
+def _flat(record: dict[str, Any], name: str, n: int) -> dict[str, Any]:
+    for key, value in record.items():
+        if isinstance(value, dict) or (isinstance(value, list) and any(
+                isinstance(v, dict | list) for v in value)):
+            raise InputError(f"{name}: record {n} field {key!r} holds nested records; xrr "
+                             f"reads {_WORKS}")
+    return record
+
+
+def read_json(text: str, name: str) -> pd.DataFrame:
+    """A JSON array of records as one row per record; a record holding one list of
+    per-annotator records becomes one row per annotator, with the record's other
+    fields repeated. Anything else is an InputError naming what works.
+
+    Examples
+    --------
+    >>> read_json('[{"item": 1, "ratings": [{"rater": "a", "joy": 1}, '
+    ...           '{"rater": "b", "joy": 0}]}]', "x.json")
+       item rater  joy
+    0     1     a    1
+    1     1     b    0
+    """
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as exc:
+        if exc.msg == "Extra data":  # JSON Lines under a .json name
+            return _json_lines(text, name)
+        raise InputError(f"{name} is not valid JSON ({exc.msg} at line {exc.lineno}, "
+                         f"column {exc.colno}); xrr reads {_WORKS}") from None
+    except (ValueError, RecursionError) as exc:
+        raise InputError(f"{name} cannot be read as JSON ({str(exc)[:80]}); xrr reads "
+                         f"{_WORKS}") from None
+    if isinstance(doc, dict):
+        raise InputError(f"{name} holds one JSON object, not an array of records; xrr "
+                         f"reads {_WORKS}")
+    if not isinstance(doc, list) or not doc or not all(isinstance(r, dict) for r in doc):
+        what = "an empty array" if doc == [] else "an array of values, not of records"
+        raise InputError(f"{name} holds {what}; xrr reads {_WORKS}")
+    nested = {k for r in doc for k, v in r.items()
+              if isinstance(v, list) and v and all(isinstance(s, dict) for s in v)}
+    if len(nested) > 1:
+        raise InputError(f"{name}: records hold several lists of records "
+                         f"({', '.join(sorted(map(repr, nested)))}); xrr reads {_WORKS}")
+    if not nested:
+        return pd.DataFrame.from_records([_flat(r, name, n) for n, r in enumerate(doc, 1)])
+    (key,) = nested
+    rows = []
+    for n, record in enumerate(doc, 1):
+        outer = {k: v for k, v in record.items() if k != key}
+        _flat(outer, name, n)
+        subs = record.get(key) or []
+        if not isinstance(subs, list):
+            raise InputError(f"{name}: record {n} field {key!r} is not a list of records; "
+                             f"xrr reads {_WORKS}")
+        for sub in subs:
+            if not isinstance(sub, dict):
+                raise InputError(f"{name}: record {n} field {key!r} holds a "
+                                 f"{type(sub).__name__}, not a record; xrr reads {_WORKS}")
+            rows.append({**outer, **_flat(sub, name, n)})
+    return pd.DataFrame.from_records(rows)
+
+
+def _json_lines(text: str, name: str) -> pd.DataFrame:
+    rows = []
+    for n, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except (ValueError, RecursionError):
+            raise InputError(f"{name}: line {n} is not valid JSON; xrr reads "
+                             f"{_WORKS}") from None
+        if not isinstance(record, dict):
+            raise InputError(f"{name}: line {n} is not a record; xrr reads {_WORKS}")
+        rows.append(_flat(record, name, n))
+    return pd.DataFrame.from_records(rows)
+
+
+def _read_json_file(path: Path, name: str) -> pd.DataFrame:
+    try:
+        text = path.read_bytes().decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise InputError(f"{name} is not UTF-8 text; save it as UTF-8") from None
+    return read_json(text, name)
+
+
+def _one_file(path: Path, name: str, sep: str | None, fmt: str | None) -> pd.DataFrame:
+    if not os.access(path, os.R_OK):
+        raise InputError(f"{name}: permission denied (the file cannot be read; check its "
+                         "permissions, e.g. chmod +r)")
+    compressed = path.suffix.lower() in (".gz", ".bz2", ".xz", ".zip", ".zst")
+    with open(path, "rb") as fh:
+        head = fh.read(8192)
+    if fmt is None and not compressed:
+        if head.startswith(b"PAR1"):
+            fmt = "parquet"
+        elif path.suffix.lower() == ".json":
+            fmt = "json"
+    if fmt != "parquet" and not compressed:
+        kind = _binary(head)
+        if kind is not None:
+            raise InputError(f"{name} is {kind}, not text; xrr reads {_WORKS}")
+        _utf8(head, name)
+    if fmt == "json":
+        return _read_json_file(path, name)
+    try:
+        return read_file(path, sep=sep, format=fmt)
+    except InputError as exc:
+        text = str(exc).replace(str(path), name)
+        if sep is None:  # the user gave no delimiter: say it was sniffed, not given
+            text = re.sub(r"as a table with sep=('[^']*'|\"[^\"]*\")",
+                          r"as a table (delimiter \1, sniffed from its first lines; give "
+                          r"another with --sep)", text)
+        raise InputError(text) from None
+
+
+def _utf8(head: bytes, name: str) -> None:
+    """Text that is not UTF-8 is refused with the fix, not a parser error."""
+    try:
+        head.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        if exc.start < len(head) - 3:  # not a character cut at the end of the sample
+            raise InputError(f"{name} is not UTF-8 text (byte {head[exc.start]:#04x} at "
+                             f"position {exc.start}); save it as UTF-8, e.g. iconv -f "
+                             f"latin1 -t utf-8 {name} > utf8.csv") from None
 
 
 def read_table(path: str, sep: str | None = None, file_column: str | None = None,
-               item: str | None = None) -> pd.DataFrame:
-    """One input as a DataFrame: a file (:func:`xrr_accessor.io.read_file`: CSV/TSV
-    with the delimiter sniffed, Parquet with the ``io`` extra, JSON Lines), or a
+               item: str | None = None, fmt: str | None = None) -> pd.DataFrame:
+    """One input as a DataFrame: ``-`` (stdin) or a stream, read whole, in
+    ``fmt`` or the format its first bytes show; a file (CSV/TSV with the
+    delimiter sniffed, Parquet with the ``io`` extra, JSON, JSON Lines); or a
     directory or glob of them, stacked (:func:`xrr_accessor.io.read_annotations`;
-    ``file_column`` names a column holding each row's file name; ``item`` the item
-    column, when not found by name)."""
-    if Path(path).is_dir() or glob.has_magic(path) or file_column is not None:
+    ``file_column`` names a column holding each row's file name; ``item`` the
+    item column, when not found by name).
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "a.json"
+    >>> _ = p.write_text('[{"item": 1, "rater": "a", "joy": 1}]')
+    >>> read_table(str(p)).columns.tolist()
+    ['item', 'rater', 'joy']
+    """
+    if path == "-" or _is_stream(path):
+        name = "stdin (-)" if path == "-" else path
+        if path == "-":
+            tmp, kind = _spool(name, sys.stdin.buffer, fmt)
+        else:
+            with open(path, "rb") as stream:
+                tmp, kind = _spool(name, stream, fmt)
+        try:
+            return _one_file(tmp, name, sep, kind)
+        finally:
+            tmp.unlink(missing_ok=True)
+    p = Path(path)
+    if p.is_dir():
+        _check_directory(p)
+    if p.is_dir() or glob.has_magic(path) or file_column is not None:
         return read_annotations(path, sep=sep, file_column=file_column, item=item)
-    return read_file(path, sep=sep)
+    if not p.exists():
+        raise InputError(f"{path}: no such file")
+    return _one_file(p, path, sep, fmt)
 
 
 def has_replication(df: pd.DataFrame, given: str | None) -> bool:
-    """Whether ``df`` has a replication column (named with --replication, or by alias)."""
+    """Whether ``df`` has a replication column (named with --replication, or by alias).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> has_replication(pd.DataFrame(columns=["item", "pool"]), None)
+    True
+    """
     return given is not None or any(norm(c) in ROLE_ALIASES["replication"]
                                     for c in df.columns)
 
@@ -36,7 +280,15 @@ def has_replication(df: pd.DataFrame, given: str | None) -> bool:
 def with_replication(frames: list[pd.DataFrame], paths: list[str],
                      column: str = "replication") -> pd.DataFrame:
     """Two files without a replication column as one frame, each file a replication
-    named after its file name (``crowd.csv`` -> ``crowd``)."""
+    named after its file name (``crowd.csv`` -> ``crowd``).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> a = pd.DataFrame({"item": [1], "joy": [0]})
+    >>> with_replication([a, a], ["crowd.csv", "x/expert.v2.tsv"])["replication"].tolist()
+    ['crowd', 'expert.v2']
+    """
     a, b = (set(map(str, f.columns)) for f in frames)
     if a != b:
         raise InputError(
@@ -44,8 +296,28 @@ def with_replication(frames: list[pd.DataFrame], paths: list[str],
             f"{', '.join(sorted(a - b)) or '-'}; only in {paths[1]}: "
             f"{', '.join(sorted(b - a)) or '-'}); two replications need the same columns: "
             "rename them to match, or leave extra ones out with --exclude")
-    names = [Path(p).name.split(".")[0] for p in paths]
+    names = [stem(p) for p in paths]
     if len(set(names)) < len(names):
         names = list(paths)
     return pd.concat([f.assign(**{column: n}) for f, n in zip(frames, names, strict=True)],
                      ignore_index=True)
+
+
+def stem(path: str) -> str:
+    """A file's name without its format suffixes (``crowd.v1.csv.gz`` -> ``crowd.v1``;
+    ``-`` -> ``stdin``).
+
+    Examples
+    --------
+    >>> stem("data/crowd.v1.csv.gz"), stem("-")
+    ('crowd.v1', 'stdin')
+    """
+    if path == "-":
+        return "stdin"
+    name = Path(path).name
+    for _ in range(2):
+        suffix = Path(name).suffix.lower()
+        if suffix in (".gz", ".bz2", ".xz", ".zip", ".zst", ".csv", ".tsv", ".tab", ".txt",
+                      ".json", ".jsonl", ".ndjson", ".parquet", ".pq"):
+            name = name[: -len(suffix)]
+    return name or path

@@ -1,105 +1,312 @@
-"""What the ``xrr`` command prints: results in five formats, messages as flags."""
+"""What the ``xrr`` command prints: one schema of records, written in four formats.
+
+Every statistic command (``irr``, ``cross-kappa``, ``agreement``, ``report``'s
+csv and json) prints one record per label x statistic x replication (or
+pair): :data:`KEYS` name the cell, then the estimate and, with ``--ci``, its
+interval (:data:`INTERVAL`, ``method`` saying how it was computed), then
+the counts the API gives (``n_items`` first). The diagnostics (``raters``,
+``items``) print one record per label x replication x rater (or item).
+Each format has one writer (:func:`write_table`, :func:`write_markdown`,
+:func:`write_csv`, :func:`write_json`); table and markdown show the same
+rounded text (:func:`cell_text`).
+"""
 
 from __future__ import annotations
 
 import json
-import re
+import math
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-__all__ = ["FORMATS", "as_flags", "markdown", "render", "tidy"]
+__all__ = ["COUNTS", "FORMATS", "INTERVAL", "KEYS", "cell_text", "records", "render",
+           "schema", "write_csv", "write_json", "write_markdown", "write_table"]
 
 FORMATS = ("table", "csv", "json", "markdown", "html")
 
-#: Keyword arguments of the Python API and the flag that sets them.
-_FLAGS = {
-    "item": "--item", "rater": "--rater", "replication": "--replication", "label": "--label",
-    "value": "--value", "labels": "--labels", "wide": "--wide", "duplicates": "--duplicates",
-    "categories": "--categories", "metric": "--metric", "irr": "--irr", "level": "--level",
-    "reference": "--reference", "ci": "--ci", "n_boot": "--n-boot", "seed": "--seed",
-    "interval": "--interval", "form": "--form", "sort_by": "--sort-by", "sep": "--sep",
-    "file_column": "--file-column",
-}
-_VALUE = r"""('[^']*'|"[^"]*"|\[[^\]]*\]|[\w.<>-]+)"""
-_KWARG = re.compile(r"\b(" + "|".join(_FLAGS) + r")=" + _VALUE)
-_CALL = re.compile(r"\.xrr\(([^()]*)\)")
+#: Columns naming a record's cell.
+KEYS = ("label", "statistic", "replication", "replication_other")
+#: The estimate and, with ``--ci``, its interval and how it was computed.
+INTERVAL = ("estimate", "se", "lower", "upper", "p_value", "method")
+#: Counts, in this order when present (others follow as the API gives them).
+COUNTS = ("n_items", "n_unpairable", "n_dropped", "n_values", "n_annotations")
+
+#: p-values below this print as ``<0.001`` in table and markdown (json keeps the number).
+P_FLOOR = 0.001
 
 
-def _flag(match: re.Match[str]) -> str:
-    name, value = match.group(1), match.group(2).strip("'\"")
-    if value == "True":
-        return _FLAGS[name]
-    if value.startswith("["):
-        value = ",".join(v.strip(" '\"") for v in value[1:-1].split(","))
-    return f"{_FLAGS[name]} {value}"
+def _stack(obj: pd.Series | pd.DataFrame) -> pd.Series:
+    if isinstance(obj, pd.DataFrame):
+        return obj.stack(list(range(obj.columns.nlevels)), future_stack=True)
+    return obj
 
 
-def as_flags(message: str) -> str:
-    """A library message with its Python syntax (``.xrr(replication='<column>')``,
-    ``metric='iota'``) written as the command's flags, on one line.
+def _counts(result: Any) -> dict[str, pd.Series]:
+    """The counts an unlabeled-table result keeps in ``attrs`` (dicts shaped like it)."""
+    out = {}
+    for key, value in result.attrs.items():
+        if not (key.startswith("n_") and isinstance(value, dict)):
+            continue
+        if isinstance(result, pd.DataFrame):
+            shaped = pd.DataFrame(value).reindex(index=result.index, columns=result.columns)
+        else:
+            shaped = pd.Series(value).reindex(result.index)
+        out[key] = _stack(shaped)
+    return out
+
+
+def records(result: Any, statistic: str, label: str, cell: str = "replication") -> pd.DataFrame:
+    """A result of :func:`~xrr_accessor.irr` or :func:`~xrr_accessor.cross_kappa`
+    (a number, a Series, a label x cell table, or a table with intervals) as one
+    record per label and cell, in the command's schema.
+
+    ``label`` names the label when the result has none (one label);
+    ``cell`` the index level of a Series without labels.
 
     Examples
     --------
-    >>> as_flags("Name it with .xrr(replication='<column>').")
-    'Name it with --replication <column>.'
-    >>> as_flags("use metric='alpha' for missing data")
-    'use --metric alpha for missing data'
-    >>> as_flags("choose labels with .xrr(labels=[...]) or pass other=")
-    'choose labels with --labels ... or pass a second FILE'
+    >>> import pandas as pd
+    >>> r = pd.DataFrame({"A": [0.5], "B": [0.25]}, index=pd.Index(["joy"], name="label"))
+    >>> r.columns.name = "replication"
+    >>> r.attrs["n_items"] = {"A": {"joy": 10}, "B": {"joy": 12}}
+    >>> records(r, "alpha", "joy")[["label", "replication", "estimate", "n_items"]]
+      label replication  estimate  n_items
+    0   joy           A      0.50       10
+    1   joy           B      0.25       12
     """
-    text = re.sub(r"\s+(?:to|with) \.xrr\(\.\.\.\)", "", message)
-    text = _CALL.sub(lambda m: _KWARG.sub(_flag, m.group(1)).replace(", ", " "), text)
-    text = _KWARG.sub(_flag, text)
-    text = re.sub(r"\bpass other=", "pass a second FILE", text)
-    text = text.replace("(labels=)", "(--labels)")
-    return " ".join(text.split())
-
-
-def tidy(result: Any) -> pd.DataFrame:
-    """A result of :func:`~xrr_accessor.irr` or :func:`~xrr_accessor.cross_kappa`
-    (a number, a Series, a label x cell table, or a table with intervals) as
-    one row per cell (and label, when the result has several)."""
     if isinstance(result, float | int | np.floating):
-        return pd.DataFrame({"estimate": [float(result)]})
-    if isinstance(result, pd.Series):
-        frame = result.rename("estimate").to_frame()
-    elif "estimate" not in result.columns:
-        levels = list(range(result.columns.nlevels))
-        frame = result.stack(levels, future_stack=True).rename("estimate").to_frame()
+        frame = pd.DataFrame({"estimate": [float(result)]})
+    elif isinstance(result, pd.Series) and "estimate" in result.index:  # one cell, with ci
+        frame = result.to_frame().T.reset_index(drop=True)
+        for key, value in result.attrs.items():
+            if key.startswith("n_") and isinstance(value, int | np.integer):
+                frame[key] = value
+    elif isinstance(result, pd.DataFrame) and "estimate" in result.columns:
+        frame = result.reset_index()
     else:
-        frame = result
-    if frame.index.nlevels == 1 and frame.index.name is None:
-        frame = frame.rename_axis("label")
-    return frame.reset_index()
+        stacked = _stack(result)
+        frame = stacked.rename("estimate").to_frame()
+        for key, values in _counts(result).items():
+            frame[key] = values
+        if frame.index.nlevels == 1 and frame.index.name is None:
+            frame = frame.rename_axis("label" if isinstance(result, pd.DataFrame)
+                                      or cell == "label" else cell)
+        frame = frame.reset_index()
+    frame = frame.rename(columns={"metric": "statistic"})
+    if "index" in frame.columns:
+        frame = frame.drop(columns="index")
+    if "label" not in frame.columns:
+        frame.insert(0, "label", label)
+    if "statistic" not in frame.columns:
+        frame["statistic"] = statistic
+    return frame
 
 
-def markdown(frame: pd.DataFrame, digits: int) -> str:
-    """A frame as a Markdown table (no dependency on tabulate)."""
-    def cell(v: Any) -> str:
-        if isinstance(v, float | np.floating):
-            return "NaN" if not np.isfinite(v) else f"{v:.{digits}f}"
-        return str(v)
+def schema(frame: pd.DataFrame, method: str | None) -> pd.DataFrame:
+    """``frame``'s columns in the command's order: :data:`KEYS`, :data:`INTERVAL`
+    (``se`` to ``method`` only when ``method`` is given: an interval was asked
+    for; ``p_value`` only where the method gives one, not the bootstrap),
+    :data:`COUNTS`, then the rest. Absent keys are empty (None).
 
-    head = [str(c) for c in frame.columns]
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> f = schema(pd.DataFrame({"label": ["joy"], "statistic": ["alpha"],
+    ...                          "estimate": [0.5], "n_items": [10]}), None)
+    >>> f.columns.tolist()
+    ['label', 'statistic', 'replication', 'replication_other', 'estimate', 'n_items']
+    """
+    out = frame.copy()
+    for key in KEYS:
+        if key not in out.columns:
+            out[key] = None
+    interval = ["estimate"]
+    if method is not None:
+        for col in INTERVAL[1:-1]:
+            if col not in out.columns:
+                out[col] = np.nan
+        out["method"] = np.where(out["se"].notna() | out["lower"].notna(),
+                                 np.array(method, dtype=object), np.array(None, dtype=object))
+        interval = list(INTERVAL)
+        if method.startswith("bootstrap") and out["p_value"].isna().all():
+            interval.remove("p_value")  # the bootstrap gives none: no column of blanks
+            out = out.drop(columns="p_value")
+    counts = [c for c in COUNTS if c in out.columns]
+    head = [*KEYS, *interval, *counts]
+    rest = [c for c in out.columns if c not in head]
+    for col in rest:  # an empty text (no reason) is no value, as a CSV reader sees it
+        if out[col].dtype == object or pd.api.types.is_string_dtype(out[col].dtype):
+            out[col] = out[col].astype(object).where(out[col].ne("").fillna(True), None)
+    for col in counts:
+        if out[col].notna().all():
+            out[col] = out[col].astype("int64")
+    return out[head + rest].reset_index(drop=True)
+
+
+def cell_text(value: Any, decimals: int, column: str = "") -> str:
+    """One cell as table and markdown show it: ``decimals`` places for numbers,
+    whole numbers as they are, p-values below 0.001 as ``<0.001``, NaN as
+    ``NaN`` and a missing name as empty.
+
+    Examples
+    --------
+    >>> cell_text(0.12345, 3), cell_text(2.5e-76, 3, "p_value"), cell_text(None, 3)
+    ('0.123', '<0.001', '')
+    """
+    if value is None or (isinstance(value, float) and math.isnan(value) and column in KEYS):
+        return ""
+    if isinstance(value, bool | np.bool_):
+        return str(bool(value))
+    if isinstance(value, int | np.integer):
+        return str(int(value))
+    if isinstance(value, float | np.floating):
+        if not np.isfinite(value):
+            return "NaN" if np.isnan(value) else str(float(value))
+        if column == "p_value" and value < P_FLOOR:
+            return f"<{P_FLOOR:g}"
+        return f"{value:.{decimals}f}"
+    if value is pd.NA or value is pd.NaT:
+        return ""
+    return str(value)
+
+
+def _missing(v: Any) -> bool:
+    return v is None or v is pd.NA or (isinstance(v, float | np.floating) and math.isnan(v))
+
+
+def _texts(frame: pd.DataFrame, decimals: int) -> pd.DataFrame:
+    """Every cell as text; a missing value in a text column (no band) is empty."""
+    out = {}
+    for c in frame.columns:
+        numeric = pd.api.types.is_numeric_dtype(frame[c])
+        out[c] = [cell_text(v, decimals, str(c)) if numeric or not _missing(v) else ""
+                  for v in frame[c].tolist()]
+    return pd.DataFrame(out, columns=frame.columns)
+
+
+def write_table(frame: pd.DataFrame, decimals: int) -> str:
+    """Aligned plain text: numbers right-aligned, the same text as markdown.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> f = schema(pd.DataFrame({"label": ["joy"], "statistic": ["alpha"],
+    ...                          "estimate": [0.5], "n_items": [10]}), None)
+    >>> print(write_table(f, 2))
+    label  statistic  replication  replication_other  estimate  n_items
+    joy    alpha                                          0.50       10
+    <BLANKLINE>
+    """
+    shown = _texts(frame, decimals)
     numeric = [pd.api.types.is_numeric_dtype(frame[c]) for c in frame.columns]
-    lines = ["| " + " | ".join(head) + " |",
-             "|" + "|".join("---:" if n else "---" for n in numeric) + "|"]
-    lines += ["| " + " | ".join(cell(v) for v in row) + " |"
-              for row in frame.itertuples(index=False)]
+    widths = [max([len(str(c)), *map(len, shown[c])]) for c in frame.columns]
+
+    def line(cells: list[str]) -> str:
+        return "  ".join(s.rjust(w) if n else s.ljust(w)
+                         for s, w, n in zip(cells, widths, numeric, strict=True)).rstrip()
+
+    lines = [line([str(c) for c in frame.columns])]
+    lines += [line(list(row)) for row in shown.itertuples(index=False)]
     return "\n".join(lines) + "\n"
 
 
-def render(frame: pd.DataFrame, fmt: str, digits: int, attrs: dict[str, Any]) -> str:
-    """``frame`` (tidy rows) in ``fmt``: csv, json ({attrs, rows}) or markdown."""
+def write_markdown(frame: pd.DataFrame, decimals: int) -> str:
+    """A Markdown table (no dependency on tabulate), the same text as the table;
+    ``|`` in a cell is escaped and line breaks become spaces.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> f = schema(pd.DataFrame({"label": ["joy"], "statistic": ["alpha"],
+    ...                          "estimate": [0.5], "n_items": [10]}), None)
+    >>> print(write_markdown(f, 2))
+    | label | statistic | replication | replication_other | estimate | n_items |
+    |---|---|---|---|---:|---:|
+    | joy | alpha |  |  | 0.50 | 10 |
+    <BLANKLINE>
+    """
+    shown = _texts(frame, decimals)
+    numeric = [pd.api.types.is_numeric_dtype(frame[c]) for c in frame.columns]
+
+    def cell(text: str) -> str:
+        return " ".join(text.replace("\\", "\\\\").replace("|", "\\|").split())
+
+    lines = ["| " + " | ".join(cell(str(c)) for c in frame.columns) + " |",
+             "|" + "|".join("---:" if n else "---" for n in numeric) + "|"]
+    lines += ["| " + " | ".join(cell(v) for v in row) + " |"
+              for row in shown.itertuples(index=False)]
+    return "\n".join(lines) + "\n"
+
+
+def write_csv(frame: pd.DataFrame) -> str:
+    """CSV with full precision, one record per line.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> f = schema(pd.DataFrame({"label": ["joy"], "statistic": ["alpha"],
+    ...                          "estimate": [0.5], "n_items": [10]}), None)
+    >>> print(write_csv(f))
+    label,statistic,replication,replication_other,estimate,n_items
+    joy,alpha,,,0.5,10
+    <BLANKLINE>
+    """
+    return frame.to_csv(index=False)
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if value is None or isinstance(value, str | int | float | bool):
+        return value
+    if value is pd.NA:
+        return None
+    return str(value)
+
+
+def write_json(frame: pd.DataFrame, attrs: dict[str, Any], notes: list[str]) -> str:
+    """``{"attrs": {...}, "notes": [...], "records": [...]}``: numbers at full
+    precision, NaN as null, ``notes`` a list of strings.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> f = schema(pd.DataFrame({"label": ["joy"], "statistic": ["alpha"],
+    ...                          "estimate": [0.5], "n_items": [10]}), None)
+    >>> import json
+    >>> doc = json.loads(write_json(f, {"command": "irr"}, ["a note"]))
+    >>> doc["notes"], doc["records"][0]["estimate"], doc["records"][0]["replication"]
+    (['a note'], 0.5, None)
+    """
+    rows = [{str(k): _plain(v) for k, v in zip(frame.columns, row, strict=True)}
+            for row in frame.itertuples(index=False)]
+    doc = {"attrs": _plain(attrs), "notes": [str(n) for n in notes], "records": rows}
+    return json.dumps(doc, indent=1, allow_nan=False) + "\n"
+
+
+def render(frame: pd.DataFrame, fmt: str, decimals: int, attrs: dict[str, Any],
+           notes: list[str]) -> str:
+    """``frame`` in ``fmt``: table, csv, json or markdown (one writer each).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> f = schema(pd.DataFrame({"label": ["joy"], "statistic": ["alpha"],
+    ...                          "estimate": [0.5], "n_items": [10]}), None)
+    >>> render(f, "csv", 3, {}, []) == write_csv(f)
+    True
+    """
     if fmt == "csv":
-        return frame.to_csv(index=False)
+        return write_csv(frame)
     if fmt == "json":
-        rows = json.loads(frame.to_json(orient="records"))
-        return json.dumps({"attrs": attrs, "rows": rows}, indent=1) + "\n"
+        return write_json(frame, attrs, notes)
     if fmt == "markdown":
-        return markdown(frame, digits)
-    with pd.option_context("display.width", 200, "display.max_columns", 50,
-                           "display.max_rows", 10_000):
-        return frame.round(digits).to_string(index=False, na_rep="NaN") + "\n"
+        return write_markdown(frame, decimals)
+    return write_table(frame, decimals)

@@ -1,0 +1,373 @@
+"""The ``xrr`` subcommands: each reads its input, calls the public API and returns
+what to print (:class:`Output` records, or finished text for pages)."""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from .. import api
+from ..coefficients import lookup
+from ..datasets import load_demo
+from ..diagnostics import item_disagreement, rater_agreement
+from ..engine.levels import SET_LEVELS
+from ..errors import InputError
+from ..reporting.agreement import agreement_table
+from ..reporting.report import STATISTICS, Report, report
+from ..schema.setcells import set_cells
+from ..uncertainty.intervals import method_for
+from .files import has_replication, read_table, stem, with_replication
+from .messages import as_flags
+from .output import records, schema
+from .parser import ROLES
+
+__all__ = ["COMMANDS", "Output", "check_memory"]
+
+TITLES = {
+    "irr": "IRR of each replication ({irr}, {level})",
+    "kappa_x": "kappa_x: agreement between replications (Eq 9-11)",
+    "normalized": "normalized kappa_x: replication similarity ({how}; near 1 = replicates as "
+                  "well as it agrees internally)",
+}
+#: Bytes per bootstrap replicate and cell (the replicate's value, and a sorted copy for the
+#: interval), and per replicate (its seed).
+_CELL_BYTES, _REPLICATE_BYTES = 16, 8
+
+
+@dataclass
+class Output:
+    """Records to print in the chosen format, with the call's settings."""
+
+    frame: pd.DataFrame
+    attrs: dict[str, Any] = field(default_factory=dict)
+
+
+def _names(values: list[str] | None) -> list[str]:
+    """Repeated or comma-separated names, in order, once each."""
+    out: list[str] = []
+    for v in values or []:
+        out += [s.strip() for s in v.split(",") if s.strip() and s.strip() not in out]
+    return out
+
+
+def _text_lists(df: pd.DataFrame) -> pd.DataFrame:
+    """Cells holding lists written as text (``["a", "b"]``) as lists (set levels)."""
+    out = df.copy()
+    for col in df.columns:
+        values = df[col].dropna()
+        if values.empty or not values.map(lambda v: isinstance(v, str)).all():
+            continue
+        text = values.str.strip()
+        if not (text.str.startswith("[") & text.str.endswith("]")).all():
+            continue
+        try:
+            parsed = text.map(_text_list)
+        except (ValueError, SyntaxError, RecursionError, MemoryError):
+            raise InputError(f"column {col!r} holds lists written as text that are not "
+                             "lists of labels; write each as [\"a\", \"b\"]") from None
+        out[col] = out[col].astype(object)
+        out.loc[parsed.index, col] = pd.Series(parsed.tolist(), index=parsed.index,
+                                               dtype=object)
+    return out
+
+
+def _text_list(text: str) -> list[Any]:
+    """``["a", "b"]`` (JSON) or ``['a', 'b']`` (Python's repr) as a list of labels."""
+    try:
+        value = json.loads(text)
+    except ValueError:
+        value = ast.literal_eval(text)  # literals only: never runs code
+    if not isinstance(value, list | tuple) or any(isinstance(v, list | tuple | dict | set)
+                                                  for v in value):
+        raise ValueError(text)
+    return list(value)
+
+
+def _set_cells(df: pd.DataFrame, roles: dict[str, Any]) -> pd.DataFrame:
+    """A set level: lists in cells are kept; one row per label is collected into sets."""
+    df = _text_lists(df)
+    if df.map(lambda v: isinstance(v, list | tuple | set | frozenset)).to_numpy().any():
+        return df
+    by = roles.get("replication")
+    return set_cells(df, item=roles.get("item"), rater=roles.get("rater"),
+                     value=roles.get("value"), by=by)
+
+
+def _read(args: argparse.Namespace) -> tuple[pd.DataFrame, pd.DataFrame | None, dict[str, Any]]:
+    """The input frame(s) and roles of a file command."""
+    paths = [args.path] + ([args.other] if getattr(args, "other", None) else [])
+    if paths.count("-") > 1:
+        raise InputError("FILE and FILE2 are both - (stdin); stdin is read once")
+    frames = [read_table(p, args.sep, args.file_column, args.item, args.format_in)
+              for p in paths]
+    leave_out = _names(args.exclude)
+    for path, frame in zip(paths, frames, strict=True):
+        missing = [c for c in leave_out if c not in frame.columns]
+        if missing:
+            raise InputError(f"--exclude {','.join(missing)}: no such column in {path}; it "
+                             f"has {list(map(str, frame.columns))}")
+    frames = [f.drop(columns=leave_out) for f in frames]
+    roles: dict[str, Any] = {r: getattr(args, r) for r in ROLES if getattr(args, r)}
+    if args.labels:
+        roles["labels"] = _names(args.labels)
+    if args.wide:
+        roles["wide"] = True
+    if args.duplicates != "error":
+        roles["duplicates"] = args.duplicates
+    if args.categories:
+        roles["categories"] = _names([args.categories])
+    if getattr(args, "level", None) in SET_LEVELS and not args.wide:
+        frames = [_set_cells(f, roles) for f in frames]
+    other = frames[1] if len(frames) > 1 else None
+    if other is not None:
+        if paths[0] != "-" and Path(paths[0]).resolve() == Path(paths[1]).resolve():
+            raise InputError(f"FILE and FILE2 are the same file ({paths[0]}); a "
+                             "replication is a second annotation of the items")
+        with_rep = [has_replication(f, args.replication) for f in frames]
+        if with_rep[0] != with_rep[1]:
+            has, lacks = (paths[0], paths[1]) if with_rep[0] else (paths[1], paths[0])
+            raise InputError(f"{has} has a replication column and {lacks} has none; give "
+                             "both files one (or neither: each file is then a replication)")
+        if not args.wide and not any(with_rep):
+            # two replications: one frame with a replication column named after the files
+            return with_replication(frames, paths), None, {**roles,
+                                                           "replication": "replication"}
+    return frames[0], other, roles
+
+
+def _one_pool(data: pd.DataFrame, roles: dict[str, Any], name: str,
+              level: Any = "nominal") -> tuple[pd.DataFrame, dict[str, Any], Any]:
+    """Data with a replication column: a file without one is one replication, named
+    after the file, so every record names its replication and counts."""
+    ann, _ = api.annotations(data, level=level, **roles)
+    if ann.has_replication:
+        return data, roles, ann
+    if roles.get("wide"):
+        data = api.to_frame(data, **roles)
+        roles = {k: v for k, v in roles.items() if k == "categories"}
+    column = next(c for c in ("replication", "_replication", "__replication")
+                  if c not in data.columns)
+    roles = {**roles, "replication": column}
+    data = data.assign(**{column: name})
+    return data, roles, api.annotations(data, level=level, **roles)[0]
+
+
+def check_memory(n_boot: int, cells: int) -> None:
+    """Refuse a bootstrap whose replicates would not fit in memory, before it starts.
+
+    Examples
+    --------
+    >>> check_memory(1000, 30)
+    >>> check_memory(10**12, 30)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    xrr_accessor.errors.InputError: --n-boot 1000000000000 would hold about ...
+    """
+    need = n_boot * (_CELL_BYTES * max(cells, 1) + _REPLICATE_BYTES)
+    try:
+        free = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):  # pragma: no cover - not POSIX
+        free = 4 * 2**30
+    budget = free // 2
+    if need <= budget:
+        return
+    most = max(budget // (_CELL_BYTES * max(cells, 1) + _REPLICATE_BYTES), 1)
+    raise InputError(
+        f"--n-boot {n_boot} would hold about {need / 2**30:,.1f} GiB of bootstrap "
+        f"replicates ({n_boot:,} replicates x {cells:,} cell(s) x {_CELL_BYTES} bytes), "
+        f"more than half the {free / 2**30:,.1f} GiB of memory available; use at most "
+        f"--n-boot {most:,} (2,000 to 10,000 is plenty for a 95% interval)")
+
+
+def _boot(args: argparse.Namespace, cells: int) -> dict[str, Any]:
+    if args.ci is None:
+        return {}
+    check_memory(args.n_boot, cells)
+    return {"ci": args.ci, "n_boot": args.n_boot, "seed": args.seed,
+            "interval": args.interval, "progress": False}
+
+
+def _method(attrs: dict[str, Any]) -> str | None:
+    how = attrs.get("method")
+    if how is None and "ci" in attrs:
+        how = "bootstrap"
+    if how == "bootstrap":
+        return f"bootstrap {attrs.get('interval', 'bca')}"
+    return how
+
+
+def _settings(result_attrs: dict[str, Any], command: str) -> dict[str, Any]:
+    """The call's settings as the API reports them: only what was used."""
+    keep = ("metric", "irr", "level", "weights", "form", "reference", "ci", "method",
+            "interval", "n_boot", "seed", "citation")
+    out = {"command": command}
+    out.update({k: result_attrs[k] for k in keep if result_attrs.get(k) is not None})
+    if out.get("method") != "bootstrap":
+        for k in ("interval", "n_boot", "seed"):
+            out.pop(k, None)
+    return out
+
+
+def _run_report(args: argparse.Namespace) -> str | Output:
+    data, other, roles = _read(args)
+    ann, _ = api.annotations(data, other, level=args.level or "nominal", **roles)
+    reps = len(ann.replications) + (1 if other is not None else 0)
+    cells = len(ann.labels) * (reps + reps * (reps - 1))
+    rep = report(data, other, irr=args.irr, level=args.level or "nominal",
+                 reference=args.reference, sort_by=args.sort_by, **_boot(args, cells),
+                 **roles)
+    names = " and ".join(Path(p).name for p in (args.path, args.other) if p is not None)
+    return _report_output(rep, args, f"xRR report: {names}")
+
+
+def _report_output(rep: Report, args: argparse.Namespace, title: str) -> str | Output:
+    """A report as the page or Table 5 blocks (html, table, markdown) or records."""
+    if args.format == "html":  # its notes in the command's words, as on stderr
+        rep.attrs["notes"] = list(dict.fromkeys(as_flags(n) for n in rep.attrs["notes"]))
+        return str(rep.to_html(title=title, digits=args.decimals))
+    if args.format == "table":
+        return _blocks(rep, args.decimals)
+    if args.format == "markdown":
+        return rep.to_markdown(args.decimals)
+    attrs = {**rep.attrs}
+    attrs.pop("notes", None)
+    method = _method(attrs) if "ci" in attrs else None
+    settings = _settings({**attrs, "method": "bootstrap" if method else None}, "report")
+    settings["replications"] = attrs.get("replications")
+    return Output(schema(rep.frame, method), settings)
+
+
+def _blocks(rep: Report, decimals: int) -> str:
+    """The report as three titled blocks: IRR, kappa_x, normalized kappa_x."""
+    shown = rep._display(decimals)
+    ref = rep.attrs.get("reference")
+    how = (f"Section 6: kappa_x / IRR of {ref}" if ref is not None
+           else "Eq 13: kappa_x / sqrt(IRR_X IRR_Y)")
+    out = []
+    with pd.option_context("display.width", 250, "display.max_columns", 50,
+                           "display.max_rows", 10_000):
+        for stat in STATISTICS:
+            block = shown[stat]
+            block.columns.name = "replication" if stat == "irr" else "pair"
+            out.append(TITLES[stat].format(irr=rep.attrs.get("irr"), level=rep.attrs.get(
+                "level"), how=how))
+            out.append(block.to_string() + "\n")
+    counts = rep.frame[rep.frame["statistic"] == "kappa_x"]
+    unpaired = counts.groupby(["replication", "replication_other"], sort=False)[
+        "n_unpairable"].max()
+    out.append("Items annotated by only one replication of a pair (left out of that pair): "
+               + ", ".join(f"{a} x {b}: {n:,}" for (a, b), n in unpaired.items()) + "\n")
+    if "ci" in rep.attrs:
+        out.append(rep.caption() + "\n")
+    return "\n".join(out)
+
+
+def _run_demo(args: argparse.Namespace) -> str | Output:
+    df = load_demo()
+    if args.labels is not None:
+        df = df.iloc[:, : 3 + args.labels]
+    head = (f"Demo (simulated, IRep-shaped): {df['item_id'].nunique():,} items, {len(df):,} "
+            f"rows, {(df.shape[1] - 3) * len(df):,} binary annotations, pools "
+            f"{', '.join(sorted(df['pool'].unique()))}.\n\n")
+    rep = report(df, irr=args.irr, level=args.level or "nominal")
+    out = _report_output(rep, args, "xRR report: demo data (simulated, IRep-shaped)")
+    return head + out if args.format == "table" and isinstance(out, str) else out
+
+
+def _no_page(args: argparse.Namespace) -> None:
+    if args.format == "html":
+        raise InputError(f"--format html is a page for xrr report (IRR, kappa_x and "
+                         f"normalized kappa_x with figures); xrr {args.command} prints "
+                         "table, csv, json or markdown")
+
+
+def _run_irr(args: argparse.Namespace) -> Output:
+    _no_page(args)
+    data, _, roles = _read(args)
+    level = args.level or ("interval" if args.metric == "icc" else "nominal")
+    if args.weights is not None:
+        level = "nominal"
+    data, roles, ann = _one_pool(data, roles, stem(args.path), level)
+    boot = {}
+    if args.ci is not None:
+        boot = {"ci": args.ci}
+        if method_for(lookup(args.metric), None) == "bootstrap":
+            boot = _boot(args, len(ann.labels) * len(ann.replications))
+    result = api.irr(data, metric=args.metric, level=level, weights=args.weights,
+                     form=args.form, **boot, **roles)
+    method = _method(result.attrs) if args.ci is not None else None
+    frame = records(result, args.metric, str(ann.labels[0]), "replication")
+    return Output(schema(frame, method), _settings(result.attrs, "irr"))
+
+
+def _run_cross(args: argparse.Namespace) -> Output:
+    _no_page(args)
+    data, other, roles = _read(args)
+    level = args.level or "nominal"
+    ann, _ = api.annotations(data, other, level=level, **roles)
+    reps = len(ann.replications) + (1 if other is not None else 0)
+    result = api.cross_kappa(data, other, level=level,
+                             **_boot(args, len(ann.labels) * reps * (reps - 1) // 2),
+                             **roles)
+    method = _method(result.attrs) if args.ci is not None else None
+    frame = records(result, "kappa_x", str(ann.labels[0]), "pair")
+    return Output(schema(frame, method), _settings(result.attrs, "cross-kappa"))
+
+
+def _run_agreement(args: argparse.Namespace) -> Output:
+    _no_page(args)
+    data, _, roles = _read(args)
+    data, roles, ann = _one_pool(data, roles, stem(args.path))
+    table = agreement_table(data, weights=args.weights, ci=args.ci, **roles)
+    frame = table.reset_index().rename(columns={"metric": "statistic"})
+    if "label" not in frame.columns:
+        frame.insert(0, "label", str(ann.labels[0]))
+    settings = {"command": "agreement", "weights": args.weights}
+    if args.ci is not None:
+        settings.update(ci=args.ci, method="analytic")
+    return Output(schema(frame, "analytic" if args.ci is not None else None), settings)
+
+
+def _diagnostic(frame: pd.DataFrame, label: str, first: list[str]) -> pd.DataFrame:
+    frame = frame.reset_index()
+    if "label" not in frame.columns:
+        frame.insert(0, "label", label)
+    head = [c for c in first if c in frame.columns]
+    return frame[head + [c for c in frame.columns if c not in head]]
+
+
+def _run_raters(args: argparse.Namespace) -> Output:
+    _no_page(args)
+    data, _, roles = _read(args)
+    level = args.level or "nominal"
+    data, roles, ann = _one_pool(data, roles, stem(args.path), level)
+    result = rater_agreement(data, metric=args.metric, level=level, **roles)
+    frame = _diagnostic(result, str(ann.labels[0]), ["label", "replication"])
+    return Output(frame, {"command": "raters", "metric": args.metric, "level": level})
+
+
+def _run_items(args: argparse.Namespace) -> Output:
+    _no_page(args)
+    data, _, roles = _read(args)
+    level = args.level or "interval"
+    data, roles, ann = _one_pool(data, roles, stem(args.path), level)
+    result = item_disagreement(data, level=level, **roles)
+    frame = _diagnostic(result, str(ann.labels[0]), ["label", "replication"])
+    if "mode" in frame.columns:  # a label's mode may be a number or a set: text
+        frame["mode"] = frame["mode"].map(lambda v: v if isinstance(v, int | float | str)
+                                          or v is None else str(v))
+    return Output(frame, {"command": "items", "level": level})
+
+
+COMMANDS = {
+    "demo": _run_demo, "report": _run_report, "summary": _run_report, "irr": _run_irr,
+    "cross-kappa": _run_cross, "agreement": _run_agreement, "raters": _run_raters,
+    "items": _run_items,
+}

@@ -1,0 +1,240 @@
+"""The ``xrr`` command's arguments: subcommands and flags (argparse)."""
+
+from __future__ import annotations
+
+import argparse
+from importlib import metadata
+from typing import Any, NoReturn
+
+from ..coefficients import REGISTRY
+from ..coefficients.icc import FORMS
+from ..engine.levels import LEVELS
+from ..reporting.report import STATISTICS
+from .files import FORMATS_IN
+from .output import FORMATS
+
+__all__ = ["ROLES", "parser", "version"]
+
+ROLES = ("item", "rater", "replication", "label", "value")
+
+EXAMPLES = """examples:
+  xrr demo                                    the bundled simulated IRep-like data
+  xrr report pools.csv --replication city     Table 5: IRR, kappa_x, normalized kappa_x
+  xrr report crowd.csv expert.csv --reference crowd --format markdown
+  xrr report a.tsv --labels joy,awe --ci 0.95 --format csv --output table.csv
+  xrr report pools.parquet --ci 0.95 --format html --output report.html
+  xrr report 'exports/*.csv' --file-column replication   one file per pool
+  xrr irr ratings.csv --metric gwet --exclude comment --ci 0.95 --decimals 2
+  xrr irr scores.csv --metric icc --form 3,k
+  xrr irr tags.json --level masi               label sets (a list per cell, or a row per label)
+  xrr agreement ratings.csv                   every coefficient side by side (pa, pe)
+  xrr raters crowd.csv                        each rater against the rest (leave one out)
+  xrr items ratings.csv --level nominal        items ranked by disagreement
+  xrr cross-kappa round1.parquet round2.parquet --level ordinal
+  cat ratings.csv | xrr irr -                 read stdin (--format-in json, ...)
+
+Files: one row per item x rater (item, rater and optional replication columns,
+found by name or given with --item/--rater/--replication) and one column per
+label; or one label and one value column (--label, --value). CSV/TSV, JSON (an
+array of records, or records holding a list of per-annotator records), JSON
+Lines or Parquet. Two files are two replications, each named after its file
+name, items matched by id. FILE may be a directory or a quoted glob of files
+with the same columns: they are stacked, a directory's pool=X/ folders become a
+column, and --file-column adds one holding each file's name. FILE - reads stdin.
+
+Output: one record per label x statistic x replication (or pair): label,
+statistic, replication, replication_other, estimate, with --ci se, lower, upper,
+p_value, method, then the counts (n_items, ...). Exit status: 0 done, 2 a user
+error (one line on stderr), 130 interrupted (Ctrl-C), 141 output closed."""
+
+
+def version() -> str:
+    """The package's one version (installed metadata, else ``__version__``).
+
+    Examples
+    --------
+    >>> import xrr_accessor
+    >>> version() == xrr_accessor.__version__
+    True
+    """
+    try:
+        return metadata.version("xrr_accessor")
+    except metadata.PackageNotFoundError:  # pragma: no cover - source checkout
+        from .. import __version__
+        return __version__
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text} is not >= 1")
+    return value
+
+
+def _decimals(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of decimals "
+                                         "(e.g. --decimals 3)") from None
+    if not 0 <= value <= 15:
+        raise argparse.ArgumentTypeError(f"{text} decimals: give 0 to 15 (e.g. --decimals 3)")
+    return value
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, with its usage errors on one line like every other error, and no
+    abbreviated flags (``--form`` is the ICC form, not a prefix of ``--format``)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"xrr: error: {message} (see: {self.prog} --help)\n")
+
+
+def _common() -> dict[str, _Parser]:
+    shown = _Parser(add_help=False)  # the subparsers' class, as parents must be
+    shown.add_argument("--format", choices=FORMATS, default="table",
+                       help="output format (default table; html: a self-contained page "
+                            "with figures, for report and demo)")
+    shown.add_argument("--output", "-o", metavar="PATH", help="write to PATH, not stdout")
+    shown.add_argument("--decimals", "--decimal", "--digits", dest="decimals",
+                       type=_decimals, default=3, metavar="N",
+                       help="decimals shown in table and markdown (default 3; csv and json "
+                            "keep full precision)")
+    boot = _Parser(add_help=False)  # the subparsers' class, as parents must be
+    boot.add_argument("--ci", type=float, metavar="LEVEL",
+                      help="interval level, e.g. 0.95 (analytic where the coefficient has a "
+                           "variance formula, else an item bootstrap)")
+    boot.add_argument("--n-boot", type=_positive, default=1000,
+                      help="bootstrap replicates (default 1000)")
+    boot.add_argument("--seed", type=int, default=None, help="seed of the bootstrap")
+    boot.add_argument("--interval", choices=["bca", "percentile"], default="bca",
+                      help="bootstrap interval (default bca)")
+    files = _Parser(add_help=False)  # the subparsers' class, as parents must be
+    for role in ROLES:
+        files.add_argument(f"--{role}", metavar="COL", help=f"column holding the {role}")
+    files.add_argument("--labels", action="append", metavar="A,B",
+                       help="the label columns to use (others are left out)")
+    files.add_argument("--exclude", action="append", metavar="COL",
+                       help="columns to leave out (repeat or comma-separate)")
+    files.add_argument("--wide", action="store_true",
+                       help="rows are items, columns are raters")
+    files.add_argument("--duplicates", choices=["error", "first", "last", "mean"],
+                       default="error", help="repeated (item, rater) annotations")
+    files.add_argument("--categories", metavar="A,B,C",
+                       help="order of the categories, lowest first (ordinal text)")
+    files.add_argument("--sep", help="delimiter of text files (default: sniffed)")
+    files.add_argument("--format-in", choices=FORMATS_IN, default=None,
+                       help="format of FILE when it is - (stdin) or a stream (default: "
+                            "from its first bytes), or to override the extension")
+    files.add_argument("--file-column", metavar="COL",
+                       help="with a directory or glob (quote it): add a column COL holding "
+                            "each row's file name, e.g. --file-column replication for one "
+                            "file per pool")
+    level = _Parser(add_help=False)  # the subparsers' class, as parents must be
+    level.add_argument("--level", choices=LEVELS, default=None,
+                       help="level of measurement (default nominal; interval for icc and "
+                            "items); jaccard and masi compare label sets")
+    return {"shown": shown, "boot": boot, "files": files, "level": level}
+
+
+def parser() -> argparse.ArgumentParser:
+    """The ``xrr`` argument parser.
+
+    Examples
+    --------
+    >>> args = parser().parse_args(["irr", "a.csv", "--decimal", "2", "--level", "masi"])
+    >>> args.command, args.decimals, args.level
+    ('irr', 2, 'masi')
+    """
+    top = _Parser(
+        prog="xrr", description="Inter-rater and cross-replication reliability (xRR).",
+        epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    top.add_argument("--version", action="version", version=f"xrr {version()}")
+    sub = top.add_subparsers(dest="command", required=True, metavar="COMMAND",
+                             parser_class=_Parser)
+    p = _common()
+    shown, boot, files, level = p["shown"], p["boot"], p["files"], p["level"]
+    normalizers = [e.name for e in REGISTRY.values() if e.normalizes]
+    raw = argparse.RawDescriptionHelpFormatter
+
+    demo = sub.add_parser("demo", parents=[shown, level],
+                          help="xRR table of the bundled simulated IRep-like data")
+    demo.add_argument("--irr", default="alpha", choices=normalizers,
+                      help="IRR coefficient (default alpha; the paper's Table 5 uses cohen)")
+    demo.add_argument("--labels", type=_positive, default=None, metavar="N",
+                      help="show the first N labels")
+
+    rep = sub.add_parser(
+        "report", aliases=["summary"], parents=[files, level, boot, shown],
+        help="Table 5 for your data: IRR, kappa_x, normalized kappa_x per label",
+        description="IRR of each replication, kappa_x and normalized kappa_x of each pair, "
+                    "per label, with counts and Landis-Koch bands (table and markdown: the "
+                    "paper's layout; csv and json: one record per label x statistic x cell).",
+        epilog=EXAMPLES, formatter_class=raw)
+    rep.add_argument("path", metavar="FILE")
+    rep.add_argument("other", metavar="FILE2", nargs="?",
+                     help="a second replication (items matched by id)")
+    rep.add_argument("--irr", "--metric", dest="irr", choices=normalizers, default=None,
+                     help="IRR (default: cohen where every pool has two raters, else alpha)")
+    rep.add_argument("--reference", metavar="NAME",
+                     help="normalize by this replication's IRR alone (e.g. an expert pool)")
+    rep.add_argument("--sort-by", choices=list(STATISTICS), default=None,
+                     help="order labels by this statistic, highest first")
+
+    metrics = [e for e in REGISTRY.values() if e.kind == "irr"]
+    one = sub.add_parser(
+        "irr", parents=[files, level, boot, shown], help="IRR of each label and replication",
+        epilog="metrics:\n" + "\n".join(f"  {e.name:8} {e.description}" for e in metrics),
+        formatter_class=raw)
+    one.add_argument("path", metavar="FILE")
+    one.add_argument("--metric", default="alpha", choices=[e.name for e in metrics],
+                     help="coefficient (default alpha; see the list below)")
+    one.add_argument("--weights", choices=["unweighted", "linear", "quadratic"],
+                     help="agreement weights of the chance-corrected family (percent, "
+                          "cohen, scott, fleiss, conger, bp, gwet, light): the weighted "
+                          "kappas and AC2, instead of --level")
+    one.add_argument("--form", metavar="FORM",
+                     help=f"ICC form with --metric icc: {', '.join(FORMS)} (default 2,1; "
+                          "also ICC(2,1), ICC2k)")
+
+    cross = sub.add_parser("cross-kappa", parents=[files, level, boot, shown],
+                           help="kappa_x between replications (two files, or a "
+                                "replication column)")
+    cross.add_argument("path", metavar="FILE")
+    cross.add_argument("other", metavar="FILE2", nargs="?")
+
+    table = sub.add_parser(
+        "agreement", parents=[files, shown],
+        help="every coefficient side by side, with observed (pa) and chance (pe) agreement",
+        description="The agreement table: percent, cohen, scott, fleiss, conger, light, bp, "
+                    "gwet and alpha per label and replication, with pa and pe (the kappa "
+                    "paradox in view) and, with --ci, analytic intervals.")
+    table.add_argument("path", metavar="FILE")
+    table.add_argument("--weights", choices=["unweighted", "linear", "quadratic"],
+                       default="unweighted", help="agreement weights (default unweighted)")
+    table.add_argument("--ci", type=float, metavar="LEVEL",
+                       help="interval level, e.g. 0.95 (analytic; none for scott, light)")
+
+    raters = sub.add_parser(
+        "raters", parents=[files, level, shown],
+        help="each rater against the rest of the pool (leave one rater out)",
+        description="Per rater: kappa_x against the other raters, alpha without the rater "
+                    "and delta_alpha; worst first within each label and replication.")
+    raters.add_argument("path", metavar="FILE")
+    raters.add_argument("--metric", choices=["kappa_x", "alpha"], default="kappa_x",
+                        help="rank raters by kappa_x (lowest first) or delta_alpha")
+
+    items = sub.add_parser(
+        "items", parents=[files, level, shown],
+        help="items ranked by disagreement (D_i, most disagreed first)",
+        description="Per item: its disagreement D_i (root mean disagreement of its "
+                    "annotator pairs), mode and mode share; --level interval by default.")
+    items.add_argument("path", metavar="FILE")
+    return top
