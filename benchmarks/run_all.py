@@ -21,7 +21,8 @@ import venv
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-SCRIPTS = ["bench_core.py", "bench_bootstrap.py", "bench_scaling.py", "bench_diagnostics.py"]
+SCRIPTS = ["bench_core.py", "bench_bootstrap.py", "bench_scaling.py", "bench_diagnostics.py",
+           "bench_polars.py"]
 
 
 def irrcac_python() -> str | None:

@@ -18,6 +18,7 @@ from .diagnostics import (
 )
 from .diagnostics.spearman import disattenuated_correlation
 from .errors import (
+    CostWarning,
     DroppedDataWarning,
     InputError,
     LevelError,
@@ -44,6 +45,7 @@ from .uncertainty.compare import compare, plan
 __version__ = "0.1.0"
 
 __all__ = [
+    "CostWarning",
     "DroppedDataWarning",
     "InputError",
     "Intra",

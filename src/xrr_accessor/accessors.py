@@ -225,11 +225,22 @@ class XRRAccessor:
 
 
 def register() -> None:
-    """Register ``.xrr`` on DataFrame, Dataset and DataArray (done on import)."""
+    """Register ``.xrr`` on DataFrame, Dataset and DataArray (done on import), and on
+    dask and polars frames once those are imported."""
     pd.api.extensions.register_dataframe_accessor("xrr")(XRRAccessor)
     xr.register_dataset_accessor("xrr")(XRRAccessor)
     xr.register_dataarray_accessor("xrr")(XRRAccessor)
     when_imported("dask.dataframe", _register_dask)
+    when_imported("polars", _register_polars)
+
+
+def _register_polars() -> None:
+    """``.xrr`` on polars DataFrames and LazyFrames (once polars is imported, before or
+    after); see :mod:`xrr_accessor.polars_accessor`, which registers when imported (and
+    may be the module whose ``import polars`` runs this hook: it is then completed)."""
+    import importlib
+
+    importlib.import_module(".polars_accessor", __package__)
 
 
 def _register_dask() -> None:

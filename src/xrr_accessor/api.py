@@ -211,8 +211,12 @@ def cross_kappa(
         BCa (bias-corrected and accelerated, with its jackknife over items;
         the default) or the plain percentile interval.
     progress : bool, optional
-        A progress bar (tqdm, when installed) for runs over about a second;
-        ``False`` hides it, ``True`` always shows it.
+        A progress bar (tqdm, when installed) for runs over about a second,
+        shown only where a person watches (stderr a terminal, or a Jupyter
+        notebook): never in logs or pipes. ``False`` hides it, ``True`` always
+        shows it. Before a long or memory-heavy run a
+        :class:`~xrr_accessor.errors.CostWarning` gives the estimate; ``n_boot``
+        that would need more than half the available memory is refused.
     **roles
         Column or dimension names, see :func:`annotations`.
 

@@ -56,6 +56,10 @@ class ScaleWarning(XRRWarning):
     """Two replications compared by kappa_x share few values: different scales?"""
 
 
+class CostWarning(XRRWarning):
+    """A computation will be long or use much memory (the estimate, said before it starts)."""
+
+
 class StrayValueWarning(XRRWarning):
     """A label of numbers written as text holds a few values that are not numbers."""
 

@@ -30,10 +30,10 @@ def read(data: Any, roles: Roles | None = None) -> Table:
             f"{type(data).__name__}): irr, cross_kappa, normalized, summary and report do, "
             "lazily. Bring the data into memory first (ddf.compute()), or a sample of its "
             "items.")
-    raise TypeError(
-        f"cannot read annotations from {type(data).__name__}; pass a pandas DataFrame "
-        "or an xarray Dataset/DataArray."
-    )
+    raise TypeError(f"cannot read annotations from {type(data).__name__}; pass a pandas "
+                    "DataFrame or an xarray Dataset/DataArray" + ("; for a polars frame, call "
+                    "its method instead: df.xrr.irr(), df.xrr.cross_kappa(), ..." if type(
+                        data).__module__.startswith("polars") else "."))
 
 
 def _read_long(df: pd.DataFrame, roles: Roles) -> Table:

@@ -174,7 +174,9 @@ def bootstrap_intervals(
     """
     n_items = run.rows.n_items
     reps = opts.replicates(run, targets)
-    if n_items < FEW_ITEMS:
+    if not any(np.isfinite(run.estimate(t.entry, **t.params).value).any() for t in targets):
+        pass  # every estimate NaN (said why already): no interval to warn about
+    elif n_items < FEW_ITEMS:
         warn(f"bootstrap intervals from {n_items} items are unstable (their coverage "
              f"falls short of the nominal level below about {FEW_ITEMS} items); read them "
              "as rough.", UndefinedWarning)
@@ -189,9 +191,10 @@ def bootstrap_intervals(
         lower, upper = limits(est, boot, level, opts.interval, jack)
         undefined = (~np.isfinite(boot)).sum(axis=0)
         too_many = undefined > MAX_UNDEFINED_SHARE * opts.n_boot
-        lower[too_many] = upper[too_many] = np.nan
+        undefined_here = too_many | ~np.isfinite(est)  # NaN estimate: NaN interval
+        lower[undefined_here] = upper[undefined_here] = np.nan
         se = standard_error(boot)
-        se[too_many] = np.nan
+        se[undefined_here] = np.nan
         _warn_replicates(run, t, est, undefined, too_many, opts.n_boot,
                          (what or {}).get(t.key, t.key))
         out[t.key] = {"estimate": est, "se": se, "lower": lower, "upper": upper,

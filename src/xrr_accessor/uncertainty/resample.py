@@ -36,6 +36,7 @@ a partition adds its items' share of every group.
 from __future__ import annotations
 
 import os
+import sys
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -46,10 +47,19 @@ import numpy as np
 
 from ..coefficients import Coefficient
 from ..coefficients.registry import finalize
-from ..engine.draws import JACKKNIFE_GROUPS, Draws, Sampled, block_size, item_keys, seeds
+from ..engine.draws import (
+    BLOCK_BYTES,
+    JACKKNIFE_GROUPS,
+    Draws,
+    Sampled,
+    block_size,
+    item_keys,
+    seeds,
+)
 from ..engine.statistics import as_labels, columns
 from ..errors import InputError
 from ..kernels.resample import MAX_ITEMS, group_weights
+from . import budget
 
 __all__ = ["JACKKNIFE_GROUPS", "Replicates", "Target", "replicate", "seeds"]
 
@@ -97,9 +107,34 @@ def _finalize(arrays: dict[str, np.ndarray], run: Any, targets: Sequence[Target]
     return out
 
 
+def watched() -> bool:
+    """Whether a person is watching: stderr is a terminal, or a notebook's kernel runs us.
+
+    Examples
+    --------
+    >>> import io, sys
+    >>> saved, sys.stderr = sys.stderr, io.StringIO()  # a log file, a pipe, CI
+    >>> watched()
+    False
+    >>> sys.stderr = saved
+    """
+    try:
+        if sys.stderr is not None and sys.stderr.isatty():
+            return True
+    except (AttributeError, ValueError):  # a replaced or closed stderr
+        pass
+    ipython = sys.modules.get("IPython")
+    shell = getattr(ipython, "get_ipython", lambda: None)() if ipython else None
+    return type(shell).__name__ == "ZMQInteractiveShell"  # Jupyter (ipykernel)
+
+
 def _progress(total: int, enabled: bool | None, desc: str) -> Callable[[int], None]:
-    """A tqdm bar (when installed, enabled, and the run is long), else nothing."""
-    if enabled is False:
+    """A tqdm bar (when installed, enabled, and the run is long), else nothing.
+
+    ``enabled=None`` shows it only where a person watches (:func:`watched`), so
+    logs and pipes never receive a bar's escape codes; ``True`` always shows it.
+    """
+    if enabled is False or (enabled is None and not watched()):
         return lambda n: None
     state: dict[str, Any] = {"bar": None, "done": 0, "start": time.perf_counter()}
 
@@ -172,35 +207,51 @@ def replicate(
         raise InputError(f"the bootstrap resamples at most {MAX_ITEMS:,} items; split the "
                          "data (e.g. by label) or use dask.")
     n_draws = n_items if n_draws is None else int(n_draws)
+    meta = run.ctx.meta
+    size = block_size(n_items, meta)
+    n_threads = threads or min(os.cpu_count() or 1, -(-n_boot // size))
+    estimates = {t.key: run.estimate(t.entry, **t.params).value for t in targets}
+    n_annotations = getattr(getattr(run.rows, "codes", None), "size", n_items)
+    budget.check(n_boot, budget.estimate(n_boot, n_annotations,
+                                         sum(v.size for v in estimates.values()),
+                                         BLOCK_BYTES, n_threads))  # before allocating
     draws = Draws.plan(n_items, n_boot, seed, None if n_draws == n_items else n_draws,
                        jackknife)
     if isinstance(run.rows, Sampled):
         return _from_sampled(run, targets, draws, n_draws)
-    meta = run.ctx.meta
     keys = item_keys(run.ann.items)
-    size = block_size(n_items, meta)
     starts = list(range(0, n_boot, size))
+    # targets NaN in every cell are not resampled (their replicates NaN); none left:
+    # the pass over the annotations is not entered at all
+    live = [t for t in targets if np.isfinite(estimates[t.key]).any()]
+    nan = {t.key: np.full((n_boot, *estimates[t.key].shape), np.nan) for t in targets
+           if t not in live}
+    if not live:
+        jack = ({t.key: np.full((0, *estimates[t.key].shape), np.nan) for t in targets}
+                if jackknife else None)
+        return Replicates(nan, jack, n_boot, draws.entropy, n_items, n_draws)
     update = _progress(n_boot, progress, "bootstrap")
 
     def block(lo: int) -> dict[str, np.ndarray]:
         weight = draws.weights(keys, lo, lo + size)
-        out = _finalize(columns(run.rows, meta, weight, parallel=False), run, targets,
+        out = _finalize(columns(run.rows, meta, weight, parallel=False), run, live,
                         weight.shape[1])
         update(weight.shape[1])
         return out
 
-    n_threads = threads or min(os.cpu_count() or 1, len(starts))
     if n_threads > 1:
         with ThreadPoolExecutor(n_threads) as pool:  # the kernels release the GIL
             parts = list(pool.map(block, starts))
     else:
         parts = [block(lo) for lo in starts]
-    boot = {t.key: np.concatenate([p[t.key] for p in parts]) for t in targets}
+    boot = {t.key: np.concatenate([p[t.key] for p in parts]) for t in live}
+    boot.update(nan)
     jack = None
     if jackknife:
         member = draws.members(keys)
-        jack = _jackknife(run, targets, draws.groups, lambda lo, hi: columns(
+        jack = _jackknife(run, live, draws.groups, lambda lo, hi: columns(
             run.rows, meta, group_weights(member, lo, hi)))
+        jack.update({k: np.full((0, *v.shape[1:]), np.nan) for k, v in nan.items()})
     return Replicates(boot, jack, n_boot, draws.entropy, n_items, n_draws)
 
 
