@@ -142,3 +142,16 @@ def test_missing_matplotlib_names_the_extra(rep, monkeypatch):
     monkeypatch.setitem(sys.modules, "matplotlib.pyplot", None)
     with pytest.raises(ImportError, match=r"xrr_accessor\[plot\]"):
         rep.plot.heatmap()
+
+
+@pytest.mark.parametrize("draw", [
+    lambda rep: rep.plot.irr_hist(), lambda rep: rep.plot.label("joy"),
+    lambda rep: rep.plot.irr_vs_kappa(("A", "B")), lambda rep: rep.plot.heatmap(),
+], ids=["irr_hist", "label", "irr_vs_kappa", "heatmap"])
+def test_without_matplotlib_every_figure_names_the_extra(rep, draw, monkeypatch):
+    """Not only pyplot: with no matplotlib at all (a core-only install; found by the wheel
+    test), each figure raises the documented error, not ModuleNotFoundError."""
+    for name in [m for m in sys.modules if m == "matplotlib" or m.startswith("matplotlib.")]:
+        monkeypatch.setitem(sys.modules, name, None)
+    with pytest.raises(ImportError, match=r"pip install 'xrr_accessor\[plot\]'"):
+        draw(rep)

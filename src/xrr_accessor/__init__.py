@@ -5,7 +5,6 @@ Importing the package registers the ``.xrr`` accessor on
 :class:`xarray.DataArray`. The same computations are plain functions here.
 """
 
-from __future__ import annotations
 
 from .accessors import XRRAccessor, register
 from .api import annotations, cross_kappa, irr, normalized, to_frame, to_xarray

@@ -6,7 +6,6 @@ in :mod:`.pipeline`; the functions here choose the registry entries and the
 shape of what they return. The ``.xrr`` accessors call these functions.
 """
 
-from __future__ import annotations
 
 from typing import Any
 
@@ -248,8 +247,8 @@ def cross_kappa(
     result = run(data, [entry], other=other, level=level, **roles)
     est = result.estimate(entry)
     result.warn(entry, est)
-    attrs = {"name": "kappa_x", "metric": "kappa_x", "level": result.level.name,
-             "citation": entry.citation}
+    attrs: dict[str, Any] = {"name": "kappa_x", "metric": "kappa_x",
+                             "level": result.level.name, "citation": entry.citation}
     cols = None
     if ci is not None:
         attrs["ci"] = level_ = confidence(ci)

@@ -13,6 +13,7 @@ import functools
 import os
 import sys
 import threading
+import types
 import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -156,7 +157,7 @@ def warn(message: str, category: type[Warning]) -> None:
     skip = tuple(os.path.dirname(os.path.abspath(m.__file__)) for m in (
         sys.modules[__package__], sys.modules.get("dask")) if m is not None and m.__file__)
     level = 2  # 1 is this function; 2 its caller, the first frame looked at
-    frame = sys._getframe(1)
+    frame: types.FrameType | None = sys._getframe(1)
     while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(skip):
         frame = frame.f_back
         level += 1

@@ -75,7 +75,7 @@ def from_polars(frame: Any) -> pd.DataFrame:
     if isinstance(frame, pl.LazyFrame):
         frame = frame.collect(engine="streaming")
     if isinstance(frame, pl.Series):
-        return pd.Series(_column(frame), name=frame.name, copy=False)  # type: ignore[return-value]
+        return pd.Series(_column(frame), name=frame.name, copy=False)
     cols = {name: _column(frame.get_column(name)) for name in frame.columns}
     return pd.DataFrame(cols, copy=False)
 

@@ -126,7 +126,8 @@ def schema(frame: pd.DataFrame, method: str | None) -> pd.DataFrame:
         for col in INTERVAL[1:-1]:
             if col not in out.columns:
                 out[col] = np.nan
-        out["method"] = np.where(out["se"].notna() | out["lower"].notna(), method, None)
+        out["method"] = np.where(out["se"].notna() | out["lower"].notna(),
+                                 np.array(method, dtype=object), np.array(None, dtype=object))
         interval = list(INTERVAL)
         if method.startswith("bootstrap") and out["p_value"].isna().all():
             interval.remove("p_value")  # the bootstrap gives none: no column of blanks

@@ -97,8 +97,8 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"xrr: error: {message} (see: {self.prog} --help)\n")
 
 
-def _common() -> dict[str, argparse.ArgumentParser]:
-    shown = argparse.ArgumentParser(add_help=False)
+def _common() -> dict[str, _Parser]:
+    shown = _Parser(add_help=False)  # the subparsers' class, as parents must be
     shown.add_argument("--format", choices=FORMATS, default="table",
                        help="output format (default table; html: a self-contained page "
                             "with figures, for report and demo)")
@@ -107,7 +107,7 @@ def _common() -> dict[str, argparse.ArgumentParser]:
                        type=_decimals, default=3, metavar="N",
                        help="decimals shown in table and markdown (default 3; csv and json "
                             "keep full precision)")
-    boot = argparse.ArgumentParser(add_help=False)
+    boot = _Parser(add_help=False)  # the subparsers' class, as parents must be
     boot.add_argument("--ci", type=float, metavar="LEVEL",
                       help="interval level, e.g. 0.95 (analytic where the coefficient has a "
                            "variance formula, else an item bootstrap)")
@@ -116,7 +116,7 @@ def _common() -> dict[str, argparse.ArgumentParser]:
     boot.add_argument("--seed", type=int, default=None, help="seed of the bootstrap")
     boot.add_argument("--interval", choices=["bca", "percentile"], default="bca",
                       help="bootstrap interval (default bca)")
-    files = argparse.ArgumentParser(add_help=False)
+    files = _Parser(add_help=False)  # the subparsers' class, as parents must be
     for role in ROLES:
         files.add_argument(f"--{role}", metavar="COL", help=f"column holding the {role}")
     files.add_argument("--labels", action="append", metavar="A,B",
@@ -137,7 +137,7 @@ def _common() -> dict[str, argparse.ArgumentParser]:
                        help="with a directory or glob (quote it): add a column COL holding "
                             "each row's file name, e.g. --file-column replication for one "
                             "file per pool")
-    level = argparse.ArgumentParser(add_help=False)
+    level = _Parser(add_help=False)  # the subparsers' class, as parents must be
     level.add_argument("--level", choices=LEVELS, default=None,
                        help="level of measurement (default nominal; interval for icc and "
                             "items); jaccard and masi compare label sets")

@@ -60,6 +60,7 @@ def light(stats: Stats, ctx: Context) -> Estimates:
                       "Light's kappa; use fleiss, conger or alpha")
         return est
     joint = stats["joint"]
+    assert est.reason is not None  # filled by Estimates.__post_init__
     for lab, r in np.ndindex(shape):
         if est.reason[lab, r] != "":
             continue

@@ -66,7 +66,8 @@ def normalized(stats: Stats, ctx: Context, kx: Estimates, rel_est: Estimates,
     rel = rel_est.value
     value, bad = normalize(kx.value, rel, ctx.meta.pairs, reference)
     pairs = oriented(ctx.meta.pairs, reference)
-    est = Estimates(value, counts=dict(kx.counts), reason=kx.reason.copy())
+    est = Estimates(value, counts=dict(kx.counts),
+                    reason=None if kx.reason is None else kx.reason.copy())
     for lab, p in np.argwhere(bad):
         cell = np.zeros(bad.shape, dtype=bool)
         cell[lab, p] = True

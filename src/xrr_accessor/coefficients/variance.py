@@ -62,10 +62,10 @@ class Interval:
             est, se, n = estimate[idx], self.se[idx], self.n[idx]
             if not (np.isfinite(est) and np.isfinite(se) and n >= 2):
                 continue
-            q = t_ppf(1 - (1 - level) / 2, n - 1)
+            q = t_ppf(1 - (1 - level) / 2, float(n - 1))
             lower[idx] = est - se * q
             upper[idx] = min(1.0, est + se * q)
-            p_value[idx] = 2 * t_sf(abs(est / se), n - 1) if se > 0 else 0.0
+            p_value[idx] = 2 * t_sf(float(abs(est / se)), float(n - 1)) if se > 0 else 0.0
         return {"se": self.se, "lower": lower, "upper": upper, "p_value": p_value}
 
 

@@ -71,7 +71,7 @@ def _from_column(data: Any, gold: Hashable, label: Hashable | None, roles: Roles
             raise InputError(f"gold variable {gold!r} has dims {var.dims}; it needs the item "
                              f"dimension {item_dim!r} only (one gold value per item).")
         series = var.to_series()
-        return data.drop_vars(gold), pd.DataFrame({"item": series.index,
+        return data.drop_vars([gold]), pd.DataFrame({"item": series.index,
                                                    "gold": series.to_numpy()})
     if not isinstance(data, pd.DataFrame) or gold not in data.columns:
         raise _missing(gold, data)

@@ -132,6 +132,8 @@ def _kappa(read_: Read, label: int, cell: np.ndarray, n_cell: int, x: np.ndarray
     d_e the mean over every cross pair of the two sides' values."""
     n = np.bincount(cell, minlength=n_cell).astype(float)
     name = read_.level.name
+    obs: np.ndarray
+    exp: np.ndarray
     if name == "interval":
         v = read_.values(label)
         assert v is not None
@@ -275,8 +277,8 @@ def intra(data: Any, session: Hashable, level: Any = "nominal", **roles: Any) ->
                         where_counts(read_, np.asarray(kappa.index.codes[0])[bad], None))
     attrs = {"metric": "intra", "level": read_.level.name, "session": session,
              "citation": CITATION}
-    return Intra(*(finish(pd.concat(parts), read_, dict(attrs)) for parts in tables.values()),
-                 attrs=attrs)
+    return Intra(*(finish(pd.concat(parts), read_, dict(attrs))  # type: ignore[misc]
+                   for parts in tables.values()), attrs=attrs)  # (mypy: star-args vs attrs)
 
 
 def _sessions(ann: Any) -> pd.Index:

@@ -17,7 +17,8 @@ import numpy as np
 import pandas as pd
 
 from ..coefficients import Estimates
-from ..engine.pipeline import Codes, annotations, default_pairs
+from ..engine.pipeline import Codes, default_pairs
+from ..engine.pipeline import annotations as canonical
 from ..engine.results import pair_index, warn_undefined
 from ..engine.statistics import rows
 from ..errors import InputError, per_call
@@ -66,7 +67,7 @@ def disattenuated_correlation(
     """
     if int(n_splits) < 1:
         raise InputError(f"n_splits={n_splits!r}; at least one split is needed.")
-    ann, _ = annotations(data, other, level="nominal", **roles)
+    ann, _ = canonical(data, other, level="nominal", **roles)
     pairs = default_pairs(ann)
     values = _numeric_values(ann)
     split_seeds, entropy = replicate_seeds(seed, int(n_splits))

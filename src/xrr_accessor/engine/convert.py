@@ -13,7 +13,7 @@ import pandas as pd
 import xarray as xr
 
 from ..errors import InputError, per_call
-from .pipeline import annotations
+from .pipeline import annotations as canonical
 
 __all__ = ["DENSE_MIN_FILL", "to_frame", "to_xarray"]
 
@@ -55,7 +55,7 @@ def to_xarray(data: Any, layout: str = "auto", **roles: Any) -> xr.Dataset:
     """
     if layout not in ("auto", "dense", "annotation"):
         raise InputError(f"layout={layout!r}; use 'auto', 'dense' or 'annotation'.")
-    ann, _ = annotations(data, **roles)
+    ann, _ = canonical(data, **roles)
     rep = ann.has_replication
     cells = len(ann.items) * len(ann.raters) * (len(ann.replications) if rep else 1)
     if layout == "auto":
@@ -105,7 +105,7 @@ def to_frame(data: Any, **roles: Any) -> pd.DataFrame:
     1     1      0    2.0
     2     1      1    2.0
     """
-    ann, _ = annotations(data, **roles)
+    ann, _ = canonical(data, **roles)
     keep = (ann.codes >= 0).any(axis=0)
     cols: dict[str, Any] = {
         "item": ann.items.to_numpy()[ann.item[keep]],

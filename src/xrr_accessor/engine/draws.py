@@ -124,7 +124,7 @@ def item_keys(items: Any) -> np.ndarray:
 def _is_whole(x: Any) -> bool:
     if isinstance(x, bool | int | np.integer):
         return True
-    return isinstance(x, float | np.floating) and float(x).is_integer() and abs(x) < 2.0**63
+    return isinstance(x, float | np.floating) and float(x).is_integer() and abs(float(x)) < 2.0**63
 
 
 def _text_keys(strings: Any) -> np.ndarray:

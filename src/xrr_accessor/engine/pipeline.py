@@ -8,7 +8,6 @@ warns (once per call, at the caller's line) and labels the result the same
 way for every entry point.
 """
 
-from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -312,6 +311,7 @@ def run(
     if staged is not None:  # dask-backed: plan the partitions' pass, or use its sums
         if staged.stats is None:
             raise Planned(meta)
+        assert staged.meta is not None  # set with the statistics
         return Run(ann, replace(ctx, meta=staged.meta), staged.stats, staged.kind,
                    staged.sampled)
     item_rows = rows(Codes(ann), meta)

@@ -22,7 +22,7 @@ import zipfile
 import zlib
 from collections.abc import Iterator, Sequence
 from pathlib import Path, PurePosixPath
-from typing import IO, Any
+from typing import IO, Any, cast
 
 from .._optional import require
 from ..errors import InputError
@@ -199,7 +199,8 @@ def json_records(src: PathOrBuffer | Sequence[Any], platform: str, fix: str) -> 
     """The records of a JSON export: a list given as is, else the parsed document as a list."""
     if isinstance(src, list | tuple):
         return list(src)
-    data = parse_json(read_text(src, platform), source_name(src), platform, fix)
+    path = cast(PathOrBuffer, src)  # a list or tuple of records returned above
+    data = parse_json(read_text(path, platform), source_name(path), platform, fix)
     return data if isinstance(data, list) else [data]
 
 

@@ -313,7 +313,7 @@ def read_annotations(
     root = Path(os.fspath(source))
     shown = {p: str(p.relative_to(root)) if root.is_dir() else p.name for p in paths}
     named = {"item": item, "rater": rater, "replication": replication}
-    frames = []
+    frames: list[pd.DataFrame] = []
     for path in paths:
         df = read_one(path, root, sep, format, file_column, named)
         if frames and set(df.columns) != set(frames[0].columns):

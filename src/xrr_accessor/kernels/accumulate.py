@@ -45,12 +45,14 @@ sum and sum of squares in place of category counts.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import njit, prange
 
 from .columns import add2, add3, add4, add5, add6, all_zero, item_weight
 
-_JIT = {"cache": True, "nogil": True, "fastmath": False}
+_JIT: dict[str, Any] = {"cache": True, "nogil": True, "fastmath": False}
 
 #: Up to this many categories the kernel loops over all of them per item.
 DENSE_CATEGORIES = 16

@@ -11,10 +11,12 @@ O(N m) for m annotations per item), never over pairs of items.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import njit
 
-_JIT = {"cache": True, "nogil": True, "fastmath": False}
+_JIT: dict[str, Any] = {"cache": True, "nogil": True, "fastmath": False}
 
 
 @njit(**_JIT)

@@ -12,10 +12,12 @@ categories. Only numpy and numba are imported here.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import njit
 
-_JIT = {"cache": True, "nogil": True, "fastmath": False}
+_JIT: dict[str, Any] = {"cache": True, "nogil": True, "fastmath": False}
 
 #: ``form`` of :func:`item_summary`: nominal (0/1), interval (moments), K x K matrix.
 NOMINAL, MOMENTS, MATRIX = 0, 1, 2

@@ -8,10 +8,12 @@ matrix, so the O(K^2 s) loop (s the mean set size) stays small.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import njit
 
-_JIT = {"cache": True, "nogil": True, "fastmath": False}
+_JIT: dict[str, Any] = {"cache": True, "nogil": True, "fastmath": False}
 
 
 @njit(**_JIT)

@@ -198,8 +198,8 @@ def merge(surveys: Sequence[Survey], kind: str) -> Merged:
     n_rated = np.array([len(_union(x, sort=False)) if x else 0 for x in rated], dtype=np.int64)
     notes: dict[str, int] = {}
     for s in parts:
-        for k, v in s.notes.items():
-            notes[k] = notes.get(k, 0) + v
+        for key, v in s.notes.items():
+            notes[key] = notes.get(key, 0) + v
     first = parts[0]
     empty = np.zeros(0, dtype=np.int64)
     ann = Annotations(

@@ -340,7 +340,7 @@ def augmented_sweep(
     """
     what = "augmented kappa"
     if isinstance(ps, str) or not isinstance(ps, Sequence | np.ndarray | pd.Index):
-        ps = [ps]  # type: ignore[list-item]
+        ps = [ps]
     if len(ps) == 0:
         raise InputError("ps= is empty; give the values of p to sweep, e.g. "
                          "ps=[0.5, 0.6, 0.7, 0.8, 0.9, 1.0].")

@@ -6,6 +6,7 @@ the same per-item statistics.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import replace
 from typing import Any
 
@@ -16,7 +17,8 @@ import xarray as xr
 from ..coefficients import REGISTRY, lookup
 from ..coefficients.sums import rater_totals
 from ..engine.levels import resolve_weights
-from ..engine.pipeline import annotations, entry_level, run
+from ..engine.pipeline import annotations as canonical
+from ..engine.pipeline import entry_level, run
 from ..errors import InputError, per_call
 from ..schema import Annotations
 from ..uncertainty.intervals import analytic_intervals, confidence, population_size
@@ -81,8 +83,9 @@ def _binary(ann: Annotations) -> Annotations:
             rows.append(np.where(codes < 0, -1, (codes == k).astype(np.int64)))
             names.append((label, cat))
     codes = np.stack(rows) if rows else np.zeros((0, len(ann.item)), dtype=np.int64)
-    source = {name: f"{ann.source.get(name[0], repr(name[0]))}, category {name[1]!r}"
-              for name in names}
+    source: dict[Hashable, str] = {
+        name: f"{ann.source.get(name[0], repr(name[0]))}, category {name[1]!r}"
+        for name in names}
     return replace(
         ann, codes=codes, has_label=True, source=source,
         labels=pd.MultiIndex.from_tuples(names, names=["label", "category"]),
@@ -122,7 +125,7 @@ def per_category(data: Any, metric: str = "fleiss", **roles: Any) -> Any:
     if not entry.per_category:
         raise InputError(f"per-category agreement recodes categories to 0/1; use a kappa "
                          f"or alpha, not {entry.name}.")
-    ann, lvl = annotations(data, level=entry_level(entry, "nominal", None), **roles)
+    ann, lvl = canonical(data, level=entry_level(entry, "nominal", None), **roles)
     binary = _binary(ann)
     result = run(data, [entry], ann=binary, lvl=lvl)
     est = result.estimate(entry)
@@ -206,6 +209,7 @@ def agreement_table(
             else:
                 cols.update({k: np.full(est.value.shape, np.nan)
                              for k in ("se", "lower", "upper", "p_value")})
+        assert est.reason is not None  # filled by Estimates.__post_init__
         cols["reason"] = est.reason
         blocks.append(_long(cols, ann, entry.name))
     out = pd.concat(blocks, ignore_index=True)

@@ -26,7 +26,7 @@ from typing import Any, ClassVar
 import numpy as np
 import pandas as pd
 
-from .._optional import new_axes
+from .._optional import new_axes, pyplot
 from ..errors import InputError
 from ..textsafe import figure_text
 from .report import cell_names
@@ -70,9 +70,9 @@ class ReportPlots:
 
     def irr_hist(self, ax: Any = None, bins: int | np.ndarray = 10) -> Any:
         """IRR across labels, one step histogram per replication (Fig 2)."""
+        ax = new_axes(ax, (6, 3.5))  # first: without matplotlib, the error naming the extra
         from matplotlib.ticker import MaxNLocator
 
-        ax = new_axes(ax, (6, 3.5))
         rows = self._rows("irr")
         values = rows["estimate"].to_numpy()
         finite = values[np.isfinite(values)]
@@ -91,6 +91,7 @@ class ReportPlots:
     def label(self, name: Any, ax: Any = None) -> Any:
         """One label's IRR in each replication and kappa_x of each pair (Fig 3).
         An undefined value is marked "NaN" on the axis line."""
+        pyplot()  # first: without matplotlib, the error naming the extra
         from matplotlib.patches import Patch
 
         name = self._find_label(name)

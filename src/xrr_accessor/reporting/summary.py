@@ -11,7 +11,8 @@ import xarray as xr
 
 from ..coefficients import Estimates, lookup
 from ..coefficients.registry import normalizing
-from ..engine.pipeline import Run, annotations, kind_of, n_self, reference_code, run
+from ..engine.pipeline import Run, kind_of, n_self, reference_code, run
+from ..engine.pipeline import annotations as canonical
 from ..engine.results import label_result, pair_index
 from ..errors import InputError, UndefinedWarning, warn
 from ..lazy import deferrable
@@ -191,7 +192,7 @@ def compute(data: Any, other: Any, irr: str | None, level: Any, reference: Any,
         raise InputError(f"items={items!r}; use 'all' (each coefficient on the items it "
                          "can use) or 'common' (the items every replication rated at "
                          "least twice).")
-    ann, lvl = annotations(data, other, level=level, **roles)
+    ann, lvl = canonical(data, other, level=level, **roles)
     if items == "common":
         ann = common_items(ann)
     if irr is None:
@@ -212,6 +213,7 @@ def compute(data: Any, other: Any, irr: str | None, level: Any, reference: Any,
     result.warn(rel, estimates["irr"])
     result.warn(kx, estimates["kappa_x"])
     own = estimates["normalized"]  # its reasons beyond kappa_x's (warned above)
+    assert own.reason is not None  # filled by Estimates.__post_init__
     result.warn(norm, replace(own, reason=np.where(estimates["kappa_x"].reason == "", own.reason,
                                                    "")), "normalized kappa_x")
     if items == "all":

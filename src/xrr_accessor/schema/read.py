@@ -51,7 +51,7 @@ def _read_long(df: pd.DataFrame, roles: Roles) -> Table:
             "and a wide frame is read with .xrr(wide=True)."
         )
     found = resolve_roles(cols, roles, "column")
-    value = roles.value
+    value: Any = roles.value
     if roles.labels is not None:
         if value is not None:
             raise RoleError("give labels=[...] or value=..., not both (labels= names the "

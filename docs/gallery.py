@@ -1,0 +1,101 @@
+"""Draw every figure of the library into ``gallery/`` and write ``gallery/index.md``.
+
+Run by ``conf.py`` at each docs build, from the bundled data: the demo set (simulated,
+IRep-shaped: three pools) and Snow et al.'s RTE crowd against an expert's gold
+(``xrr_accessor.datasets``), and the ConvAbuse repeated annotations in ``tests/data``.
+Each entry is (file name, title, code shown, function that draws on the given Axes).
+The code shown is the code run: ``build`` executes it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+ROOT = Path(__file__).resolve().parent.parent
+
+SETUP = """\
+import pandas as pd
+import xrr_accessor as xa
+from xrr_accessor.datasets import load_demo, load_snow2008
+from xrr_accessor.diagnostics import plots
+
+df = load_demo()
+rep = df.xrr.report(ci=0.95, n_boot=200, seed=0, progress=False)
+rte = load_snow2008("rte")
+crowd = rte[rte["pool"] == "crowd"].drop(columns="pool")
+gold = rte[rte["pool"] == "expert"].set_index("item_id")["response"]
+repeats = pd.read_csv(ROOT / "tests" / "data" / "convabuse_repeats.csv")  # ROOT: the repository
+"""
+
+#: (file stem, title, one line of code drawing on ``ax``)
+FIGURES: list[tuple[str, str, str]] = [
+    ("irr_hist", "IRR across labels, per replication (the paper's Fig 2)",
+     "rep.plot.irr_hist(ax=ax)"),
+    ("label", "One label: IRR per replication, kappa_x per pair (Fig 3)",
+     'rep.plot.label("sadness", ax=ax)'),
+    ("irr_vs_kappa", "IRR of two replications beside their kappa_x (Figs 4-6)",
+     'rep.plot.irr_vs_kappa(("Budapest", "Mexico City"), ax=ax)'),
+    ("heatmap", "Normalized kappa_x, labels x pairs",
+     "rep.plot.heatmap(ax=ax)"),
+    ("rho_vs_normalized", "Spearman's rho_xy against normalized kappa_x (Fig 7)",
+     "df.xrr.plot.rho_vs_normalized(ax=ax, n_splits=20)"),
+    ("plan", "Half width of normalized kappa_x's interval against the number of items",
+     'df.xrr(labels=["sadness"]).plot.plan(ax=ax, width=0.1, n_boot=200, seed=0, progress=False)'),
+    ("items", "Diagnostics: the items of largest disagreement D_i",
+     "plots.items(crowd.xrr.item_disagreement(), ax=ax)"),
+    ("raters", "Diagnostics: each rater against the others (leave one rater out)",
+     "plots.raters(crowd.xrr.rater_agreement(), ax=ax)"),
+    ("aad", "Diagnostics: a rater's repeated sessions (AAD, ConvAbuse repeats)",
+     'xa.intra(repeats, session="repeat").plot("intra", ax=ax)'),
+    ("validity", "Diagnostics: the crowd against an expert's gold",
+     "crowd.xrr.validity(gold=gold).plot(ax=ax)"),
+]
+
+
+def build(out: Path) -> list[Path]:
+    """Draw every figure into ``out`` (PNG) and write ``out/index.md``; the paths drawn."""
+    import warnings
+
+    import matplotlib.pyplot as plt
+
+    out.mkdir(parents=True, exist_ok=True)
+    env: dict[str, Any] = {"ROOT": ROOT}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the demo's undefined cells warn; not the point here
+        exec(SETUP, env)
+        paths = []
+        for stem, _title, code in FIGURES:
+            fig, ax = plt.subplots(figsize=(7, 4.2), layout="constrained")
+            env["ax"] = ax
+            exec(code, env)
+            path = out / f"{stem}.png"
+            fig.savefig(path, dpi=80)
+            plt.close(fig)
+            paths.append(path)
+    lines = [
+        "# Gallery",
+        "",
+        "Every figure the library draws, made at each build of these pages by",
+        "`docs/gallery.py` from the bundled data (the simulated demo set; Snow et al.'s RTE",
+        "crowd and expert; ConvAbuse's repeated annotations). Figures need the `plot` extra",
+        "(`pip install \"xrr_accessor[plot]\"`). Each is drawn by the code above it, after:",
+        "",
+        "```python",
+        SETUP.rstrip(),
+        "```",
+        "",
+    ]
+    for stem, title, code in FIGURES:
+        lines += [f"## {title}", "", "```python", code, "```", "",
+                  f"![{title}]({stem}.png)", ""]
+    (out / "index.md").write_text("\n".join(lines), encoding="utf-8")
+    return paths
+
+
+if __name__ == "__main__":
+    print("\n".join(map(str, build(Path(__file__).resolve().parent / "gallery"))))

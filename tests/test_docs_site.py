@@ -1,0 +1,183 @@
+"""The documentation site, built as CI and the README build it (warnings are errors),
+then read back: every internal link and anchor resolves, nothing is loaded from another
+host, and headless Chromium shows the pages with their figures and equations."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+# Building the site takes ~30-60 s: XRR_SKIP_BUILD_TESTS=1 skips it locally (never in CI).
+pytestmark = [
+    pytest.mark.build,
+    pytest.mark.skipif(bool(os.environ.get("XRR_SKIP_BUILD_TESTS")),
+                       reason="XRR_SKIP_BUILD_TESTS is set"),
+]
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    """The site, built from the checkout with ``-W`` (any warning fails the build)."""
+    out = tmp_path_factory.mktemp("site")
+    build = subprocess.run(
+        [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html",
+         "-d", str(out / "doctrees"), str(ROOT / "docs"), str(out / "html")],
+        capture_output=True, text=True, cwd=ROOT, timeout=900)
+    assert build.returncode == 0, build.stderr[-3000:]
+    assert "WARNING" not in build.stderr and "ERROR" not in build.stderr, build.stderr
+    return out / "html"
+
+
+class Links(HTMLParser):
+    """The ids of a page and every URL it links to or loads, by tag and attribute."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.ids: set[str] = set()
+        self.urls: list[tuple[str, str, str]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        for name, value in attrs:
+            if value is None:
+                continue
+            if name in ("id", "name"):
+                self.ids.add(value)
+            elif name in ("href", "src"):
+                self.urls.append((tag, name, value))
+
+
+def html_pages(site: Path) -> list[Path]:
+    """The site's pages (not the theme's template fragments under _static)."""
+    return [p for p in site.rglob("*.html") if "_static" not in p.relative_to(site).parts]
+
+
+def parse(page: Path) -> Links:
+    links = Links()
+    links.feed(page.read_text(encoding="utf-8"))
+    return links
+
+
+def test_site_has_the_pages(site):
+    for page in ["index.html", "getting_started.html", "definitions.html",
+                 "guides/llm_annotators.html", "gallery/index.html", "api/index.html",
+                 "api/generated/xrr_accessor.irr.html",
+                 "api/generated/xrr_accessor.XRRAccessor.html",
+                 "api/generated/xrr_accessor.report.html",
+                 "api/generated/xrr_accessor.Report-class.html",
+                 "notebooks/04_llm_as_annotator.html"]:
+        assert (site / page).is_file(), page
+    accessor = (site / "api/generated/xrr_accessor.XRRAccessor.html").read_text("utf-8")
+    assert "cross_kappa" in accessor and "item_disagreement" in accessor
+
+
+def test_every_internal_link_and_anchor_resolves(site):
+    pages = {p: parse(p) for p in html_pages(site)}
+    broken = []
+    for page, links in pages.items():
+        for _tag, _attr, url in links.urls:
+            parts = urlsplit(url)
+            if parts.scheme or url.startswith(("//", "mailto:", "javascript:")):
+                continue
+            target = (page.parent / unquote(parts.path)).resolve() if parts.path else page
+            if not target.exists():
+                broken.append(f"{page.relative_to(site)} -> {url}")
+            elif parts.fragment and target.suffix == ".html":
+                ids = pages[target].ids if target in pages else parse(target).ids
+                if unquote(parts.fragment) not in ids:
+                    broken.append(f"{page.relative_to(site)} -> {url} (no anchor)")
+    assert not broken, broken[:20]
+    assert sum(len(v.urls) for v in pages.values()) > 1000  # the check saw the links
+
+
+def test_nothing_is_loaded_from_another_host(site):
+    """Scripts, styles, images and fonts all come from the site: it works offline."""
+    loaded = []
+    for page in html_pages(site):
+        for tag, attr, url in parse(page).urls:
+            if (tag, attr) == ("a", "href"):
+                continue  # a link the reader may follow, not a load
+            if urlsplit(url).scheme in ("http", "https") or url.startswith("//"):
+                loaded.append(f"{page.relative_to(site)}: <{tag} {attr}={url}>")
+    for asset in [*site.rglob("*.css"), *site.rglob("*.js")]:
+        text = asset.read_text(encoding="utf-8", errors="replace")
+        for url in re.findall(r"""(?:url\(|@import\s+)["']?((?:https?:)?//[^"')\s]+)""", text):
+            loaded.append(f"{asset.relative_to(site)}: {url}")
+    assert not loaded, loaded[:20]
+
+
+PROBE = """<script>
+window.addEventListener("load", () => setTimeout(() => {
+  const imgs = Array.from(document.images);
+  const sheets = Array.from(document.querySelectorAll('link[rel="stylesheet"]'));
+  const loads = [...imgs.map(i => i.src), ...sheets.map(l => l.href),
+                 ...Array.from(document.scripts).filter(s => s.src).map(s => s.src)];
+  document.body.setAttribute("data-probe", JSON.stringify({
+    images: imgs.length,
+    decoded: imgs.filter(i => i.complete && i.naturalWidth > 0).length,
+    sheets: sheets.length,
+    sheetsLoaded: sheets.filter(l => l.sheet !== null).length,
+    math: document.querySelectorAll("mjx-container").length,
+    resources: loads.length,
+    external: loads.filter(u => !u.startsWith("file:")),
+  }));
+}, 3000));
+</script>"""
+
+
+def _chromium(*args: str, tmp: Path) -> subprocess.CompletedProcess[str]:
+    flags = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+             "--no-first-run", "--disable-background-networking",
+             "--disable-component-update", "--disable-sync", "--hide-scrollbars",
+             "--allow-file-access-from-files", f"--user-data-dir={tmp / 'profile'}",
+             # no host resolves: a page that needed the network would show it
+             "--host-resolver-rules=MAP * ~NOTFOUND"]
+    return subprocess.run([CHROMIUM, *flags, *args], capture_output=True, text=True,
+                          timeout=120, check=True)
+
+
+def probe(site: Path, page: str, tmp: Path) -> dict:
+    """Open a copy of ``page`` (beside it, so its links work) with a measuring script."""
+    source = site / page
+    copy = source.with_name("_probe_" + source.name)
+    copy.write_text(source.read_text("utf-8").replace("</body>", PROBE + "\n</body>"),
+                    encoding="utf-8")
+    try:
+        dom = _chromium("--virtual-time-budget=15000", "--dump-dom", copy.as_uri(),
+                        tmp=tmp).stdout
+    finally:
+        copy.unlink()
+    found = re.search(r'data-probe="([^"]*)"', dom)
+    assert found is not None, dom[:500]
+    return json.loads(found.group(1).replace("&quot;", '"'))
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(CHROMIUM is None and not os.environ.get("XRR_REQUIRE_BROWSER"),
+                    reason="no chromium on this machine (.ci/run installs Debian's)")
+def test_pages_render_in_headless_chromium(site, tmp_path):
+    assert CHROMIUM is not None, "XRR_REQUIRE_BROWSER is set but chromium is missing"
+    index = probe(site, "index.html", tmp_path)
+    assert index["resources"] > 5 and index["external"] == []
+    assert index["sheets"] >= 3 and index["sheetsLoaded"] == index["sheets"]
+    gallery = probe(site, "gallery/index.html", tmp_path)
+    assert gallery["images"] >= 10 and gallery["decoded"] == gallery["images"]
+    assert gallery["external"] == []
+    definitions = probe(site, "definitions.html", tmp_path)
+    assert definitions["math"] >= 20 and definitions["external"] == []  # MathJax, offline
+    notebook = probe(site, "notebooks/04_llm_as_annotator.html", tmp_path)
+    assert notebook["images"] >= 2 and notebook["decoded"] == notebook["images"]
+    shot = tmp_path / "index.png"
+    _chromium("--window-size=1280,1000", f"--screenshot={shot}",
+              (site / "index.html").as_uri(), tmp=tmp_path)
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 20_000
