@@ -18,7 +18,8 @@ import numpy as np
 import pandas as pd
 
 from ..coefficients import lookup
-from ..engine.pipeline import annotations, run
+from ..engine.pipeline import annotations as canonical
+from ..engine.pipeline import run
 from ..errors import InputError
 
 __all__ = ["MAX_PAIRS", "METRICS", "pairwise"]
@@ -76,7 +77,7 @@ def pairwise(data: Any, metric: str = "cohen", level: Any = "nominal",
     if key not in METRICS:
         raise InputError(f"metric={metric!r}; pairwise compares raters with one of "
                          f"{', '.join(map(repr, METRICS))}.")
-    ann, lvl = annotations(data, level=level, **roles)
+    ann, lvl = canonical(data, level=level, **roles)
     if ann.tally is not None:
         raise InputError("pairwise needs the annotations in memory; call .compute() on "
                          "the dask-backed data first.")

@@ -149,7 +149,7 @@ def common_items(ann: Annotations) -> Annotations:
     for j in range(codes.shape[0]):
         rated = codes[j] >= 0
         per = np.bincount(key[rated], minlength=n_item * n_rep).reshape(n_item, n_rep)
-        keep = (per >= 2).all(axis=1)
+        keep = np.asarray((per >= 2).all(axis=1), dtype=bool)
         codes[j, ~keep[ann.item]] = -1
     return replace(ann, codes=codes)
 

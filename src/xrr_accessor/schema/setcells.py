@@ -340,7 +340,7 @@ def _indicator_sets(data: Any, columns: list[Hashable], name: Hashable,
     keep = data.loc[~gone]
     matrix = values.loc[~gone].to_numpy(dtype=np.int8)
     patterns, which = np.unique(matrix, axis=0, return_inverse=True)
-    none = ~patterns.any(axis=1)
+    none = np.asarray(~patterns.any(axis=1), dtype=bool)
     if none.any() and empty is None:
         n = int(none[which.reshape(-1)].sum())
         raise InputError(f"{n} row(s) hold no label (0 in every indicator column); pass "

@@ -209,7 +209,7 @@ def plan(
     given = sizes
     try:
         if isinstance(sizes, str | bytes) or not all(  # whole numbers only: no 2.5, "abc"
-                isinstance(s, numbers.Real) and not isinstance(s, bool) and float(s) == int(s)
+                isinstance(s, numbers.Real) and not isinstance(s, bool) and float(s).is_integer()
                 for s in sizes):
             raise TypeError
         sizes = sorted({int(s) for s in sizes})

@@ -346,7 +346,8 @@ def p_value(boot: np.ndarray, null: float, interval: str = "percentile",
         v = np.sort(v[np.isfinite(v)])
         if not v.size or not np.isfinite(z0[idx]):
             continue
-        zl, zu = (_tail_z(q, z0[idx], a[idx]) for q in _positions(v, null))
+        zl, zu = (_tail_z(float(q), float(z0[idx]), float(a[idx]))
+                  for q in _positions(v, null))
         lower_side = 2.0 * _NORMAL.cdf(zl) if np.isfinite(zl) else (0.0 if zl < 0 else 2.0)
         upper_side = (2.0 * (1.0 - _NORMAL.cdf(zu)) if np.isfinite(zu)
                       else (2.0 if zu < 0 else 0.0))
