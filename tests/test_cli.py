@@ -264,3 +264,29 @@ def test_html_notes_are_in_flag_syntax(tmp_path, capsys):
                                                                page.index('id="notes"'))]
     assert "left out &#39;split&#39;" in notes and "--labels" in notes
     assert ".xrr(" not in notes
+
+
+@pytest.mark.parametrize("fmt", ["table", "markdown", "csv", "json", "html"])
+def test_report_on_one_pool_file(files, fmt, capsys):
+    """One crowd file, no second replication: every format holds the IRR report (the
+    table format printed a KeyError on 'kappa_x' once)."""
+    d, snow, _ = files
+    crowd = snow[snow["pool"] == "crowd"].drop(columns="pool")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        want = crowd.xrr.irr()
+    assert main(["report", str(d / "crowd.csv"), "--format", fmt]) == 0
+    out = capsys.readouterr().out
+    value = float(want)  # one label ('response'): a number
+    if fmt == "csv":
+        back = pd.read_csv(io.StringIO(out))
+        assert set(back["statistic"]) == {"irr"}
+        assert back["estimate"].iloc[0] == pytest.approx(value, abs=1e-12)
+    elif fmt == "json":
+        recs = json.loads(out)["records"]
+        assert {r["statistic"] for r in recs} == {"irr"}
+        assert recs[0]["estimate"] == pytest.approx(value, abs=1e-12)
+    else:
+        assert f"{value:.3f}" in out and "response" in out
+    if fmt == "table":
+        assert "IRR of each replication" in out and "Items annotated by only one" not in out

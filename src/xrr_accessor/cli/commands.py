@@ -253,7 +253,8 @@ def _blocks(rep: Report, decimals: int) -> str:
     out = []
     with pd.option_context("display.width", 250, "display.max_columns", 50,
                            "display.max_rows", 10_000):
-        for stat in STATISTICS:
+        present = set(shown.columns.get_level_values(0))
+        for stat in (s for s in STATISTICS if s in present):  # one pool: its IRR only
             block = shown[stat]
             block.columns.name = "replication" if stat == "irr" else "pair"
             out.append(TITLES[stat].format(irr=rep.attrs.get("irr"), level=rep.attrs.get(
@@ -262,8 +263,10 @@ def _blocks(rep: Report, decimals: int) -> str:
     counts = rep.frame[rep.frame["statistic"] == "kappa_x"]
     unpaired = counts.groupby(["replication", "replication_other"], sort=False)[
         "n_unpairable"].max()
-    out.append("Items annotated by only one replication of a pair (left out of that pair): "
-               + ", ".join(f"{a} x {b}: {n:,}" for (a, b), n in unpaired.items()) + "\n")
+    if len(unpaired):
+        out.append("Items annotated by only one replication of a pair (left out of that "
+                   "pair): " + ", ".join(f"{a} x {b}: {n:,}" for (a, b), n in unpaired.items())
+                   + "\n")
     if "ci" in rep.attrs:
         out.append(rep.caption() + "\n")
     return "\n".join(out)
