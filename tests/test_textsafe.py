@@ -170,3 +170,30 @@ def test_html_report_with_dollar_names():
 def test_figure_text():
     assert figure_text("a$b") == r"a\$b"
     assert _unescaped_dollars(figure_text(r"a\$b$")) == 0
+
+
+@pytest.mark.parametrize("command", ["report", "irr"])
+def test_cli_csv_and_markdown_are_safe_and_raw_is_exact(tmp_path, capsys, command):
+    """The command line writes through the same rules: csv cells a spreadsheet would run
+    get a quote (``--raw``: written exactly), a ``|`` or line break stays in its
+    Markdown cell."""
+    from xrr_accessor.cli import main
+
+    df = simulate(n_items=60, labels=["joy", "awe"], pools=["A", "B"], seed=3)
+    df = df.rename(columns={"joy": EVIL_LABEL, "awe": "a|b"})
+    df["pool"] = df["pool"].map({"A": "@A", "B": "B"})
+    path = tmp_path / "evil.csv"
+    df.to_csv(path, index=False)
+    base = [command, str(path), "--replication", "pool"]
+    assert main([*base, "--format", "csv"]) == 0
+    back = pd.read_csv(io.StringIO(capsys.readouterr().out), keep_default_na=False)
+    assert "'" + EVIL_LABEL in set(back["label"]) and EVIL_LABEL not in set(back["label"])
+    assert "'@A" in set(back["replication"])
+    assert main([*base, "--format", "csv", "--raw"]) == 0
+    back = pd.read_csv(io.StringIO(capsys.readouterr().out), keep_default_na=False)
+    assert EVIL_LABEL in set(back["label"]) and "@A" in set(back["replication"])
+    assert main([*base, "--format", "markdown"]) == 0
+    lines = [ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("|")]
+    widths = {len(re.findall(r"(?<!\\)\|", ln)) for ln in lines}
+    assert len(widths) == 1  # every row has the header's number of cells
+    assert any("a\\|b" in ln for ln in lines)

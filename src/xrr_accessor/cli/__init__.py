@@ -46,7 +46,8 @@ def _run(argv: Sequence[str] | None) -> int:
     notes = list(dict.fromkeys(as_flags(str(w.message)) for w in caught
                                if issubclass(w.category, XRRWarning)))
     if isinstance(result, Output):
-        text = render(result.frame, args.format, args.decimals, result.attrs, notes)
+        text = render(result.frame, args.format, args.decimals, result.attrs, notes,
+                      args.raw)
     else:
         text = result
     _emit(text, args.output)

@@ -20,6 +20,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..textsafe import csv_safe, markdown_cell
+
 __all__ = ["COUNTS", "FORMATS", "INTERVAL", "KEYS", "cell_text", "records", "render",
            "schema", "write_csv", "write_json", "write_markdown", "write_table"]
 
@@ -229,18 +231,19 @@ def write_markdown(frame: pd.DataFrame, decimals: int) -> str:
     shown = _texts(frame, decimals)
     numeric = [pd.api.types.is_numeric_dtype(frame[c]) for c in frame.columns]
 
-    def cell(text: str) -> str:
-        return " ".join(text.replace("\\", "\\\\").replace("|", "\\|").split())
-
-    lines = ["| " + " | ".join(cell(str(c)) for c in frame.columns) + " |",
+    lines = ["| " + " | ".join(markdown_cell(c) for c in frame.columns) + " |",
              "|" + "|".join("---:" if n else "---" for n in numeric) + "|"]
-    lines += ["| " + " | ".join(cell(v) for v in row) + " |"
+    lines += ["| " + " | ".join(markdown_cell(v) for v in row) + " |"
               for row in shown.itertuples(index=False)]
     return "\n".join(lines) + "\n"
 
 
-def write_csv(frame: pd.DataFrame) -> str:
+def write_csv(frame: pd.DataFrame, raw: bool = False) -> str:
     """CSV with full precision, one record per line.
+
+    A name a spreadsheet would run as a formula (it starts with ``=``, ``+``,
+    ``-``, ``@``, ...) gets a leading ``'`` (:func:`~xrr_accessor.textsafe.csv_safe`);
+    ``raw=True`` (``--raw``) writes every name exactly as in the data.
 
     Examples
     --------
@@ -252,7 +255,7 @@ def write_csv(frame: pd.DataFrame) -> str:
     joy,alpha,,,0.5,10
     <BLANKLINE>
     """
-    return frame.to_csv(index=False)
+    return (frame if raw else csv_safe(frame)).to_csv(index=False)
 
 
 def _plain(value: Any) -> Any:
@@ -292,7 +295,7 @@ def write_json(frame: pd.DataFrame, attrs: dict[str, Any], notes: list[str]) -> 
 
 
 def render(frame: pd.DataFrame, fmt: str, decimals: int, attrs: dict[str, Any],
-           notes: list[str]) -> str:
+           notes: list[str], raw: bool = False) -> str:
     """``frame`` in ``fmt``: table, csv, json or markdown (one writer each).
 
     Examples
@@ -304,7 +307,7 @@ def render(frame: pd.DataFrame, fmt: str, decimals: int, attrs: dict[str, Any],
     True
     """
     if fmt == "csv":
-        return write_csv(frame)
+        return write_csv(frame, raw)
     if fmt == "json":
         return write_json(frame, attrs, notes)
     if fmt == "markdown":

@@ -103,6 +103,10 @@ def _common() -> dict[str, _Parser]:
                        help="output format (default table; html: a self-contained page "
                             "with figures, for report and demo)")
     shown.add_argument("--output", "-o", metavar="PATH", help="write to PATH, not stdout")
+    shown.add_argument("--raw", action="store_true",
+                       help="csv: write names exactly as in the data (by default a name "
+                            "starting with = + - @ gets a leading ' so that a spreadsheet "
+                            "shows it as text, not a formula)")
     shown.add_argument("--decimals", "--decimal", "--digits", dest="decimals",
                        type=_decimals, default=3, metavar="N",
                        help="decimals shown in table and markdown (default 3; csv and json "
