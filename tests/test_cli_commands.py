@@ -319,3 +319,42 @@ def test_lists_as_text_in_python_or_json_spelling(tmp_path, capsys):
     assert got["estimate"].tolist() == pytest.approx([want], rel=1e-12)
     path.write_text("item,rater,tags\n1,a,[__import__('os')]\n1,b,[x]\n")
     assert "not lists of labels" in _error(capsys, "irr", str(path), "--level", "masi")
+
+
+def test_pairwise_command_is_cohen_per_pair(pools, capsys):
+    """xrr pairwise: one record per ordered pair of raters within a replication, the
+    estimate Cohen's kappa on the items both rated (sklearn), n_items those items."""
+    from sklearn.metrics import cohen_kappa_score
+
+    path, df = pools
+    got = _csv(capsys, "pairwise", str(path))
+    assert list(got.columns[:4]) == ["label", "replication", "rater", "rater_other"]
+    assert (got["statistic"] == "cohen").all()
+    label = df.columns[3]
+    checked = 0
+    for row in got[got["label"] == label].itertuples():
+        pool = df[df["pool"] == row.replication]
+        wide = pool.pivot(index="item_id", columns="rater", values=label)
+        both = wide[[row.rater, row.rater_other]].dropna()
+        assert row.n_items == len(both)
+        if len(both) and both.nunique().max() > 1:
+            want = cohen_kappa_score(both.iloc[:, 0], both.iloc[:, 1])
+            assert row.estimate == pytest.approx(want, abs=1e-12)
+            checked += 1
+    assert checked > 0
+    want = _quiet(xrr.pairwise, df, metric="kappa_x").reset_index()
+    got = _csv(capsys, "pairwise", str(path), "--metric", "kappa_x")
+    np.testing.assert_allclose(got["estimate"], want["estimate"], rtol=1e-12)
+    assert (got["statistic"] == "kappa_x").all()
+
+
+def test_raters_min_items_leaves_out_sparse_raters(pools, capsys):
+    path, df = pools
+    counts = df.groupby(["pool", "rater"]).size()
+    cut = int(counts.median()) + 1
+    got = _csv(capsys, "raters", str(path), "--min-items", str(cut))
+    want = _quiet(xrr.rater_agreement, df, min_items=cut).reset_index()
+    assert len(got) == len(want) < len(_csv(capsys, "raters", str(path)))
+    np.testing.assert_allclose(got["kappa_x"], want["kappa_x"], rtol=1e-12)
+    kept = counts[counts >= cut].index
+    assert set(zip(got["replication"], got["rater"], strict=True)) <= set(kept)

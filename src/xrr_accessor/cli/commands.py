@@ -17,6 +17,7 @@ from .. import api
 from ..coefficients import lookup
 from ..datasets import load_demo
 from ..diagnostics import item_disagreement, rater_agreement
+from ..diagnostics.pairwise import pairwise
 from ..engine.levels import SET_LEVELS
 from ..errors import InputError
 from ..reporting.agreement import agreement_table
@@ -351,9 +352,26 @@ def _run_raters(args: argparse.Namespace) -> Output:
     data, _, roles = _read(args)
     level = args.level or "nominal"
     data, roles, ann = _one_pool(data, roles, stem(args.path), level)
-    result = rater_agreement(data, metric=args.metric, level=level, **roles)
+    result = rater_agreement(data, metric=args.metric, level=level,
+                             min_items=args.min_items, **roles)
     frame = _diagnostic(result, str(ann.labels[0]), ["label", "replication"])
-    return Output(frame, {"command": "raters", "metric": args.metric, "level": level})
+    settings = {"command": "raters", "metric": args.metric, "level": level,
+                "min_items": args.min_items}
+    if args.min_items > 1:
+        settings["n_below_min_items"] = result.attrs.get("n_below_min_items")
+    return Output(frame, settings)
+
+
+def _run_pairwise(args: argparse.Namespace) -> Output:
+    _no_page(args)
+    data, _, roles = _read(args)
+    level = args.level or "nominal"
+    data, roles, ann = _one_pool(data, roles, stem(args.path), level)
+    result = pairwise(data, metric=args.metric, level=level, **roles)
+    frame = _diagnostic(result, str(ann.labels[0]), ["label", "replication"])
+    frame.insert(frame.columns.get_loc("estimate"), "statistic", result.attrs["metric"])
+    return Output(frame, {"command": "pairwise", "metric": result.attrs["metric"],
+                          "level": level})
 
 
 def _run_items(args: argparse.Namespace) -> Output:
@@ -372,5 +390,5 @@ def _run_items(args: argparse.Namespace) -> Output:
 COMMANDS = {
     "demo": _run_demo, "report": _run_report, "summary": _run_report, "irr": _run_irr,
     "cross-kappa": _run_cross, "agreement": _run_agreement, "raters": _run_raters,
-    "items": _run_items,
+    "items": _run_items, "pairwise": _run_pairwise,
 }

@@ -234,6 +234,20 @@ def parser() -> argparse.ArgumentParser:
     raters.add_argument("path", metavar="FILE")
     raters.add_argument("--metric", choices=["kappa_x", "alpha"], default="kappa_x",
                         help="rank raters by kappa_x (lowest first) or delta_alpha")
+    raters.add_argument("--min-items", type=_positive, default=1, metavar="N",
+                        help="leave out raters with fewer than N items before ranking "
+                             "(default 1; a rater with 5 items tops a ranking by chance)")
+
+    pairs = sub.add_parser(
+        "pairwise", parents=[files, level, shown],
+        help="agreement of every pair of raters, with the items they share",
+        description="Per label, replication and ordered pair of raters: Cohen's kappa on "
+                    "the items both rated (the same number as kappa_x of the two raters) "
+                    "and n_items; both orders are listed, the diagonal is left out.")
+    pairs.add_argument("path", metavar="FILE")
+    pairs.add_argument("--metric", choices=["cohen", "kappa_x"], default="cohen",
+                       help="the pair's coefficient, under the name you look for (default "
+                            "cohen)")
 
     items = sub.add_parser(
         "items", parents=[files, level, shown],
