@@ -518,7 +518,7 @@ def naive_sharpen(rows: list[tuple], p: float = 1.0, tol: float = 1e-6,
                 p_e = sum(own[y] * other[y] for y in cats) / seen ** 2
                 if p_e < 1 - 1e-12:
                     kappa = (p_a - p_e) / (1 - p_e)
-            w_new[r] = 0.0 if math.isnan(kappa) else min(max(kappa, 0.0), 1.0)
+            w_new[r] = 0.0 if math.isnan(kappa) or kappa < 1e-12 else min(kappa, 1.0)
         mass, total, v_new = consensus(w_new)
         n_iter += 1
         moved = max([abs(w_new[r] - w[r]) for r in raters]

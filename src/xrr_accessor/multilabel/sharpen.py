@@ -74,6 +74,9 @@ class Sharpened:
                 f"{state} after {self.n_iter} iteration(s))")
 
 
+#: Rater weights below this are rounding noise of a kappa of 0, and count as 0.
+ROUNDING = 1e-12
+
 def _shares(mass: np.ndarray, total: np.ndarray) -> np.ndarray:
     return np.divide(mass, total[:, None], out=np.zeros_like(mass),
                      where=total[:, None] > 0)
@@ -127,7 +130,10 @@ def sharpen(
        v_x M_r[x] . s_x^(-r) / sum_x v_x, p(E) from the v-weighted label
        totals of r and of that consensus. w_r = max(kappa_r, 0): raters who
        agree no better than chance get weight 0; an undefined kappa (no
-       shared item, or p(E) = 1) also gives 0.
+       shared item, or p(E) = 1) also gives 0, and so does a kappa below
+       ``ROUNDING`` (1e-12), the rounding noise of a kappa of exactly 0: the
+       consensus is unchanged by scaling every weight, so noise alone would
+       otherwise count as a full vote.
     5. Repeat 2-4 until no rater weight and no item weight moves by more
        than ``tol`` (converged), or ``max_iter`` updates (a warning).
 
@@ -194,6 +200,7 @@ def sharpen(
         agree, seen, own, other = rater_agreement(*args, w, v, mass, total, n_rater)
         kappa = _rater_kappa(agree, seen, own, other)
         w_new = np.clip(np.nan_to_num(kappa, nan=0.0), 0.0, 1.0)
+        w_new[w_new < ROUNDING] = 0.0  # a kappa of 0 up to rounding: no vote
         mass, total, count = consensus(*args, w_new, n_item, n_cat)
         v_new = _item_weights(_shares(mass, total), count, n_cat)
         n_iter += 1
