@@ -130,3 +130,19 @@ def test_rater_agreement_min_items():
     with pytest.raises(InputError, match="min_items=0"):
         xa.rater_agreement(df, min_items=0)
     assert np.isfinite(cut["kappa_x"]).all()
+
+
+def test_one_pool_summary_on_xarray_is_its_irr():
+    """summary() of one pool held in xarray: the IRR alone, as for a DataFrame (it
+    stopped with an IndexError on the missing pairs once)."""
+    rng = np.random.default_rng(4)
+    import xarray as xr
+
+    values = rng.integers(0, 3, size=(30, 4)).astype(float)
+    values[rng.random(values.shape) < 0.2] = np.nan
+    da = xr.DataArray(values, dims=("item", "rater"))
+    out = _quiet(da.xrr.summary)
+    assert list(out.data_vars) == ["irr"]
+    assert float(out["irr"]) == pytest.approx(float(_quiet(da.xrr.irr)), abs=1e-12)
+    want = naive.alpha({i: [v for v in row if np.isfinite(v)] for i, row in enumerate(values)})
+    assert float(out["irr"]) == pytest.approx(want, abs=1e-12)

@@ -20,7 +20,7 @@ import pandas as pd
 from ..coefficients import lookup
 from ..engine.pipeline import annotations as canonical
 from ..engine.pipeline import run
-from ..errors import InputError
+from ..errors import InputError, per_call
 
 __all__ = ["MAX_PAIRS", "METRICS", "pairwise"]
 
@@ -31,6 +31,7 @@ METRICS = ("cohen", "kappa_x")
 MAX_PAIRS = 200_000
 
 
+@per_call
 def pairwise(data: Any, metric: str = "cohen", level: Any = "nominal",
              **roles: Any) -> pd.DataFrame:
     """Agreement of every pair of raters, with the items they share.

@@ -14,7 +14,7 @@ from ..coefficients.registry import normalizing
 from ..engine.pipeline import Run, kind_of, n_self, reference_code, run
 from ..engine.pipeline import annotations as canonical
 from ..engine.results import label_result, pair_index
-from ..errors import InputError, UndefinedWarning, warn
+from ..errors import InputError, UndefinedWarning, per_call, warn
 from ..lazy import deferrable
 from ..schema import Annotations
 from ..schema.tally import tally_of
@@ -132,6 +132,7 @@ class XrrTable:
     pooled: dict[str, np.ndarray] | None = None
 
 
+@per_call
 def common_items(ann: Annotations) -> Annotations:
     """``ann`` with, per label, only the items that every replication rated with at
     least two annotations (the others' annotations of that label set missing).
@@ -273,6 +274,8 @@ def _as_dataset(result: Any, values: dict[str, np.ndarray], with_ci: bool,
                 attrs: dict[str, Any]) -> xr.Dataset:
     out = {}
     for name, value in values.items():
+        if name != "irr" and len(result.pairs) == 0:  # one pool: its IRR only
+            continue
         cells = result.ann.replications if name == "irr" else pair_index(result.ann,
                                                                          result.pairs)
         parts = [value[..., j] for j in range(value.shape[-1])] if with_ci else [value]
