@@ -202,11 +202,13 @@ class XRRAccessor:
         return pairwise(self._obj, metric=metric, level=level, **self._roles)
 
     def rater_agreement(self, metric: str = "kappa_x", level: Any = "nominal",
-                        min_items: int = 1) -> Any:
+                        min_items: int = 1, ci: float | None = None, n_boot: int = 1000,
+                        seed: Any = None, interval: str = "bca") -> Any:
         """Each rater against the rest of the pool (leave one out); see
         :func:`xrr_accessor.rater_agreement`."""
         return _diagnostics.rater_agreement(self._obj, metric=metric, level=level,
-                                            min_items=min_items, **self._roles)
+                                            min_items=min_items, ci=ci, n_boot=n_boot,
+                                            seed=seed, interval=interval, **self._roles)
 
     def intra(self, session: Any, level: Any = "nominal") -> _diagnostics.Intra:
         """Intra-rater kappa_x across sessions and AAD distributions; see

@@ -352,13 +352,18 @@ def _run_raters(args: argparse.Namespace) -> Output:
     data, _, roles = _read(args)
     level = args.level or "nominal"
     data, roles, ann = _one_pool(data, roles, stem(args.path), level)
+    boot = _boot(args, len(ann.labels) * len(ann.replications) * len(ann.raters))
+    boot.pop("progress", None)  # one pass per replicate: no bar
     result = rater_agreement(data, metric=args.metric, level=level,
-                             min_items=args.min_items, **roles)
+                             min_items=args.min_items, **boot, **roles)
     frame = _diagnostic(result, str(ann.labels[0]), ["label", "replication"])
     settings = {"command": "raters", "metric": args.metric, "level": level,
                 "min_items": args.min_items}
     if args.min_items > 1:
         settings["n_below_min_items"] = result.attrs.get("n_below_min_items")
+    if args.ci is not None:
+        settings.update({k: result.attrs[k] for k in ("ci", "method", "interval", "n_boot",
+                                                      "seed")})
     return Output(frame, settings)
 
 

@@ -227,7 +227,7 @@ def parser() -> argparse.ArgumentParser:
                        help="interval level, e.g. 0.95 (analytic; none for scott, light)")
 
     raters = sub.add_parser(
-        "raters", parents=[files, level, shown],
+        "raters", parents=[files, level, boot, shown],
         help="each rater against the rest of the pool (leave one rater out)",
         description="Per rater: kappa_x against the other raters, alpha without the rater "
                     "and delta_alpha; worst first within each label and replication.")

@@ -15,8 +15,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..engine.draws import MAX_BLOCK, Draws, item_keys
 from ..errors import InputError, UndefinedWarning, per_call, warn
 from ..kernels.diagnostics import rater_categorical, rater_moments
+from ..uncertainty.intervals import Bootstrap, confidence, limits
 from ._common import Read, centered, check_cells, dist_for, finish, multi_index, ranks, read
 
 __all__ = ["METRICS", "rater_agreement"]
@@ -27,6 +29,9 @@ METRICS = ("kappa_x", "alpha")
 #: Relative size below which an expected disagreement of sums of squares is rounding.
 _TINY = 1e-11
 
+#: The (offsets, order) of the (item, replication) groups a pass reads.
+Groups = tuple[np.ndarray, np.ndarray]
+
 
 def _ratio(num: np.ndarray, den: np.ndarray, scale: np.ndarray | None = None) -> np.ndarray:
     """1 - num / den, NaN where den is 0 (or within rounding of 0 relative to ``scale``)."""
@@ -36,8 +41,8 @@ def _ratio(num: np.ndarray, den: np.ndarray, scale: np.ndarray | None = None) ->
         return np.where(ok, 1.0 - num / np.where(ok, den, 1.0), np.nan)
 
 
-def _moments(read_: Read, label: int) -> dict[str, np.ndarray]:
-    offsets, order, _ = read_.groups()
+def _moments(read_: Read, label: int, groups: Groups | None = None) -> dict[str, np.ndarray]:
+    offsets, order = groups if groups is not None else read_.groups()[:2]
     ann = read_.ann
     values = read_.values(label)
     assert values is not None  # the interval level checked the values on reading
@@ -63,8 +68,9 @@ def _moments(read_: Read, label: int) -> dict[str, np.ndarray]:
             "n_annotations": n_ann, "n_shared": shared, "n_other": other}
 
 
-def _categorical(read_: Read, label: int) -> dict[str, np.ndarray]:
-    offsets, order, _ = read_.groups()
+def _categorical(read_: Read, label: int, groups: Groups | None = None
+                 ) -> dict[str, np.ndarray]:
+    offsets, order = groups if groups is not None else read_.groups()[:2]
     ann = read_.ann
     n_rep, n_rater, k = len(ann.replications), len(ann.raters), read_.n_cat(label)
     matrix = read_.level.name != "nominal"
@@ -137,7 +143,8 @@ def _matrix(read_: Read, label: int, s: dict[str, Any]
 
 @per_call
 def rater_agreement(data: Any, metric: str = "kappa_x", level: Any = "nominal",
-                    min_items: int = 1, **roles: Any) -> Any:
+                    min_items: int = 1, ci: float | None = None, n_boot: int = 1000,
+                    seed: Any = None, interval: str = "bca", **roles: Any) -> Any:
     """Each rater against the rest of the pool (leave one rater out), to find spammers.
 
     For every rater b, per label and replication:
@@ -169,6 +176,16 @@ def rater_agreement(data: Any, metric: str = "kappa_x", level: Any = "nominal",
         and replication, before ranking: on sparse crowds raters with a
         handful of items otherwise top the ranking by chance. How many were
         left out is in ``attrs["n_below_min_items"]``.
+    ci : float, optional
+        With a level (e.g. 0.95), intervals for ``kappa_x`` and
+        ``delta_alpha`` from an item bootstrap: items drawn with all their
+        annotations, by the same keyed draws as every other call with this
+        ``seed``; one pass over the annotations per replicate (and per
+        jackknife group for BCa, at most 200), so it costs ``n_boot`` + 200
+        times the estimate.
+    n_boot, seed, interval
+        Replicates, seed and interval (``"bca"`` or ``"percentile"``) of the
+        bootstrap, as in :func:`~xrr_accessor.irr`.
     **roles
         Column or dimension names, see :func:`~xrr_accessor.annotations`.
 
@@ -181,7 +198,9 @@ def rater_agreement(data: Any, metric: str = "kappa_x", level: Any = "nominal",
         ``metric``), ``n_annotations`` (b's annotations, which is also b's
         items: one annotation per item and rater), ``n_shared`` (b's items
         another rater annotated too: kappa_x's items) and ``n_other`` (the
-        others' annotations on those items). NaN with an
+        others' annotations on those items). With ``ci``: ``kappa_x_lower``,
+        ``kappa_x_upper``, ``delta_alpha_lower`` and ``delta_alpha_upper``
+        after the value they bound. NaN with an
         :class:`~xrr_accessor.errors.UndefinedWarning` where undefined.
 
     Examples
@@ -204,12 +223,15 @@ def rater_agreement(data: Any, metric: str = "kappa_x", level: Any = "nominal",
             min_items < 1:
         raise InputError(f"min_items={min_items!r} is the fewest items a rater needs to be "
                          "ranked, an integer >= 1 (e.g. min_items=20).")
+    level_ci = None if ci is None else confidence(ci)
+    opts = Bootstrap(n_boot, seed, interval)
     read_ = read(data, level, roles, "rater_agreement")
     ann = read_.ann
+    bounds, draws = _intervals(read_, level_ci, opts) if level_ci is not None else ({}, None)
     parts = []
     below = 0
     for j in range(len(ann.labels)):
-        s = _moments(read_, j) if read_.level.uses_moments else _categorical(read_, j)
+        s = _stats(read_, j)
         n_ann = s["n_annotations"]
         below += int(((n_ann > 0) & (n_ann < min_items)).sum())
         r, b = np.nonzero(n_ann >= min_items)
@@ -221,6 +243,9 @@ def rater_agreement(data: Any, metric: str = "kappa_x", level: Any = "nominal",
         r, b = r[order], b[order]
         cols = {k: v[order] for k, v in cols.items()}
         cols["rank"] = ranks(r, score[order])
+        for k in bounds:  # each interval after the value it bounds
+            lower, upper = bounds[k][j]
+            cols[f"{k}_lower"], cols[f"{k}_upper"] = lower[r, b], upper[r, b]
         for name in ("n_annotations", "n_shared", "n_other"):
             cols[name] = np.rint(s[name][r, b]).astype(np.int64)
         index = multi_index([("label", ann.labels, np.full(len(r), j)),
@@ -230,6 +255,12 @@ def rater_agreement(data: Any, metric: str = "kappa_x", level: Any = "nominal",
     _warn(frame)
     attrs = {"metric": "rater_agreement", "ranked_by": key, "level": read_.level.name,
              "min_items": int(min_items), "n_below_min_items": below}
+    if draws is not None:
+        head = ["kappa_x", "kappa_x_lower", "kappa_x_upper", "alpha_without", "alpha",
+                "delta_alpha", "delta_alpha_lower", "delta_alpha_upper"]
+        frame = frame[head + [c for c in frame.columns if c not in head]]
+        attrs.update(ci=level_ci, method="bootstrap", interval=opts.interval,
+                     n_boot=opts.n_boot, seed=seed if seed is not None else draws.entropy)
     return finish(frame, read_, attrs)
 
 
@@ -254,3 +285,72 @@ def _warn(frame: pd.DataFrame) -> None:
     if notes:
         warn("rater_agreement is undefined (NaN) for " + "; ".join(notes) + ".",
              UndefinedWarning)
+
+
+def _stats(read_: Read, label: int, groups: Groups | None = None) -> dict[str, np.ndarray]:
+    if read_.level.uses_moments:
+        return _moments(read_, label, groups)
+    return _categorical(read_, label, groups)
+
+
+def resampled(offsets: np.ndarray, order: np.ndarray, n_rep: int,
+              weights: np.ndarray) -> Groups:
+    """The groups of a replicate: item i's block of ``n_rep`` groups repeated
+    ``weights[i]`` times (0: left out), in item order, so one pass over them adds
+    each item's contributions ``weights[i]`` times (vectorized, O(N)).
+
+    Examples
+    --------
+    >>> offsets, order = np.array([0, 2, 3, 5]), np.array([4, 0, 1, 2, 3])
+    >>> resampled(offsets, order, 1, np.array([2, 0, 1]))
+    (array([0, 2, 4, 6]), array([4, 0, 4, 0, 2, 3]))
+    """
+    n_item = (len(offsets) - 1) // n_rep
+    items = np.repeat(np.arange(n_item, dtype=np.int64), np.asarray(weights, dtype=np.int64))
+    g = (items[:, None] * n_rep + np.arange(n_rep, dtype=np.int64)).reshape(-1)
+    sizes = np.diff(offsets)[g]
+    new = np.zeros(len(g) + 1, dtype=np.int64)
+    np.cumsum(sizes, out=new[1:])
+    at = np.repeat(offsets[g] - new[:-1], sizes) + np.arange(new[-1], dtype=np.int64)
+    return new, np.ascontiguousarray(order[at])
+
+
+#: The columns that get an interval, from the statistics of a pass.
+_SCORES = {"kappa_x": lambda s: s["kappa_x"],
+           "delta_alpha": lambda s: s["alpha_without"] - s["alpha"]}
+
+
+def _intervals(read_: Read, level: float, opts: Bootstrap
+               ) -> tuple[dict[str, list[tuple[np.ndarray, np.ndarray]]], Draws]:
+    """Per label, the (lower, upper) (R, B) of kappa_x and delta_alpha from an item
+    bootstrap: replicate b weights item i by the same keyed Poisson(1) draw as every
+    other call with this seed (:class:`~xrr_accessor.engine.draws.Draws`), and BCa's
+    jackknife leaves out one group of items at a time."""
+    ann = read_.ann
+    offsets, order, _ = read_.groups()
+    n_rep = len(ann.replications)
+    keys = item_keys(ann.items)
+    draws = Draws.plan(len(ann.items), opts.n_boot, opts.seed,
+                       jackknife=opts.interval == "bca")
+    out: dict[str, list[tuple[np.ndarray, np.ndarray]]] = {k: [] for k in _SCORES}
+    members = draws.members(keys) if draws.groups else None
+    for j in range(len(ann.labels)):
+        est = _stats(read_, j)
+        boot = {k: [] for k in _SCORES}
+        for lo in range(0, opts.n_boot, MAX_BLOCK):
+            block = draws.weights(keys, lo, min(lo + MAX_BLOCK, opts.n_boot))
+            for col in range(block.shape[1]):
+                s = _stats(read_, j, resampled(offsets, order, n_rep, block[:, col]))
+                for k, fn in _SCORES.items():
+                    boot[k].append(fn(s))
+        jack: dict[str, list[np.ndarray]] = {k: [] for k in _SCORES}
+        for g in range(draws.groups):
+            assert members is not None
+            s = _stats(read_, j, resampled(offsets, order, n_rep, members != g))
+            for k, fn in _SCORES.items():
+                jack[k].append(fn(s))
+        for k, fn in _SCORES.items():
+            with np.errstate(invalid="ignore"):
+                out[k].append(limits(fn(est), np.stack(boot[k]), level, opts.interval,
+                                     np.stack(jack[k]) if jack[k] else None))
+    return out, draws

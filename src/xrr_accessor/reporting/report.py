@@ -321,7 +321,8 @@ def report(
             from .report_pool import pool_parts
 
             parts = pool_parts(data, level, ci, min_items, roles,
-                               int(tally_of(table.result.ann).rated_raters.max(initial=0)))
+                               int(tally_of(table.result.ann).rated_raters.max(initial=0)),
+                               {"n_boot": n_boot, "seed": seed, "interval": interval})
     for category, message in caught:  # then raised to the caller (once each)
         warn(message, category)
     notes = list(dict.fromkeys(message for category, message in caught

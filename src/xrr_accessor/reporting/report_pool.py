@@ -30,16 +30,20 @@ _IRR_NAMES = {"cohen": "Cohen's kappa", "alpha": "Krippendorff's alpha", "iota":
 
 
 def pool_parts(data: Any, level: Any, ci: float | None, min_items: int,
-               roles: dict[str, Any], n_raters: int) -> dict[str, pd.DataFrame | None]:
+               roles: dict[str, Any], n_raters: int,
+               boot: dict[str, Any] | None = None) -> dict[str, pd.DataFrame | None]:
     """The agreement table, rater and item diagnostics of one pool (warnings pass
     through to the caller, who keeps them as the report's notes). With two
     raters or fewer there is no rater table: each rater against the rest is
-    the IRR itself, and the pool without one rater has no agreement left."""
+    the IRR itself, and the pool without one rater has no agreement left.
+    With ``ci``, the rater table has bootstrap intervals (``boot``: n_boot,
+    seed and interval of the call, so the same draws as the IRR's)."""
     name = level if isinstance(level, str) else None
     weights = WEIGHTS_OF_LEVEL.get(name) if name is not None else None
     table = (agreement_table(data, weights=weights, ci=ci, **roles)
              if weights is not None else None)
-    raters = (rater_agreement(data, level=level, min_items=min_items, **roles)
+    raters = (rater_agreement(data, level=level, min_items=min_items, ci=ci,
+                              **(boot or {}), **roles)
               if n_raters > 2 else None)
     items = item_disagreement(data, level=level, **roles)
     return {"agreement": table, "raters": raters, "items": items}
