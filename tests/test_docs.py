@@ -16,7 +16,8 @@ import pytest
 import xrr_accessor
 from xrr_accessor.diagnostics import plots as diagnostic_plots
 from xrr_accessor.errors import XRRWarning
-from xrr_accessor.reporting.plotting import FramePlots, ReportPlots
+from xrr_accessor.reporting.frame_plots import FramePlots
+from xrr_accessor.reporting.plotting import ReportPlots
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 sys.path.insert(0, str(DOCS))

@@ -223,7 +223,7 @@ class XRRAccessor:
     def plot(self) -> Any:
         """The paper's figures of this data (the ``plot`` extra: matplotlib); see
         :mod:`xrr_accessor.reporting.plotting`. ``df.xrr.plot.irr_vs_kappa(irr="alpha")``."""
-        from .reporting.plotting import FramePlots
+        from .reporting.frame_plots import FramePlots
 
         return FramePlots(self._obj, self._roles)
 

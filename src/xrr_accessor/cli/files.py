@@ -22,7 +22,8 @@ from typing import Any
 import pandas as pd
 
 from ..errors import InputError
-from ..io.tables import read_annotations, read_file
+from ..io.collect import read_annotations
+from ..io.tables import read_file
 from ..schema.roles import ROLE_ALIASES, norm
 
 __all__ = ["FORMATS_IN", "has_replication", "read_json", "read_table", "with_replication"]

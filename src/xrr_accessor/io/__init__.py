@@ -18,6 +18,7 @@ Importing this package needs only pandas and the standard library.
 
 from __future__ import annotations
 
+from .collect import read_annotations
 from .platforms import (
     read_argilla,
     read_doccano,
@@ -27,7 +28,7 @@ from .platforms import (
     read_toloka,
 )
 from .sql import from_duckdb
-from .tables import read_annotations, read_file
+from .tables import read_file
 
 __all__ = [
     "from_duckdb",

@@ -1,6 +1,6 @@
 """Annotations kept as files: CSV/TSV, Parquet, JSON Lines.
 
-:func:`read_annotations` reads one file, a glob or a directory, dispatching on the
+:func:`read_file` reads one file, dispatching on the
 extension (:func:`~xrr_accessor.io.sql.from_duckdb` runs a query). Both return the frame
 as stored (no renaming: the accessor finds the roles by name, or they are given), check
 that the role columns they are told about exist, and refuse to return a partial or
@@ -24,8 +24,8 @@ from ..schema.roles import ROLE_ALIASES, norm
 from .delimited import read_delimited
 from .source import COMPRESSIONS, decode, decompress, parse_jsonl
 
-__all__ = ["FORMATS", "check_roles", "file_format", "file_stem", "read_annotations",
-           "read_file"]
+__all__ = ["FORMATS", "check_roles", "file_format", "file_stem", "paths_of", "read_file",
+           "read_one", "same_id_kinds"]
 
 #: File formats by extension (after a compression suffix such as ``.gz``).
 FORMATS = {
@@ -149,7 +149,7 @@ def _ids(path: Path, named: dict[str, Any]) -> list[str]:
     return out + [r for r in ("item", "rater", "replication") if r not in found]
 
 
-def _same_id_kinds(frames: list[pd.DataFrame], named: dict[str, Any]) -> list[pd.DataFrame]:
+def same_id_kinds(frames: list[pd.DataFrame], named: dict[str, Any]) -> list[pd.DataFrame]:
     """Id columns stored as numbers in one file and as text in another, made text in
     all, so that item 1 of a CSV meets item "1" of a JSON file (they would never pair)."""
     for column in frames[0].columns:
@@ -179,7 +179,7 @@ def _as_text(v: Any) -> str:
     return str(int(v)) if isinstance(v, float) and v.is_integer() else str(v)
 
 
-def _paths(source: str | os.PathLike[str]) -> list[Path]:
+def paths_of(source: str | os.PathLike[str]) -> list[Path]:
     """The files a path, directory or glob stands for (sorted; a directory: the files
     of known formats in it and its subdirectories)."""
     text = os.fspath(source)
@@ -238,100 +238,3 @@ def check_roles(df: pd.DataFrame, source: str, roles: dict[str, Any]) -> None:
                                              for c in df.columns):
         raise InputError(f"{source} has no item column: none of its columns ({shown}) is "
                          "called item, item_id, unit, task, ... Name it with item='<column>'.")
-
-
-def read_annotations(
-    source: str | os.PathLike[str], *, sep: str | None = None, format: str | None = None,
-    file_column: str | None = None, item: Any = None, rater: Any = None,
-    replication: Any = None, label: Any = None, value: Any = None, lazy: bool = False,
-) -> Any:
-    """Annotations from a file, a directory of files or a glob, as one DataFrame.
-
-    Parameters
-    ----------
-    source : str or path
-        A file, a directory (every CSV/TSV/Parquet/JSON Lines file in it and
-        its subdirectories) or a glob (``"exports/*.parquet"``,
-        ``"runs/**/*.csv"``). Each file's format comes from its extension, as
-        in :func:`read_file`. Files are read in sorted order and stacked; they
-        must have the same columns.
-    sep, format
-        As in :func:`read_file`.
-    file_column : str, optional
-        Add a column of this name holding each row's file name (without
-        directory or known extensions): to keep one file per replication apart,
-        ``file_column="replication"``.
-    item, rater, replication, label, value : column names, optional
-        The roles you will give the accessor: they are checked now, so a file
-        without them fails here, naming the file, rather than later. With no
-        ``item`` given, some column must be called like an item (``item``,
-        ``item_id``, ``unit``, ``task``, ...).
-    lazy : bool
-        Return a dask DataFrame (the ``dask`` extra) instead of reading: Parquet
-        through ``dask.dataframe.read_parquet`` (partitions by row group),
-        other formats one partition per file, parsed as here. The ``.xrr``
-        methods on it stay lazy until ``.compute()``; each item's annotations
-        must sit in one partition (write files by item, or shuffle on it). A
-        file with other columns than the first is an InputError when computed.
-
-    Returns
-    -------
-    DataFrame (dask DataFrame with ``lazy=True``)
-        The columns as stored, plus Hive-style partition columns of a
-        directory (``pool=crowd/part-0.parquet`` gives a ``pool`` column) and
-        ``file_column`` (the file name without its directory and without only
-        the known extensions: ``crowd.v1.csv.gz`` gives ``crowd.v1``).
-        ``df.attrs["files"]`` lists the files read.
-
-    Raises
-    ------
-    InputError
-        No such file, a file that cannot be parsed (the message names it, and
-        the line for JSON Lines), files with different columns, a named role
-        column that is missing, or no annotations at all. Nothing is returned
-        from a partial read.
-
-    Examples
-    --------
-    >>> import tempfile, pathlib
-    >>> d = pathlib.Path(tempfile.mkdtemp())
-    >>> _ = (d / "crowd.csv").write_text("item,rater,joy\\n1,a,1\\n1,b,1\\n2,a,0\\n2,b,1\\n")
-    >>> _ = (d / "experts.csv").write_text("item,rater,joy\\n1,x,1\\n1,y,1\\n2,x,0\\n2,y,0\\n")
-    >>> df = read_annotations(d / "*.csv", file_column="replication", rater="rater")
-    >>> df.groupby("replication").size().to_dict()
-    {'crowd': 4, 'experts': 4}
-    >>> df.xrr.cross_kappa().loc["joy"].round(3).tolist()
-    [0.5]
-    """
-    paths = _paths(source)
-    if lazy:
-        from .lazy_tables import read_lazy
-
-        return read_lazy(paths, source, sep, format, file_column,
-                         {"item": item, "rater": rater, "replication": replication,
-                          "label": label, "value": value})
-    root = Path(os.fspath(source))
-    shown = {p: str(p.relative_to(root)) if root.is_dir() else p.name for p in paths}
-    named = {"item": item, "rater": rater, "replication": replication}
-    frames: list[pd.DataFrame] = []
-    for path in paths:
-        df = read_one(path, root, sep, format, file_column, named)
-        if frames and set(df.columns) != set(frames[0].columns):
-            first, this = set(map(str, frames[0].columns)), set(map(str, df.columns))
-            raise InputError(
-                f"{shown[path]} has other columns than {shown[paths[0]]} (only in "
-                f"{shown[path]}: {', '.join(sorted(this - first)) or '-'}; only in "
-                f"{shown[paths[0]]}: {', '.join(sorted(first - this)) or '-'}); files read "
-                "together need the same columns: read them one at a time and rename, or "
-                "select the files with a narrower pattern")
-        frames.append(df)  # concat aligns columns by name
-    if len(frames) > 1:
-        frames = _same_id_kinds(frames, named)
-    out = frames[0] if len(frames) == 1 else pd.concat(frames, ignore_index=True)
-    name = str(paths[0]) if len(paths) == 1 else f"{os.fspath(source)} ({len(paths)} files)"
-    if out.empty:
-        raise InputError(f"{name} holds no annotations (no rows)")
-    check_roles(out, name, {"item": item, "rater": rater, "replication": replication,
-                            "label": label, "value": value})
-    out.attrs["files"] = [str(p) for p in paths]
-    return out

@@ -4,7 +4,7 @@ Item i's weight in replicate b is a Poisson draw from the uniform
 ``mix(seeds[b] XOR mix(key_i))``, ``mix`` SplitMix64's finalizer and ``key_i``
 a 64-bit hash of the item's id (:func:`hash_text`, :func:`hash_integers`). So a
 weight depends on (seed, replicate, id) alone: not on the item's position, the
-other items, the block, the thread or the dask partition. :func:`_splitmix` is
+other items, the block, the thread or the dask partition. :func:`splitmix` is
 also the stream of the split-half kernels.
 """
 
@@ -24,7 +24,7 @@ MAX_ITEMS = 2**32 - 1
 
 
 @njit(cache=True, nogil=True)
-def _splitmix(state: np.uint64) -> tuple[np.uint64, np.uint64]:  # pragma: no cover - numba
+def splitmix(state: np.uint64) -> tuple[np.uint64, np.uint64]:  # pragma: no cover - numba
     state += _GOLDEN
     z = state
     z = (z ^ (z >> _S30)) * _MIX1

@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .resample import _splitmix
+from .resample import splitmix
 
 _ITEM = np.uint64(0xD1B54A32D192ED03)
 _REP = np.uint64(0x8CB92BA72F3D8DD7)
@@ -87,7 +87,7 @@ def split_half_moments(offsets: np.ndarray, order: np.ndarray, rep: np.ndarray,
                         work[t] = buf[r, t]
                     first = 0.0
                     for t in range(h):  # partial Fisher-Yates: the first h are half 1
-                        state, z = _splitmix(state)
+                        state, z = splitmix(state)
                         k = t + np.int64(z % np.uint64(m - t))
                         tmp = work[t]
                         work[t] = work[k]

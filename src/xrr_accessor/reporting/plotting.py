@@ -21,7 +21,7 @@ drawn as error bars.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -29,9 +29,9 @@ import pandas as pd
 from .._optional import new_axes, pyplot
 from ..errors import InputError
 from ..textsafe import figure_text
-from .report import cell_names
+from .cells import cell_names
 
-__all__ = ["FramePlots", "ReportPlots", "plan", "rho_vs_normalized"]
+__all__ = ["ReportPlots", "pairwise_heatmap", "plan", "rho_vs_normalized"]
 
 
 def _fold(name: Any) -> str:
@@ -173,54 +173,6 @@ class ReportPlots:
                            extend="max" if over else "neither")  # an arrow: values clipped
         ax.set_title("normalized kappa_x")
         return ax
-
-
-class FramePlots:
-    """``data.xrr.plot``: each figure of :class:`ReportPlots`, from the data.
-
-    Keyword arguments other than the figure's own go to
-    :func:`~xrr_accessor.report` (``irr=``, ``level=``, ``ci=``, ...).
-    """
-
-    _OWN: ClassVar[dict[str, tuple[str, ...]]] = {
-        "irr_hist": ("ax", "bins"), "label": ("name", "ax"), "irr_vs_kappa": ("pair", "ax"),
-        "heatmap": ("ax", "vmax")}
-
-    def __init__(self, data: Any, roles: dict[str, Any]) -> None:
-        self._data, self._roles = data, roles
-
-    def __getattr__(self, name: str) -> Any:
-        if name not in self._OWN:
-            raise AttributeError(f"no plot {name!r}; plots: {', '.join(self.__dir__())}")
-
-        def draw(*args: Any, **kwargs: Any) -> Any:
-            from .report import report
-
-            own = {k: kwargs.pop(k) for k in self._OWN[name] if k in kwargs}
-            rep = report(self._data, **kwargs, **self._roles)
-            return getattr(rep.plot, name)(*args, **own)
-
-        draw.__doc__ = getattr(ReportPlots, name).__doc__
-        return draw
-
-    def rho_vs_normalized(self, ax: Any = None, n_splits: int = 100, seed: int | None = 0,
-                          **kwargs: Any) -> Any:
-        """:func:`rho_vs_normalized` of the data (``kwargs`` to :func:`~xrr_accessor.report`)."""
-        from ..diagnostics.spearman import disattenuated_correlation
-        from .report import report
-
-        rho = disattenuated_correlation(self._data, kwargs.get("other"), n_splits=n_splits,
-                                        seed=seed, **self._roles)
-        return rho_vs_normalized(rho, report(self._data, **kwargs, **self._roles), ax=ax)
-
-    def __dir__(self) -> list[str]:
-        return [*self._OWN, "rho_vs_normalized", "plan"]
-
-    def plan(self, ax: Any = None, **kwargs: Any) -> Any:
-        """:func:`~xrr_accessor.plan` of the data, drawn by :func:`plan`."""
-        from ..uncertainty.compare import plan as plan_table
-
-        return plan(plan_table(self._data, **kwargs, **self._roles), ax=ax)
 
 
 def rho_vs_normalized(rho: pd.DataFrame, report: Any, ax: Any = None) -> Any:

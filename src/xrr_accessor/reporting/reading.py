@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .report import number
+from .cells import number
 from .verdicts import VERDICTS, WIDE, Wording, judge
 
 __all__ = ["LOW_IRR", "VERDICTS", "WIDE", "readings"]

@@ -32,6 +32,7 @@ from ..schema.tally import tally_of
 from ..textsafe import csv_safe, markdown_cell
 from ..uncertainty.intervals import Bootstrap
 from .agreement import interpret
+from .cells import TITLES, cell_names, number
 from .summary import QUANTITIES, compute, pooled_frame
 
 __all__ = ["STATISTICS", "TITLES", "Report", "cell_names", "number", "report"]
@@ -40,9 +41,6 @@ __all__ = ["STATISTICS", "TITLES", "Report", "cell_names", "number", "report"]
 STATISTICS = ("irr", "kappa_x", "normalized")
 
 #: How each statistic is titled in tables.
-TITLES = {"irr": "IRR", "kappa_x": "kappa_x", "normalized": "normalized kappa_x"}
-
-
 @dataclass
 class Report:
     """The xRR table of a data set: tidy underneath, the paper's layout on show.
@@ -386,17 +384,6 @@ def _pools(ann: Any, names: list[Any]) -> dict[str, dict[str, int]]:
     t = tally_of(ann)
     return {str(name): {"items": int(t.items[r]), "raters": int(t.raters[r]),
                         "rows": int(t.rows[r])} for r, name in enumerate(names)}
-
-
-def cell_names(frame: pd.DataFrame) -> pd.Series:
-    other = frame["replication_other"]
-    return frame["replication"].astype(str).where(
-        other.isna(), frame["replication"].astype(str) + " x " + other.astype(str))
-
-
-def number(v: float, digits: int) -> str:
-    """``v`` with ``digits`` decimals, or "NaN"."""
-    return "NaN" if not np.isfinite(v) else f"{v:.{digits}f}"
 
 
 def _jsonable(value: Any) -> Any:

@@ -21,8 +21,8 @@ import pandas as pd
 
 from .._optional import require
 from .agreement import LANDIS_KOCH
+from .cells import TITLES, cell_names
 from .reading import readings
-from .report import TITLES, cell_names
 from .verdicts import VERDICTS
 
 __all__ = ["MAX_PAIR_FIGURES", "MIN_HIST_LABELS", "OPEN_READINGS", "to_html"]
