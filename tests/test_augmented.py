@@ -39,7 +39,7 @@ from xrr_accessor.errors import (
     UndefinedWarning,
     XRRWarning,
 )
-from xrr_accessor.multilabel.augmented import _pair_sums, label_weights
+from xrr_accessor.multilabel.augmented import label_weights, summed_pairs
 from xrr_accessor.schema.readsets import read_sets
 
 # --- the naive oracle ---------------------------------------------------------------
@@ -178,7 +178,7 @@ def test_table2_annotation_matrix_at_p_06():
 
 def test_table3_freq_a_as_the_kernel_computes_it():
     sets = read_sets(paper_frame())
-    sums = _pair_sums(sets, [0.6])
+    sums = summed_pairs(sets, [0.6])
     assert list(sets.categories) == ["a", "b", "c", "d"]
     assert sums.n.tolist() == [5]
     np.testing.assert_allclose(sums.freq[0, 0, 0], [0.2, 0.48, 0.32, 0], rtol=0, atol=1e-15)
@@ -222,7 +222,7 @@ def test_the_four_cases_of_section_4_and_the_item_classes():
     assert table["agreement_1.0"]["ab_ba"] == 0.0 and table["agreement_0.5"]["ab_ba"] == 0.5
     assert table["agreement_1.0"]["ab_ac"] == 1.0
     assert table["agreement_0.5"]["ab_ac"] == 0.25
-    assert list(table["class"].cat.categories) == list(xa.multilabel.augmented.ITEM_CLASSES)
+    assert list(table["class"].cat.categories) == list(xa.multilabel.augmented_items.ITEM_CLASSES)
     # the per-item kappa' average to the pair's kappa' (two annotators, every item shared)
     for p in ("1.0", "0.5"):
         assert table[f"kappa_{p}"].mean() == pytest.approx(

@@ -14,12 +14,11 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
+from test_diagnostics import naive_raters
 
 import xrr_accessor as xrr
 from xrr_accessor.engine.draws import Draws, item_keys
 from xrr_accessor.uncertainty.intervals import limits
-
-from test_diagnostics import naive_raters
 
 LEVEL = 0.9
 

@@ -28,12 +28,8 @@ from .errors import (
     UndefinedWarning,
     XRRWarning,
 )
-from .multilabel.augmented import (
-    augmented_items,
-    augmented_kappa,
-    augmented_matrix,
-    augmented_sweep,
-)
+from .multilabel.augmented import augmented_kappa, augmented_sweep
+from .multilabel.augmented_items import augmented_items, augmented_matrix
 from .multilabel.sharpen import Sharpened, sharpen
 from .reporting.agreement import agreement_table, interpret, per_category
 from .reporting.report import Report, report

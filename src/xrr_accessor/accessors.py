@@ -16,6 +16,7 @@ from . import api
 from . import diagnostics as _diagnostics
 from .lazy import when_imported
 from .multilabel import augmented as _augmented
+from .multilabel import augmented_items as _augmented_items
 from .multilabel import sharpen as _sharpen
 from .reporting import agreement
 from .reporting import report as _report
@@ -179,7 +180,7 @@ class XRRAccessor:
                         layout: str = "auto") -> pd.DataFrame:
         """Per-item agreement at p = 1.0 and 0.5 and the paper's four item classes;
         see :func:`xrr_accessor.augmented_items`."""
-        return _augmented.augmented_items(self._obj, tol=tol, high=high, rank=rank,
+        return _augmented_items.augmented_items(self._obj, tol=tol, high=high, rank=rank,
                                           layout=layout, **self._roles)
 
     def sharpen(self, p: float = 1.0, tol: float = 1e-6, max_iter: int = 100,

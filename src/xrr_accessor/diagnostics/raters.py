@@ -336,7 +336,7 @@ def _intervals(read_: Read, level: float, opts: Bootstrap
     members = draws.members(keys) if draws.groups else None
     for j in range(len(ann.labels)):
         est = _stats(read_, j)
-        boot = {k: [] for k in _SCORES}
+        boot: dict[str, list[np.ndarray]] = {k: [] for k in _SCORES}
         for lo in range(0, opts.n_boot, MAX_BLOCK):
             block = draws.weights(keys, lo, min(lo + MAX_BLOCK, opts.n_boot))
             for col in range(block.shape[1]):
