@@ -10,7 +10,7 @@ import pandas as pd
 from ..engine.levels import Level, distance_matrix
 from ..engine.statistics import Meta
 
-__all__ = ["Context", "Estimates", "one_minus_ratio"]
+__all__ = ["ROUNDING", "Context", "Estimates", "defined", "one_minus_ratio", "ratio_or_nan"]
 
 
 @dataclass(frozen=True)
@@ -86,9 +86,45 @@ def rounded_counts(x: np.ndarray) -> np.ndarray:
     return np.rint(x).astype(np.int64)
 
 
+#: Relative size below which an expected disagreement that is a difference of sums
+#: of squares (``sxx - sx**2 / n``) is rounding, not disagreement.
+ROUNDING = 1e-11
+
+
+def defined(den: np.ndarray, scale: np.ndarray | None = None) -> np.ndarray:
+    """Where a coefficient ``1 - num / den`` is defined: the one rule of the package.
+
+    ``den`` is an expected disagreement. Built from counts it is exact, and
+    defined where ``> 0``; built as a difference of sums of squares, pass
+    ``scale`` (the size of the sums it is a difference of): defined where
+    ``den > ROUNDING * |scale|``, as a flat set of numbers leaves rounding there.
+
+    Examples
+    --------
+    >>> defined(np.array([0.0, 1e-3, 1e-15]), np.array([1.0, 1.0, 1.0])).tolist()
+    [False, True, False]
+    """
+    limit = 0.0 if scale is None else ROUNDING * np.abs(scale)
+    return np.asarray(den > limit)
+
+
+def ratio_or_nan(num: np.ndarray, den: np.ndarray,
+                 scale: np.ndarray | None = None) -> np.ndarray:
+    """``1 - num / den`` where :func:`defined`, else NaN.
+
+    Examples
+    --------
+    >>> ratio_or_nan(np.array([1.0, 1.0]), np.array([4.0, 0.0])).tolist()
+    [0.75, nan]
+    """
+    ok = defined(den, scale)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(ok, 1.0 - num / np.where(ok, den, 1.0), np.nan)
+
+
 def one_minus_ratio(num: np.ndarray, den: np.ndarray, est: Estimates, why_zero: str) -> None:
-    """``est.value = 1 - num / den``, NaN with a reason where ``den`` is 0."""
-    zero = ~(den > 0)
+    """``est.value = 1 - num / den``, NaN with a reason where ``den`` is 0 (:func:`defined`)."""
+    zero = ~defined(den)
     with np.errstate(divide="ignore", invalid="ignore"):
         est.value[...] = np.where(zero, np.nan, 1.0 - num / np.where(zero, 1.0, den))
     est.undefined(zero, why_zero)

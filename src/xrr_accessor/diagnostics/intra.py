@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
+from ..coefficients.base import ratio_or_nan
 from ..errors import InputError, RoleError, per_call
 from ..kernels.accumulate import item_order
 from ..kernels.diagnostics import group_pairs, same_rater_pairs
@@ -145,8 +146,7 @@ def _kappa(read_: Read, label: int, cell: np.ndarray, n_cell: int, x: np.ndarray
             mx, my = np.where(n > 0, sx / n, 0.0), np.where(n > 0, sy / n, 0.0)
             ssx, ssy = np.maximum(sxx - sx * mx, 0.0), np.maximum(syy - sy * my, 0.0)
             exp = n * ssx + n * ssy + n * n * (mx - my) ** 2
-            ok = exp > 1e-11 * n * (sxx + syy)
-            return np.where(ok, 1.0 - obs * n / np.where(ok, exp, 1.0), np.nan), n
+        return ratio_or_nan(obs * n, exp, n * (sxx + syy)), n
     k = read_.n_cat(label)
     check_cells(n_cell * k * (k if name == "ordinal" else 1), "intra",
                 "use level='nominal' or 'interval', or fewer raters or sessions at a time.")
@@ -165,8 +165,7 @@ def _kappa(read_: Read, label: int, cell: np.ndarray, n_cell: int, x: np.ndarray
         for c in np.flatnonzero(n > 0):
             d = dist_for(read_, label, xs[c] + ys[c])
             obs[c], exp[c] = (joint[c] * d).sum(), xs[c] @ d @ ys[c]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(exp > 0, 1.0 - obs * n / np.where(exp > 0, exp, 1.0), np.nan), n
+    return ratio_or_nan(obs * n, exp), n
 
 
 #: Up to this many categories AAD is looked up in a K x K table of codes (no sort).

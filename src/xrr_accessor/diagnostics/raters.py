@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..coefficients.base import ratio_or_nan
 from ..engine.draws import MAX_BLOCK, Draws, item_keys
 from ..errors import InputError, UndefinedWarning, per_call, warn
 from ..kernels.diagnostics import rater_categorical, rater_moments
@@ -26,19 +27,8 @@ __all__ = ["METRICS", "rater_agreement"]
 #: How :func:`rater_agreement` ranks raters.
 METRICS = ("kappa_x", "alpha")
 
-#: Relative size below which an expected disagreement of sums of squares is rounding.
-_TINY = 1e-11
-
 #: The (offsets, order) of the (item, replication) groups a pass reads.
 Groups = tuple[np.ndarray, np.ndarray]
-
-
-def _ratio(num: np.ndarray, den: np.ndarray, scale: np.ndarray | None = None) -> np.ndarray:
-    """1 - num / den, NaN where den is 0 (or within rounding of 0 relative to ``scale``)."""
-    limit = 0.0 if scale is None else _TINY * np.abs(scale)
-    ok = den > limit
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(ok, 1.0 - num / np.where(ok, den, 1.0), np.nan)
 
 
 def _moments(read_: Read, label: int, groups: Groups | None = None) -> dict[str, np.ndarray]:
@@ -57,12 +47,12 @@ def _moments(read_: Read, label: int, groups: Groups | None = None) -> dict[str,
         dm = np.where(shared > 0, sx / np.maximum(shared, 1), 0.0) - np.where(
             other > 0, sy / np.maximum(other, 1), 0.0)
         expected = other * ssx + shared * ssy + shared * other * dm**2
-        kappa = _ratio(obs * shared * other / np.maximum(shared + other, 1),
+        kappa = ratio_or_nan(obs * shared * other / np.maximum(shared + other, 1),
                        expected, other * sxx + shared * syy)
     n, s1, s2, o = (tot[:, k] for k in range(4))
-    alpha = _ratio((n - 1) * o, 2.0 * (n * s2 - s1**2), 2.0 * n * s2)
+    alpha = ratio_or_nan((n - 1) * o, 2.0 * (n * s2 - s1**2), 2.0 * n * s2)
     n2, s12, s22, o2 = (tot[:, None, k] - drop[..., k] for k in range(4))
-    alpha_wo = _ratio((n2 - 1) * o2, 2.0 * (n2 * s22 - s12**2), 2.0 * n2 * s22)
+    alpha_wo = ratio_or_nan((n2 - 1) * o2, 2.0 * (n2 * s22 - s12**2), 2.0 * n2 * s22)
     return {"kappa_x": kappa, "alpha_without": alpha_wo,
             "alpha": np.broadcast_to(alpha[:, None], kappa.shape),
             "n_annotations": n_ann, "n_shared": shared, "n_other": other}
@@ -83,11 +73,11 @@ def _categorical(read_: Read, label: int, groups: Groups | None = None
                              k, matrix)
     scale = shared * other / np.maximum(shared + other, 1)
     if not matrix:
-        kappa = _ratio(obs * scale, shared * other - (x * y).sum(-1))
-        alpha = _ratio((tot_n - 1) * (tot_n - tot_diag), tot_n**2 - (tot_t**2).sum(-1))
+        kappa = ratio_or_nan(obs * scale, shared * other - (x * y).sum(-1))
+        alpha = ratio_or_nan((tot_n - 1) * (tot_n - tot_diag), tot_n**2 - (tot_t**2).sum(-1))
         n2 = tot_n[:, None] - dn
         t2 = tot_t[:, None, :] - dt
-        alpha_wo = _ratio((n2 - 1) * (n2 - (tot_diag[:, None] - ddiag)),
+        alpha_wo = ratio_or_nan((n2 - 1) * (n2 - (tot_diag[:, None] - ddiag)),
                           n2**2 - (t2**2).sum(-1))
     else:
         kappa, alpha, alpha_wo = _matrix(read_, label, {
@@ -116,27 +106,27 @@ def _matrix(read_: Read, label: int, s: dict[str, Any]
     fixed = None if ordinal else dist_for(read_, label, None)
     for r in range(n_rep):
         d = fixed if fixed is not None else dist_for(read_, label, tot_t[r])
-        alpha[r] = _ratio((tot_n[r] - 1) * (s["tot_o"][r] * d).sum(),
+        alpha[r] = ratio_or_nan((tot_n[r] - 1) * (s["tot_o"][r] * d).sum(),
                           tot_t[r] @ d @ tot_t[r])
         raters = np.flatnonzero(n_ann[r] > 0)
         if fixed is not None:
             x, y = s["x"][r, raters], s["y"][r, raters]
             obs = np.einsum("bcd,cd->b", s["w"][r, raters], d)
-            kappa[r, raters] = _ratio(obs * s["scale"][r, raters],
+            kappa[r, raters] = ratio_or_nan(obs * s["scale"][r, raters],
                                       np.einsum("bc,cd,bd->b", x, d, y))
             t2 = tot_t[r] - s["dt"][r, raters]
             o2 = s["tot_o"][r] - s["do"][r, raters]
             n2 = tot_n[r] - s["dn"][r, raters]
-            alpha_wo[r, raters] = _ratio((n2 - 1) * np.einsum("bcd,cd->b", o2, d),
+            alpha_wo[r, raters] = ratio_or_nan((n2 - 1) * np.einsum("bcd,cd->b", o2, d),
                                          np.einsum("bc,cd,bd->b", t2, d, t2))
             continue
         for b in raters:  # ordinal: D from each rater's own marginals
             x, y = s["x"][r, b], s["y"][r, b]
             db = dist_for(read_, label, x + y)
-            kappa[r, b] = _ratio((s["w"][r, b] * db).sum() * s["scale"][r, b], x @ db @ y)
+            kappa[r, b] = ratio_or_nan((s["w"][r, b] * db).sum() * s["scale"][r, b], x @ db @ y)
             t2 = tot_t[r] - s["dt"][r, b]
             d2 = dist_for(read_, label, t2)
-            alpha_wo[r, b] = _ratio((tot_n[r] - s["dn"][r, b] - 1) * (
+            alpha_wo[r, b] = ratio_or_nan((tot_n[r] - s["dn"][r, b] - 1) * (
                 (s["tot_o"][r] - s["do"][r, b]) * d2).sum(), t2 @ d2 @ t2)
     return kappa, alpha, alpha_wo
 
