@@ -204,3 +204,21 @@ def test_flags_are_never_abbreviated(tmp_path, capsys):
     path.write_text("item,rater,joy\n1,a,1\n1,b,0\n")
     err = _error(capsys, "cross-kappa", str(path), "--form", "2,1")
     assert "unrecognized arguments: --form" in err and "ambiguous" not in err
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".csv.gz"])
+@pytest.mark.parametrize("command", ["irr", "report", "raters", "pairwise", "agreement"])
+def test_a_header_without_rows_is_refused_naming_the_file(tmp_path, capsys, suffix, command):
+    """Found by the long fuzz run: a file holding only its header crashed `xrr irr` with an
+    IndexError (no labels to name); every command now says the file has no rows."""
+    import gzip
+
+    text = "item,rater,label,value\n"
+    path = tmp_path / f"empty{suffix}"
+    if suffix.endswith(".gz"):
+        path.write_bytes(gzip.compress(text.encode()))
+    else:
+        path.write_text(text)
+    said = _error(capsys, command, str(path))
+    assert "holds no annotations (no rows under its header: item, rater, label, value)" in said
+    assert path.name in said

@@ -204,9 +204,9 @@ def _one_file(path: Path, name: str, sep: str | None, fmt: str | None) -> pd.Dat
             raise InputError(f"{name} is {kind}, not text; xrr reads {_WORKS}")
         _utf8(head, name)
     if fmt == "json":
-        return _read_json_file(path, name)
+        return _not_empty(_read_json_file(path, name), name)
     try:
-        return read_file(path, sep=sep, format=fmt)
+        return _not_empty(read_file(path, sep=sep, format=fmt), name)
     except InputError as exc:
         text = str(exc).replace(str(path), name)
         if sep is None:  # the user gave no delimiter: say it was sniffed, not given
@@ -214,6 +214,15 @@ def _one_file(path: Path, name: str, sep: str | None, fmt: str | None) -> pd.Dat
                           r"as a table (delimiter \1, sniffed from its first lines; give "
                           r"another with --sep)", text)
         raise InputError(text) from None
+
+
+def _not_empty(df: pd.DataFrame, name: str) -> pd.DataFrame:
+    """``df``, or an error naming the file when it holds no row (a header alone)."""
+    if df.empty:
+        raise InputError(f"{name} holds no annotations (no rows"
+                         + (f" under its header: {', '.join(map(str, df.columns))}"
+                            if len(df.columns) else "") + ")")
+    return df
 
 
 def _utf8(head: bytes, name: str) -> None:
