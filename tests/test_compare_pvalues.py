@@ -10,6 +10,7 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -104,3 +105,25 @@ def test_readme_compare_table_is_what_compare_gives():
         assert (est, se, lo, hi) == (f"{r.estimate:.3f}", f"{r.se:.3f}", f"{r.lower:.3f}",
                                      f"{r.upper:.3f}")
         assert p == ("<0.001" if r.p_value < 0.001 else f"{r.p_value:.3f}")
+
+
+@pytest.mark.parametrize("interval", ["bca", "percentile"])
+def test_pools_with_no_shared_item_give_nan_rows_and_say_why(interval):
+    """Found by a new-user trial (MD-Agreement's domains hold disjoint items): compare()
+    stopped with a broadcasting error; the rows that need kappa_x are NaN, with the
+    reason, and irr_x - irr_y is still estimated with its interval."""
+    rng = np.random.default_rng(0)
+    rows = [(f"{p}{i}", r, p, int(rng.integers(0, 2))) for p in "AB" for i in range(30)
+            for r in "abc"]
+    df = pd.DataFrame(rows, columns=["item", "rater", "pool", "joy"])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        out = xrr.compare(df, n_boot=30, seed=0, interval=interval)
+    by = out.set_index("comparison")
+    irr = xrr.irr(df)
+    assert by.loc["irr_x - irr_y", "estimate"] == pytest.approx(irr["A"] - irr["B"], abs=1e-12)
+    assert np.isfinite(by.loc["irr_x - irr_y", ["lower", "upper", "p_value"]]).all()
+    for name in ("kappa_x - irr_x", "kappa_x - irr_y", "normalized - 1"):
+        assert by.loc[name, ["estimate", "lower", "upper", "p_value"]].isna().all()
+    said = " ".join(str(w.message) for w in caught)
+    assert "no item is annotated in both replications" in said

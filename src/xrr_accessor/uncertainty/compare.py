@@ -109,8 +109,11 @@ def compare(
     result, targets = _run(data, other, irr, level, roles)
     reps = opts.replicates(result, targets)
     pairs = result.pairs
-    point = _differences({t.key: result.estimate(t.entry, **t.params).value
-                          for t in targets}, pairs)
+    estimates = {t.key: result.estimate(t.entry, **t.params) for t in targets}
+    for t in targets:  # why a comparison is NaN: its coefficient's reasons, said once
+        result.warn(t.entry, estimates[t.key],
+                    "normalized kappa_x" if t.key == "normalized" else None)
+    point = _differences({k: e.value for k, e in estimates.items()}, pairs)
     boot = _differences(reps.boot, pairs)
     jack = None if reps.jack is None else _differences(reps.jack, pairs)
     cells = pair_index(result.ann, pairs)

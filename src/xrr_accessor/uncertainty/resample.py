@@ -227,7 +227,8 @@ def replicate(
     nan = {t.key: np.full((n_boot, *estimates[t.key].shape), np.nan) for t in targets
            if t not in live}
     if not live:
-        jack = ({t.key: np.full((0, *estimates[t.key].shape), np.nan) for t in targets}
+        jack = ({t.key: np.full((draws.groups, *estimates[t.key].shape), np.nan)
+                 for t in targets}
                 if jackknife else None)
         return Replicates(nan, jack, n_boot, draws.entropy, n_items, n_draws)
     update = _progress(n_boot, progress, "bootstrap")
@@ -251,7 +252,7 @@ def replicate(
         member = draws.members(keys)
         jack = _jackknife(run, live, draws.groups, lambda lo, hi: columns(
             run.rows, meta, group_weights(member, lo, hi)))
-        jack.update({k: np.full((0, *v.shape[1:]), np.nan) for k, v in nan.items()})
+        jack.update({k: np.full((draws.groups, *v.shape[1:]), np.nan) for k, v in nan.items()})
     return Replicates(boot, jack, n_boot, draws.entropy, n_items, n_draws)
 
 
