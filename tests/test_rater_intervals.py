@@ -154,3 +154,20 @@ def test_cli_and_one_pool_report_carry_the_same_intervals(tmp_path, capsys):
     rep = _quiet(xrr.report, df, ci=0.95, n_boot=50, seed=2)
     np.testing.assert_allclose(rep.raters.loc[want.index, "kappa_x_upper"],
                                want["kappa_x_upper"], rtol=1e-12)
+
+
+def test_raters_left_out_by_min_items_are_said():
+    """Found by a new-user trial (CSC: every rater has 2-13 items): min_items above every
+    rater returned an empty table and said nothing."""
+    df = _frame(6)
+    counts = df.groupby("rater").size()
+    with pytest.warns(xrr.DroppedDataWarning, match="no rater is left"):
+        out = xrr.rater_agreement(df, min_items=int(counts.max()) + 1, ci=0.9, n_boot=10,
+                                  seed=0, replication="pool")
+    assert len(out) == 0 and out.attrs["n_below_min_items"] == len(counts)
+    cut = int(counts.sort_values().iloc[1]) + 1  # leaves out at least two raters
+    with pytest.warns(xrr.DroppedDataWarning, match="left out") as caught:
+        out = xrr.rater_agreement(df, min_items=cut, replication="pool")
+    left = int((counts < cut).sum())
+    assert f"left out {left} rater row(s)" in str(caught[0].message)
+    assert len(out) == len(counts) - left == len(counts) - out.attrs["n_below_min_items"]

@@ -17,7 +17,8 @@ import pandas as pd
 
 from ..coefficients.base import ratio_or_nan
 from ..engine.draws import MAX_BLOCK, Draws, item_keys
-from ..errors import InputError, UndefinedWarning, per_call, warn
+from ..engine.levels import ordinal_matrices
+from ..errors import DroppedDataWarning, InputError, UndefinedWarning, per_call, warn
 from ..kernels.diagnostics import rater_categorical, rater_moments
 from ..uncertainty.intervals import Bootstrap, confidence, limits
 from ._common import Read, centered, check_cells, dist_for, finish, multi_index, ranks, read
@@ -58,8 +59,8 @@ def _moments(read_: Read, label: int, groups: Groups | None = None) -> dict[str,
             "n_annotations": n_ann, "n_shared": shared, "n_other": other}
 
 
-def _categorical(read_: Read, label: int, groups: Groups | None = None
-                 ) -> dict[str, np.ndarray]:
+def _categorical(read_: Read, label: int, groups: Groups | None = None,
+                 keep: np.ndarray | None = None) -> dict[str, np.ndarray]:
     offsets, order = groups if groups is not None else read_.groups()[:2]
     ann = read_.ann
     n_rep, n_rater, k = len(ann.replications), len(ann.raters), read_.n_cat(label)
@@ -82,13 +83,13 @@ def _categorical(read_: Read, label: int, groups: Groups | None = None
     else:
         kappa, alpha, alpha_wo = _matrix(read_, label, {
             "n_ann": n_ann, "scale": scale, "x": x, "y": y, "w": w, "tot_n": tot_n,
-            "tot_t": tot_t, "tot_o": tot_o, "dn": dn, "dt": dt, "do": do})
+            "tot_t": tot_t, "tot_o": tot_o, "dn": dn, "dt": dt, "do": do}, keep)
     return {"kappa_x": kappa, "alpha_without": alpha_wo,
             "alpha": np.broadcast_to(alpha[:, None], kappa.shape),
             "n_annotations": n_ann, "n_shared": shared, "n_other": other}
 
 
-def _matrix(read_: Read, label: int, s: dict[str, Any]
+def _matrix(read_: Read, label: int, s: dict[str, Any], keep: np.ndarray | None = None
             ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """kappa_x, alpha and alpha without each rater through K x K disagreements.
 
@@ -108,7 +109,7 @@ def _matrix(read_: Read, label: int, s: dict[str, Any]
         d = fixed if fixed is not None else dist_for(read_, label, tot_t[r])
         alpha[r] = ratio_or_nan((tot_n[r] - 1) * (s["tot_o"][r] * d).sum(),
                           tot_t[r] @ d @ tot_t[r])
-        raters = np.flatnonzero(n_ann[r] > 0)
+        raters = np.flatnonzero((n_ann[r] > 0) & (True if keep is None else keep[r]))
         if fixed is not None:
             x, y = s["x"][r, raters], s["y"][r, raters]
             obs = np.einsum("bcd,cd->b", s["w"][r, raters], d)
@@ -120,14 +121,18 @@ def _matrix(read_: Read, label: int, s: dict[str, Any]
             alpha_wo[r, raters] = ratio_or_nan((n2 - 1) * np.einsum("bcd,cd->b", o2, d),
                                          np.einsum("bc,cd,bd->b", t2, d, t2))
             continue
-        for b in raters:  # ordinal: D from each rater's own marginals
-            x, y = s["x"][r, b], s["y"][r, b]
-            db = dist_for(read_, label, x + y)
-            kappa[r, b] = ratio_or_nan((s["w"][r, b] * db).sum() * s["scale"][r, b], x @ db @ y)
-            t2 = tot_t[r] - s["dt"][r, b]
-            d2 = dist_for(read_, label, t2)
-            alpha_wo[r, b] = ratio_or_nan((tot_n[r] - s["dn"][r, b] - 1) * (
-                (s["tot_o"][r] - s["do"][r, b]) * d2).sum(), t2 @ d2 @ t2)
+        # ordinal: D from each rater's own marginals, one K x K matrix per rater
+        x, y = s["x"][r, raters], s["y"][r, raters]
+        db = ordinal_matrices(x + y)
+        kappa[r, raters] = ratio_or_nan(
+            np.einsum("bcd,bcd->b", s["w"][r, raters], db) * s["scale"][r, raters],
+            np.einsum("bc,bcd,bd->b", x, db, y))
+        t2 = tot_t[r] - s["dt"][r, raters]
+        d2 = ordinal_matrices(t2)
+        alpha_wo[r, raters] = ratio_or_nan(
+            (tot_n[r] - s["dn"][r, raters] - 1)
+            * np.einsum("bcd,bcd->b", s["tot_o"][r] - s["do"][r, raters], d2),
+            np.einsum("bc,bcd,bd->b", t2, d2, t2))
     return kappa, alpha, alpha_wo
 
 
@@ -217,7 +222,8 @@ def rater_agreement(data: Any, metric: str = "kappa_x", level: Any = "nominal",
     opts = Bootstrap(n_boot, seed, interval)
     read_ = read(data, level, roles, "rater_agreement")
     ann = read_.ann
-    bounds, draws = _intervals(read_, level_ci, opts) if level_ci is not None else ({}, None)
+    bounds, draws = (_intervals(read_, level_ci, opts, int(min_items)) if level_ci is not None
+                     else ({}, None))
     parts = []
     below = 0
     for j in range(len(ann.labels)):
@@ -243,6 +249,12 @@ def rater_agreement(data: Any, metric: str = "kappa_x", level: Any = "nominal",
         parts.append(pd.DataFrame(cols, index=index))
     frame = parts[0] if len(parts) == 1 else pd.concat(parts)
     _warn(frame)
+    if below:
+        shown = len(frame)
+        warn(f"rater_agreement left out {below} rater row(s) with fewer than "
+             f"min_items={min_items} items (attrs['n_below_min_items'])"
+             + (f"; {shown} kept." if shown else
+                "; no rater is left: lower min_items to see any."), DroppedDataWarning)
     attrs = {"metric": "rater_agreement", "ranked_by": key, "level": read_.level.name,
              "min_items": int(min_items), "n_below_min_items": below}
     if draws is not None:
@@ -277,10 +289,14 @@ def _warn(frame: pd.DataFrame) -> None:
              UndefinedWarning)
 
 
-def _stats(read_: Read, label: int, groups: Groups | None = None) -> dict[str, np.ndarray]:
+def _stats(read_: Read, label: int, groups: Groups | None = None,
+           keep: np.ndarray | None = None) -> dict[str, np.ndarray]:
+    """The statistics of one label (``keep`` (R, B): only those raters' kappa_x and
+    alpha without them are needed, which saves the per-rater work of the ordinal
+    level)."""
     if read_.level.uses_moments:
         return _moments(read_, label, groups)
-    return _categorical(read_, label, groups)
+    return _categorical(read_, label, groups, keep)
 
 
 def resampled(offsets: np.ndarray, order: np.ndarray, n_rep: int,
@@ -310,12 +326,13 @@ _SCORES = {"kappa_x": lambda s: s["kappa_x"],
            "delta_alpha": lambda s: s["alpha_without"] - s["alpha"]}
 
 
-def _intervals(read_: Read, level: float, opts: Bootstrap
+def _intervals(read_: Read, level: float, opts: Bootstrap, min_items: int
                ) -> tuple[dict[str, list[tuple[np.ndarray, np.ndarray]]], Draws]:
     """Per label, the (lower, upper) (R, B) of kappa_x and delta_alpha from an item
     bootstrap: replicate b weights item i by the same keyed Poisson(1) draw as every
     other call with this seed (:class:`~xrr_accessor.engine.draws.Draws`), and BCa's
-    jackknife leaves out one group of items at a time."""
+    jackknife leaves out one group of items at a time. Raters below ``min_items``
+    are not resampled (their rows are left out of the result)."""
     ann = read_.ann
     offsets, order, _ = read_.groups()
     n_rep = len(ann.replications)
@@ -326,17 +343,23 @@ def _intervals(read_: Read, level: float, opts: Bootstrap
     members = draws.members(keys) if draws.groups else None
     for j in range(len(ann.labels)):
         est = _stats(read_, j)
+        keep = est["n_annotations"] >= min_items
+        if not keep.any():  # no rater is shown: nothing to resample
+            none = np.full(keep.shape, np.nan)
+            for k in _SCORES:
+                out[k].append((none, none))
+            continue
         boot: dict[str, list[np.ndarray]] = {k: [] for k in _SCORES}
         for lo in range(0, opts.n_boot, MAX_BLOCK):
             block = draws.weights(keys, lo, min(lo + MAX_BLOCK, opts.n_boot))
             for col in range(block.shape[1]):
-                s = _stats(read_, j, resampled(offsets, order, n_rep, block[:, col]))
+                s = _stats(read_, j, resampled(offsets, order, n_rep, block[:, col]), keep)
                 for k, fn in _SCORES.items():
                     boot[k].append(fn(s))
         jack: dict[str, list[np.ndarray]] = {k: [] for k in _SCORES}
         for g in range(draws.groups):
             assert members is not None
-            s = _stats(read_, j, resampled(offsets, order, n_rep, members != g))
+            s = _stats(read_, j, resampled(offsets, order, n_rep, members != g), keep)
             for k, fn in _SCORES.items():
                 jack[k].append(fn(s))
         for k, fn in _SCORES.items():

@@ -23,7 +23,8 @@ from ..schema.setcells import is_label_sets, looks_like_text_lists, scalar_level
 
 __all__ = [
     "LEVELS", "SET_LEVELS", "SET_READ_HINT", "WEIGHTS", "Level", "agreement_weights", "check_sets",
-    "distance_matrix", "resolve_level", "resolve_weights", "set_distances", "standardized",
+    "distance_matrix", "ordinal_matrices", "resolve_level", "resolve_weights", "set_distances",
+    "standardized",
 ]
 
 #: Levels over label sets: Jaccard distance and MASI (Passonneau 2006).
@@ -172,6 +173,25 @@ def _check_matrix(d: np.ndarray, where: str) -> np.ndarray:
     return d
 
 
+def ordinal_matrices(marginals: np.ndarray) -> np.ndarray:
+    """Krippendorff's ordinal disagreement from category counts ``marginals`` (..., K):
+    D(a, b) = (sum_{g=a..b} n_g - (n_a + n_b) / 2)^2, one K x K matrix per row.
+
+    Examples
+    --------
+    >>> ordinal_matrices(np.array([2.0, 1.0, 1.0]))[0].tolist()
+    [0.0, 2.25, 6.25]
+    """
+    n = np.asarray(marginals, dtype=float)
+    k = n.shape[-1]
+    zero = np.zeros((*n.shape[:-1], 1))
+    cum = np.concatenate([zero, np.cumsum(n, axis=-1)], axis=-1)
+    lo = np.minimum.outer(np.arange(k), np.arange(k))
+    hi = np.maximum.outer(np.arange(k), np.arange(k))
+    span = cum[..., hi + 1] - cum[..., lo] - (n[..., lo] + n[..., hi]) / 2.0
+    return span**2
+
+
 def distance_matrix(
     level: Level,
     categories: pd.Index,
@@ -200,13 +220,7 @@ def distance_matrix(
         return 1.0 - np.eye(k)
     if level.name == "ordinal":
         assert marginals is not None
-        n = np.asarray(marginals[:k], dtype=float)
-        cum = np.concatenate([[0.0], np.cumsum(n)])
-        # sum_{g=a..b} n_g - (n_a + n_b) / 2 for a <= b
-        lo = np.minimum.outer(np.arange(k), np.arange(k))
-        hi = np.maximum.outer(np.arange(k), np.arange(k))
-        span = cum[hi + 1] - cum[lo] - (n[lo] + n[hi]) / 2.0
-        return span**2
+        return ordinal_matrices(np.asarray(marginals[:k], dtype=float))
     if level.name == "interval":
         assert values is not None
         v = values[:k]
