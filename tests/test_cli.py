@@ -282,6 +282,7 @@ def test_report_on_one_pool_file(files, fmt, capsys):
         back = pd.read_csv(io.StringIO(out))
         assert set(back["statistic"]) == {"irr"}
         assert back["estimate"].iloc[0] == pytest.approx(value, abs=1e-12)
+        assert set(back["replication"]) == {"crowd"}  # named after the file, as `xrr irr`
     elif fmt == "json":
         recs = json.loads(out)["records"]
         assert {r["statistic"] for r in recs} == {"irr"}

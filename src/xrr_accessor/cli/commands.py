@@ -218,6 +218,8 @@ def _settings(result_attrs: dict[str, Any], command: str) -> dict[str, Any]:
 
 def _run_report(args: argparse.Namespace) -> str | Output:
     data, other, roles = _read(args)
+    if other is None:  # one file, no replication column: named after the file, as elsewhere
+        data, roles, _ = _one_pool(data, roles, stem(args.path), args.level or "nominal")
     ann, _ = api.annotations(data, other, level=args.level or "nominal", **roles)
     reps = len(ann.replications) + (1 if other is not None else 0)
     cells = len(ann.labels) * (reps + reps * (reps - 1))
