@@ -146,3 +146,38 @@ def test_one_pool_summary_on_xarray_is_its_irr():
     assert float(out["irr"]) == pytest.approx(float(_quiet(da.xrr.irr)), abs=1e-12)
     want = naive.alpha({i: [v for v in row if np.isfinite(v)] for i, row in enumerate(values)})
     assert float(out["irr"]) == pytest.approx(want, abs=1e-12)
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_BANDS = "|".join(["poor", "slight", "fair", "moderate", "substantial", "almost perfect"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(x=st.floats(-0.3, 1.0), a=st.floats(0, 0.3), b=st.floats(0, 0.3),
+       edge=st.sampled_from([0.0, 0.2, 0.4, 0.6, 0.8]), near=st.booleans())
+def test_printed_numbers_fall_in_the_bands_the_sentence_names(x, a, b, edge, near):
+    """Found by a new-user trial: "alpha 0.38 [0.36, 0.40] ... spans fair to moderate"
+    (0.40068 is moderate; printed as 0.40 it reads as fair). Each number as printed,
+    read back, falls in the band the sentence gives it."""
+    from types import SimpleNamespace
+
+    from xrr_accessor.reporting.report_pool import irr_readings
+
+    if near:  # limits within rounding of a band edge
+        x, a, b = edge + 0.0004, 0.03, 0.0004 - 0.0003
+    frame = pd.DataFrame({"statistic": ["irr"], "label": ["joy"], "replication": ["A"],
+                          "estimate": [x], "lower": [x - a], "upper": [x + b]})
+    text = irr_readings(SimpleNamespace(frame=frame, attrs={"irr": "alpha", "pool": "A"}),
+                        2).loc[0, "text"]
+    num = r"(-?[\d.]+(?:e[-+]\d+)?)"
+    m = re.search(rf"alpha {num} \[{num}, {num}\], ({_BANDS}) on", text)
+    assert m, text
+    est, lo, hi, band = float(m[1]), float(m[2]), float(m[3]), m[4]
+    assert interpret(est) == band, text
+    tail = re.search(rf"the interval (?:lies within ({_BANDS})|spans ({_BANDS}) to "
+                     rf"({_BANDS}))\.", text)
+    assert tail, text
+    first, last = (tail[1], tail[1]) if tail[1] else (tail[2], tail[3])
+    assert interpret(lo) == first and interpret(hi) == last, text

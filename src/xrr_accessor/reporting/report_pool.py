@@ -53,6 +53,22 @@ def _band_of(v: float) -> str:
     return str(interpret(v)) if np.isfinite(v) else "undefined"
 
 
+def shown_in_band(v: float, digits: int) -> str:
+    """``v`` with ``digits`` decimals, or more where rounding would carry it into
+    another Landis-Koch band than its own (0.40068 is moderate, and "0.40" would
+    read as fair): the number a sentence prints agrees with the band it names.
+
+    Examples
+    --------
+    >>> shown_in_band(0.40068, 2), shown_in_band(0.3512, 2)
+    ('0.401', '0.35')
+    """
+    for d in range(digits, 6):
+        if _band_of(round(v, d)) == _band_of(v):
+            return f"{v:.{d}f}"
+    return f"{v:.2g}"  # within 1e-6 of an edge (a tiny negative): its own magnitude
+
+
 def irr_readings(report: Any, digits: int = 2) -> pd.DataFrame:
     """One sentence per label reading the IRR of a one-pool report.
 
@@ -94,9 +110,9 @@ def irr_readings(report: Any, digits: int = 2) -> pd.DataFrame:
                     "annotations, or a single value throughout: see the report's notes).")
         else:
             band = _band_of(x)
-            text = (f"On {r.label}, {raters} agree at {what} {x:.{digits}f}"
-                    + (f" [{lo:.{digits}f}, {hi:.{digits}f}]" if np.isfinite(lo)
-                       and np.isfinite(hi) else "")
+            text = (f"On {r.label}, {raters} agree at {what} {shown_in_band(x, digits)}"
+                    + (f" [{shown_in_band(lo, digits)}, {shown_in_band(hi, digits)}]"
+                       if np.isfinite(lo) and np.isfinite(hi) else "")
                     + f", {band} on Landis and Koch's scale")
             if np.isfinite(lo) and np.isfinite(hi):
                 a, b = _band_of(lo), _band_of(hi)
