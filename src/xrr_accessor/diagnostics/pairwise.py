@@ -57,8 +57,11 @@ def pairwise(data: Any, metric: str = "cohen", level: Any = "nominal",
         pair of raters (both orders, so ``unstack()`` gives the square
         matrix): index levels ``label``, ``replication``, then the rater
         column's own name and that name + ``"_other"``; columns ``estimate``
-        (NaN where the pair shares no item or its items hold one value) and
-        ``n_items`` (items both rated). The diagonal is left out.
+        (NaN where its shared items hold one value, or share none in that
+        label) and ``n_items`` (items both rated). Pairs of raters who rated no
+        item in common are left out (on a sparse crowd most pairs are; ``unstack()``
+        shows them as NaN), counted in ``attrs["n_pairs_without_items"]``; the
+        diagonal is left out.
 
     Examples
     --------
@@ -91,12 +94,14 @@ def pairwise(data: Any, metric: str = "cohen", level: Any = "nominal",
     new_code = np.full(n_rep * n_rater, -1, dtype=np.int64)
     new_code[codes] = np.arange(len(codes))
     rep_of, rater_of = codes // n_rater, codes % n_rater
-    same = rep_of[:, None] == rep_of[None, :]
-    a, b = np.nonzero(np.triu(same, k=1))
+    a, b = _sharing(ann.item, new_code[cell], (ann.codes >= 0).any(axis=0))
+    a, b = a[rep_of[a] == rep_of[b]], b[rep_of[a] == rep_of[b]]  # within a replication
+    same_rep = np.bincount(rep_of, minlength=n_rep)
+    n_possible = int((same_rep * (same_rep - 1) // 2).sum())
     if len(a) > MAX_PAIRS:
-        raise InputError(f"{len(a):,} rater pairs is more than pairwise computes in one "
-                         f"call ({MAX_PAIRS:,}); select raters (e.g. those with the most "
-                         "items) first.")
+        raise InputError(f"{len(a):,} rater pairs share an item, more than pairwise "
+                         f"computes in one call ({MAX_PAIRS:,}); select raters (e.g. those "
+                         "with the most items) first.")
     names = pd.Index([f"{r}\x1f{k}" for r, k in zip(rep_of, rater_of, strict=True)])
     split = replace(ann, replication=new_code[cell], rater=np.zeros_like(ann.rater),
                     replications=names, raters=pd.Index(["_"]), has_replication=True,
@@ -124,5 +129,19 @@ def pairwise(data: Any, metric: str = "cohen", level: Any = "nominal",
         "n_items": np.concatenate([n_items, n_items], axis=1).reshape(-1).astype(
             np.int64)[order],
     }, index=index)
-    frame.attrs.update(metric=key, level=lvl.name, n_pairs=int(n_pair))
+    frame.attrs.update(metric=key, level=lvl.name, n_pairs=int(n_pair),
+                       n_pairs_without_items=n_possible - int(n_pair))
     return frame
+
+
+def _sharing(item: np.ndarray, cell: np.ndarray, rated: np.ndarray
+             ) -> tuple[np.ndarray, np.ndarray]:
+    """The pairs (a < b) of cells (a rater in a replication) that rated an item in
+    common, from the annotations' item and cell codes: O(sum over items of m^2)."""
+    both = pd.DataFrame({"item": item[rated], "cell": cell[rated]}).drop_duplicates()
+    joined = both.merge(both, on="item")
+    joined = joined[joined["cell_x"] < joined["cell_y"]]
+    pairs = np.unique(joined[["cell_x", "cell_y"]].to_numpy(dtype=np.int64), axis=0)
+    pairs = pairs.reshape(-1, 2)
+    return pairs[:, 0], pairs[:, 1]
+
