@@ -181,3 +181,46 @@ def test_printed_numbers_fall_in_the_bands_the_sentence_names(x, a, b, edge, nea
     assert tail, text
     first, last = (tail[1], tail[1]) if tail[1] else (tail[2], tail[3])
     assert interpret(lo) == first and interpret(hi) == last, text
+
+
+def test_one_pool_figures_refuse_pairs_and_draw_the_irr(pool):
+    """Found by a new-user trial: heatmap() of a one-pool report drew empty axes."""
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    _, rep = pool
+    for name, what in (("heatmap", "normalized kappa_x"), ("irr_vs_kappa", "kappa_x")):
+        with pytest.raises(InputError, match=f"one replication, so no {what} to draw"):
+            getattr(rep.plot, name)()
+    ax = rep.plot.irr_hist()
+    assert ax.patches or ax.lines
+    plt.close("all")
+
+
+def test_ordinal_pool_says_why_there_is_no_agreement_table_and_page_keeps_its_word():
+    """Found by a new-user trial: at level='ordinal' rep.agreement was None with no word,
+    and the page promised "the classic coefficients below"."""
+    rng = np.random.default_rng(7)
+    truth = rng.integers(1, 6, 60)
+    rows = [(i, f"r{b}", int(np.clip(truth[i] + rng.integers(-1, 2), 1, 5)))
+            for i in range(60) for b in range(3)]
+    df = pd.DataFrame(rows, columns=["item", "rater", "score"])
+    with pytest.warns(xa.UndefinedWarning, match="no agreement table .* level='ordinal'"):
+        rep = xa.report(df, level="ordinal")
+    assert rep.agreement is None
+    assert any("no agreement table" in n for n in rep.attrs["notes"])
+    page = _quiet(rep.to_html)
+    assert "with rater and item diagnostics below" in page
+    assert "classic coefficients and" not in page
+
+
+def test_page_prints_small_p_values_as_the_command_line_does(pool):
+    _, rep = pool
+    page = _quiet(rep.to_html)
+    table = rep.agreement
+    small = (table["p_value"] < 0.001).sum()
+    assert small > 0 and page.count("&lt;0.001") >= small
+    assert ">0.000<" not in page

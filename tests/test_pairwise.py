@@ -126,3 +126,35 @@ def test_heatmap_draws_the_matrix(table):
     plt.close(ax.figure)
     with pytest.raises(InputError, match="replication='Z'"):
         pairwise_heatmap(out, replication="Z")
+
+
+def test_heatmap_of_a_crowd_stays_readable():
+    """Found by a new-user trial: 199 raters made a 91 x 81 inch figure. The figure is
+    capped, and past PAIRWISE_MAX_NAMES raters the names are not drawn (said on the axis)."""
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from xrr_accessor.reporting.plotting import (
+        PAIRWISE_MAX_INCHES,
+        PAIRWISE_MAX_NAMES,
+        pairwise_heatmap,
+    )
+
+    rng = np.random.default_rng(2)
+    n = PAIRWISE_MAX_NAMES + 20
+    rows = [(i, f"w{r}", int(rng.integers(0, 3))) for i in range(200)
+            for r in rng.choice(n, 6, replace=False)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        table = xa.pairwise(pd.DataFrame(rows, columns=["item", "rater", "x"]))
+    ax = pairwise_heatmap(table)
+    try:
+        assert max(ax.figure.get_size_inches()) <= PAIRWISE_MAX_INCHES
+        assert ax.images[0].get_array().shape == (n, n)
+        assert not [t.get_text() for t in ax.get_xticklabels() if t.get_text().startswith("w")]
+        assert f"{n} raters" in ax.get_xlabel()
+    finally:
+        plt.close(ax.figure)

@@ -29,7 +29,7 @@ import pandas as pd
 from .._optional import new_axes, pyplot
 from ..errors import InputError
 from ..textsafe import figure_text
-from .cells import cell_names
+from .cells import TITLES, cell_names
 
 __all__ = ["ReportPlots", "pairwise_heatmap", "plan", "rho_vs_normalized"]
 
@@ -56,7 +56,13 @@ class ReportPlots:
         self._frame: pd.DataFrame = report.frame
 
     def _rows(self, statistic: str) -> pd.DataFrame:
-        return self._frame[self._frame["statistic"] == statistic]
+        rows = self._frame[self._frame["statistic"] == statistic]
+        if statistic != "irr" and rows.empty:  # one pool: no pair to draw
+            raise InputError(f"this report has one replication, so no {TITLES[statistic]} "
+                             "to draw "
+                             "(it compares two); its figures are irr_hist(), and "
+                             "pairwise_heatmap(data.xrr.pairwise()) for the raters.")
+        return rows
 
     def _find_label(self, name: Any) -> Any:
         """``name`` as the report spells it (case and ``_``/spaces forgiven)."""
@@ -224,6 +230,12 @@ def plan(table: pd.DataFrame, ax: Any = None) -> Any:
     return ax
 
 
+#: pairwise_heatmap: the largest side of the figure, in inches, and the most rater
+#: names drawn (above, the raters are drawn in order without names).
+PAIRWISE_MAX_INCHES = 12.0
+PAIRWISE_MAX_NAMES = 60
+
+
 def pairwise_heatmap(table: pd.DataFrame, label: Any = None, replication: Any = None,
                      ax: Any = None) -> Any:
     """The rater x rater matrix of :func:`~xrr_accessor.pairwise` as a heatmap (one
@@ -240,12 +252,17 @@ def pairwise_heatmap(table: pd.DataFrame, label: Any = None, replication: Any = 
     order = list(pd.unique(t.index.get_level_values(0)))
     matrix = matrix.reindex(index=order, columns=order)
     n = len(order)
-    ax = new_axes(ax, (max(4.5, 2.0 + 0.45 * n), max(3.8, 1.6 + 0.4 * n)))
+    side = min(PAIRWISE_MAX_INCHES, max(4.5, 2.0 + 0.45 * n))  # a crowd: a readable size
+    ax = new_axes(ax, (side, min(PAIRWISE_MAX_INCHES - 0.7, max(3.8, 1.6 + 0.4 * n))))
     values = matrix.to_numpy(dtype=float)
     im = ax.imshow(values, cmap="viridis", vmin=min(0.0, np.nanmin(values, initial=0.0)),
-                   vmax=1.0, aspect="auto")
-    ax.set_xticks(range(n), [str(c) for c in matrix.columns], rotation=30, ha="right")
-    ax.set_yticks(range(n), [str(c) for c in matrix.index])
+                   vmax=1.0, aspect="auto", interpolation="nearest")
+    if n <= PAIRWISE_MAX_NAMES:
+        ax.set_xticks(range(n), [figure_text(c) for c in matrix.columns], rotation=30,
+                      ha="right")
+        ax.set_yticks(range(n), [figure_text(c) for c in matrix.index])
+    else:  # too many names to read: the raters in the table's order, named in the table
+        ax.set_xlabel(f"{n} raters, in the table's order (names not drawn)")
     if values.size <= 100:
         for (i, j), v in np.ndenumerate(values):
             if i != j:

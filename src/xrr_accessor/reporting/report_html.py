@@ -64,6 +64,8 @@ def _figures(report: Any) -> tuple[list[dict[str, Any]], str]:
     if frame["label"].nunique() >= MIN_HIST_LABELS and np.isfinite(irr).any():
         out.append(_png(plots.irr_hist(), "Histogram of the IRR of each label by replication",
                         "IRR across labels, one histogram per replication (the paper's Fig 2)."))
+    if report.one_pool:
+        out += _pool_figures(report)
     kx = frame[frame["statistic"] == "kappa_x"]
     pairs = list(dict.fromkeys(zip(kx["replication"], kx["replication_other"], strict=True)))
     if pairs:
@@ -78,6 +80,29 @@ def _figures(report: Any) -> tuple[list[dict[str, Any]], str]:
     note = (f"{left} more pair{'s' if left > 1 else ''} not drawn one by one (the heatmap "
             "shows them); draw one with report.plot.irr_vs_kappa((a, b)).") if left > 0 else ""
     return out, note
+
+
+def _pool_figures(report: Any) -> list[dict[str, Any]]:
+    """The one-pool page's figures: raters against the rest and the items most
+    disagreed on, for the first label (the others: ``diagnostics.plots``)."""
+    from ..diagnostics import plots
+
+    out = []
+    first = report.frame["label"].iloc[0]
+    raters = report.raters
+    if raters is not None and len(raters) and np.isfinite(raters["kappa_x"]).any():
+        label = first if "label" in raters.index.names else None
+        out.append(_png(plots.raters(raters, label=label),
+                        f"Raters against the rest of the pool, {first}",
+                        f"{first}: each rater's kappa_x against the other raters (x) and "
+                        "how the pool's alpha changes without them (y); the lowest named."))
+    items = report.items
+    if items is not None and len(items) and np.isfinite(items["disagreement"]).any():
+        label = first if "label" in items.index.names else None
+        out.append(_png(plots.items(items, label=label, top=15),
+                        f"The items most disagreed on, {first}",
+                        f"{first}: the 15 items of largest disagreement D_i."))
+    return out
 
 
 def _cell(row: Any, digits: int) -> dict[str, Any]:
@@ -157,9 +182,17 @@ def _pool_tables(report: Any, digits: int) -> list[dict[str, Any]]:
         elif key in ("raters", "items"):
             shown = shown.head(TOP_ROWS)
         html = shown.to_html(float_format=lambda v: f"{v:.{digits}f}", na_rep="",
-                             border=0, table_id=f"xrr-{key}", escape=True)
+                             border=0, table_id=f"xrr-{key}", escape=True,
+                             formatters={c: _p_text for c in shown.columns
+                                         if c == "p_value"})
         out.append({"id": key, "title": title, "note": note, "html": html})
     return out
+
+
+def _p_text(v: Any) -> str:
+    """A p-value as the command line prints it: ``<0.001`` below 0.001."""
+    v = float(v)
+    return "" if not np.isfinite(v) else "<0.001" if v < 0.001 else f"{v:.3f}"
 
 
 def to_html(report: Any, path: str | Path | None = None, title: str | None = None,
@@ -197,7 +230,8 @@ def to_html(report: Any, path: str | Path | None = None, title: str | None = Non
         figures=figs, figures_left_out=left_out, bands=_BANDS,
         notes=attrs.get("notes", []),
         table_title="IRR" if one else "IRR, kappa_x and normalized kappa_x",
-        pool_tables=_pool_tables(report, digits) if one else [])
+        pool_tables=_pool_tables(report, digits) if one else [],
+        has_agreement=getattr(report, "agreement", None) is not None)
     if path is None:
         return page
     Path(path).write_text(page, encoding="utf-8")

@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from ..diagnostics import item_disagreement, rater_agreement
+from ..errors import UndefinedWarning, warn
 from .agreement import agreement_table, interpret
 
 __all__ = ["WEIGHTS_OF_LEVEL", "irr_readings", "pool_parts"]
@@ -42,6 +43,11 @@ def pool_parts(data: Any, level: Any, ci: float | None, min_items: int,
     weights = WEIGHTS_OF_LEVEL.get(name) if name is not None else None
     table = (agreement_table(data, weights=weights, ci=ci, **roles)
              if weights is not None else None)
+    if weights is None:  # said, not silently missing
+        warn(f"no agreement table (the classic family) at level={name or 'custom'!r}: its "
+             "weights are unweighted (nominal), linear or quadratic (interval); call "
+             "agreement_table(data, weights='linear') for one that fits ordered categories.",
+             UndefinedWarning)
     raters = (rater_agreement(data, level=level, min_items=min_items, ci=ci,
                               **(boot or {}), **roles)
               if n_raters > 2 else None)
