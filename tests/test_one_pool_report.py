@@ -91,7 +91,8 @@ def test_no_replication_column_and_no_interval():
                          "it can move).")
     assert _quiet(df.xrr.report).frame.equals(rep.frame)
     page = rep.to_html(figures=False)
-    assert "<h3>all raters</h3>" in page and "all raters, 1 label: " in page
+    band = rep.readings().loc[0, "verdict"]
+    assert "<h3>all raters</h3>" in page and f"all raters, on joy: {band}." in page
 
 
 def test_three_raters_use_alpha_and_an_undefined_label_says_so():

@@ -148,7 +148,9 @@ def _summary(part: pd.DataFrame, one_pool: bool = False) -> str:
     counts = part["verdict"].value_counts()
     n = len(part)
     order = _BAND_ORDER if one_pool else VERDICTS
-    return (f"{part['pair'].iloc[0]}, {n} label{'s' if n > 1 else ''}: "
+    if n == 1:  # one label: its verdict, said of it
+        return f"{part['pair'].iloc[0]}, on {part['label'].iloc[0]}: {part['verdict'].iloc[0]}."
+    return (f"{part['pair'].iloc[0]}, {n} labels: "
             + ", ".join(f"{v} on {counts[v]}" for v in order if v in counts) + ".")
 
 
