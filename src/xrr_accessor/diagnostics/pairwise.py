@@ -94,7 +94,7 @@ def pairwise(data: Any, metric: str = "cohen", level: Any = "nominal",
     new_code = np.full(n_rep * n_rater, -1, dtype=np.int64)
     new_code[codes] = np.arange(len(codes))
     rep_of, rater_of = codes // n_rater, codes % n_rater
-    a, b = _sharing(ann.item, new_code[cell], (ann.codes >= 0).any(axis=0))
+    a, b = _sharing(ann.item, new_code[cell], np.asarray((ann.codes >= 0).any(axis=0)))
     a, b = a[rep_of[a] == rep_of[b]], b[rep_of[a] == rep_of[b]]  # within a replication
     same_rep = np.bincount(rep_of, minlength=n_rep)
     n_possible = int((same_rep * (same_rep - 1) // 2).sum())

@@ -324,14 +324,28 @@ def _widest(ann: Annotations) -> str:
 
 
 class Codes:
-    """The arrays a statistics pass reads, contiguous (one compiled signature)."""
+    """The arrays a statistics pass reads, contiguous (one compiled signature): an
+    annotation's item, rater and replication codes and its (L, N) category codes.
+    ``Codes(ann)`` takes them from annotations; :meth:`of` from arrays (a dask
+    partition's, recoded into the call's global indexes)."""
 
     def __init__(self, ann: Annotations) -> None:
-        self.item = np.ascontiguousarray(ann.item, dtype=np.int64)
-        self.rater = np.ascontiguousarray(ann.rater, dtype=np.int64)
-        self.replication = np.ascontiguousarray(ann.replication, dtype=np.int64)
-        self.codes = np.ascontiguousarray(ann.codes, dtype=np.int64)
-        self.n_items = len(ann.items)
+        self._set(ann.item, ann.rater, ann.replication, ann.codes, len(ann.items))
+
+    @classmethod
+    def of(cls, item: np.ndarray, rater: np.ndarray, replication: np.ndarray,
+           codes: np.ndarray, n_items: int) -> "Codes":
+        out = cls.__new__(cls)
+        out._set(item, rater, replication, codes, n_items)
+        return out
+
+    def _set(self, item: np.ndarray, rater: np.ndarray, replication: np.ndarray,
+             codes: np.ndarray, n_items: int) -> None:
+        self.item = np.ascontiguousarray(item, dtype=np.int64)
+        self.rater = np.ascontiguousarray(rater, dtype=np.int64)
+        self.replication = np.ascontiguousarray(replication, dtype=np.int64)
+        self.codes = np.ascontiguousarray(codes, dtype=np.int64)
+        self.n_items = int(n_items)
 
 
 def n_self(ann: Annotations) -> int | None:

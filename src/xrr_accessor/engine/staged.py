@@ -56,6 +56,3 @@ class Planned(Exception):
         super().__init__("planned")
         self.meta = meta
 
-
-def is_staged(data: Any) -> bool:
-    return isinstance(data, Staged)

@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from ..engine.draws import Draws, Sampled, draw_columns, item_keys
+from ..engine.pipeline import Codes
 from ..engine.staged import Staged
 from ..engine.statistics import Meta, Stats, chunk, rows
 from ..errors import InputError, LevelError, collecting
@@ -240,13 +241,6 @@ def _check_kinds(per: Sequence[pd.Index], where: str) -> None:
             "text (a '?' among numbers: make it missing).")
 
 
-class _Codes:
-    def __init__(self, item: np.ndarray, rater: np.ndarray, replication: np.ndarray,
-                 codes: np.ndarray, n_items: int) -> None:
-        self.item, self.rater, self.replication = item, rater, replication
-        self.codes, self.n_items = codes, n_items
-
-
 def partition_stats(block: Any, roles: dict[str, Any], staged: Staged, meta: Meta,
                     draws: Draws | None = None, first: int = 0) -> Stats:
     """The second pass over one partition: its codes in the call's global indexes,
@@ -271,9 +265,7 @@ def partition_stats(block: Any, roles: dict[str, Any], staged: Staged, meta: Met
         codes[glob.labels.get_loc(name)] = np.where(local >= 0, cmap[np.maximum(local, 0)], -1)
     rater = glob.raters.get_indexer(ann.raters)[ann.rater]
     rep = glob.replications.get_indexer(ann.replications)[ann.replication]
-    part = _Codes(np.ascontiguousarray(ann.item, dtype=np.int64),
-                  np.ascontiguousarray(rater, dtype=np.int64),
-                  np.ascontiguousarray(rep, dtype=np.int64), codes, len(ann.items))
+    part = Codes.of(ann.item, rater, rep, codes, len(ann.items))
     r = rows(part, meta)
     stats = chunk(r, meta, parallel=False)
     if draws is None:
