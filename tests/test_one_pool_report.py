@@ -225,3 +225,20 @@ def test_page_prints_small_p_values_as_the_command_line_does(pool):
     small = (table["p_value"] < 0.001).sum()
     assert small > 0 and page.count("&lt;0.001") >= small
     assert ">0.000<" not in page
+
+
+def test_one_pool_report_on_dask_is_the_irr_report_and_says_what_it_leaves_out():
+    """Found by a new-user trial: report() of one pool on dask stopped with an IndexError
+    (the lazy finish holds summed statistics, not annotations). It gives the IRR table
+    of the in-memory report and says the diagnostics need the data in memory."""
+    dd = pytest.importorskip("dask.dataframe")
+    df = simulate(n_items=200, labels=["joy", "awe"], pools=["A"], seed=1).drop(
+        columns="pool")
+    with pytest.warns(xa.DroppedDataWarning, match="need|read every annotation"):
+        rep = dd.from_pandas(df, npartitions=3).xrr.report(ci=0.95, seed=0).compute()
+    mem = _quiet(xa.report, df, ci=0.95, seed=0)
+    cols = ["estimate", "lower", "upper"]
+    np.testing.assert_allclose(rep.frame[cols], mem.frame[cols], rtol=1e-12)
+    assert rep.agreement is None and rep.raters is None and rep.items is None
+    assert rep.readings()["text"].tolist() == mem.readings()["text"].tolist()
+    assert "<h2>IRR</h2>" in _quiet(rep.to_html, figures=False)
