@@ -101,7 +101,7 @@ CALLS = [
     ("irr", {"metric": "scott", "ci": 0.9, "n_boot": 50, "seed": 1}),
     ("cross_kappa", {}), ("cross_kappa", {"ci": 0.9, "n_boot": 50, "seed": 2}),
     ("normalized", {}), ("normalized", {"ci": 0.9, "n_boot": 50, "seed": 3}),
-    ("summary", {}), ("compare", {"n_boot": 50, "seed": 4}),
+    ("compare", {"n_boot": 50, "seed": 4}),  # summary: test_summary_is_tidy_like_report_frame
     ("plan", {"n_boot": 20, "seed": 5, "sizes": [50, 100]}),
     ("agreement_table", {}), ("per_category", {}), ("item_disagreement", {}),
     ("rater_agreement", {}), ("disattenuated_correlation", {"n_splits": 5, "seed": 1}),
@@ -299,3 +299,27 @@ def test_functions_given_a_polars_frame_point_to_the_namespace(data):
     with pytest.raises(TypeError, match=r"from DataFrame; .* for a polars frame, call its "
                        r"method instead: df\.xrr\.irr\(\)"):
         xrr.irr(pl_df)
+
+
+@pytest.mark.parametrize("ci", [None, 0.9])
+def test_summary_is_tidy_like_report_frame(data, ci):
+    """Found by a new-user trial: summary() came back with a column named 'value' (and a
+    'quantity' column with ci=), and "" for the second replication of an IRR row."""
+    pd_df, pl_df = data
+    kwargs = {} if ci is None else {"ci": ci, "n_boot": 30, "seed": 6}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        got = pl_df.xrr.summary(**kwargs)
+        want = pd_df.xrr.summary(**kwargs)
+    quantities = ["estimate"] if ci is None else ["estimate", "se", "lower", "upper"]
+    assert got.columns == ["label", "statistic", "replication", "replication_other",
+                           *quantities]
+    irr_rows = got.filter(pl.col("statistic") == "irr")
+    assert irr_rows["replication_other"].null_count() == len(irr_rows) > 0
+    assert got.filter(pl.col("statistic") != "irr")["replication_other"].null_count() == 0
+    for row in got.iter_rows(named=True):
+        cell = (row["statistic"], row["replication"], row["replication_other"] or "")
+        for q in quantities:
+            w = want.loc[row["label"], cell if ci is None else (*cell, q)]
+            assert row[q] == pytest.approx(w, abs=1e-12, nan_ok=True), (row, q)
+    assert len(got) == want.shape[1] // len(quantities) * len(want)  # every cell, once

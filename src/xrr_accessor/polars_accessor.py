@@ -129,12 +129,25 @@ def to_polars(result: Any) -> Any:
         frame = result
         names = [n for n in frame.columns.names if n is not None]
         if frame.columns.nlevels == len(names) and names and not frame.empty:
-            value = str(result.attrs.get("metric", "value"))
+            # one statistic: its name; several (summary): "estimate", as Report.frame
+            value = ("estimate" if "statistic" in names
+                     else str(result.attrs.get("metric", "value")))
             stacked = frame.stack(list(range(frame.columns.nlevels)), future_stack=True)
             index = [str(n) for n in frame.index.names if n is not None]
             frame = stacked.rename(value).reset_index()
             frame = frame[frame[value].notna() | ~frame[names].eq("").any(axis=1)]
-            _counts(frame, result.attrs, index, [str(n) for n in names])
+            keys = [n for n in names if n != "quantity"]
+            if "quantity" in names:  # with ci: estimate, se, lower, upper as columns
+                quantities = list(pd.unique(frame["quantity"]))
+                order = frame[[*index, *keys]].drop_duplicates()  # the table's row order
+                wide = frame.pivot(index=[*index, *keys], columns="quantity",
+                                   values=value).reset_index()
+                frame = order.merge(wide, on=[*index, *keys], how="left")[
+                    [*index, *keys, *quantities]]
+            for key in keys:  # no second replication (an IRR row): null, not ""
+                if frame[key].dtype == object or pd.api.types.is_string_dtype(frame[key]):
+                    frame[key] = frame[key].astype(object).where(frame[key].ne(""), None)
+            _counts(frame, result.attrs, index, [str(n) for n in keys])
         else:
             if frame.columns.nlevels > 1:
                 frame = frame.copy()
