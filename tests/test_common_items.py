@@ -107,3 +107,25 @@ def test_common_items_is_per_label_and_leaves_ann_alone():
 def test_items_option_is_checked():
     with pytest.raises(InputError, match=r"items='some'.*'common'"):
         xa.report(_uneven(), items="some")
+
+
+def test_cli_items_common_and_the_note_in_flags(tmp_path, capsys):
+    """`xrr report --items common` is report(items="common"); the note about normalized
+    kappa_x above 1 names the flag, not the Python argument."""
+    import io
+
+    from xrr_accessor.cli import main
+    from xrr_accessor.datasets import load_demo
+
+    df = load_demo().iloc[:, :8]
+    df.to_csv(tmp_path / "demo.csv", index=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        want = xa.report(df, items="common").frame
+    assert main(["report", str(tmp_path / "demo.csv"), "--items", "common",
+                 "--format", "csv"]) == 0
+    got = pd.read_csv(io.StringIO(capsys.readouterr().out))
+    np.testing.assert_allclose(got["estimate"], want["estimate"], rtol=1e-12)
+    assert main(["demo"]) == 0
+    err = capsys.readouterr().err
+    assert "--items common computes all three" in err and 'items="common"' not in err

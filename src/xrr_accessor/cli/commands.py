@@ -224,8 +224,8 @@ def _run_report(args: argparse.Namespace) -> str | Output:
     reps = len(ann.replications) + (1 if other is not None else 0)
     cells = len(ann.labels) * (reps + reps * (reps - 1))
     rep = report(data, other, irr=args.irr, level=args.level or "nominal",
-                 reference=args.reference, sort_by=args.sort_by, **_boot(args, cells),
-                 **roles)
+                 reference=args.reference, sort_by=args.sort_by, items=args.items,
+                 **_boot(args, cells), **roles)
     names = " and ".join(Path(p).name for p in (args.path, args.other) if p is not None)
     return _report_output(rep, args, f"xRR report: {names}")
 
@@ -282,7 +282,7 @@ def _run_demo(args: argparse.Namespace) -> str | Output:
     head = (f"Demo (simulated, IRep-shaped): {df['item_id'].nunique():,} items, {len(df):,} "
             f"rows, {(df.shape[1] - 3) * len(df):,} binary annotations, pools "
             f"{', '.join(sorted(df['pool'].unique()))}.\n\n")
-    rep = report(df, irr=args.irr, level=args.level or "nominal")
+    rep = report(df, irr=args.irr, level=args.level or "nominal", items=args.items)
     out = _report_output(rep, args, "xRR report: demo data (simulated, IRep-shaped)")
     return head + out if args.format == "table" and isinstance(out, str) else out
 

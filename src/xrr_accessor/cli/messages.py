@@ -15,7 +15,8 @@ _FLAGS = {
     "categories": "--categories", "metric": "--metric", "irr": "--irr", "level": "--level",
     "reference": "--reference", "ci": "--ci", "n_boot": "--n-boot", "seed": "--seed",
     "interval": "--interval", "form": "--form", "sort_by": "--sort-by", "sep": "--sep",
-    "file_column": "--file-column", "weights": "--weights",
+    "file_column": "--file-column", "weights": "--weights", "items": "--items",
+    "min_items": "--min-items",
 }
 _VALUE = r"""('[^']*'|"[^"]*"|\[[^\]]*\]|[\w.<>-]+)"""
 _KWARG = re.compile(r"\b(" + "|".join(_FLAGS) + r")=" + _VALUE)

@@ -174,6 +174,9 @@ def parser() -> argparse.ArgumentParser:
                       help="IRR coefficient (default alpha; the paper's Table 5 uses cohen)")
     demo.add_argument("--labels", type=_positive, default=None, metavar="N",
                       help="show the first N labels")
+    demo.add_argument("--items", choices=["all", "common"], default="all",
+                      help="as for xrr report: common puts the IRRs and kappa_x on the "
+                           "items every pool rated at least twice")
 
     rep = sub.add_parser(
         "report", aliases=["summary"], parents=[files, level, boot, shown],
@@ -191,6 +194,10 @@ def parser() -> argparse.ArgumentParser:
                      help="normalize by this replication's IRR alone (e.g. an expert pool)")
     rep.add_argument("--sort-by", choices=list(STATISTICS), default=None,
                      help="order labels by this statistic, highest first")
+    rep.add_argument("--items", choices=["all", "common"], default="all",
+                     help="all: each statistic on the items it can use (default); common: "
+                          "IRRs and kappa_x on the items every replication rated at least "
+                          "twice, so normalized kappa_x compares like with like")
 
     metrics = [e for e in REGISTRY.values() if e.kind == "irr"]
     one = sub.add_parser(
