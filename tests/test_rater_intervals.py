@@ -171,3 +171,12 @@ def test_raters_left_out_by_min_items_are_said():
     left = int((counts < cut).sum())
     assert f"left out {left} rater row(s)" in str(caught[0].message)
     assert len(out) == len(counts) - left == len(counts) - out.attrs["n_below_min_items"]
+
+
+def test_bca_needs_ten_items_as_everywhere_else():
+    df = _frame(8, n_items=6)
+    with pytest.raises(xrr.InputError, match="needs at least 10 items"):
+        xrr.rater_agreement(df, ci=0.9, replication="pool")
+    out = _quiet(xrr.rater_agreement, df, ci=0.9, n_boot=20, seed=0, interval="percentile",
+                 replication="pool")
+    assert "kappa_x_lower" in out.columns

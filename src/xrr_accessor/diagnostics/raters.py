@@ -337,6 +337,7 @@ def _intervals(read_: Read, level: float, opts: Bootstrap, min_items: int
     offsets, order, _ = read_.groups()
     n_rep = len(ann.replications)
     keys = item_keys(ann.items)
+    opts.check_items(len(ann.items))
     draws = Draws.plan(len(ann.items), opts.n_boot, opts.seed,
                        jackknife=opts.interval == "bca")
     out: dict[str, list[tuple[np.ndarray, np.ndarray]]] = {k: [] for k in _SCORES}

@@ -77,13 +77,16 @@ class Bootstrap:
         check_options(self.n_boot, self.interval)
 
 
-    def replicates(self, run: Any, targets: Sequence[Target]) -> Replicates:
-        """The replicates of ``targets`` (with the jackknife when BCa needs it)."""
-        n_items = run.rows.n_items
+    def check_items(self, n_items: int) -> None:
+        """BCa's jackknife needs :data:`MIN_BCA_ITEMS` items: refuse fewer, saying how."""
         if self.interval == "bca" and n_items < MIN_BCA_ITEMS:
             raise InputError(f"interval='bca' needs at least {MIN_BCA_ITEMS} items for its "
                              f"jackknife; the data have {n_items}. Use interval='percentile' "
                              "(and read it with care: so few items give unstable intervals).")
+
+    def replicates(self, run: Any, targets: Sequence[Target]) -> Replicates:
+        """The replicates of ``targets`` (with the jackknife when BCa needs it)."""
+        self.check_items(run.rows.n_items)
         return replicate(run, targets, self.n_boot, self.seed,
                          jackknife=self.interval == "bca", progress=self.progress)
 
