@@ -19,12 +19,13 @@ the raw text ask for it (``Report.to_csv(raw=True)``).
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
 import pandas as pd
 
-__all__ = ["FORMULA_START", "csv_cell", "csv_safe", "figure_text", "markdown_cell"]
+__all__ = ["FORMULA_START", "csv_cell", "csv_safe", "figure_text", "json_value", "markdown_cell"]
 
 #: First characters that make a spreadsheet read a cell as a formula (OWASP).
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
@@ -119,3 +120,29 @@ def figure_text(text: Any) -> str:
     'cost in \\\\$ and \\\\$\\\\$'
     """
     return str(text).replace("$", "\\$")
+
+
+def json_value(value: Any) -> Any:
+    """``value`` as JSON holds it: numpy scalars as Python numbers, NaN and infinities
+    (and ``pd.NA``) as null, mappings and sequences element by element, anything
+    else as its text.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> json_value({"n": np.int64(3), "x": float("nan"), 1: [np.float64(0.5), None]})
+    {'n': 3, 'x': None, '1': [0.5, None]}
+    """
+    if isinstance(value, dict):
+        return {str(k): json_value(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [json_value(v) for v in value]
+    if hasattr(value, "item") and callable(value.item) and getattr(value, "ndim", 1) == 0:
+        value = value.item()  # a numpy scalar
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if value is None or isinstance(value, str | int | float | bool):
+        return value
+    if value is pd.NA:
+        return None
+    return str(value)

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..textsafe import csv_safe, markdown_cell
+from ..textsafe import csv_safe, json_value, markdown_cell
 
 __all__ = ["COUNTS", "FORMATS", "INTERVAL", "KEYS", "cell_text", "records", "render",
            "schema", "write_csv", "write_json", "write_markdown", "write_table"]
@@ -258,22 +258,6 @@ def write_csv(frame: pd.DataFrame, raw: bool = False) -> str:
     return (frame if raw else csv_safe(frame)).to_csv(index=False)
 
 
-def _plain(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_plain(v) for v in value]
-    if isinstance(value, np.generic):
-        value = value.item()
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    if value is None or isinstance(value, str | int | float | bool):
-        return value
-    if value is pd.NA:
-        return None
-    return str(value)
-
-
 def write_json(frame: pd.DataFrame, attrs: dict[str, Any], notes: list[str]) -> str:
     """``{"attrs": {...}, "notes": [...], "records": [...]}``: numbers at full
     precision, NaN as null, ``notes`` a list of strings.
@@ -288,9 +272,9 @@ def write_json(frame: pd.DataFrame, attrs: dict[str, Any], notes: list[str]) -> 
     >>> doc["notes"], doc["records"][0]["estimate"], doc["records"][0]["replication"]
     (['a note'], 0.5, None)
     """
-    rows = [{str(k): _plain(v) for k, v in zip(frame.columns, row, strict=True)}
+    rows = [{str(k): json_value(v) for k, v in zip(frame.columns, row, strict=True)}
             for row in frame.itertuples(index=False)]
-    doc = {"attrs": _plain(attrs), "notes": [str(n) for n in notes], "records": rows}
+    doc = {"attrs": json_value(attrs), "notes": [str(n) for n in notes], "records": rows}
     return json.dumps(doc, indent=1, allow_nan=False) + "\n"
 
 

@@ -30,7 +30,7 @@ from ..engine.staged import Staged
 from ..errors import DroppedDataWarning, InputError, XRRWarning, collecting, warn
 from ..lazy import deferrable
 from ..schema.tally import tally_of
-from ..textsafe import csv_safe, markdown_cell
+from ..textsafe import csv_safe, json_value, markdown_cell
 from ..uncertainty.intervals import Bootstrap
 from .agreement import interpret
 from .cells import TITLES, cell_names, number
@@ -181,7 +181,7 @@ class Report:
         """The tidy frame as JSON records, with the call's settings under ``attrs``:
         ``{"attrs": {...}, "rows": [...]}`` (a string when ``path`` is None)."""
         rows = json.loads(self.frame.to_json(orient="records", **kwargs))
-        text = json.dumps({"attrs": _jsonable(self.attrs), "rows": rows}, indent=1)
+        text = json.dumps({"attrs": json_value(self.attrs), "rows": rows}, indent=1)
         if path is None:
             return text
         Path(path).write_text(text)
@@ -390,13 +390,3 @@ def _pools(ann: Any, names: list[Any]) -> dict[str, dict[str, int]]:
     t = tally_of(ann)
     return {str(name): {"items": int(t.items[r]), "raters": int(t.raters[r]),
                         "rows": int(t.rows[r])} for r, name in enumerate(names)}
-
-
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    if isinstance(value, np.generic):
-        return value.item()
-    if isinstance(value, float) and not np.isfinite(value):
-        return None
-    return value if isinstance(value, (str, int, float, bool, type(None))) else str(value)

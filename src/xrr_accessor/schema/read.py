@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 import pandas as pd
 import xarray as xr
 
-from ..errors import DroppedDataWarning, InputError, LevelError, RoleError, warn
-from ..kernels.encode import has_repeat
+from ..errors import DroppedDataWarning, InputError, RoleError, warn
+from .duplicates import dedupe, first_positions, key_codes
 from .labels import infer_labels
 from .roles import ROLE_ALIASES, Roles, check_given, find_role, norm, resolve_roles
 from .tables import ALL_ROWS, COLUMNS_FIX, Ids, Table, distinct_text
@@ -121,7 +121,7 @@ def _read_long(df: pd.DataFrame, roles: Roles) -> Table:
         return "(" + ", ".join(parts) + ")"
 
     values = {c: df[c].reset_index(drop=True) for c in value_cols}
-    keep, values = _dedupe(_key_codes(keys), roles.duplicates, describe,
+    keep, values = dedupe(key_codes(keys), roles.duplicates, describe,
                            "columns " + ", ".join(map(repr, key_names)), key_names, values)
     n_duplicates = 0 if keep is None else len(item) - len(keep)
     if keep is not None:
@@ -145,9 +145,9 @@ def _read_long(df: pd.DataFrame, roles: Roles) -> Table:
         cats = df[label_col].dtype.categories
         label_order = np.argsort(cats.get_indexer(lab.uniques), kind="stable")
     row_of, first = pd.factorize(
-        _key_codes([item, rater] + ([rep] if rep is not None else [])).codes)
+        key_codes([item, rater] + ([rep] if rep is not None else [])).codes)
     row_of = np.asarray(row_of, dtype=np.int64)
-    first_pos = _first_positions(row_of, len(first))
+    first_pos = first_positions(row_of, len(first))
     table.item = item.take(first_pos)
     table.rater = rater.take(first_pos)
     table.replication = None if rep is None else rep.take(first_pos)
@@ -187,8 +187,8 @@ def _read_wide(df: pd.DataFrame, roles: Roles) -> Table:
     rater = Ids.tiled(raters, n, "the columns (raters) of the wide frame")
     rep = None if reps is None else Ids.tiled(
         reps, n, "the first column level (replications) of the wide frame")
-    keep, values = _dedupe(
-        _key_codes([item, rater] + ([rep] if rep is not None else [])),
+    keep, values = dedupe(
+        key_codes([item, rater] + ([rep] if rep is not None else [])),
         roles.duplicates,
         lambda i: f"(item={item.show(i)}, rater={rater.show(i)})",
         "the index and columns of the wide frame", None, {name: flat},
@@ -304,90 +304,6 @@ def _read_xarray(data: xr.Dataset | xr.DataArray, roles: Roles) -> Table:
         item=item, rater=rater, replication=rep, labels=labels, source=source,
         has_label=has_label, categories=roles.categories,
     )
-
-
-@dataclass(frozen=True)
-class Keys:
-    """One int64 key per row combining several factorized ids, and how many keys
-    there can be (the product of the ids' counts)."""
-
-    codes: np.ndarray
-    space: int
-
-
-def _key_codes(parts: list[Ids]) -> Keys:
-    """The combined key of each row (see :class:`Keys`)."""
-    key = np.zeros(len(parts[0]), dtype=np.int64)
-    space = 1
-    for ids in parts:
-        key = key * max(len(ids.uniques), 1) + ids.codes
-        space *= max(len(ids.uniques), 1)
-    return Keys(key, space)
-
-
-#: Largest key space checked for repeats with a byte per key (else pandas hashes).
-MAX_MARK_SPACE = 1 << 27
-
-
-#: What to do with repeated annotations of one (item, rater, replication[, label]).
-def _first_positions(codes: np.ndarray, n: int) -> np.ndarray:
-    """Row of the first occurrence of each code 0..n-1."""
-    _, first = np.unique(codes, return_index=True)
-    assert len(first) == n
-    return first.astype(np.int64)
-
-
-def _dedupe(
-    keys: Keys,
-    policy: str,
-    describe: Any,
-    where: str,
-    columns: list[Hashable] | None,
-    values: dict[Hashable, pd.Series],
-) -> tuple[np.ndarray | None, dict[Hashable, pd.Series]]:
-    """Apply the ``duplicates=`` policy to rows sharing ``key``.
-
-    Returns the rows kept (None when there are no duplicates) and the values
-    of those rows: the first or last annotation, or the mean of numeric
-    values. The policy is the user's explicit choice, so it does not warn; the
-    count is reported in the result's ``attrs["n_duplicates"]``.
-    """
-    if keys.space <= max(MAX_MARK_SPACE, 8 * len(keys.codes)) and not has_repeat(
-            keys.codes, keys.space):
-        return None, values
-    key = keys.codes
-    index = pd.Index(key)
-    dup = index.duplicated()
-    if not dup.any():
-        return None, values
-    n = int(dup.sum())
-    if policy == "error":
-        i = int(np.flatnonzero(dup)[0])
-        fix = (f"df.drop_duplicates(subset={list(columns)!r})" if columns
-               else "dropping the repeated index labels")
-        raise InputError(
-            f"{n} duplicate annotation(s) in {where}: {describe(i)} appears more than "
-            f"once in one replication. Keep one annotation each, e.g. with {fix}, or "
-            "choose a policy: .xrr(duplicates='first'), 'last' or 'mean'."
-        )
-    if policy in ("first", "last"):
-        keep = np.flatnonzero(~index.duplicated(keep=policy))
-        out = {k: v.iloc[keep].reset_index(drop=True) for k, v in values.items()}
-        what = f"kept the {policy}"
-    else:
-        group, uniq = pd.factorize(key)
-        keep = _first_positions(np.asarray(group, dtype=np.int64), len(uniq))
-        out = {}
-        for k, v in values.items():
-            if not (pd.api.types.is_numeric_dtype(v.dtype) or pd.api.types.is_bool_dtype(v.dtype)):
-                raise LevelError(
-                    f"duplicates='mean' averages numbers, but column {k!r} holds "
-                    f"{v.dtype} values; use duplicates='first' or 'last'."
-                )
-            out[k] = v.astype(float).groupby(group).mean().reset_index(drop=True)
-        what = "averaged each"
-    del what  # chosen explicitly: reported in the result's attrs (n_duplicates), no warning
-    return keep, out
 
 
 def _warn_left_out(cols: list[Hashable], used: set[Hashable], value: Hashable,

@@ -1,0 +1,102 @@
+"""Repeated annotations of one (item, rater[, replication]): found with one pass over a
+combined key (:func:`key_codes`, :func:`~xrr_accessor.kernels.encode.has_repeat`), then
+the ``duplicates=`` policy applied (:func:`dedupe`): an error naming the first repeat,
+or the first, last or mean annotation kept."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..errors import InputError, LevelError
+from ..kernels.encode import has_repeat
+from .tables import Ids
+
+__all__ = ["MAX_MARK_SPACE", "Keys", "dedupe", "first_positions", "key_codes"]
+
+
+@dataclass(frozen=True)
+class Keys:
+    """One int64 key per row combining several factorized ids, and how many keys
+    there can be (the product of the ids' counts)."""
+
+    codes: np.ndarray
+    space: int
+
+
+def key_codes(parts: list[Ids]) -> Keys:
+    """The combined key of each row (see :class:`Keys`)."""
+    key = np.zeros(len(parts[0]), dtype=np.int64)
+    space = 1
+    for ids in parts:
+        key = key * max(len(ids.uniques), 1) + ids.codes
+        space *= max(len(ids.uniques), 1)
+    return Keys(key, space)
+
+
+#: Largest key space checked for repeats with a byte per key (else pandas hashes).
+MAX_MARK_SPACE = 1 << 27
+
+
+def first_positions(codes: np.ndarray, n: int) -> np.ndarray:
+    """Row of the first occurrence of each code 0..n-1."""
+    _, first = np.unique(codes, return_index=True)
+    assert len(first) == n
+    return first.astype(np.int64)
+
+
+def dedupe(
+    keys: Keys,
+    policy: str,
+    describe: Any,
+    where: str,
+    columns: list[Hashable] | None,
+    values: dict[Hashable, pd.Series],
+) -> tuple[np.ndarray | None, dict[Hashable, pd.Series]]:
+    """Apply the ``duplicates=`` policy to rows sharing ``key``.
+
+    Returns the rows kept (None when there are no duplicates) and the values
+    of those rows: the first or last annotation, or the mean of numeric
+    values. The policy is the user's explicit choice, so it does not warn; the
+    count is reported in the result's ``attrs["n_duplicates"]``.
+    """
+    if keys.space <= max(MAX_MARK_SPACE, 8 * len(keys.codes)) and not has_repeat(
+            keys.codes, keys.space):
+        return None, values
+    key = keys.codes
+    index = pd.Index(key)
+    dup = index.duplicated()
+    if not dup.any():
+        return None, values
+    n = int(dup.sum())
+    if policy == "error":
+        i = int(np.flatnonzero(dup)[0])
+        fix = (f"df.drop_duplicates(subset={list(columns)!r})" if columns
+               else "dropping the repeated index labels")
+        raise InputError(
+            f"{n} duplicate annotation(s) in {where}: {describe(i)} appears more than "
+            f"once in one replication. Keep one annotation each, e.g. with {fix}, or "
+            "choose a policy: .xrr(duplicates='first'), 'last' or 'mean'."
+        )
+    if policy in ("first", "last"):
+        keep = np.flatnonzero(~index.duplicated(keep=policy))
+        out = {k: v.iloc[keep].reset_index(drop=True) for k, v in values.items()}
+        what = f"kept the {policy}"
+    else:
+        group, uniq = pd.factorize(key)
+        keep = first_positions(np.asarray(group, dtype=np.int64), len(uniq))
+        out = {}
+        for k, v in values.items():
+            if not (pd.api.types.is_numeric_dtype(v.dtype) or pd.api.types.is_bool_dtype(v.dtype)):
+                raise LevelError(
+                    f"duplicates='mean' averages numbers, but column {k!r} holds "
+                    f"{v.dtype} values; use duplicates='first' or 'last'."
+                )
+            out[k] = v.astype(float).groupby(group).mean().reset_index(drop=True)
+        what = "averaged each"
+    del what  # chosen explicitly: reported in the result's attrs (n_duplicates), no warning
+    return keep, out
