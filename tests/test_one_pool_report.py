@@ -242,3 +242,17 @@ def test_one_pool_report_on_dask_is_the_irr_report_and_says_what_it_leaves_out()
     assert rep.agreement is None and rep.raters is None and rep.items is None
     assert rep.readings()["text"].tolist() == mem.readings()["text"].tolist()
     assert "<h2>IRR</h2>" in _quiet(rep.to_html, figures=False)
+
+
+def test_one_pool_page_draws_the_raters_and_the_items():
+    """Found by a new-user trial: a one-label pool's page had no figure at all."""
+    pytest.importorskip("matplotlib")
+    rng = np.random.default_rng(9)
+    truth = rng.integers(0, 2, 60)
+    rows = [(i, r, int(truth[i] if rng.random() < 0.8 else 1 - truth[i]))
+            for i in range(60) for r in "abcd"]
+    df = pd.DataFrame(rows, columns=["item", "rater", "joy"])
+    page = _quiet(_quiet(xa.report, df).to_html)
+    alts = re.findall(r'<img[^>]*alt="([^"]+)"', page)
+    assert alts == ["Raters against the rest of the pool, joy",
+                    "The items most disagreed on, joy"]
