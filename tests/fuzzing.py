@@ -121,10 +121,10 @@ def canonical_ok(df: pd.DataFrame) -> None:
     assert not df.duplicated(["item", "rater", "label"]).any()
 
 
-def _zip(data: bytes) -> bytes:
+def _zip(data: bytes, member: str = "inner") -> bytes:
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as archive:
-        archive.writestr("inner", data)
+        archive.writestr(member, data)
     return buf.getvalue()
 
 

@@ -13,6 +13,8 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
+from cli_helpers import cli_csv as _csv
+from cli_helpers import cli_error as _error
 
 import xrr_accessor as xrr
 from xrr_accessor.cli import main
@@ -27,26 +29,6 @@ SETS = {  # (item, rater) -> labels
     (3, "c"): ["fear", "awe", "joy"], (4, "a"): ["joy"], (4, "b"): ["sad"],
     (5, "a"): ["fear"], (5, "c"): ["fear", "sad"], (6, "b"): ["joy"],
 }
-
-
-def _csv(capsys, *args: str) -> pd.DataFrame:
-    assert main([*args, "--format", "csv"]) == 0, capsys.readouterr().err
-    return pd.read_csv(io.StringIO(capsys.readouterr().out))
-
-
-def _status(args: list[str]) -> int:
-    """main's exit status, argparse's usage errors (SystemExit) included."""
-    try:
-        return main(args)
-    except SystemExit as exc:
-        return int(exc.code)
-
-
-def _error(capsys, *args: str) -> str:
-    assert _status(list(args)) == 2
-    err = capsys.readouterr().err
-    assert err.startswith("xrr: error:") and err.count("\n") == 1, err
-    return err
 
 
 def _masi(a: frozenset, b: frozenset) -> float:

@@ -15,9 +15,11 @@ import warnings
 
 import pandas as pd
 import pytest
+from cli_helpers import cli_csv as _csv
+from cli_helpers import cli_error as _error
 
 import xrr_accessor as xrr
-from xrr_accessor.cli import files, main
+from xrr_accessor.cli import files
 from xrr_accessor.datasets import load_demo
 
 
@@ -30,27 +32,6 @@ def demo(tmp_path_factory):
         warnings.simplefilter("ignore", xrr.XRRWarning)
         want = df.xrr.irr()
     return d, df, want
-
-
-def _csv(capsys, *args: str) -> pd.DataFrame:
-    assert main([*args, "--format", "csv"]) == 0, capsys.readouterr().err
-    return pd.read_csv(io.StringIO(capsys.readouterr().out))
-
-
-def _status(args: list[str]) -> int:
-    """main's exit status, argparse's usage errors (SystemExit) included."""
-    try:
-        return main(args)
-    except SystemExit as exc:
-        return int(exc.code)
-
-
-def _error(capsys, *args: str) -> str:
-    assert _status(list(args)) == 2
-    err = capsys.readouterr().err
-    assert err.startswith("xrr: error:") and err.count("\n") == 1, err
-    assert "Traceback" not in err
-    return err
 
 
 def _check(got: pd.DataFrame, want: pd.DataFrame) -> None:

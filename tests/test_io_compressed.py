@@ -7,11 +7,9 @@ corrupt file is an InputError naming it. ``from_duckdb`` runs exactly one SELECT
 
 from __future__ import annotations
 
-import bz2
 import gzip
 import io
 import json
-import lzma
 import sqlite3
 import sys
 import zipfile
@@ -37,25 +35,8 @@ from xrr_accessor.io import (
 duckdb = pytest.importorskip("duckdb")
 pa = pytest.importorskip("pyarrow")
 
+from fuzzing import COMPRESS, _zip, _zstd  # noqa: E402  (one set of compressors)
 
-def _zip(data: bytes, member: str = "inner") -> bytes:
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as archive:
-        archive.writestr(member, data)
-    return buf.getvalue()
-
-
-def _zstd(data: bytes) -> bytes:
-    out = pa.BufferOutputStream()
-    with pa.CompressedOutputStream(out, "zstd") as stream:
-        stream.write(data)
-    return bytes(out.getvalue().to_pybytes())
-
-
-COMPRESS: dict[str, Callable[[bytes], bytes]] = {
-    ".gz": gzip.compress, ".bz2": bz2.compress, ".xz": lzma.compress, ".zip": _zip,
-    ".zst": _zstd,
-}
 CSV = b"item,rater,joy\n001,a,1\n001,b,1\n002,a,0\n002,b,1\n003,a,2\n003,b,2\n"
 TABLES = {".csv": CSV, ".tsv": CSV.replace(b",", b"\t"),
           ".jsonl": b"".join(json.dumps(r).encode() + b"\n" for r in pd.read_csv(

@@ -21,22 +21,16 @@ from ..diagnostics.pairwise import pairwise
 from ..engine.levels import SET_LEVELS
 from ..errors import InputError
 from ..reporting.agreement import agreement_table
-from ..reporting.report import STATISTICS, Report, report
+from ..reporting.report import Report, report
 from ..schema.setcells import set_cells
 from ..uncertainty.intervals import method_for
 from .files import has_replication, read_table, stem, with_replication
 from .messages import as_flags
-from .output import records, schema
+from .output import records, report_blocks, schema
 from .parser import ROLES
 
 __all__ = ["COMMANDS", "Output", "check_memory"]
 
-TITLES = {
-    "irr": "IRR of each replication ({irr}, {level})",
-    "kappa_x": "kappa_x: agreement between replications (Eq 9-11)",
-    "normalized": "normalized kappa_x: replication similarity ({how}; near 1 = replicates as "
-                  "well as it agrees internally)",
-}
 #: Bytes per bootstrap replicate and cell (the replicate's value, and a sorted copy for the
 #: interval), and per replicate (its seed).
 _CELL_BYTES, _REPLICATE_BYTES = 16, 8
@@ -236,7 +230,7 @@ def _report_output(rep: Report, args: argparse.Namespace, title: str) -> str | O
         rep.attrs["notes"] = list(dict.fromkeys(as_flags(n) for n in rep.attrs["notes"]))
         return str(rep.to_html(title=title, digits=args.decimals))
     if args.format == "table":
-        return _blocks(rep, args.decimals)
+        return report_blocks(rep, args.decimals)
     if args.format == "markdown":
         return rep.to_markdown(args.decimals)
     attrs = {**rep.attrs}
@@ -245,34 +239,6 @@ def _report_output(rep: Report, args: argparse.Namespace, title: str) -> str | O
     settings = _settings({**attrs, "method": "bootstrap" if method else None}, "report")
     settings["replications"] = attrs.get("replications")
     return Output(schema(rep.frame, method), settings)
-
-
-def _blocks(rep: Report, decimals: int) -> str:
-    """The report as three titled blocks: IRR, kappa_x, normalized kappa_x."""
-    shown = rep._display(decimals)
-    ref = rep.attrs.get("reference")
-    how = (f"Section 6: kappa_x / IRR of {ref}" if ref is not None
-           else "Eq 13: kappa_x / sqrt(IRR_X IRR_Y)")
-    out = []
-    with pd.option_context("display.width", 250, "display.max_columns", 50,
-                           "display.max_rows", 10_000):
-        present = set(shown.columns.get_level_values(0))
-        for stat in (s for s in STATISTICS if s in present):  # one pool: its IRR only
-            block = shown[stat]
-            block.columns.name = "replication" if stat == "irr" else "pair"
-            out.append(TITLES[stat].format(irr=rep.attrs.get("irr"), level=rep.attrs.get(
-                "level"), how=how))
-            out.append(block.to_string() + "\n")
-    counts = rep.frame[rep.frame["statistic"] == "kappa_x"]
-    unpaired = counts.groupby(["replication", "replication_other"], sort=False)[
-        "n_unpairable"].max()
-    if len(unpaired):
-        out.append("Items annotated by only one replication of a pair (left out of that "
-                   "pair): " + ", ".join(f"{a} x {b}: {n:,}" for (a, b), n in unpaired.items())
-                   + "\n")
-    if "ci" in rep.attrs:
-        out.append(rep.caption() + "\n")
-    return "\n".join(out)
 
 
 def _run_demo(args: argparse.Namespace) -> str | Output:

@@ -8,7 +8,8 @@ the counts the API gives (``n_items`` first). The diagnostics (``raters``,
 ``items``) print one record per label x replication x rater (or item).
 Each format has one writer (:func:`write_table`, :func:`write_markdown`,
 :func:`write_csv`, :func:`write_json`); table and markdown show the same
-rounded text (:func:`cell_text`).
+rounded text (:func:`cell_text`). ``report`` and ``demo`` in the table format print
+the paper's Table 5 as three titled blocks (:func:`report_blocks`).
 """
 
 from __future__ import annotations
@@ -20,10 +21,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..reporting.report import STATISTICS
 from ..textsafe import csv_safe, json_value, markdown_cell
 
 __all__ = ["COUNTS", "FORMATS", "INTERVAL", "KEYS", "cell_text", "records", "render",
-           "schema", "write_csv", "write_json", "write_markdown", "write_table"]
+           "report_blocks", "schema", "write_csv", "write_json", "write_markdown",
+           "write_table"]
 
 FORMATS = ("table", "csv", "json", "markdown", "html")
 
@@ -297,3 +300,40 @@ def render(frame: pd.DataFrame, fmt: str, decimals: int, attrs: dict[str, Any],
     if fmt == "markdown":
         return write_markdown(frame, decimals)
     return write_table(frame, decimals)
+
+
+#: The titles of the report's three blocks in the table format.
+TITLES = {
+    "irr": "IRR of each replication ({irr}, {level})",
+    "kappa_x": "kappa_x: agreement between replications (Eq 9-11)",
+    "normalized": "normalized kappa_x: replication similarity ({how}; near 1 = replicates as "
+                  "well as it agrees internally)",
+}
+
+
+def report_blocks(rep: Any, decimals: int) -> str:
+    """The report as three titled blocks: IRR, kappa_x, normalized kappa_x."""
+    shown = rep._display(decimals)
+    ref = rep.attrs.get("reference")
+    how = (f"Section 6: kappa_x / IRR of {ref}" if ref is not None
+           else "Eq 13: kappa_x / sqrt(IRR_X IRR_Y)")
+    out = []
+    with pd.option_context("display.width", 250, "display.max_columns", 50,
+                           "display.max_rows", 10_000):
+        present = set(shown.columns.get_level_values(0))
+        for stat in (s for s in STATISTICS if s in present):  # one pool: its IRR only
+            block = shown[stat]
+            block.columns.name = "replication" if stat == "irr" else "pair"
+            out.append(TITLES[stat].format(irr=rep.attrs.get("irr"), level=rep.attrs.get(
+                "level"), how=how))
+            out.append(block.to_string() + "\n")
+    counts = rep.frame[rep.frame["statistic"] == "kappa_x"]
+    unpaired = counts.groupby(["replication", "replication_other"], sort=False)[
+        "n_unpairable"].max()
+    if len(unpaired):
+        out.append("Items annotated by only one replication of a pair (left out of that "
+                   "pair): " + ", ".join(f"{a} x {b}: {n:,}" for (a, b), n in unpaired.items())
+                   + "\n")
+    if "ci" in rep.attrs:
+        out.append(rep.caption() + "\n")
+    return "\n".join(out)

@@ -222,12 +222,12 @@ def rater_agreement(data: Any, metric: str = "kappa_x", level: Any = "nominal",
     opts = Bootstrap(n_boot, seed, interval)
     read_ = read(data, level, roles, "rater_agreement")
     ann = read_.ann
-    bounds, draws = (_intervals(read_, level_ci, opts, int(min_items)) if level_ci is not None
-                     else ({}, None))
+    every = [_stats(read_, j) for j in range(len(ann.labels))]
+    bounds, draws = (_intervals(read_, every, level_ci, opts, int(min_items))
+                     if level_ci is not None else ({}, None))
     parts = []
     below = 0
-    for j in range(len(ann.labels)):
-        s = _stats(read_, j)
+    for j, s in enumerate(every):
         n_ann = s["n_annotations"]
         below += int(((n_ann > 0) & (n_ann < min_items)).sum())
         r, b = np.nonzero(n_ann >= min_items)
@@ -326,13 +326,15 @@ _SCORES = {"kappa_x": lambda s: s["kappa_x"],
            "delta_alpha": lambda s: s["alpha_without"] - s["alpha"]}
 
 
-def _intervals(read_: Read, level: float, opts: Bootstrap, min_items: int
+def _intervals(read_: Read, est: list[dict[str, np.ndarray]], level: float, opts: Bootstrap,
+               min_items: int
                ) -> tuple[dict[str, list[tuple[np.ndarray, np.ndarray]]], Draws]:
     """Per label, the (lower, upper) (R, B) of kappa_x and delta_alpha from an item
     bootstrap: replicate b weights item i by the same keyed Poisson(1) draw as every
     other call with this seed (:class:`~xrr_accessor.engine.draws.Draws`), and BCa's
     jackknife leaves out one group of items at a time. Raters below ``min_items``
-    are not resampled (their rows are left out of the result)."""
+    are not resampled (their rows are left out of the result). ``est``: each label's
+    statistics of the estimate (the pass rater_agreement made already)."""
     ann = read_.ann
     offsets, order, _ = read_.groups()
     n_rep = len(ann.replications)
@@ -340,31 +342,36 @@ def _intervals(read_: Read, level: float, opts: Bootstrap, min_items: int
     opts.check_items(len(ann.items))
     draws = Draws.plan(len(ann.items), opts.n_boot, opts.seed,
                        jackknife=opts.interval == "bca")
-    out: dict[str, list[tuple[np.ndarray, np.ndarray]]] = {k: [] for k in _SCORES}
     members = draws.members(keys) if draws.groups else None
-    for j in range(len(ann.labels)):
-        est = _stats(read_, j)
-        keep = est["n_annotations"] >= min_items
-        if not keep.any():  # no rater is shown: nothing to resample
-            none = np.full(keep.shape, np.nan)
-            for k in _SCORES:
-                out[k].append((none, none))
-            continue
-        boot: dict[str, list[np.ndarray]] = {k: [] for k in _SCORES}
+    labels = range(len(ann.labels))
+    keep = [e["n_annotations"] >= min_items for e in est]
+    live = [j for j in labels if keep[j].any()]  # a label with no rater shown: not resampled
+    boot: dict[int, dict[str, list[np.ndarray]]] = {j: {k: [] for k in _SCORES} for j in live}
+    jack: dict[int, dict[str, list[np.ndarray]]] = {j: {k: [] for k in _SCORES} for j in live}
+
+    def add(to: dict[int, dict[str, list[np.ndarray]]], weights: np.ndarray) -> None:
+        groups = resampled(offsets, order, n_rep, weights)  # one per replicate, every label
+        for j in live:
+            s = _stats(read_, j, groups, keep[j])
+            for k, fn in _SCORES.items():
+                to[j][k].append(fn(s))
+
+    if live:
         for lo in range(0, opts.n_boot, MAX_BLOCK):
             block = draws.weights(keys, lo, min(lo + MAX_BLOCK, opts.n_boot))
             for col in range(block.shape[1]):
-                s = _stats(read_, j, resampled(offsets, order, n_rep, block[:, col]), keep)
-                for k, fn in _SCORES.items():
-                    boot[k].append(fn(s))
-        jack: dict[str, list[np.ndarray]] = {k: [] for k in _SCORES}
+                add(boot, block[:, col])
         for g in range(draws.groups):
             assert members is not None
-            s = _stats(read_, j, resampled(offsets, order, n_rep, members != g), keep)
-            for k, fn in _SCORES.items():
-                jack[k].append(fn(s))
+            add(jack, members != g)
+    out: dict[str, list[tuple[np.ndarray, np.ndarray]]] = {k: [] for k in _SCORES}
+    for j in labels:
         for k, fn in _SCORES.items():
+            if j not in boot:
+                none = np.full(keep[j].shape, np.nan)
+                out[k].append((none, none))
+                continue
             with np.errstate(invalid="ignore"):
-                out[k].append(limits(fn(est), np.stack(boot[k]), level, opts.interval,
-                                     np.stack(jack[k]) if jack[k] else None))
+                out[k].append(limits(fn(est[j]), np.stack(boot[j][k]), level, opts.interval,
+                                     np.stack(jack[j][k]) if jack[j][k] else None))
     return out, draws

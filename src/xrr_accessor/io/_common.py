@@ -20,7 +20,7 @@ from typing import Any, Literal
 import pandas as pd
 
 from ..errors import DroppedDataWarning, InputError
-from .source import PathOrBuffer, read_text, source_name
+from .source import PathOrBuffer, first_repeat, read_text, source_name
 
 Duplicates = Literal["error", "first", "last"]
 Multiple = bool | Collection[str] | None
@@ -61,12 +61,10 @@ def read_table(src: PathOrBuffer | pd.DataFrame, platform: str, sep: str | None)
 
 
 def _no_repeated_columns(names: list[Any], where: str, platform: str) -> None:
-    seen: set[Any] = set()
-    for name in names:
-        if name in seen:
-            raise InputError(f"{platform}: column {name!r} appears twice in {where}; every "
-                             "column needs its own name: rename or remove one of them.")
-        seen.add(name)
+    name = first_repeat(names)
+    if name is not None:
+        raise InputError(f"{platform}: column {name!r} appears twice in {where}; every "
+                         "column needs its own name: rename or remove one of them.")
 
 
 def require_columns(df: pd.DataFrame, columns: Iterable[str], platform: str, fix: str) -> None:

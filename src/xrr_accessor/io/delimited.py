@@ -10,7 +10,7 @@ import pandas as pd
 
 from ..errors import InputError
 from ..schema.roles import ROLE_ALIASES, norm
-from .source import compression_of, decompress
+from .source import compression_of, decompress, first_repeat
 
 __all__ = ["DELIMITERS", "read_delimited"]
 
@@ -81,12 +81,10 @@ def read_delimited(path: Path, fmt: str, sep: str | None, ids: list[str]) -> pd.
         sep = "\t" if fmt == "tsv" else _sniff(_head(src))
     try:
         header = _header(src, sep)
-        seen: set[str] = set()
-        for column in header:
-            if column in seen:
-                raise InputError(f"{path}: column {column!r} appears twice in the header; "
-                                 "every column needs its own name: rename or remove one")
-            seen.add(column)
+        column = first_repeat(header)
+        if column is not None:
+            raise InputError(f"{path}: column {column!r} appears twice in the header; "
+                             "every column needs its own name: rename or remove one")
         roles = {r for r in ids if r in ("item", "rater", "replication")}
         text = {c: str for c in header
                 if c in ids or any(norm(c) in ROLE_ALIASES[r] for r in roles)}

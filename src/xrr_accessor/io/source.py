@@ -20,7 +20,7 @@ import os
 import re
 import zipfile
 import zlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path, PurePosixPath
 from typing import IO, Any, cast
 
@@ -28,7 +28,8 @@ from .._optional import require
 from ..errors import InputError
 
 __all__ = [
-    "COMPRESSIONS", "PathOrBuffer", "compression_of", "decode", "decompress", "json_records",
+    "COMPRESSIONS", "PathOrBuffer", "compression_of", "decode", "decompress", "first_repeat",
+    "json_records",
     "parse_json", "parse_jsonl", "read_bytes", "read_text", "source_name",
 ]
 
@@ -223,3 +224,20 @@ def parse_jsonl(text: str, name: str, platform: str) -> Iterator[tuple[int, Any]
             raise InputError(f"{platform}: cannot parse line {number} of {name}: {why}. Fix "
                              "or remove that line.") from None
         yield number, record
+
+
+def first_repeat(names: Iterable[Any]) -> Any:
+    """The first column name that appears a second time in ``names`` (None: none).
+
+    Examples
+    --------
+    >>> first_repeat(["item", "rater", "joy", "rater"]), first_repeat(["a", "b"])
+    ('rater', None)
+    """
+    seen: set[Any] = set()
+    for name in names:
+        if name in seen:
+            return name
+        seen.add(name)
+    return None
+
