@@ -32,7 +32,7 @@ from dask.graph_manipulation import clone
 
 from ..engine.draws import Draws, check_options, seeds
 from ..engine.pipeline import kind_of
-from ..engine.staged import OTHER_REFUSED, Planned, Staged
+from ..engine.staged import OTHER_REFUSED, Job, Planned, Staged
 from ..engine.statistics import Meta, Stats
 from ..errors import InputError, collecting, per_call, warn
 from ..schema import Roles
@@ -61,7 +61,7 @@ def _add(*parts: Stats) -> Stats:
 
 
 def _plan(staged: Staged, fn: Callable[..., Any], args: tuple[Any, ...],
-          kwargs: dict[str, Any]) -> Meta:
+          kwargs: dict[str, Any]) -> Meta | Job:
     """The statistics the call needs: run it on the skeleton until it would compute."""
     with collecting():  # the client warns, once, when it finishes
         try:
@@ -75,7 +75,7 @@ def _field(merged: Merged, name: str) -> Any:
     return getattr(merged, name)
 
 
-def _all(staged: Staged, messages: Any, meta: Meta, stats: Stats, draws: Draws | None
+def _all(staged: Staged, messages: Any, meta: Meta | Job, stats: Stats, draws: Draws | None
          ) -> tuple[Any, ...]:
     return staged, messages, meta, stats, draws
 
@@ -105,10 +105,12 @@ def _bootstrap_options(fn: Callable[..., Any], data: Any, args: tuple[Any, ...],
 MAX_REPLICATE_BYTES = 2**30
 
 
-def _draws(staged: Staged, meta: Meta, n_boot: int, seed: Any, jackknife: bool) -> Draws:
+def _draws(staged: Staged, meta: Meta | Job, n_boot: int, seed: Any, jackknife: bool
+           ) -> Draws:
     n_items = len(staged.ann.items)
     draws = Draws.plan(n_items, n_boot, seed, None, jackknife)
-    cells = sum(int(np.prod(s)) for s in meta.shapes().values())
+    cells = meta.cells if isinstance(meta, Job) else sum(
+        int(np.prod(s)) for s in meta.shapes().values())
     need = 8 * cells * (n_boot + draws.groups)
     if need > MAX_REPLICATE_BYTES:
         raise InputError(
@@ -179,11 +181,9 @@ def defer(fn: Callable[..., Any], data: Any, args: tuple[Any, ...],
         staged = delayed(_field, pure=True)(merged_, "staged")
         messages = delayed(_field, pure=True)(merged_, "messages")
         meta = delayed(_plan, pure=True)(staged, fn, args, call)
-        draws, firsts = None, [0] * len(again)
-        if boot is not None:
-            draws = delayed(_draws, pure=True)(staged, meta, *boot)
-            offsets = delayed(_field, pure=True)(merged_, "offsets")
-            firsts = [delayed(_at, pure=True)(offsets, i) for i in range(len(again))]
+        draws = None if boot is None else delayed(_draws, pure=True)(staged, meta, *boot)
+        offsets = delayed(_field, pure=True)(merged_, "offsets")
+        firsts = [delayed(_at, pure=True)(offsets, i) for i in range(len(again))]
         stats = [delayed(partition_stats, pure=True)(p, roles, staged, meta, draws, f)
                  for p, f in zip(again, firsts, strict=True)]
         final = delayed(_all, pure=True)(staged, messages, meta, _tree(stats), draws)
@@ -304,7 +304,7 @@ class Lazy:
         for category, message in messages:
             warn(message, category)
         reps = None
-        if draws is not None:
+        if draws is not None and not isinstance(meta, Job):  # a Job's sums hold its own
             stats, reps = sampled(stats, draws, len(staged.ann.items))
         ready = Staged(staged.ann, staged.top, staged.kind, staged.ordered, meta, stats, reps)
         return self._fn(ready, *self._args, **self._kwargs)
