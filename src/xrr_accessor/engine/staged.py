@@ -17,7 +17,7 @@ from typing import Any
 from ..schema import Annotations
 from .statistics import Meta, Stats
 
-__all__ = ["OTHER_REFUSED", "Job", "Part", "Planned", "Staged"]
+__all__ = ["OTHER_REFUSED", "Job", "Part", "Pieces", "Planned", "Staged"]
 
 #: Why other= is refused with dask-backed data, and the way round.
 OTHER_REFUSED = (
@@ -78,6 +78,17 @@ class Job:
     fn: Callable[..., Any]
     args: tuple[Any, ...] = ()
     cells: int = 0
+
+
+class Pieces:
+    """What per-item :class:`Job` functions return: a list that ``+`` concatenates
+    (in dask's tree), one entry per partition."""
+
+    def __init__(self, parts: list[Any]) -> None:
+        self.parts = parts
+
+    def __add__(self, other: Pieces) -> Pieces:
+        return Pieces(self.parts + other.parts)
 
 
 class Planned(Exception):
