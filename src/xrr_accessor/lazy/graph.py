@@ -36,7 +36,7 @@ from ..engine.staged import OTHER_REFUSED, Job, Planned, Staged
 from ..engine.statistics import Meta, Stats
 from ..errors import InputError, collecting, per_call, warn
 from ..schema import Roles
-from .blocks import Merged, merge, partition_stats, sampled, survey
+from .blocks import Merged, Reader, merge, partition_stats, sampled, survey
 from .parts import partitions
 
 __all__ = ["FAN_IN", "Lazy", "compute_all", "defer", "partitions"]
@@ -141,8 +141,9 @@ def other_of(fn: Callable[..., Any], data: Any, args: tuple[Any, ...],
 
 
 def defer(fn: Callable[..., Any], data: Any, args: tuple[Any, ...],
-          kwargs: dict[str, Any]) -> Lazy:
-    """``fn(data, *args, **kwargs)`` on dask-backed ``data``, as a :class:`Lazy`."""
+          kwargs: dict[str, Any], reader: Reader | None = None) -> Lazy:
+    """``fn(data, *args, **kwargs)`` on dask-backed ``data``, as a :class:`Lazy`
+    (``reader``: how a partition is read, when not as one table of annotations)."""
     kwargs = dict(kwargs)
     boot = _bootstrap_options(fn, data, args, kwargs)
     if boot is not None:  # one seed for the partitions and the client
@@ -172,7 +173,7 @@ def defer(fn: Callable[..., Any], data: Any, args: tuple[Any, ...],
             raise InputError("the dask-backed data have no partitions.")
         probe = None
         if merged is None:
-            surveys = [delayed(survey, pure=True)(p, roles, check) for p in first]
+            surveys = [delayed(survey, pure=True)(p, roles, check, reader) for p in first]
             probe = delayed(merge, pure=True)(surveys, kind)
             again = list(clone(*first)) if len(first) > 1 else [clone(first[0])]
             merged_ = probe
@@ -184,7 +185,7 @@ def defer(fn: Callable[..., Any], data: Any, args: tuple[Any, ...],
         draws = None if boot is None else delayed(_draws, pure=True)(staged, meta, *boot)
         offsets = delayed(_field, pure=True)(merged_, "offsets")
         firsts = [delayed(_at, pure=True)(offsets, i) for i in range(len(again))]
-        stats = [delayed(partition_stats, pure=True)(p, roles, staged, meta, draws, f)
+        stats = [delayed(partition_stats, pure=True)(p, roles, staged, meta, draws, f, reader)
                  for p, f in zip(again, firsts, strict=True)]
         final = delayed(_all, pure=True)(staged, messages, meta, _tree(stats), draws)
         return final, (probe if check else None)
