@@ -17,8 +17,8 @@ import pandas as pd
 
 from ..engine.levels import Level
 from ..engine.staged import Job, Part, Pieces, Planned, Staged
-from ..lazy import deferrable
 from ..kernels.diagnostics import MATRIX, MOMENTS, NOMINAL, item_summary
+from ..lazy import deferrable
 from ._common import (
     Read,
     dist_for,

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..schema import Annotations
-from .statistics import Meta, Stats
+from .statistics import Meta
 
 __all__ = ["OTHER_REFUSED", "Job", "Part", "Pieces", "Planned", "Staged"]
 
@@ -47,6 +47,9 @@ class Staged:
     #: The partitions' replicate statistics under the call's bootstrap draws
     #: (a :class:`~xrr_accessor.engine.draws.Sampled`, read as the run's rows), if any.
     sampled: Any = None
+    #: The dask-backed data, their roles and reader, when the call finalizes: a call
+    #: that finds it needs more (the one-pool report's diagnostics) defers those on it.
+    origin: Any = None
 
 
 @dataclass(frozen=True)

@@ -193,7 +193,7 @@ def defer(fn: Callable[..., Any], data: Any, args: tuple[Any, ...],
     n_partitions = len(parts(False)[0])
     if not n_partitions:
         raise InputError("the dask-backed data have no partitions.")
-    return Lazy(build, fn, args, call, n_partitions)
+    return Lazy(build, fn, args, call, n_partitions, (data, roles, reader))
 
 
 def compute_all(*lazies: Lazy, **kwargs: Any) -> list[Any]:
@@ -256,10 +256,11 @@ class Lazy:
 
     def __init__(self, build: Callable[..., tuple[Delayed, Delayed | None]],
                  fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any],
-                 n_partitions: int) -> None:
+                 n_partitions: int, origin: Any = None) -> None:
         self._build = build
         self._fn, self._args, self._kwargs = fn, args, kwargs
         self.n_partitions = n_partitions
+        self._origin = origin
         self._graph: tuple[Delayed, Delayed | None] | None = None
         self._static: Delayed | None = None
 
@@ -307,7 +308,8 @@ class Lazy:
         reps = None
         if draws is not None and not isinstance(meta, Job):  # a Job's sums hold its own
             stats, reps = sampled(stats, draws, len(staged.ann.items))
-        ready = Staged(staged.ann, staged.top, staged.kind, staged.ordered, meta, stats, reps)
+        ready = Staged(staged.ann, staged.top, staged.kind, staged.ordered, meta, stats, reps,
+                       self._origin)
         return self._fn(ready, *self._args, **self._kwargs)
 
     def compute(self, **kwargs: Any) -> Any:
