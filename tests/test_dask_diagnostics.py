@@ -163,7 +163,7 @@ def test_validity_gold_series_and_mapping_equal_memory() -> None:
 def test_validity_on_dask_refuses_a_replication_named_like_the_gold() -> None:
     df = _frame(2).drop(columns="score")
     df["pool"] = df["pool"].replace({"P0": "other"})
-    with pytest.raises(InputError, match="named 'other'.*rename it"):
+    with pytest.raises(InputError, match=r"named 'other'.*rename it"):
         xrr.validity(dd.from_pandas(df, npartitions=2), gold="gold").compute()
 
 
@@ -211,5 +211,5 @@ def test_bootstrap_too_large_for_a_partition_is_refused() -> None:
     df = pd.DataFrame({"item": np.repeat(np.arange(n // 2), 2), "rater": np.arange(n),
                        **{f"l{j}": rng.integers(0, 6, n) for j in range(8)}})
     ddf = dd.from_pandas(df, npartitions=2)
-    with pytest.raises(InputError, match="GiB per partition.*interval='percentile'"):
+    with pytest.raises(InputError, match=r"GiB per partition.*interval='percentile'"):
         xrr.rater_agreement(ddf, level="ordinal", ci=0.9, n_boot=1000, seed=1).compute()

@@ -69,7 +69,7 @@ class Validity:
 
 @per_call
 def validity(data: Any, gold: Hashable | Mapping[Hashable, Hashable] | pd.Series | pd.DataFrame,
-             level: Any = "nominal", **roles: Any) -> Validity:
+             level: Any = "nominal", **roles: Any) -> Any:
     """Agreement of the annotations with a gold (expert) reference.
 
     The gold is one more replication with one rater: ``kappa_x`` of each
