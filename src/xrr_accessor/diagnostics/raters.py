@@ -179,9 +179,11 @@ def rater_agreement(data: Any, metric: str = "kappa_x", level: Any = "nominal",
         With a level (e.g. 0.95), intervals for ``kappa_x`` and
         ``delta_alpha`` from an item bootstrap: items drawn with all their
         annotations, by the same keyed draws as every other call with this
-        ``seed``; one pass over the annotations per replicate (and per
-        jackknife group for BCa, at most 200), so it costs ``n_boot`` + 200
-        times the estimate.
+        ``seed``; one pass over the annotations per replicate, and for BCa
+        one over each jackknife group's items (all groups together: one more
+        pass), so it costs about ``n_boot`` + 1 times the estimate. On
+        dask-backed data each partition sums its own items' share of every
+        replicate, and the intervals equal the in-memory ones.
     n_boot, seed, interval
         Replicates, seed and interval (``"bca"`` or ``"percentile"``) of the
         bootstrap, as in :func:`~xrr_accessor.irr`.
