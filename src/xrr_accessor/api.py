@@ -1,6 +1,6 @@
 """Public functions: each reads its input, runs the one pipeline, labels the result.
 
-The flow input -> codes (:mod:`.schema`) -> statistics (:mod:`.statistics`)
+The flow input -> codes (:mod:`.schema`) -> statistics (:mod:`.engine.statistics`)
 -> finalize (:mod:`.coefficients`) -> labeled result (:mod:`.results`) lives
 in :mod:`.pipeline`; the functions here choose the registry entries and the
 shape of what they return. The ``.xrr`` accessors call these functions.

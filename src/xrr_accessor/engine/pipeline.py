@@ -24,6 +24,7 @@ from ..coefficients.registry import finalize, needs
 from ..errors import InputError, LevelError, per_call
 from ..kernels import accumulate
 from ..schema import Annotations, Roles, Table, encode, read
+from .additive import GROUPS, Meta, Stats, check_size
 from .levels import SET_READ_HINT, Level, check_sets, resolve_level, resolve_weights, standardized
 from .results import (
     label_result,
@@ -34,7 +35,7 @@ from .results import (
     warn_undefined,
 )
 from .staged import OTHER_REFUSED, Planned, Staged
-from .statistics import GROUPS, Meta, Stats, check_size, chunk, rows
+from .statistics import chunk, rows
 
 __all__ = ["Run", "annotations", "entry_level", "make_meta", "run"]
 
