@@ -182,9 +182,9 @@ def test_evaluate_run_without_warnings_and_settings_match_the_replicates(pools):
     assert again.replicates is not None
     np.testing.assert_array_equal(again.replicates.boot["kx"], ev.replicates.boot["kx"])
     assert ev.replicates.boot["kx"].shape == (20, 2, 1)
-    attrs = ev.attrs(name_is="ignored")
+    attrs = ev.attrs(name_is="kept")
     assert [attrs[k] for k in ("name", "metric", "level")] == ["kappa_x", "kappa_x", "nominal"]
-    assert attrs["name_is"] == "ignored" and attrs["n_boot"] == 20
+    assert attrs["name_is"] == "kept" and attrs["n_boot"] == 20
     flat = _constant_label(pools)
     ev_flat, caught = quietly(evaluate, flat, [Target("kx", lookup("kappa_x", kind="cross"))])
     assert [w.category for w in caught] == [UndefinedWarning]  # the loud form warns

@@ -159,22 +159,24 @@ class Evaluation:
             return only
         return next(t for t in self.targets if t.key == key)
 
-    def attrs(self, key: str | None = None, **settings: Any) -> dict[str, Any]:
-        """A target's attrs: name, metric, level, citation, the caller's ``settings``,
-        the agreement weights when weighted, then the interval settings."""
+    def attrs(self, key: str | None = None, **extra: Any) -> dict[str, Any]:
+        """A target's attrs: name, metric, level, citation, the caller's ``extra``
+        (``form``, ``irr``, ``reference``...), the agreement weights when weighted,
+        then the interval :attr:`settings`."""
         t = self.target(key)
         level = self.run.level
         out: dict[str, Any] = {"name": t.entry.name, "metric": t.entry.name,
-                               "level": level.name, "citation": t.entry.citation, **settings}
+                               "level": level.name, "citation": t.entry.citation, **extra}
         if level.name == "weights":
             out["weights"] = level.custom if isinstance(level.custom, str) else "custom"
         return {**out, **self.settings}
 
-    def label(self, key: str | None = None, **settings: Any) -> Any:
+    def label(self, key: str | None = None, **extra: Any) -> Any:
         """A target as the caller's kind of object: a value per cell (float, Series,
-        DataFrame, DataArray) or, with intervals, a table (DataFrame, Dataset)."""
+        DataFrame, DataArray) or, with intervals, a table (DataFrame, Dataset); its
+        attrs from :meth:`attrs`."""
         t = self.target(key)
-        return self.run.label(t.entry, self.estimates[t.key], self.attrs(t.key, **settings),
+        return self.run.label(t.entry, self.estimates[t.key], self.attrs(t.key, **extra),
                               self.intervals.get(t.key))
 
 
