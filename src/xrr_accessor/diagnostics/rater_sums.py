@@ -20,10 +20,10 @@ from collections.abc import Iterator
 
 import numpy as np
 
+from ..engine.additive import Stats
 from ..engine.draws import MAX_BLOCK, Draws, item_keys
 from ..engine.levels import Level
 from ..engine.staged import Part
-from ..engine.statistics import Stats
 from ..kernels.diagnostics import rater_categorical, rater_moments
 from ._common import Read, centered
 

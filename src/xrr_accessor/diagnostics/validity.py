@@ -17,10 +17,11 @@ import numpy as np
 import pandas as pd
 
 from ..coefficients import lookup
+from ..engine.additive import Stats
 from ..engine.levels import resolve_level
 from ..engine.pipeline import Codes, kind_of, run
 from ..engine.staged import Job, Part, Planned, Staged
-from ..engine.statistics import Stats, chunk, rows
+from ..engine.statistics import chunk, rows
 from ..errors import DroppedDataWarning, InputError, per_call, warn
 from ..kernels.diagnostics import NOMINAL, item_summary
 from ..lazy import is_lazy

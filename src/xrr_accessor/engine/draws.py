@@ -4,7 +4,7 @@ A replicate's weights are a function of (seed, replicate, item key) alone
 (:func:`item_keys`, :func:`.kernels.resample.poisson_weights`), so any set of
 items (a dask partition, one input of two) computes its share of every
 replicate's statistics on its own (:func:`draw_columns`), and the shares add
-(:mod:`.statistics`). :mod:`.resample` finalizes them into replicates.
+(:mod:`.additive`). :mod:`.resample` finalizes them into replicates.
 """
 
 from __future__ import annotations
@@ -24,7 +24,8 @@ from ..kernels.resample import (
     jackknife_groups,
     poisson_weights,
 )
-from .statistics import Meta, Rows, columns
+from .additive import Meta
+from .statistics import Rows, columns
 
 __all__ = ["JACKKNIFE_GROUPS", "Draws", "Sampled", "block_size", "check_options",
            "draw_columns", "item_keys", "seeds"]
@@ -228,12 +229,18 @@ def draw_columns(r: Rows, keys: np.ndarray, meta: Meta, draws: Draws, first: int
     and of each jackknife group's items (last axis groups): what one partition adds."""
     size = block_size(r.n_items, meta)
     n_boot = len(draws.seeds)
-    parts = [weighted_columns(r, meta, lambda a, b, lo=lo: draws.weights(
-        keys[a:b], lo, lo + size)) for lo in range(0, n_boot, size)]
+
+    def boot_block(lo: int) -> dict[str, np.ndarray]:
+        return weighted_columns(r, meta, lambda a, b: draws.weights(keys[a:b], lo, lo + size))
+
+    def group_block(lo: int) -> dict[str, np.ndarray]:
+        hi = min(lo + size, draws.groups)
+        return weighted_columns(r, meta, lambda a, b: group_weights(member[a:b], lo, hi))
+
+    parts = [boot_block(lo) for lo in range(0, n_boot, size)]
     boot = {k: np.concatenate([p[k] for p in parts], axis=-1) for k in parts[0]}
     if not draws.groups:
         return boot, None
     member = draws.members(keys, first)
-    parts = [weighted_columns(r, meta, lambda a, b, lo=lo: group_weights(
-        member[a:b], lo, min(lo + size, draws.groups))) for lo in range(0, draws.groups, size)]
+    parts = [group_block(lo) for lo in range(0, draws.groups, size)]
     return boot, {k: np.concatenate([p[k] for p in parts], axis=-1) for k in parts[0]}
