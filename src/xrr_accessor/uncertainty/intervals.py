@@ -110,7 +110,7 @@ def analytic_intervals(run: Any, entry: Coefficient, level: float, population: f
     """Analytic standard errors and limits of ``entry``, from its registry hook."""
     population_size(None if math.isinf(population) else population, len(run.ann.items))
     est = run.estimate(entry, **params)
-    if entry.name != "icc" and not isinstance(run.rows, Rows):
+    if not entry.analytic_from_sums and not isinstance(run.rows, Rows):
         raise InputError(f"the analytic interval of {entry.name} reads every annotation, "
                          "which stay in the partitions of dask-backed data; pass "
                          "method='bootstrap' (its replicates add up across partitions).")
