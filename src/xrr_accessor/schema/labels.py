@@ -34,16 +34,18 @@ class Groups:
     varies: np.ndarray
 
     @classmethod
-    def of(cls, df: pd.DataFrame, col: Hashable, by: Hashable) -> Groups:
-        try:
-            g = df.groupby(by, sort=False, observed=True, dropna=False)[col]
-            n, nunique = g.size(), g.nunique(dropna=False)
-            first = df.drop_duplicates(subset=[by]).set_index(by)[col].reindex(n.index)
-            return cls(_hash(n.index), n.to_numpy(np.int64), _hash(first),
-                       (nunique > 1).to_numpy())
-        except TypeError:  # unhashable ids or values: reading them fails clearly
-            return cls(np.zeros(1, np.uint64), np.full(1, 2, np.int64),
-                       np.zeros(1, np.uint64), np.ones(1, bool))
+    def of(cls, by: Rows, values: pd.Series) -> Groups:
+        """The groups of ``by`` (rows grouped once per partition) for one column."""
+        codes, uniq = pd.factorize(values, use_na_sentinel=True)  # missing: -1, a value
+        codes = np.asarray(codes, dtype=np.int64)
+        if not len(by.starts):
+            return cls(by.keys, np.zeros(0, np.int64), np.zeros(0, np.uint64),
+                       np.zeros(0, bool))
+        ordered = codes[by.order]
+        lo = np.minimum.reduceat(ordered, by.starts)
+        hi = np.maximum.reduceat(ordered, by.starts)
+        hashes = np.append(_hash(uniq), _hash([None]))  # code -1: missing
+        return cls(by.keys, by.n, hashes[codes[by.first]], lo != hi)
 
     @classmethod
     def merge(cls, parts: list[Groups]) -> Groups:
@@ -66,9 +68,35 @@ class Groups:
         return bool(several.any()) and not bool((self.varies & several).any())
 
 
+@dataclass
+class Rows:
+    """Rows grouped by one column (items, or raters), once for every candidate column:
+    the groups' id hashes, sizes, each group's first row and the rows in group order."""
+
+    keys: np.ndarray
+    n: np.ndarray
+    first: np.ndarray
+    order: np.ndarray
+    starts: np.ndarray
+
+    @classmethod
+    def of(cls, ids: pd.Series) -> Rows:
+        codes, uniq = pd.factorize(ids, use_na_sentinel=False)
+        codes = np.asarray(codes, dtype=np.int64)
+        order = np.argsort(codes, kind="stable")
+        starts = np.searchsorted(codes[order], np.arange(len(uniq)))
+        n = np.diff(np.append(starts, len(codes))).astype(np.int64)
+        return cls(_hash(uniq), n, order[starts] if len(order) else starts, order, starts)
+
+
 def _hash(values: Any) -> np.ndarray:
-    """Hashes of ids or values, equal for equal values (missing ones alike)."""
-    return pd.util.hash_pandas_object(pd.Series(np.asarray(values, dtype=object)),
+    """Hashes of ids or values, equal for equal values (missing ones alike; numbers as
+    floats, so 1 and 1.0 alike across partitions)."""
+    index = pd.Index(values)
+    if pd.api.types.is_numeric_dtype(index.dtype) and not pd.api.types.is_bool_dtype(
+            index.dtype):
+        return pd.util.hash_array(index.to_numpy(dtype=float, na_value=np.nan))
+    return pd.util.hash_pandas_object(pd.Series(np.asarray(index, dtype=object)),
                                       index=False).to_numpy()
 
 
@@ -79,7 +107,7 @@ class Column:
     from the parts as from the whole."""
 
     kind: str  # "number", "string", "categorical", "empty" or "other"
-    by_item: Groups
+    by_item: Groups | None  # None: not grouped (numbers that span little)
     by_rater: Groups | None = None  # text only
     lo: float = np.inf  # numbers: the range of the known values ...
     hi: float = -np.inf
@@ -89,37 +117,57 @@ class Column:
     distinct: frozenset[Any] = frozenset()  # up to two distinct values
 
 
+def _numeric(values: pd.Series) -> bool:
+    return bool(pd.api.types.is_numeric_dtype(values.dtype)
+                or pd.api.types.is_bool_dtype(values.dtype))
+
+
+def _number(values: pd.Series) -> Column:
+    """A numeric column's range (an id spans more than :data:`ID_SPAN`), no groups."""
+    arr = values.to_numpy() if isinstance(values.dtype, np.dtype) else None
+    col_ev = Column("number", None)
+    if arr is not None and arr.size and arr.dtype.kind in "iuf":
+        known = arr[~np.isnan(arr)] if arr.dtype.kind == "f" else arr
+        if known.size:
+            col_ev.lo, col_ev.hi = float(known.min()), float(known.max())
+            col_ev.whole = bool((known == np.floor(known)).all())
+    elif arr is None or arr.dtype.kind not in "iuf":
+        col_ev.whole = False  # booleans, nullable: never an id
+    return col_ev
+
+
 def evidence(df: pd.DataFrame, candidates: list[Hashable], item: Hashable,
              rater: Hashable) -> dict[Hashable, Column]:
-    """What :func:`decide` needs of each candidate column of ``df``."""
-    out: dict[Hashable, Column] = {}
+    """What :func:`decide` needs of each candidate column of ``df``.
+
+    Only numbers, none spanning more than :data:`ID_SPAN` here: their ranges only
+    (no grouping by item, the costly part; a column whose parts are narrow but
+    whole spans more is then kept, where the eager reader might leave it out as an
+    id: name the labels to be sure).
+    """
+    out = {col: _number(df[col]) for col in candidates if _numeric(df[col])}
+    if len(out) == len(candidates) and not any(
+            c.whole and c.hi - c.lo > ID_SPAN for c in out.values()):
+        return {col: out[col] for col in candidates}
+    items = Rows.of(df[item])
+    raters: Rows | None = None
     for col in candidates:
         values = df[col]
-        dtype = values.dtype
-        by_item = Groups.of(df, col, item)
-        if pd.api.types.is_numeric_dtype(dtype) or pd.api.types.is_bool_dtype(dtype):
-            arr = values.to_numpy() if isinstance(dtype, np.dtype) else None
-            col_ev = Column("number", by_item)
-            if arr is not None and arr.size and arr.dtype.kind in "iuf":
-                known = arr[~np.isnan(arr)] if arr.dtype.kind == "f" else arr
-                if known.size:
-                    col_ev.lo, col_ev.hi = float(known.min()), float(known.max())
-                    col_ev.whole = bool((known == np.floor(known)).all())
-            elif arr is None or arr.dtype.kind not in "iuf":
-                col_ev.whole = False  # booleans, nullable: never an id
-            out[col] = col_ev
+        if col in out:
+            out[col].by_item = Groups.of(items, values)
             continue
         text = values.dropna()
         kind = pd.api.types.infer_dtype(text, skipna=True) if len(text) else "empty"
         kind = kind if kind in ("string", "categorical", "empty") else "other"
-        col_ev = Column(kind, by_item)
+        col_ev = Column(kind, Groups.of(items, values))
         if kind in ("string", "categorical"):
             col_ev.distinct = frozenset(text.drop_duplicates().iloc[:2].tolist())
             if kind == "string":
                 col_ev.n_chars, col_ev.n_text = int(text.str.len().sum()), len(text)
-            col_ev.by_rater = Groups.of(df, col, rater)
+            raters = raters or Rows.of(df[rater])
+            col_ev.by_rater = Groups.of(raters, values)
         out[col] = col_ev
-    return out
+    return {col: out[col] for col in candidates}
 
 
 def merge_evidence(parts: list[dict[Hashable, Column]]) -> dict[Hashable, Column]:
@@ -134,8 +182,10 @@ def merge_evidence(parts: list[dict[Hashable, Column]]) -> dict[Hashable, Column
         distinct: set[Any] = set()
         for e in evs:
             distinct |= e.distinct
+        items = [e.by_item for e in evs]
         out[col] = Column(
-            kind, Groups.merge([e.by_item for e in evs]),
+            kind, None if any(g is None for g in items) else Groups.merge(
+                [g for g in items if g is not None]),
             Groups.merge(raters) if raters else None,
             min(e.lo for e in evs), max(e.hi for e in evs), all(e.whole for e in evs),
             sum(e.n_chars for e in evs), sum(e.n_text for e in evs),
@@ -144,7 +194,7 @@ def merge_evidence(parts: list[dict[Hashable, Column]]) -> dict[Hashable, Column
 
 
 def _describes_item(ev: Column) -> bool:
-    return ev.by_item.describes()
+    return ev.by_item is not None and ev.by_item.describes()
 
 
 def _describes_rater(ev: Column) -> bool:
