@@ -81,7 +81,10 @@ class Rows:
 
     @classmethod
     def of(cls, ids: pd.Series) -> Rows:
-        codes, uniq = pd.factorize(ids, use_na_sentinel=False)
+        try:
+            codes, uniq = pd.factorize(ids, use_na_sentinel=False)
+        except TypeError:  # unhashable ids: the reader refuses them, saying why
+            codes, uniq = np.zeros(len(ids), np.int64), pd.Index([0])
         codes = np.asarray(codes, dtype=np.int64)
         order = np.argsort(codes, kind="stable")
         starts = np.searchsorted(codes[order], np.arange(len(uniq)))
@@ -136,6 +139,14 @@ def _number(values: pd.Series) -> Column:
     return col_ev
 
 
+def _grouped(by: Rows, values: pd.Series) -> Groups | None:
+    """:meth:`Groups.of`, or None for unhashable values (lists: the reader explains)."""
+    try:
+        return Groups.of(by, values)
+    except TypeError:
+        return None
+
+
 def evidence(df: pd.DataFrame, candidates: list[Hashable], item: Hashable,
              rater: Hashable) -> dict[Hashable, Column]:
     """What :func:`decide` needs of each candidate column of ``df``.
@@ -154,18 +165,18 @@ def evidence(df: pd.DataFrame, candidates: list[Hashable], item: Hashable,
     for col in candidates:
         values = df[col]
         if col in out:
-            out[col].by_item = Groups.of(items, values)
+            out[col].by_item = _grouped(items, values)
             continue
         text = values.dropna()
         kind = pd.api.types.infer_dtype(text, skipna=True) if len(text) else "empty"
         kind = kind if kind in ("string", "categorical", "empty") else "other"
-        col_ev = Column(kind, Groups.of(items, values))
+        col_ev = Column(kind, _grouped(items, values))
         if kind in ("string", "categorical"):
             col_ev.distinct = frozenset(text.drop_duplicates().iloc[:2].tolist())
             if kind == "string":
                 col_ev.n_chars, col_ev.n_text = int(text.str.len().sum()), len(text)
             raters = raters or Rows.of(df[rater])
-            col_ev.by_rater = Groups.of(raters, values)
+            col_ev.by_rater = _grouped(raters, values)
         out[col] = col_ev
     return {col: out[col] for col in candidates}
 
