@@ -240,7 +240,8 @@ def no_interval(metric: str, ci: float, weights: Any = "unweighted") -> str:
 
     Examples
     --------
-    >>> print(no_interval("scott", 0.95).replace("; ", "\n"))
+    >>> for part in no_interval("scott", 0.95).split("; "):
+    ...     print(part)
     no analytic interval for scott
     irr(data, metric='scott', ci=0.95, method='bootstrap') gives a bootstrap one
     """
