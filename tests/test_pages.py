@@ -8,6 +8,7 @@ import re
 import warnings
 
 import numpy as np
+import pandas as pd
 import pytest
 
 import xrr_accessor as xa
@@ -39,3 +40,89 @@ def test_agreement_rows_without_an_interval_say_where_it_is(weights):
         assert est["estimate"] == pytest.approx(row["estimate"], abs=1e-12)
         assert est["lower"] < row["estimate"] < est["upper"]
     assert (_quiet(xa.agreement_table, df, weights=weights)["reason"] == "").all()
+
+
+def _split_pool(seed: int = 3) -> pd.DataFrame:
+    """Five raters per item, binary: most items split 3-2 (all tied at the top D), and on
+    "awe" three items with two annotations that differ (D = 1, above the tie)."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for i in range(400):
+        ones = int(rng.choice([2, 3, 5], p=[0.45, 0.45, 0.1]))
+        values = rng.permutation([1] * ones + [0] * (5 - ones))
+        for r, v in zip(rng.choice(8, size=5, replace=False), values, strict=True):
+            rows.append((f"t{i}", f"w{r}", int(v), float(v)))
+    df = pd.DataFrame(rows, columns=["text", "coder", "joy", "awe"])
+    df = df.sample(frac=1.0, random_state=seed).reset_index(drop=True)  # items interleaved
+    few = [f"t{i}" for i in (150, 250, 350)]
+    keep = df[df["text"].isin(few)].groupby("text").head(2).index  # two annotations left...
+    df.loc[df["text"].isin(few) & ~df.index.isin(keep), "awe"] = np.nan
+    for t in few:  # ... that differ
+        at = df.index[(df["text"] == t) & df["awe"].notna()]
+        df.loc[at, "awe"] = [0.0, 1.0]
+    return df
+
+
+def _naive_d(df: pd.DataFrame, label: str) -> pd.Series:
+    """D_i at the nominal level from the formula: sqrt(share of the item's pairs that
+    differ), items in the order they first appear in the data."""
+    out = {}
+    for item, values in df.groupby("text", sort=False)[label]:
+        v = values.dropna().to_numpy()
+        n = len(v)
+        if n >= 2:
+            differ = sum(a != b for k, a in enumerate(v) for b in v[k + 1:])
+            out[item] = np.sqrt(differ / (n * (n - 1) / 2))
+    return pd.Series(out)
+
+
+_TIE = re.compile(r"On (\w+), ([\d,]+) items tie at (the top value, )?D = ([\d.]+)(, the last "
+                  r"value shown)?; the (\d+) shown are the first in the data(?:'|&#39;)s order\.")
+
+
+def test_items_caption_and_figure_say_how_many_tie(monkeypatch):
+    """Found by a new-user trial: thousands of items tie at the top D_i (every 3-2 split
+    of five) and the page showed ten of them (fifteen in the figure) without saying so.
+    The caption counts the ties per label, the rows shown are the first tied items in
+    the data's order, the figure draws as many rows as the table and says the same."""
+    pytest.importorskip("matplotlib")
+    from xrr_accessor.diagnostics import plots
+    from xrr_accessor.reporting.report_html import TOP_ROWS
+
+    df = _split_pool()
+    drawn = []
+    real = plots.items
+    monkeypatch.setattr(plots, "items", lambda *a, **k: drawn.append(real(*a, **k)) or
+                        drawn[-1])
+    rep = _quiet(xa.report, df, item="text", rater="coder", level="nominal")
+    page = _quiet(rep.to_html)
+    said = {m[1]: m for m in _TIE.finditer(page)}
+    assert set(said) == {"joy", "awe"}
+    for label in ("joy", "awe"):
+        d = _naive_d(df, label).sort_values(ascending=False, kind="stable")
+        top = d.iloc[0]
+        m = said[label]
+        last = d.iloc[TOP_ROWS - 1]
+        tied = d[np.isclose(d, last, rtol=0, atol=1e-12)]
+        assert int(m[2].replace(",", "")) == len(tied)
+        assert float(m[4]) == pytest.approx(last, abs=5e-4)
+        assert (m[3] is not None) == (top == last) and (m[5] is not None) == (top != last)
+        n_above = int((d > last + 1e-12).sum())
+        assert int(m[6]) == TOP_ROWS - n_above
+        shown = rep.items.xs(label, level="label").head(TOP_ROWS)
+        assert list(shown.index) == list(d.index[:TOP_ROWS])  # ties: first in the data
+        assert shown["n_annotations"].tolist() == [
+            int(df.loc[df["text"] == t, label].notna().sum()) for t in shown.index]
+    assert float(said["joy"][4]) == pytest.approx(np.sqrt(0.6), abs=5e-4)  # 3-2 of five
+    assert said["awe"][5] is not None  # above the tie: the three pairs that differ, D = 1
+    assert "read n_annotations beside D" in page
+    (ax,) = drawn  # the first label's figure: as many rows as the table, the tie said
+    assert len(ax.patches) == TOP_ROWS
+    assert f"{said['joy'][2]} items tie at the top value" in ax.get_xlabel().replace("\n", " ")
+    assert [t.get_text() for t in ax.get_yticklabels()] == [
+        f"{t}  (n=5)" for t in _naive_d(df, "joy").sort_values(
+            ascending=False, kind="stable").index[:TOP_ROWS]]
+    caption = re.search(r"<figcaption>joy: the (\d+) items of largest disagreement D_i[^<]*"
+                        r"</figcaption>", page)
+    assert caption is not None and int(caption[1]) == TOP_ROWS
+    assert f"{said['joy'][2]} items tie at the top value" in caption[0]

@@ -23,8 +23,9 @@ import xarray as xr
 from .._optional import new_axes
 from ..errors import InputError
 from ..textsafe import figure_text
+from .items import tie_sentence, ties
 
-__all__ = ["aad", "items", "raters", "validity"]
+__all__ = ["aad", "items", "raters", "top_items", "validity"]
 
 
 def _frame(table: Any) -> pd.DataFrame:
@@ -59,8 +60,11 @@ def _cell_names(index: pd.Index) -> list[str]:
 
 def items(table: Any, label: Any = None, top: int = 20, kind: str = "top",
           ax: Any = None) -> Any:
-    """The ``top`` items of largest D_i as horizontal bars (``kind="top"``), or the
-    distribution of D_i over items, per replication (``kind="hist"``).
+    """The ``top`` items of largest D_i as horizontal bars (``kind="top"``), each named
+    with its number of annotations n, or the distribution of D_i over items, per
+    replication (``kind="hist"``). When the items shown are a choice among ties
+    (thousands of 3-2 splits of five at the top), the x label says how many tie
+    and that the first in the data's order are shown.
 
     Examples
     --------
@@ -70,6 +74,8 @@ def items(table: Any, label: Any = None, top: int = 20, kind: str = "top",
     >>> ax = items(xrr.item_disagreement(df))
     >>> [float(p.get_width()) for p in ax.patches]
     [2.0, 0.0]
+    >>> [t.get_text() for t in ax.get_yticklabels()]
+    ['1  (n=2)', '2  (n=2)']
     """
     rows, name = _one_label(_frame(table), label)
     if kind == "hist":
@@ -86,16 +92,44 @@ def items(table: Any, label: Any = None, top: int = 20, kind: str = "top",
         return ax
     if kind != "top":
         raise InputError(f"kind={kind!r}; use 'top' or 'hist'.")
-    best = rows.dropna(subset=["disagreement"]).sort_values("disagreement",
-                                                           ascending=False).head(top)
-    ax = new_axes(ax, (6, max(2.5, 0.3 * len(best) + 1)))
+    best, tie = top_items(rows, top)
+    ax = new_axes(ax, (6.5, max(2.5, 0.3 * len(best) + 1.3)))
     y = np.arange(len(best))[::-1]
     ax.barh(y, best["disagreement"], color="C3")
-    ax.set_yticks(y, _cell_names(best.index), fontsize=8)
-    for yy, n in zip(y, best["n_annotations"], strict=True):
-        ax.text(0, yy, f" n={n}", va="center", fontsize=7, color="white")
-    ax.set(xlabel="D_i", title=f"Most disagreed-on items{': ' + name if name else ''}")
+    ax.set_yticks(y, [f"{who}  (n={n})" for who, n in zip(
+        _cell_names(best.index), best["n_annotations"], strict=True)], fontsize=8)
+    ax.set(xlabel="D_i (n: the item's annotations)" + (f"\n{_wrap(tie)}" if tie else ""),
+           title=f"Most disagreed-on items{': ' + name if name else ''}")
     return ax
+
+
+def top_items(table: Any, top: int, label: Any = None) -> tuple[pd.DataFrame, str]:
+    """The ``top`` rows of largest D_i of one label of :func:`~xrr_accessor.item_disagreement`
+    (every replication together, as :func:`items` draws them), and how they sit among
+    ties in words (:func:`~xrr_accessor.diagnostics.items.tie_sentence`; "" when
+    they are not a choice among equals).
+
+    Examples
+    --------
+    >>> import pandas as pd, xrr_accessor as xrr
+    >>> df = pd.DataFrame({"item": [1, 1, 2, 2, 3, 3], "rater": ["a", "b"] * 3,
+    ...                    "joy": [0, 1, 1, 0, 1, 1]})
+    >>> rows, said = top_items(xrr.item_disagreement(df, level="nominal"), top=1)
+    >>> rows.index.get_level_values("item").tolist(), said
+    ([1], "2 items tie at the top value, D = 1.000; the one shown is the first in the data's order")
+    """
+    rows = _one_label(_frame(table), label)[0]
+    ranked = rows.dropna(subset=["disagreement"]).sort_values(
+        "disagreement", ascending=False, kind="stable")  # ties keep the data's order
+    best = ranked.head(top)
+    said = tie_sentence(ties(ranked.reset_index(drop=True), top).iloc[0]) if len(best) else ""
+    return best, said
+
+
+def _wrap(text: str, width: int = 70) -> str:
+    import textwrap
+
+    return figure_text("\n".join(textwrap.wrap(text, width)))
 
 
 def raters(table: Any, label: Any = None, annotate: int = 3, ax: Any = None) -> Any:
