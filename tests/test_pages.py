@@ -126,3 +126,43 @@ def test_items_caption_and_figure_say_how_many_tie(monkeypatch):
                         r"</figcaption>", page)
     assert caption is not None and int(caption[1]) == TOP_ROWS
     assert f"{said['joy'][2]} items tie at the top value" in caption[0]
+
+
+def _agreement_section(page: str) -> tuple[str, str]:
+    """The caption and table of the one-pool page's classic-family section."""
+    m = re.search(r'<section id="agreement">.*?<p class="note">(.*?)</p>(.*?)</section>',
+                  page, re.S)
+    assert m is not None
+    return m[1].replace("&#39;", "'"), m[2]
+
+
+def test_classic_table_caption_says_what_its_columns_hold():
+    """Found by a new-user trial: on dask the one-pool page said the classic table's
+    intervals were analytic while the table had none. The caption follows the table's
+    columns: analytic intervals (naming the rows without one), none on dask, nothing
+    said without ci."""
+    dd = pytest.importorskip("dask.dataframe")
+    rng = np.random.default_rng(4)
+    truth = rng.integers(0, 3, 150)
+    rows = [(f"t{i}", f"w{r}", int(truth[i] if rng.random() < 0.7 else rng.integers(0, 3)))
+            for i in range(150) for r in rng.choice(6, size=3, replace=False)]
+    df = pd.DataFrame(rows, columns=["item", "rater", "joy"])
+    kw = dict(ci=0.9, n_boot=50, seed=3)
+    cases = {"memory": _quiet(xa.report, df, **kw),
+             "dask": _quiet(dd.from_pandas(df, npartitions=3).xrr.report(**kw).compute),
+             "no ci": _quiet(xa.report, df)}
+    for case, rep in cases.items():
+        note, html = _agreement_section(_quiet(rep.to_html, figures=False))
+        table = rep.agreement
+        has = "lower" in table.columns
+        assert has == ("<th>lower</th>" in html) == (case == "memory")
+        assert ("Its intervals are analytic" in note) == has
+        assert ("This table has no intervals: on dask-backed data" in note) == (case == "dask")
+        if has:
+            blank = table["lower"].isna() & np.isfinite(table["estimate"])
+            names = sorted(table.index.get_level_values("metric")[blank])
+            assert names == ["light", "scott"]
+            said = re.search(r"; ([\w, ]+) have none \(see reason\)\.", note)
+            assert said is not None and sorted(said[1].split(", ")) == names
+        else:
+            assert "none (see reason)" not in note
