@@ -166,3 +166,73 @@ def test_classic_table_caption_says_what_its_columns_hold():
             assert said is not None and sorted(said[1].split(", ")) == names
         else:
             assert "none (see reason)" not in note
+
+
+def _pools(shared: bool) -> pd.DataFrame:
+    df = simulate(n_items=200, labels=["joy", "awe"], pools=["A", "B"], seed=1)
+    if not shared:  # the pools share no item: kappa_x is undefined everywhere
+        b = df["pool"] == "B"
+        df.loc[b, "item_id"] = "b" + df.loc[b, "item_id"].astype(str)
+    return df
+
+
+def _pixel(ax, x: float, y: float) -> np.ndarray:
+    """The RGB of the drawn figure at data point (x, y) of ``ax``."""
+    fig = ax.figure
+    fig.canvas.draw()
+    img = np.asarray(fig.canvas.buffer_rgba())[..., :3]
+    px, py = ax.transData.transform((x, y))
+    return img[img.shape[0] - int(round(py)), int(round(px))]
+
+
+@pytest.mark.parametrize("shared", [True, False])
+def test_figures_say_undefined_and_legends_list_what_is_drawn(shared):
+    """Found by a new-user trial: with pools sharing no item the normalized-kappa_x
+    heatmap was an empty white box (its "NaN" written in white) and the bar chart's
+    legend listed a kappa_x bar that was not drawn. Undefined cells are grey with
+    "NaN" in dark ink and counted in the title; legends list only drawn bars."""
+    pytest.importorskip("matplotlib")
+    import matplotlib.pyplot as plt
+    from matplotlib.colors import to_rgb
+
+    from xrr_accessor.reporting.plotting import UNDEFINED_COLOR
+
+    rep = _quiet(xa.report, _pools(shared), ci=0.9, n_boot=50, seed=1)
+    frame = rep.frame
+    norm = frame[frame["statistic"] == "normalized"].reset_index(drop=True)
+    n_nan = int(norm["estimate"].isna().sum())
+    assert n_nan == (0 if shared else 2)
+    ax = rep.plot.heatmap()
+    grey = np.round(np.array(to_rgb(UNDEFINED_COLOR)) * 255)
+    for i, v in enumerate(norm["estimate"]):  # one pair: cell (i, 0)
+        rgb = _pixel(ax, 0.3, i + 0.3)  # inside the cell, off its text
+        assert np.allclose(rgb, grey, atol=2) == bool(np.isnan(v))
+        assert not np.all(rgb > 250)  # never an empty white cell
+        (text,) = [t for t in ax.texts if t.get_position() == (0, i)]
+        assert text.get_text() == ("NaN" if np.isnan(v) else f"{v:.2f}")
+        if np.isnan(v):
+            assert np.all(np.array(to_rgb(text.get_color())) < 0.5)  # dark on grey
+    assert ("grey: undefined (NaN), 2 of 2 cells" in ax.get_title()) == (not shared)
+    plt.close(ax.figure)
+
+    kx = frame[frame["statistic"] == "kappa_x"]
+    ax = rep.plot.irr_vs_kappa()
+    legend = ax.get_legend()
+    names = [t.get_text() for t in legend.get_texts()]
+    want = ["IRR A", "IRR B"] + (["kappa_x A x B"] if np.isfinite(kx["estimate"]).any()
+                                 else [])
+    assert names == want
+    drawn = [p for p in ax.patches if np.isfinite(p.get_height())]
+    irr = frame[frame["statistic"] == "irr"]
+    assert len(drawn) == int(np.isfinite(irr["estimate"]).sum()
+                             + np.isfinite(kx["estimate"]).sum())
+    assert sum(t.get_text() == "NaN" for t in ax.texts) == int(kx["estimate"].isna().sum())
+    assert ("kappa_x A x B undefined (NaN) on 2 of 2 labels" in ax.get_title()) == (
+        not shared)
+    plt.close(ax.figure)
+
+    ax = rep.plot.label("joy")
+    names = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert names == (["IRR", "kappa_x"] if shared else ["IRR"])
+    assert sum(t.get_text() == "NaN" for t in ax.texts) == (0 if shared else 1)
+    plt.close(ax.figure)
