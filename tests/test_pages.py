@@ -182,7 +182,7 @@ def _pixel(ax, x: float, y: float) -> np.ndarray:
     fig.canvas.draw()
     img = np.asarray(fig.canvas.buffer_rgba())[..., :3]
     px, py = ax.transData.transform((x, y))
-    return img[img.shape[0] - int(round(py)), int(round(px))]
+    return img[img.shape[0] - round(float(py)), round(float(px))]
 
 
 @pytest.mark.parametrize("shared", [True, False])
@@ -235,4 +235,32 @@ def test_figures_say_undefined_and_legends_list_what_is_drawn(shared):
     names = [t.get_text() for t in ax.get_legend().get_texts()]
     assert names == (["IRR", "kappa_x"] if shared else ["IRR"])
     assert sum(t.get_text() == "NaN" for t in ax.texts) == (0 if shared else 1)
+    plt.close(ax.figure)
+
+
+def test_pairwise_heatmap_marks_pairs_without_shared_items():
+    """The rater heatmap's NaN cells (two raters with no item in common) are grey with
+    "NaN" in dark ink and counted in the title; the diagonal (no pair) is not counted."""
+    pytest.importorskip("matplotlib")
+    import matplotlib.pyplot as plt
+    from matplotlib.colors import to_rgb
+
+    from xrr_accessor.reporting.plotting import UNDEFINED_COLOR, pairwise_heatmap
+
+    rows = [(i, r, (i + (r == "c")) % 2) for i in range(12) for r in "abc"]
+    rows += [(i, "d", i % 2) for i in range(12, 20)] + [(i, "a", i % 2) for i in range(12, 20)]
+    df = pd.DataFrame(rows, columns=["item", "rater", "joy"])
+    table = _quiet(xa.pairwise, df)
+    matrix = table["estimate"].unstack().to_numpy(dtype=float)
+    off = ~np.eye(len(matrix), dtype=bool)
+    n_nan = int(np.isnan(matrix[off]).sum())
+    assert n_nan == 4  # d shares no item with b or c, both orders
+    ax = pairwise_heatmap(table)
+    assert f"grey: undefined (NaN), {n_nan} of {off.sum()} cells" in ax.get_title()
+    grey = np.round(np.array(to_rgb(UNDEFINED_COLOR)) * 255)
+    for i, j in zip(*np.nonzero(np.isnan(matrix) & off), strict=True):
+        assert np.allclose(_pixel(ax, j + 0.3, i + 0.3), grey, atol=2)
+        (text,) = [t for t in ax.texts if t.get_position() == (j, i)]
+        assert text.get_text() == "NaN"
+        assert np.all(np.array(to_rgb(text.get_color())) < 0.5)
     plt.close(ax.figure)
