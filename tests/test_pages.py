@@ -4,6 +4,7 @@ and figure is checked against the numbers it describes."""
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 import warnings
 
@@ -264,3 +265,52 @@ def test_pairwise_heatmap_marks_pairs_without_shared_items():
         assert text.get_text() == "NaN"
         assert np.all(np.array(to_rgb(text.get_color())) < 0.5)
     plt.close(ax.figure)
+
+
+def test_pairwise_lists_each_pair_once_on_request(tmp_path, capsys):
+    """A new-user trial read every pair twice in pairwise(). Both orders are the
+    documented default (unstack() gives the square matrix the heatmap draws);
+    both_orders=False (``xrr pairwise --unordered``) lists each unordered pair once,
+    the rater met first in the data first, each checked against sklearn."""
+    from cli_helpers import cli_csv
+    from sklearn.metrics import cohen_kappa_score
+
+    rng = np.random.default_rng(6)
+    rows = []
+    for pool in ("P", "Q"):
+        for i in range(60):
+            truth = int(rng.integers(0, 3))
+            for c in rng.choice(["e", "b", "d", "a", "c"], size=3, replace=False):
+                rows.append((f"{pool}{i}", pool, c,
+                             truth if rng.random() < 0.7 else int(rng.integers(0, 3))))
+    df = pd.DataFrame(rows, columns=["text", "batch", "coder", "joy"])
+    roles = dict(item="text", rater="coder", replication="batch")
+    both = _quiet(xa.pairwise, df, **roles)
+    once = _quiet(xa.pairwise, df, both_orders=False, **roles)
+    assert len(both) == 2 * len(once) and once.attrs["both_orders"] is False
+    path = tmp_path / "crowd.csv"
+    df.rename(columns={"text": "item", "batch": "replication", "coder": "rater"}).to_csv(
+        path, index=False)
+    cli = cli_csv(capsys, "pairwise", str(path), "--unordered")
+    assert len(cli) == len(once)
+    for pool, part in df.groupby("batch"):
+        seen = list(pd.unique(df["coder"]))  # the data's order of raters
+        listed = once.xs(("joy", pool), level=["label", "replication"])
+        pairs = list(listed.index)
+        assert len(set(map(frozenset, pairs))) == len(pairs)  # each pair once
+        assert all(seen.index(a) < seen.index(b) for a, b in pairs)
+        wide = part.pivot(index="text", columns="coder", values="joy")
+        for a, b in itertools.combinations(seen, 2):
+            shared = wide[[a, b]].dropna()
+            if not len(shared):
+                assert (a, b) not in pairs
+                continue
+            row = listed.loc[(a, b)]
+            assert row["n_items"] == len(shared)
+            assert row["estimate"] == pytest.approx(
+                cohen_kappa_score(shared[a], shared[b]), abs=1e-12)
+            assert row["estimate"] == both.loc[("joy", pool, b, a), "estimate"]
+            (line,) = cli[(cli["replication"] == pool) & (cli["rater"] == a)
+                          & (cli["rater_other"] == b)].itertuples()
+            assert line.estimate == pytest.approx(row["estimate"], abs=1e-12)
+            assert line.n_items == row["n_items"]
