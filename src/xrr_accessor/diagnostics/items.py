@@ -30,7 +30,7 @@ from ._common import (
     where_counts,
 )
 
-__all__ = ["FEW_ANNOTATIONS", "item_disagreement", "tie_sentence", "ties"]
+__all__ = ["FEW_ANNOTATIONS", "item_disagreement", "tie_sentence", "ties", "top_items"]
 
 CITATION = ("Du, Labat, Demeester & Hoste (2024), Beyond Kappa and Alpha: a simple but "
             "effective method for annotation agreement measurement and prediction (poster)")
@@ -103,6 +103,32 @@ def tie_sentence(row: Any, digits: int = 3) -> str:
                 f"last value shown; {_the_shown(row['n_last_shown'])} the first in the "
                 "data's order")
     return ""
+
+
+def top_items(table: pd.DataFrame, top: int, label: Any = None) -> tuple[pd.DataFrame, str]:
+    """The ``top`` rows of largest D_i of one ``label`` (the first by default) of
+    :func:`item_disagreement`'s table, every replication together (as
+    :func:`~xrr_accessor.diagnostics.plots.items` draws them; ties keep the data's
+    order), and how they sit among ties in words (:func:`tie_sentence`; "" when
+    they are not a choice among equals).
+
+    Examples
+    --------
+    >>> df = pd.DataFrame({"item": [1, 1, 2, 2, 3, 3], "rater": ["a", "b"] * 3,
+    ...                    "joy": [0, 1, 1, 0, 1, 1]})
+    >>> rows, said = top_items(item_disagreement(df, level="nominal"), top=1)
+    >>> rows.index.get_level_values("item").tolist(), said
+    ([1], "2 items tie at the top value, D = 1.000; the one shown is the first in the data's order")
+    """
+    rows = table
+    if "label" in (table.index.names or []):
+        first = table.index.get_level_values("label")[0] if len(table) else None
+        rows = table.xs(first if label is None else label, level="label")
+    ranked = rows.dropna(subset=["disagreement"]).sort_values(
+        "disagreement", ascending=False, kind="stable")  # ties keep the data's order
+    best = ranked.head(top)
+    said = tie_sentence(ties(ranked.reset_index(drop=True), top).iloc[0]) if len(best) else ""
+    return best, said
 
 
 def _the_shown(n: Any) -> str:

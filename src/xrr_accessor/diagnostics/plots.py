@@ -23,9 +23,9 @@ import xarray as xr
 from .._optional import new_axes
 from ..errors import InputError
 from ..textsafe import figure_text
-from .items import tie_sentence, ties
+from .items import top_items
 
-__all__ = ["aad", "items", "raters", "top_items", "validity"]
+__all__ = ["aad", "items", "raters", "validity"]
 
 
 def _frame(table: Any) -> pd.DataFrame:
@@ -101,29 +101,6 @@ def items(table: Any, label: Any = None, top: int = 20, kind: str = "top",
     ax.set(xlabel="D_i (n: the item's annotations)" + (f"\n{_wrap(tie)}" if tie else ""),
            title=f"Most disagreed-on items{': ' + name if name else ''}")
     return ax
-
-
-def top_items(table: Any, top: int, label: Any = None) -> tuple[pd.DataFrame, str]:
-    """The ``top`` rows of largest D_i of one label of :func:`~xrr_accessor.item_disagreement`
-    (every replication together, as :func:`items` draws them), and how they sit among
-    ties in words (:func:`~xrr_accessor.diagnostics.items.tie_sentence`; "" when
-    they are not a choice among equals).
-
-    Examples
-    --------
-    >>> import pandas as pd, xrr_accessor as xrr
-    >>> df = pd.DataFrame({"item": [1, 1, 2, 2, 3, 3], "rater": ["a", "b"] * 3,
-    ...                    "joy": [0, 1, 1, 0, 1, 1]})
-    >>> rows, said = top_items(xrr.item_disagreement(df, level="nominal"), top=1)
-    >>> rows.index.get_level_values("item").tolist(), said
-    ([1], "2 items tie at the top value, D = 1.000; the one shown is the first in the data's order")
-    """
-    rows = _one_label(_frame(table), label)[0]
-    ranked = rows.dropna(subset=["disagreement"]).sort_values(
-        "disagreement", ascending=False, kind="stable")  # ties keep the data's order
-    best = ranked.head(top)
-    said = tie_sentence(ties(ranked.reset_index(drop=True), top).iloc[0]) if len(best) else ""
-    return best, said
 
 
 def _wrap(text: str, width: int = 70) -> str:

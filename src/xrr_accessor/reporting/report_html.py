@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from .._optional import require
-from ..diagnostics.items import FEW_ANNOTATIONS, tie_sentence, ties
+from ..diagnostics.items import FEW_ANNOTATIONS, tie_sentence, ties, top_items
 from .agreement import LANDIS_KOCH
 from .cells import TITLES, cell_names
 from .reading import readings
@@ -101,7 +101,7 @@ def _pool_figures(report: Any) -> list[dict[str, Any]]:
     items = report.items
     if items is not None and len(items) and np.isfinite(items["disagreement"]).any():
         label = first if "label" in items.index.names else None
-        shown, tie = plots.top_items(items, TOP_ROWS, label=label)
+        shown, tie = top_items(items, TOP_ROWS, label=label)
         out.append(_png(plots.items(items, label=label, top=TOP_ROWS),
                         f"The items most disagreed on, {first}",
                         f"{first}: the {len(shown)} items of largest disagreement D_i, each "
