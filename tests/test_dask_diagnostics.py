@@ -280,11 +280,24 @@ def test_labels_are_inferred_over_all_partitions_as_in_memory(seed: int, parts: 
 
 
 def test_labels_inferred_on_item_indexed_partitions() -> None:
-    """Partitions of whole items with known divisions skip the split check, but the
-    labels are still decided over all of them."""
-    df = _with_metadata(3).sort_values("domain", kind="stable")
-    ddf = dd.from_pandas(df.set_index("item"), npartitions=3, sort=True)
-    assert ddf.known_divisions
-    got = _quiet(lambda: ddf.xrr(item="item").irr().compute())
-    want = _quiet(lambda: xrr.irr(ddf.compute().reset_index()))
+    """Partitions of whole items with known divisions run in one graph; when each holds
+    one domain (item ids that sort by domain), each partition keeps the domain as a
+    label and the graph stops; compute() then reads them again with the labels decided
+    over all of them, and warns as in memory."""
+    df = _with_metadata(3)
+    df["item"] = df["domain"] + "-" + df["item"]
+    ddf = dd.concat([dd.from_pandas(g.set_index("item").sort_index(), npartitions=1)
+                     for _, g in df.groupby("domain")])
+    assert ddf.known_divisions and ddf.npartitions == 3
+    assert ddf.map_partitions(lambda p: pd.Series([p["domain"].nunique()])).compute(
+    ).eq(1).all()
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        got = ddf.xrr(item="item").irr().compute()
+    with warnings.catch_warnings(record=True) as seen_mem:
+        warnings.simplefilter("always")
+        want = xrr.irr(ddf.compute().reset_index())
     pd.testing.assert_series_equal(got, want, check_index_type=False)
+    said = [str(w.message) for w in seen if "labels inferred" in str(w.message)]
+    assert said and said == [str(w.message) for w in seen_mem
+                             if "labels inferred" in str(w.message)]

@@ -27,7 +27,6 @@ from typing import Any
 
 import dask
 import numpy as np
-import xarray as xr
 from dask.delayed import Delayed, delayed
 from dask.graph_manipulation import clone
 
@@ -77,15 +76,27 @@ def _field(merged: Merged, name: str) -> Any:
     return getattr(merged, name)
 
 
-def _staged_of(merged: Merged) -> Staged:
-    """The skeleton, unless the partitions inferred different labels (then the passes
-    must run again with the labels decided over all of them: compute() does)."""
-    if merged.relabel is not None:
-        raise InputError(
+class Relabel(InputError):
+    """The partitions read the columns as different labels (each decided alone): the
+    labels decided over all of them, and the warning of what was left out."""
+
+    def __init__(self, labels: list[Any], note: tuple[type, str] | None) -> None:
+        super().__init__(
             "the partitions' columns read as different labels (a column looks like item "
             "metadata in some partitions only); name the labels with .xrr(labels=[...]), "
             "or call .compute() on the lazy result, which decides them over all "
-            f"partitions (here: {merged.relabel}).")
+            f"partitions (here: {labels}).")
+        self.labels, self.note = labels, note
+
+    def __reduce__(self) -> tuple[Any, ...]:  # raised in a worker, re-raised here
+        return (Relabel, (self.labels, self.note))
+
+
+def _staged_of(merged: Merged) -> Staged:
+    """The skeleton, unless the partitions inferred different labels (then the passes
+    run again with the labels decided over all of them: compute() does)."""
+    if merged.relabel is not None:
+        raise Relabel(merged.relabel, merged.note)
     return merged.staged
 
 
@@ -200,9 +211,6 @@ def defer(fn: Callable[..., Any], data: Any, args: tuple[Any, ...],
             cut[shuffle] = partitions(data, roles, shuffle)
         return cut[shuffle]
 
-    inferred = not isinstance(data, xr.Dataset | xr.DataArray) and not any(
-        roles.get(k) not in (None, False) for k in ("labels", "value", "wide"))
-
     def build(shuffle: bool, merged: Merged | None = None,
               labels: list[Any] | None = None) -> tuple[Delayed, Delayed | None]:
         """The call's graph: survey, merge, plan and statistics (``merged`` given: the
@@ -231,7 +239,7 @@ def defer(fn: Callable[..., Any], data: Any, args: tuple[Any, ...],
         stats = [delayed(partition_stats, pure=True)(p, use, staged, meta, draws, f, reader)
                  for p, f in zip(again, firsts, strict=True)]
         final = delayed(_all, pure=True)(staged, messages, meta, _tree(stats), draws)
-        return final, (probe if check or (inferred and labels is None) else None)
+        return final, (probe if check else None)
 
     n_partitions = len(parts(False)[0])
     if not n_partitions:
@@ -260,6 +268,7 @@ def compute_all(*lazies: Lazy, **kwargs: Any) -> list[Any]:
     0.5
     """
     finals = [lazy.graph() for lazy in lazies]
+    shuffled = [False] * len(lazies)
     probes = [(i, probe) for i, (_, probe) in enumerate(finals) if probe is not None]
     if probes:  # first pass alone: are items split across partitions?
         found = dask.compute(*(probe for _, probe in probes), **kwargs)
@@ -267,14 +276,23 @@ def compute_all(*lazies: Lazy, **kwargs: Any) -> list[Any]:
             # whole items: statistics of the same partitions; split: shuffle by item;
             # labels inferred differently per partition, or split items: read with the
             # labels decided over all of them, and say what was left out
+            shuffled[i] = bool(merged.n_split)
             decided = merged.relabel or (merged.decided if merged.n_split else None)
             if decided is not None:
-                finals[i] = lazies[i]._build(bool(merged.n_split), None, decided)
-                lazies[i]._notes = [merged.note] if merged.note is not None else []
+                finals[i] = lazies[i]._relabeled(shuffled[i], decided, merged.note)
             else:
                 finals[i] = (lazies[i]._build(False, merged) if not merged.n_split
                              else lazies[i]._build(True))
-    parts = dask.compute(*(final for final, _ in finals), **kwargs)
+    try:
+        parts = list(dask.compute(*(final for final, _ in finals), **kwargs))
+    except Relabel:  # whole items, each partition deciding the labels alone: decide again
+        parts = []
+        for i, lazy in enumerate(lazies):
+            try:
+                parts.extend(dask.compute(finals[i][0], **kwargs))
+            except Relabel as again:
+                final = lazy._relabeled(shuffled[i], again.labels, again.note)
+                parts.extend(dask.compute(final[0], **kwargs))
     return [lazy._finish(p) for lazy, p in zip(lazies, parts, strict=True)]
 
 
@@ -315,6 +333,12 @@ class Lazy:
         self._notes: list[tuple[type, str]] = []
         self._graph: tuple[Delayed, Delayed | None] | None = None
         self._static: Delayed | None = None
+
+    def _relabeled(self, shuffle: bool, labels: list[Any], note: tuple[type, str] | None
+                   ) -> tuple[Delayed, Delayed | None]:
+        """The graph reading ``labels`` as named, and the warning it no longer raises."""
+        self._notes = [note] if note is not None else []
+        return self._build(shuffle, None, labels)
 
     def graph(self) -> tuple[Delayed, Delayed | None]:
         """The one-graph form (survey, merge, statistics) over the partitions as they
