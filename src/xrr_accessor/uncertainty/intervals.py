@@ -140,6 +140,10 @@ def acceleration(jack: np.ndarray) -> np.ndarray:
         return np.where(den > 0, num / np.where(den > 0, den, 1.0), 0.0)
 
 
+#: Relative distance below which a replicate ties with the estimate (rounding).
+TIE = 1e-12
+
+
 def bca_constants(estimate: np.ndarray, boot: np.ndarray,
                   jack: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """BCa's bias correction z0 (NaN where every replicate is on one side) and
@@ -147,8 +151,11 @@ def bca_constants(estimate: np.ndarray, boot: np.ndarray,
     finite = np.isfinite(boot)
     n = finite.sum(axis=0)
     with np.errstate(invalid="ignore"):
-        below = ((boot < estimate) & finite).sum(axis=0) + 0.5 * (
-            (boot == estimate) & finite).sum(axis=0)
+        # a replicate equal to the estimate up to rounding is a tie (counted half): the
+        # same sums added in another order (dask's partitions) give the same z0
+        tie = np.abs(boot - estimate) <= TIE * np.maximum(1.0, np.abs(estimate))
+        below = ((boot < estimate) & ~tie & finite).sum(axis=0) + 0.5 * (
+            tie & finite).sum(axis=0)
     share = np.where(n > 0, below / np.maximum(n, 1), np.nan)
     z0 = np.full(estimate.shape, np.nan)
     for idx in np.ndindex(estimate.shape):
