@@ -6,13 +6,56 @@ import numpy as np
 from numba import njit
 
 
+#: Ranges of at most this many values are coded with a bit mask of the values present
+#: (no lookup table written per value: a store per value costs more than the pass).
+MASK_SPAN = 64
+
+
+@njit(cache=True, nogil=True)
+def _ranks(present: np.ndarray, out: np.ndarray) -> int:
+    """``present`` (span + 1) 0/1 per slot, the last slot standing for missing:
+    slots to ranks in place (-1 for absent slots and the missing slot), and
+    ``out`` remapped when some slot is absent. Returns K."""
+    span = present.shape[0] - 1
+    k = 0
+    for v in range(span):
+        if present[v]:
+            present[v] = k
+            k += 1
+        else:
+            present[v] = -1
+    present[span] = -1
+    for a in range(out.shape[0]):  # branch-free: the missing slot maps to -1 too
+        out[a] = present[out[a]]
+    return k
+
+
+@njit(cache=True, nogil=True)
+def _slots_present(out: np.ndarray, span: int) -> np.ndarray:
+    """(span + 1) 0/1: which slots 0..span occur in ``out`` (slot ``span`` = missing)."""
+    present = np.zeros(span + 1, dtype=np.int64)
+    for a in range(out.shape[0]):
+        present[out[a]] = 1
+    return present
+
+
+@njit(cache=True, nogil=True)
+def _present_from_mask(bits: np.uint64, span: int) -> np.ndarray:
+    present = np.zeros(span + 1, dtype=np.int64)
+    for v in range(span):
+        present[v] = (bits >> np.uint64(v)) & np.uint64(1)
+    present[span] = 1
+    return present
+
+
 @njit(cache=True, nogil=True)
 def small_integer_codes(values: np.ndarray, max_span: int,
                         out: np.ndarray) -> tuple[bool, np.ndarray]:
     """Codes 0..K-1 of int64 ``values`` in sorted order, written to ``out``, and
     the K categories.
 
-    Two passes over the values and a lookup table over [min, max]. When the
+    Two or three passes over the values and a lookup table over [min, max]
+    (a bit mask of the values present when the range is small). When the
     range is wider than ``max_span`` the first result is False (hash instead)
     and ``out`` is not written.
     """
@@ -21,28 +64,27 @@ def small_integer_codes(values: np.ndarray, max_span: int,
     hi = values[0]
     for a in range(n):
         v = values[a]
-        if v < lo:
-            lo = v
-        if v > hi:
-            hi = v
+        lo = v if v < lo else lo
+        hi = v if v > hi else hi
     if hi - lo > max_span:
         return False, np.empty(0, dtype=np.int64)
-    lookup = np.zeros(hi - lo + 1, dtype=np.int64)
-    for a in range(n):
-        lookup[values[a] - lo] = 1
-    k = 0
-    for v in range(hi - lo + 1):
-        if lookup[v]:
-            lookup[v] = k
-            k += 1
-        else:
-            lookup[v] = -1
+    span = hi - lo + 1
+    if span <= MASK_SPAN:
+        bits = np.uint64(0)
+        for a in range(n):
+            slot = values[a] - lo
+            out[a] = slot
+            bits |= np.uint64(1) << np.uint64(slot)
+        present = _present_from_mask(bits, span)
+    else:
+        for a in range(n):
+            out[a] = values[a] - lo
+        present = _slots_present(out, span)
+    k = _ranks(present, out) if n else 0
     cats = np.empty(k, dtype=np.int64)
-    for v in range(hi - lo + 1):
-        if lookup[v] >= 0:
-            cats[lookup[v]] = v + lo
-    for a in range(n):
-        out[a] = lookup[values[a] - lo]
+    for v in range(span):
+        if present[v] >= 0:
+            cats[present[v]] = v + lo
     return True, cats
 
 
@@ -53,7 +95,8 @@ def whole_float_codes(values: np.ndarray, max_span: int,
 
     NaN is missing (code -1). The first result is False (and ``out`` not
     written) when a value is not a whole number, is infinite, or the range is
-    wider than ``max_span``.
+    wider than ``max_span``. The passes have no branch on the values (missing
+    values at random would defeat the branch predictor).
     """
     n = values.shape[0]
     lo = np.inf
@@ -63,35 +106,32 @@ def whole_float_codes(values: np.ndarray, max_span: int,
         v = values[a]
         lo = v if v < lo else lo
         hi = v if v > hi else hi
-        bad |= (v - np.floor(v)) != 0.0 and v == v
+        bad |= (v != np.floor(v)) & (v == v)
     if bad or not (lo <= hi) or hi - lo > max_span or abs(lo) > 2.0**52 or abs(hi) > 2.0**52:
         return False, np.empty(0, dtype=np.float64)
     base = np.int64(lo)
     span = np.int64(hi) - base + 1
-    lookup = np.zeros(span, dtype=np.int64)
-    for a in range(n):
-        v = values[a]
-        if v == v:
-            slot = np.int64(v) - base
-            out[a] = slot
-            lookup[slot] = 1
-        else:
-            out[a] = -1
-    k = 0
-    for v in range(span):
-        if lookup[v]:
-            lookup[v] = k
-            k += 1
-        else:
-            lookup[v] = -1
+    if span <= MASK_SPAN:
+        bits = np.uint64(0)
+        for a in range(n):
+            v = values[a]
+            ok = v == v
+            slot = np.int64(v if ok else lo) - base
+            out[a] = slot if ok else span
+            bits |= (np.uint64(1) << np.uint64(slot)) if ok else np.uint64(0)
+        present = _present_from_mask(bits, span)
+    else:
+        for a in range(n):
+            v = values[a]
+            ok = v == v
+            slot = np.int64(v if ok else lo) - base
+            out[a] = slot if ok else span
+        present = _slots_present(out, span)
+    k = _ranks(present, out)
     cats = np.empty(k, dtype=np.float64)
     for v in range(span):
-        if lookup[v] >= 0:
-            cats[lookup[v]] = float(v + base)
-    if k < span:  # values missing inside [lo, hi]: slots to ranks (else they are equal)
-        for a in range(n):
-            if out[a] >= 0:
-                out[a] = lookup[out[a]]
+        if present[v] >= 0:
+            cats[present[v]] = float(v + base)
     return True, cats
 
 
