@@ -60,3 +60,26 @@ def test_a_repeated_annotation_is_still_found_with_integer_ids(duplicates):
         xa.irr(df)
     got = df.xrr(duplicates=duplicates).irr()
     assert got.attrs["n_duplicates"] == 1
+
+
+@settings(max_examples=200, deadline=None)
+@given(items=arrays(np.int64, st.integers(0, 60), elements=st.integers(0, 11)),
+       grouped=st.booleans(), extra=st.integers(0, 3))
+def test_item_order_is_a_stable_sort_by_item(items, grouped, extra):
+    """The counting sort by item, and its shortcut for rows already grouped in item
+    order (empty ``order``, offsets where the item changes; items with no row,
+    inside the range or after it, have empty slices), against numpy's stable argsort."""
+    from xrr_accessor.kernels.accumulate import item_order
+
+    if grouped:
+        items = np.sort(items)
+    n_item = int(items.max(initial=-1)) + 1 + extra
+    offsets, order = item_order(items, n_item)
+    want_order = np.argsort(items, kind="stable")
+    np.testing.assert_array_equal(offsets, np.r_[0, np.cumsum(np.bincount(items,
+                                                                          minlength=n_item))])
+    if order.size == 0:
+        assert (np.diff(items) >= 0).all()
+        np.testing.assert_array_equal(want_order, np.arange(len(items)))
+    else:
+        np.testing.assert_array_equal(order, want_order)
