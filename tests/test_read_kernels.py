@@ -83,3 +83,22 @@ def test_item_order_is_a_stable_sort_by_item(items, grouped, extra):
         np.testing.assert_array_equal(want_order, np.arange(len(items)))
     else:
         np.testing.assert_array_equal(order, want_order)
+
+
+@settings(max_examples=300, deadline=None)
+@given(n=st.integers(0, 40), n_item=st.integers(1, 6), n_rater=st.integers(1, 4),
+       n_rep=st.integers(0, 3), grouped=st.booleans(), seed=st.integers(0, 2**16))
+def test_has_repeats_equals_pandas(n, n_item, n_rater, n_rep, grouped, seed):
+    """The repeat check of (item, rater[, replication]) keys: one pass with a rater table
+    when the rows come grouped by item (runs in any item order), else the byte per key;
+    the same answer as hashing the combined keys."""
+    from xrr_accessor.schema.duplicates import has_repeats, key_codes
+
+    rng = np.random.default_rng(seed)
+    item = rng.integers(0, n_item, n)
+    if grouped:  # each item's rows together, the items in a shuffled order
+        item = rng.permutation(n_item)[np.sort(item)]
+    parts = [item, rng.integers(0, n_rater, n)] + ([rng.integers(0, n_rep, n)] if n_rep else [])
+    ids = [Ids(p.astype(np.int64), pd.Index(range(int(p.max(initial=-1)) + 1))) for p in parts]
+    keys = key_codes(ids)
+    assert has_repeats(keys) == pd.Index(keys.codes).has_duplicates

@@ -180,3 +180,30 @@ def has_repeat(keys: np.ndarray, space: int) -> bool:
             return True
         seen[k] = 1
     return False
+
+
+@njit(cache=True, nogil=True)
+def repeat_in_runs(item: np.ndarray, sub: np.ndarray, n_item: int, n_sub: int) -> int:
+    """Whether a (``item``, ``sub``) key occurs twice, for rows whose items come in
+    runs (each item's rows together, in any order of items): 1 yes, 0 no, -1 the
+    rows of some item are not together (then nothing is known).
+
+    ``sub`` (codes 0..n_sub-1: the rater, with the replication and label when
+    there are) is stamped with the item that last used it, so the table is
+    n_sub entries (the raters), not items x raters.
+    """
+    stamp = np.full(n_sub, -1, dtype=np.int64)
+    started = np.zeros(n_item, dtype=np.uint8)
+    prev = -1
+    for a in range(item.shape[0]):
+        i = item[a]
+        if i != prev:
+            if started[i]:
+                return -1
+            started[i] = 1
+            prev = i
+        s = sub[a]
+        if stamp[s] == i:
+            return 1
+        stamp[s] = i
+    return 0

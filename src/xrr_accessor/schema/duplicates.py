@@ -7,35 +7,61 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from ..errors import InputError, LevelError
-from ..kernels.encode import has_repeat
+from ..kernels.encode import has_repeat, repeat_in_runs
 from .tables import Ids
 
-__all__ = ["MAX_MARK_SPACE", "Keys", "dedupe", "first_positions", "key_codes"]
+__all__ = ["MAX_MARK_SPACE", "Keys", "dedupe", "first_positions", "has_repeats", "key_codes"]
 
 
 @dataclass(frozen=True)
 class Keys:
-    """One int64 key per row combining several factorized ids, and how many keys
-    there can be (the product of the ids' counts)."""
+    """The ids of each row (item first, then rater and the others), combined into one
+    int64 key per row (:attr:`codes`, built when first read) out of :attr:`space`
+    possible keys (the product of the ids' counts)."""
 
-    codes: np.ndarray
-    space: int
+    parts: tuple[Ids, ...]
+
+    @property
+    def space(self) -> int:
+        return int(np.prod([max(len(ids.uniques), 1) for ids in self.parts], dtype=object))
+
+    @cached_property
+    def codes(self) -> np.ndarray:
+        key = np.zeros(len(self.parts[0]), dtype=np.int64)
+        for ids in self.parts:
+            key = key * max(len(ids.uniques), 1) + ids.codes
+        return key
 
 
 def key_codes(parts: list[Ids]) -> Keys:
     """The combined key of each row (see :class:`Keys`)."""
-    key = np.zeros(len(parts[0]), dtype=np.int64)
-    space = 1
-    for ids in parts:
-        key = key * max(len(ids.uniques), 1) + ids.codes
-        space *= max(len(ids.uniques), 1)
-    return Keys(key, space)
+    return Keys(tuple(parts))
+
+
+def has_repeats(keys: Keys) -> bool:
+    """Whether a key occurs twice. Rows grouped by item (long frames sorted by item,
+    wide frames) are checked in one pass with a table of the other ids' keys
+    (:func:`~xrr_accessor.kernels.encode.repeat_in_runs`), others with a byte per
+    key over the whole key space, or by hashing when that space is too large."""
+    item, rest = keys.parts[0], keys.parts[1:]
+    n_sub = int(np.prod([max(len(ids.uniques), 1) for ids in rest], dtype=object))
+    if rest and len(item) and n_sub <= max(1 << 16, len(item)):  # int64 stamps: <= 8 B a row
+        sub = rest[0].codes
+        for ids in rest[1:]:
+            sub = sub * max(len(ids.uniques), 1) + ids.codes
+        found = repeat_in_runs(item.codes, sub, max(len(item.uniques), 1), n_sub)
+        if found >= 0:
+            return bool(found)
+    if keys.space <= max(MAX_MARK_SPACE, 8 * len(keys.codes)):
+        return bool(has_repeat(keys.codes, keys.space))
+    return bool(pd.Index(keys.codes).has_duplicates)
 
 
 #: Largest key space checked for repeats with a byte per key (else pandas hashes).
@@ -64,8 +90,7 @@ def dedupe(
     values. The policy is the user's explicit choice, so it does not warn; the
     count is reported in the result's ``attrs["n_duplicates"]``.
     """
-    if keys.space <= max(MAX_MARK_SPACE, 8 * len(keys.codes)) and not has_repeat(
-            keys.codes, keys.space):
+    if not has_repeats(keys):
         return None, values
     key = keys.codes
     index = pd.Index(key)
