@@ -5,7 +5,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-
 #: Ranges of at most this many values are coded with a bit mask of the values present
 #: (no lookup table written per value: a store per value costs more than the pass).
 MASK_SPAN = 64
