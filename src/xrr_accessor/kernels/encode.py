@@ -16,6 +16,7 @@ def _ranks(present: np.ndarray, out: np.ndarray) -> int:
     slots to ranks in place (-1 for absent slots and the missing slot), and
     ``out`` remapped when some slot is absent. Returns K."""
     span = present.shape[0] - 1
+    missing = present[span] != 0
     k = 0
     for v in range(span):
         if present[v]:
@@ -24,8 +25,9 @@ def _ranks(present: np.ndarray, out: np.ndarray) -> int:
         else:
             present[v] = -1
     present[span] = -1
-    for a in range(out.shape[0]):  # branch-free: the missing slot maps to -1 too
-        out[a] = present[out[a]]
+    if k < span or missing:  # else every slot is its rank already
+        for a in range(out.shape[0]):  # branch-free: the missing slot maps to -1 too
+            out[a] = present[out[a]]
     return k
 
 
@@ -39,11 +41,11 @@ def _slots_present(out: np.ndarray, span: int) -> np.ndarray:
 
 
 @njit(cache=True, nogil=True)
-def _present_from_mask(bits: np.uint64, span: int) -> np.ndarray:
+def _present_from_mask(bits: np.uint64, span: int, missing: bool) -> np.ndarray:
     present = np.zeros(span + 1, dtype=np.int64)
     for v in range(span):
         present[v] = (bits >> np.uint64(v)) & np.uint64(1)
-    present[span] = 1
+    present[span] = missing
     return present
 
 
@@ -74,7 +76,7 @@ def small_integer_codes(values: np.ndarray, max_span: int,
             slot = values[a] - lo
             out[a] = slot
             bits |= np.uint64(1) << np.uint64(slot)
-        present = _present_from_mask(bits, span)
+        present = _present_from_mask(bits, span, False)
     else:
         for a in range(n):
             out[a] = values[a] - lo
@@ -112,13 +114,15 @@ def whole_float_codes(values: np.ndarray, max_span: int,
     span = np.int64(hi) - base + 1
     if span <= MASK_SPAN:
         bits = np.uint64(0)
+        missing = False
         for a in range(n):
             v = values[a]
             ok = v == v
             slot = np.int64(v if ok else lo) - base
             out[a] = slot if ok else span
             bits |= (np.uint64(1) << np.uint64(slot)) if ok else np.uint64(0)
-        present = _present_from_mask(bits, span)
+            missing |= not ok
+        present = _present_from_mask(bits, span, missing)
     else:
         for a in range(n):
             v = values[a]
