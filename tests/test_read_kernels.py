@@ -47,7 +47,9 @@ def test_integer_ids_equal_factorize_whatever_the_range(values, dtype):
 @settings(max_examples=200, deadline=None)
 @given(keys=arrays(np.int64, st.integers(0, 300), elements=st.integers(0, 999)))
 def test_has_repeat_equals_duplicated(keys):
-    assert has_repeat(keys, 1000) == bool(pd.Index(keys).duplicated().any())
+    """Keys item * 10 + rater in arbitrary row order: the byte-per-key pass."""
+    found = has_repeat(keys // 10, keys % 10, 100, 10, 1000)
+    assert found == int(pd.Index(keys).duplicated().any())
 
 
 @pytest.mark.parametrize("duplicates", ["first", "last"])
@@ -101,4 +103,14 @@ def test_has_repeats_equals_pandas(n, n_item, n_rater, n_rep, grouped, seed):
     parts = [item, rng.integers(0, n_rater, n)] + ([rng.integers(0, n_rep, n)] if n_rep else [])
     ids = [Ids(p.astype(np.int64), pd.Index(range(int(p.max(initial=-1)) + 1))) for p in parts]
     keys = key_codes(ids)
-    assert has_repeats(keys) == pd.Index(keys.codes).has_duplicates
+    want = pd.Index(keys.codes).has_duplicates
+    assert has_repeats(keys) == want
+    # the kernel alone, with no room for a byte per key: rows in runs are still answered
+    items = max(len(ids[0].uniques), 1)
+    n_sub = keys.space // items
+    found = has_repeat(item, keys.codes - item * n_sub, items, n_sub, 0)
+    runs = all(item[k] == item[k - 1] or item[k] not in item[:k] for k in range(1, n))
+    if runs:
+        assert found == int(want)
+    else:  # unknown, unless a repeat was met before the rows left their runs
+        assert found == -1 or (found == 1 and want)

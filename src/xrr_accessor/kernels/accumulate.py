@@ -78,7 +78,8 @@ def item_order(item: np.ndarray, n_item: int) -> tuple[np.ndarray, np.ndarray]:
             while done <= i:
                 offsets[done] = a
                 done += 1
-        offsets[done:] = n
+        for i in range(done, n_item + 1):
+            offsets[i] = n
         return offsets, np.empty(0, dtype=np.int64)
     for a in range(n):
         offsets[item[a] + 1] += 1

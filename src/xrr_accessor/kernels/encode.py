@@ -11,54 +11,16 @@ MASK_SPAN = 64
 
 
 @njit(cache=True, nogil=True)
-def _ranks(present: np.ndarray, out: np.ndarray) -> int:
-    """``present`` (span + 1) 0/1 per slot, the last slot standing for missing:
-    slots to ranks in place (-1 for absent slots and the missing slot), and
-    ``out`` remapped when some slot is absent. Returns K."""
-    span = present.shape[0] - 1
-    missing = present[span] != 0
-    k = 0
-    for v in range(span):
-        if present[v]:
-            present[v] = k
-            k += 1
-        else:
-            present[v] = -1
-    present[span] = -1
-    if k < span or missing:  # else every slot is its rank already
-        for a in range(out.shape[0]):  # branch-free: the missing slot maps to -1 too
-            out[a] = present[out[a]]
-    return k
-
-
-@njit(cache=True, nogil=True)
-def _slots_present(out: np.ndarray, span: int) -> np.ndarray:
-    """(span + 1) 0/1: which slots 0..span occur in ``out`` (slot ``span`` = missing)."""
-    present = np.zeros(span + 1, dtype=np.int64)
-    for a in range(out.shape[0]):
-        present[out[a]] = 1
-    return present
-
-
-@njit(cache=True, nogil=True)
-def _present_from_mask(bits: np.uint64, span: int, missing: bool) -> np.ndarray:
-    present = np.zeros(span + 1, dtype=np.int64)
-    for v in range(span):
-        present[v] = (bits >> np.uint64(v)) & np.uint64(1)
-    present[span] = missing
-    return present
-
-
-@njit(cache=True, nogil=True)
 def small_integer_codes(values: np.ndarray, max_span: int,
                         out: np.ndarray) -> tuple[bool, np.ndarray]:
     """Codes 0..K-1 of int64 ``values`` in sorted order, written to ``out``, and
     the K categories.
 
-    Two or three passes over the values and a lookup table over [min, max]
-    (a bit mask of the values present when the range is small). When the
-    range is wider than ``max_span`` the first result is False (hash instead)
-    and ``out`` is not written.
+    Two passes over the values (three when some value of [min, max] is absent)
+    and a lookup table over [min, max], whose present values are found with a
+    bit mask when the range is small. When the range is wider than
+    ``max_span`` the first result is False (hash instead) and ``out`` is not
+    written.
     """
     n = values.shape[0]
     lo = values[0]
@@ -70,22 +32,29 @@ def small_integer_codes(values: np.ndarray, max_span: int,
     if hi - lo > max_span:
         return False, np.empty(0, dtype=np.int64)
     span = hi - lo + 1
+    lookup = np.zeros(span, dtype=np.int64)
+    bits = np.uint64(0)
+    for a in range(n):  # no store per value into the table (it costs more than the pass)
+        slot = values[a] - lo
+        out[a] = slot
+        bits |= np.uint64(1) << np.uint64(slot & 63)
     if span <= MASK_SPAN:
-        bits = np.uint64(0)
-        for a in range(n):
-            slot = values[a] - lo
-            out[a] = slot
-            bits |= np.uint64(1) << np.uint64(slot)
-        present = _present_from_mask(bits, span, False)
+        for v in range(span):
+            lookup[v] = (bits >> np.uint64(v)) & np.uint64(1)
     else:
         for a in range(n):
-            out[a] = values[a] - lo
-        present = _slots_present(out, span)
-    k = _ranks(present, out) if n else 0
+            lookup[out[a]] = 1
+    k = 0
+    for v in range(span):
+        lookup[v] = k if lookup[v] else -1
+        k += lookup[v] >= 0
     cats = np.empty(k, dtype=np.int64)
     for v in range(span):
-        if present[v] >= 0:
-            cats[present[v]] = v + lo
+        if lookup[v] >= 0:
+            cats[lookup[v]] = v + lo
+    if k < span:  # values absent inside [lo, hi]: slots to ranks (else they are equal)
+        for a in range(n):
+            out[a] = lookup[out[a]]
     return True, cats
 
 
@@ -112,29 +81,34 @@ def whole_float_codes(values: np.ndarray, max_span: int,
         return False, np.empty(0, dtype=np.float64)
     base = np.int64(lo)
     span = np.int64(hi) - base + 1
+    lookup = np.zeros(span + 1, dtype=np.int64)  # slot ``span``: missing
+    bits = np.uint64(0)
+    missing = False
+    for a in range(n):
+        v = values[a]
+        ok = v == v
+        slot = np.int64(v if ok else lo) - base
+        out[a] = slot if ok else span
+        bits |= (np.uint64(1) << np.uint64(slot & 63)) if ok else np.uint64(0)
+        missing |= not ok
     if span <= MASK_SPAN:
-        bits = np.uint64(0)
-        missing = False
-        for a in range(n):
-            v = values[a]
-            ok = v == v
-            slot = np.int64(v if ok else lo) - base
-            out[a] = slot if ok else span
-            bits |= (np.uint64(1) << np.uint64(slot)) if ok else np.uint64(0)
-            missing |= not ok
-        present = _present_from_mask(bits, span, missing)
+        for v in range(span):
+            lookup[v] = (bits >> np.uint64(v)) & np.uint64(1)
     else:
         for a in range(n):
-            v = values[a]
-            ok = v == v
-            slot = np.int64(v if ok else lo) - base
-            out[a] = slot if ok else span
-        present = _slots_present(out, span)
-    k = _ranks(present, out)
+            lookup[out[a]] = 1
+    k = 0
+    for v in range(span):
+        lookup[v] = k if lookup[v] else -1
+        k += lookup[v] >= 0
+    lookup[span] = -1
     cats = np.empty(k, dtype=np.float64)
     for v in range(span):
-        if present[v] >= 0:
-            cats[present[v]] = float(v + base)
+        if lookup[v] >= 0:
+            cats[lookup[v]] = float(v + base)
+    if k < span or missing:  # slots to ranks, missing to -1 (else they are equal)
+        for a in range(n):
+            out[a] = lookup[out[a]]
     return True, cats
 
 
@@ -174,39 +148,44 @@ def first_seen_codes(values: np.ndarray, max_span: int,
 
 
 @njit(cache=True, nogil=True)
-def has_repeat(keys: np.ndarray, space: int) -> bool:
-    """Whether any key 0..space-1 occurs twice: one pass over a byte per key."""
-    seen = np.zeros(space, dtype=np.uint8)
-    for a in range(keys.shape[0]):
-        k = keys[a]
-        if seen[k]:
-            return True
-        seen[k] = 1
-    return False
+def has_repeat(item: np.ndarray, sub: np.ndarray, n_item: int, n_sub: int,
+               max_space: int) -> int:
+    """Whether a key (``item``, ``sub``) occurs twice: 1 yes, 0 no, -1 not known (the
+    rows' items are not in runs and the key space ``n_item * n_sub`` is over
+    ``max_space``: hash instead).
 
-
-@njit(cache=True, nogil=True)
-def repeat_in_runs(item: np.ndarray, sub: np.ndarray, n_item: int, n_sub: int) -> int:
-    """Whether a (``item``, ``sub``) key occurs twice, for rows whose items come in
-    runs (each item's rows together, in any order of items): 1 yes, 0 no, -1 the
-    rows of some item are not together (then nothing is known).
-
-    ``sub`` (codes 0..n_sub-1: the rater, with the replication and label when
-    there are) is stamped with the item that last used it, so the table is
-    n_sub entries (the raters), not items x raters.
+    Rows whose items come in runs (each item's rows together, the items in any
+    order: long frames sorted by item, wide frames) take one pass, ``sub`` (codes
+    0..n_sub-1: the rater, with the replication and label when there are)
+    stamped with the item that last used it: a table of n_sub entries, not
+    items x raters. Other rows are checked with a byte per key of the whole space.
     """
-    stamp = np.full(n_sub, -1, dtype=np.int64)
-    started = np.zeros(n_item, dtype=np.uint8)
+    n = item.shape[0]
+    runs = n_sub <= 65536 or n_sub <= n  # int64 stamps: at most 8 bytes a row
+    # stamp[s] - 1: the item that last used sub-key s; started[i]: item i's run began
+    stamp = np.zeros(n_sub if runs else 0, dtype=np.int64)
+    started = np.zeros(n_item if runs else 0, dtype=np.uint8)
     prev = -1
-    for a in range(item.shape[0]):
+    for a in range(n if runs else 0):
         i = item[a]
         if i != prev:
             if started[i]:
-                return -1
+                runs = False
+                break
             started[i] = 1
             prev = i
         s = sub[a]
-        if stamp[s] == i:
+        if stamp[s] == i + 1:
             return 1
-        stamp[s] = i
+        stamp[s] = i + 1
+    if runs:
+        return 0
+    if n_item * n_sub > max_space:
+        return -1
+    seen = np.zeros(n_item * n_sub, dtype=np.uint8)
+    for a in range(n):
+        k = item[a] * n_sub + sub[a]
+        if seen[k]:
+            return 1
+        seen[k] = 1
     return 0

@@ -1,5 +1,5 @@
-"""Repeated annotations of one (item, rater[, replication]): found with one pass over a
-combined key (:func:`key_codes`, :func:`~xrr_accessor.kernels.encode.has_repeat`), then
+"""Repeated annotations of one (item, rater[, replication]): found with one numba pass
+over the ids (:func:`has_repeats`, :func:`~xrr_accessor.kernels.encode.has_repeat`), then
 the ``duplicates=`` policy applied (:func:`dedupe`): an error naming the first repeat,
 or the first, last or mean annotation kept."""
 
@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError, LevelError
-from ..kernels.encode import has_repeat, repeat_in_runs
+from ..kernels.encode import has_repeat
 from .tables import Ids
 
 __all__ = ["MAX_MARK_SPACE", "Keys", "dedupe", "first_positions", "has_repeats", "key_codes"]
@@ -46,21 +46,23 @@ def key_codes(parts: list[Ids]) -> Keys:
 
 
 def has_repeats(keys: Keys) -> bool:
-    """Whether a key occurs twice. Rows grouped by item (long frames sorted by item,
-    wide frames) are checked in one pass with a table of the other ids' keys
-    (:func:`~xrr_accessor.kernels.encode.repeat_in_runs`), others with a byte per
-    key over the whole key space, or by hashing when that space is too large."""
+    """Whether a key occurs twice: one numba pass
+    (:func:`~xrr_accessor.kernels.encode.has_repeat`: the raters' last item when the
+    rows come grouped by item, else a byte per key), or hashing when the key space is
+    too large for a byte per key."""
     item, rest = keys.parts[0], keys.parts[1:]
+    if not len(item):
+        return False
+    sub = np.zeros(len(item), dtype=np.int64) if not rest else rest[0].codes
+    for ids in rest[1:]:
+        sub = sub * max(len(ids.uniques), 1) + ids.codes
     n_sub = int(np.prod([max(len(ids.uniques), 1) for ids in rest], dtype=object))
-    if rest and len(item) and n_sub <= max(1 << 16, len(item)):  # int64 stamps: <= 8 B a row
-        sub = rest[0].codes
-        for ids in rest[1:]:
-            sub = sub * max(len(ids.uniques), 1) + ids.codes
-        found = repeat_in_runs(item.codes, sub, max(len(item.uniques), 1), n_sub)
-        if found >= 0:
-            return bool(found)
-    if keys.space <= max(MAX_MARK_SPACE, 8 * len(keys.codes)):
-        return bool(has_repeat(keys.codes, keys.space))
+    found = has_repeat(np.ascontiguousarray(item.codes, dtype=np.int64),
+                       np.ascontiguousarray(sub, dtype=np.int64),
+                       max(len(item.uniques), 1), n_sub,
+                       max(MAX_MARK_SPACE, 8 * len(item)))
+    if found >= 0:
+        return bool(found)
     return bool(pd.Index(keys.codes).has_duplicates)
 
 
