@@ -26,8 +26,9 @@ from xrr_accessor.coefficients import REGISTRY, Coefficient, lookup, register
 from xrr_accessor.coefficients import alpha as alpha_module
 from xrr_accessor.coefficients.registry import finalize
 from xrr_accessor.engine import statistics
+from xrr_accessor.engine.additive import Stats, combine
 from xrr_accessor.engine.pipeline import Codes, run
-from xrr_accessor.engine.statistics import Stats, chunk, columns, combine
+from xrr_accessor.engine.statistics import chunk, columns
 from xrr_accessor.errors import DroppedDataWarning, UndefinedWarning
 
 from helpers import annotation_frames

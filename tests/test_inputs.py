@@ -322,9 +322,9 @@ def test_iota_listwise_deletion_is_counted_and_warned():
 
 
 def test_too_many_categories_is_a_clear_error(monkeypatch):
-    from xrr_accessor.engine import statistics
+    from xrr_accessor.engine import additive
 
-    monkeypatch.setattr(statistics, "MAX_STAT_CELLS", 1000)
+    monkeypatch.setattr(additive, "MAX_STAT_CELLS", 1000)
     df = pd.DataFrame({"item": np.repeat(np.arange(30), 2), "rater": ["a", "b"] * 30,
                        "score": np.arange(60) * 0.5})
     assert np.isfinite(df.xrr.irr()["score"])  # nominal: no K x K matrix, any K

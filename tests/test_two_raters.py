@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 import xrr_accessor as xa
 from xrr_accessor.coefficients import lookup
-from xrr_accessor.engine import statistics
+from xrr_accessor.engine.additive import Meta
 from xrr_accessor.engine.pipeline import Codes, run
 from xrr_accessor.engine.statistics import chunk, columns, rows
 from xrr_accessor.kernels import pairs
@@ -121,7 +121,7 @@ class _Duplicated:
 
 
 def test_duplicate_rater_rows_fall_back_to_the_general_kernel():
-    meta = statistics.Meta(n_label=1, n_rep=1, n_rater=2, n_category=3, n_categories=(3,),
+    meta = Meta(n_label=1, n_rep=1, n_rater=2, n_category=3, n_categories=(3,),
                            form="vector", groups=frozenset({"within", "raters", "strata"}),
                            top=3)
     codes = _Duplicated()
@@ -138,11 +138,11 @@ def test_duplicate_rater_rows_fall_back_to_the_general_kernel():
 
 def test_rows_for_another_meta_are_refused():
     codes = _Duplicated()
-    lean = statistics.Meta(n_label=1, n_rep=1, n_rater=3, n_category=3, n_categories=(3,),
+    lean = Meta(n_label=1, n_rep=1, n_rater=3, n_category=3, n_categories=(3,),
                            form="vector", groups=frozenset({"within"}))
     r = rows(codes, lean)
     assert r.rater.size == 0 and r.rep.size == 0  # alpha reads neither
-    per_rater = statistics.Meta(n_label=1, n_rep=1, n_rater=3, n_category=3,
+    per_rater = Meta(n_label=1, n_rep=1, n_rater=3, n_category=3,
                                 n_categories=(3,), form="vector",
                                 groups=frozenset({"within", "raters", "strata"}), top=3)
     with pytest.raises(ValueError, match="rows\\(codes, meta\\)"):

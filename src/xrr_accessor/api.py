@@ -1,9 +1,11 @@
-"""Public functions: each reads its input, runs the one pipeline, labels the result.
+"""Public functions: each names its registry entries and calls the one orchestration.
 
-The flow input -> codes (:mod:`.schema`) -> statistics (:mod:`.statistics`)
--> finalize (:mod:`.coefficients`) -> labeled result (:mod:`.results`) lives
-in :mod:`.pipeline`; the functions here choose the registry entries and the
-shape of what they return. The ``.xrr`` accessors call these functions.
+The flow input -> codes (:mod:`.schema`) -> statistics (:mod:`.engine.statistics`)
+-> finalize (:mod:`.coefficients`) -> warnings, intervals, labeled result is
+:func:`.uncertainty.orchestration.evaluate`; the functions here choose the
+entries, build the one :class:`~.uncertainty.orchestration.Uncertainty` from
+their keyword arguments, and say what goes into the attrs. The ``.xrr``
+accessors call these functions.
 """
 
 
@@ -13,25 +15,10 @@ from .coefficients import lookup
 from .coefficients.icc import parse_form
 from .coefficients.registry import normalizing
 from .engine.convert import to_frame, to_xarray
-from .engine.pipeline import (
-    annotations,
-    entry_level,
-    keep_pairs,
-    n_self,
-    reference_code,
-    run,
-)
-from .engine.results import warn_dropped
+from .engine.pipeline import annotations, entry_level
 from .errors import InputError
 from .lazy import deferrable
-from .uncertainty.intervals import (
-    Bootstrap,
-    analytic_intervals,
-    bootstrap_columns,
-    confidence,
-    method_for,
-    population_size,
-)
+from .uncertainty.orchestration import Uncertainty, evaluate
 from .uncertainty.resample import Target
 
 __all__ = ["annotations", "cross_kappa", "irr", "normalized", "to_frame", "to_xarray"]
@@ -126,43 +113,15 @@ def irr(
     >>> round(irr(data, level="interval", wide=True), 3)
     0.849
     """
+    uncertainty = Uncertainty(ci, method, population, n_boot, seed, interval, progress)
     entry = lookup(metric)
     params: dict[str, Any] = {}
     if "form" in entry.params:
         params["form"] = parse_form(form)
     elif form is not None:
         raise InputError("form= selects an ICC form; it goes with metric='icc'.")
-    result = run(data, [entry], level=entry_level(entry, level, weights), **roles)
-    est = result.estimate(entry, **params)
-    result.warn(entry, est)
-    attrs = {"name": entry.name, "metric": entry.name, "level": result.level.name,
-             "citation": entry.citation, **params}
-    if result.level.name == "weights":
-        attrs["weights"] = (result.level.custom if isinstance(result.level.custom, str)
-                            else "custom")
-    if ci is not None:
-        level_ = confidence(ci)
-        how = method_for(entry, method)
-        attrs.update(ci=level_, method=how)
-        if how == "analytic":
-            cols = analytic_intervals(result, entry, level_, population_size(population),
-                                      params)
-        else:
-            if population is not None:
-                raise InputError("population= corrects the analytic variance; the bootstrap "
-                                 "has no finite-population correction. Drop population= or "
-                                 "use method='analytic'.")
-            cols = bootstrap_columns(result, [Target(entry.name, entry, params)], level_,
-                              Bootstrap(n_boot, seed, interval, progress), attrs)[entry.name]
-        return result.label(entry, est, attrs, cols)
-    _no_interval(method)
-    return result.label(entry, est, attrs)
-
-
-def _no_interval(method: str | None) -> None:
-    if method is not None:
-        raise InputError(f"method={method!r} chooses how the interval is computed; ask for "
-                         "one with ci= (e.g. ci=0.95).")
+    return evaluate(data, [Target(entry.name, entry, params)], uncertainty,
+                    level=entry_level(entry, level, weights), **roles).label(**params)
 
 
 @deferrable
@@ -243,18 +202,11 @@ def cross_kappa(
     >>> round(float(cross_kappa(x, y)["decision"]), 6)
     0.405705
     """
+    uncertainty = Uncertainty(ci, n_boot=n_boot, seed=seed, interval=interval,
+                              progress=progress)
     entry = lookup("kappa_x", kind="cross")
-    result = run(data, [entry], other=other, level=level, **roles)
-    est = result.estimate(entry)
-    result.warn(entry, est)
-    attrs: dict[str, Any] = {"name": "kappa_x", "metric": "kappa_x",
-                             "level": result.level.name, "citation": entry.citation}
-    cols = None
-    if ci is not None:
-        attrs["ci"] = level_ = confidence(ci)
-        cols = bootstrap_columns(result, [Target(entry.name, entry)], level_,
-                          Bootstrap(n_boot, seed, interval, progress), attrs)[entry.name]
-    return result.label(entry, est, attrs, cols, keep_cells=keep_pairs(result.ann))
+    return evaluate(data, [Target(entry.name, entry)], uncertainty, other=other, level=level,
+                    **roles).label()
 
 
 @deferrable
@@ -311,21 +263,10 @@ def normalized(
     >>> round(float(normalized(df).iloc[0, 0]), 1)
     1.0
     """
+    uncertainty = Uncertainty(ci, n_boot=n_boot, seed=seed, interval=interval,
+                              progress=progress)
     rel = normalizing(irr)
     entry = lookup("normalized_kappa_x", kind="cross")
-    result = run(data, [entry, rel], other=other, level=level, reference=reference, **roles)
-    ref = None if reference is None else reference_code(result.ann, reference,
-                                                        n_self(result.ann))
-    est = result.estimate(entry, irr=rel.name, reference=ref)
-    result.warn(entry, est, "normalized kappa_x")
-    warn_dropped(result.estimate(rel), result.ann, rel.name)
-    attrs = {"name": "normalized_kappa_x", "metric": "normalized_kappa_x", "irr": rel.name,
-             "level": result.level.name, "reference": reference,
-             "citation": entry.citation}
-    cols = None
-    if ci is not None:
-        attrs["ci"] = level_ = confidence(ci)
-        target = Target(entry.name, entry, {"irr": rel.name, "reference": ref})
-        cols = bootstrap_columns(result, [target], level_, Bootstrap(n_boot, seed, interval,
-                                                             progress), attrs)[entry.name]
-    return result.label(entry, est, attrs, cols, keep_cells=keep_pairs(result.ann))
+    return evaluate(data, [Target(entry.name, entry, {"irr": rel.name})], uncertainty,
+                    other=other, level=level, reference=reference, **roles
+                    ).label(irr=rel.name, reference=reference)

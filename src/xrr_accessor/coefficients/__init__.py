@@ -1,6 +1,6 @@
 """Coefficients as functions of additive statistics, and their registry.
 
-Each module finalizes one family from :class:`~xrr_accessor.engine.statistics.Stats`;
+Each module finalizes one family from :class:`~xrr_accessor.engine.additive.Stats`;
 :mod:`.registry` lists every coefficient once (name, statistics needed,
 finalize, weighting, analytic variance, citation, description).
 """

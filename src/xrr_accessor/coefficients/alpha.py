@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..engine.statistics import Stats
+from ..engine.additive import Stats
 from .base import Context, Estimates, one_minus_ratio, rounded_counts
 from .sums import within_sums
 

@@ -7,8 +7,8 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import pandas as pd
 
+from ..engine.additive import Meta
 from ..engine.levels import Level, distance_matrix
-from ..engine.statistics import Meta
 
 __all__ = ["ROUNDING", "Context", "Estimates", "defined", "one_minus_ratio", "ratio_or_nan"]
 

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..engine.statistics import Stats
+from ..engine.additive import Stats
 from .base import Context, Estimates, rounded_counts
 from .sums import rater_totals
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..engine.statistics import Stats
+from ..engine.additive import Stats
 from .base import Context, Estimates, one_minus_ratio, rounded_counts
 from .sums import cross_sums, sum_of_squares
 

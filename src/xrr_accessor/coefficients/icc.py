@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from ..engine.statistics import Stats
+from ..engine.additive import Stats
 from ..errors import InputError
 from .base import Context, Estimates
 from .distributions import f_ppf, f_sf

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..engine.statistics import Stats
+from ..engine.additive import Stats
 from ..errors import InputError
 from .base import Context, Estimates, one_minus_ratio, rounded_counts
 from .sums import rater_totals, same_rater_sums, within_sums

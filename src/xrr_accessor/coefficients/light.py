@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..engine.statistics import Stats
+from ..engine.additive import Stats
 from .base import Context, Estimates
 from .sums import rater_totals
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from ..engine.statistics import Stats
+from ..engine.additive import Stats
 from .base import Context, Estimates
 
 __all__ = ["IRR_TOLERANCE", "normalize", "normalized"]

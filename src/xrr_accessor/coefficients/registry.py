@@ -1,8 +1,8 @@
 """The registry: one entry per coefficient, read by every entry point.
 
 An entry says what the coefficient is called (and its aliases), which groups
-of statistics it needs (:data:`~xrr_accessor.engine.statistics.GROUPS`), its finalize
-over :class:`~xrr_accessor.engine.statistics.Stats`, how it is weighted, its
+of statistics it needs (:data:`~xrr_accessor.engine.additive.GROUPS`), its finalize
+over :class:`~xrr_accessor.engine.additive.Stats`, how it is weighted, its
 analytic variance (a second pass over the codes) or None, its parameters,
 citation and description, and where it appears (the agreement table,
 normalizing kappa_x, per-category agreement). The accessor, :mod:`..api`,
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from ..engine.statistics import OPTIONAL_GROUPS
+from ..engine.additive import OPTIONAL_GROUPS
 from ..errors import InputError
 from . import alpha as _alpha
 from . import chance as _chance

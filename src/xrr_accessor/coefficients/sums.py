@@ -1,4 +1,4 @@
-"""Sums of disagreement over pairs of annotations, from :class:`~..statistics.Stats`.
+"""Sums of disagreement over pairs of annotations, from :class:`~..additive.Stats`.
 
 Every coefficient here is ``1 - d_o / d_e`` where both terms are sums of
 D(a, b) over pairs of annotations. D is applied here, in finalize, so that
@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..engine.statistics import Stats
+from ..engine.additive import Stats
 from .base import Context
 
 __all__ = ["CrossSums", "WithinSums", "cross_sums", "same_rater_sums", "within_sums"]

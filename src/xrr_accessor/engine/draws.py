@@ -4,7 +4,7 @@ A replicate's weights are a function of (seed, replicate, item key) alone
 (:func:`item_keys`, :func:`.kernels.resample.poisson_weights`), so any set of
 items (a dask partition, one input of two) computes its share of every
 replicate's statistics on its own (:func:`draw_columns`), and the shares add
-(:mod:`.statistics`). :mod:`.resample` finalizes them into replicates.
+(:mod:`.additive`). :mod:`.resample` finalizes them into replicates.
 """
 
 from __future__ import annotations
@@ -23,7 +23,8 @@ from ..kernels.resample import (
     jackknife_groups,
     poisson_weights,
 )
-from .statistics import Meta, Rows, columns
+from .additive import Meta
+from .statistics import Rows, columns
 
 __all__ = ["JACKKNIFE_GROUPS", "Draws", "Sampled", "block_size", "check_options",
            "draw_columns", "item_keys", "seeds"]

@@ -24,7 +24,9 @@ from ..coefficients.registry import finalize, needs
 from ..errors import InputError, LevelError, per_call
 from ..kernels import accumulate
 from ..schema import Annotations, Roles, Table, encode, read
+from .additive import GROUPS, Meta, Stats, check_size
 from .levels import SET_READ_HINT, Level, check_sets, resolve_level, resolve_weights, standardized
+from .replications import keep_pairs, n_self, reference_code
 from .results import (
     label_result,
     label_table,
@@ -34,7 +36,7 @@ from .results import (
     warn_undefined,
 )
 from .staged import OTHER_REFUSED, Planned, Staged
-from .statistics import GROUPS, Meta, Stats, check_size, chunk, rows
+from .statistics import chunk, rows
 
 __all__ = ["Run", "annotations", "entry_level", "make_meta", "run"]
 
@@ -232,6 +234,8 @@ class Run:
     #: for dask-backed data (whose annotations stay in the partitions) None, or the
     #: partitions' replicate statistics (:class:`~.draws.Sampled`) under ``ci=``.
     rows: Any
+    #: The code of the call's ``reference=`` replication (None: no reference).
+    reference: int | None = None
     _cache: dict[tuple[Any, ...], Estimates] = field(default_factory=dict)
     _warned: set[str] = field(default_factory=set)
 
@@ -264,7 +268,10 @@ class Run:
     def label(self, entry: Coefficient, est: Estimates, attrs: dict[str, Any],
               columns: dict[str, np.ndarray] | None = None,
               keep_cells: bool | None = None) -> Any:
-        """``est`` as the caller's kind of object: a value per cell, or a table."""
+        """``est`` as the caller's kind of object: a value per cell, or a table (the
+        pair dimension of a cross coefficient kept as :func:`.keep_pairs` says)."""
+        if keep_cells is None and entry.kind == "cross":
+            keep_cells = keep_pairs(self.ann)
         if columns is not None:
             return label_table(est, columns, self.ann, self.cells(entry), self.kind, attrs,
                                keep_cells=keep_cells)
@@ -281,7 +288,8 @@ def run(
 
     ``pairs`` (P, 2) are replication pairs for cross coefficients (default:
     every pair, or self x other when ``other`` is given; with ``reference``
-    each other replication against it). ``ann``/``lvl`` skip reading when
+    each other replication against it; its code is :attr:`Run.reference`).
+    ``ann``/``lvl`` skip reading when
     the caller already encoded the data (e.g. recoded it per category).
     """
     if ann is None or lvl is None:
@@ -308,14 +316,15 @@ def run(
             "labels level='nominal' (no matrix at any K), or merge categories."
         )
     check_size(meta, lambda: _widest(ann))
+    ref = None if reference is None else reference_code(ann, reference, n_self(ann))
     if staged is not None:  # dask-backed: plan the partitions' pass, or use its sums
         if staged.stats is None:
             raise Planned(meta)
         assert staged.meta is not None  # set with the statistics
         return Run(ann, replace(ctx, meta=staged.meta), staged.stats, staged.kind,
-                   staged.sampled)
+                   staged.sampled, ref)
     item_rows = rows(Codes(ann), meta)
-    return Run(ann, ctx, chunk(item_rows, meta), kind_of(data), item_rows)
+    return Run(ann, ctx, chunk(item_rows, meta), kind_of(data), item_rows, ref)
 
 
 def _widest(ann: Annotations) -> str:
@@ -348,16 +357,6 @@ class Codes:
         self.n_items = int(n_items)
 
 
-def n_self(ann: Annotations) -> int | None:
-    """Replications of the first input when two inputs were compared, else None."""
-    return ann.inputs[0][0] if len(ann.inputs) > 1 else None
-
-
-def keep_pairs(ann: Annotations) -> bool:
-    """Keep the pair dimension unless two inputs without replications were compared."""
-    return len(ann.inputs) < 2 or any(had for _, had in ann.inputs)
-
-
 def default_pairs(ann: Annotations, reference: Any = None) -> np.ndarray:
     """Every pair of replications (self x other for two inputs); with ``reference``,
     only the pairs that include it (same orientation as without)."""
@@ -378,20 +377,3 @@ def default_pairs(ann: Annotations, reference: Any = None) -> np.ndarray:
         ref = reference_code(ann, reference, first)
         rows = [(a, b) for a, b in rows if ref in (a, b)]
     return np.array(rows, dtype=np.int64).reshape(-1, 2)
-
-
-def reference_code(ann: Annotations, reference: Any, first: int | None) -> int:
-    """The replication code of ``reference`` (a name, or "self"/"other")."""
-    reps = list(ann.replications)
-    if first is not None and reference in ("self", "other"):
-        if (reference == "self" and first != 1) or (
-            reference == "other" and len(reps) - first != 1
-        ):
-            raise InputError(
-                f"reference={reference!r} needs that input to hold one replication; "
-                f"name the replication instead, one of {reps}."
-            )
-        return 0 if reference == "self" else first
-    if reference not in reps:
-        raise InputError(f"reference={reference!r} is not a replication; use one of {reps}.")
-    return reps.index(reference)

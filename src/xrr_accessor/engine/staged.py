@@ -3,7 +3,7 @@
 A dask-backed call runs the same public function twice on a :class:`Staged`
 stand-in: once on the worker side, without statistics, to learn which
 statistics the call needs (:func:`~xrr_accessor.engine.pipeline.run` raises
-:class:`Planned` with the call's :class:`~xrr_accessor.engine.statistics.Meta`),
+:class:`Planned` with the call's :class:`~xrr_accessor.engine.additive.Meta`),
 and once in the client, with the statistics the partitions added up, to
 finalize, warn and label exactly as in memory.
 """
@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..schema import Annotations
-from .statistics import Meta, Stats
+from .additive import Meta, Stats
 
 __all__ = ["OTHER_REFUSED", "Planned", "Staged"]
 

@@ -1,6 +1,6 @@
 """dask-backed annotations: statistics per partition, added, then finalized.
 
-The statistics of disjoint sets of items add (:mod:`xrr_accessor.engine.statistics`),
+The statistics of disjoint sets of items add (:mod:`xrr_accessor.engine.additive`),
 so a dask-backed DataFrame or xarray object is computed partition by
 partition, on whatever scheduler dask is pointed at (threads, processes, a
 ``dask.distributed`` cluster), and the sums are finalized in the client.

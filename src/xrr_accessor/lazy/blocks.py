@@ -15,10 +15,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..engine.additive import Meta, Stats
 from ..engine.draws import Draws, Sampled, draw_columns, item_keys
 from ..engine.pipeline import Codes
 from ..engine.staged import Staged
-from ..engine.statistics import Meta, Stats, chunk, rows
+from ..engine.statistics import chunk, rows
 from ..errors import InputError, LevelError, collecting
 from ..kernels import accumulate
 from ..schema import Annotations, Roles, encode, read

@@ -30,10 +30,10 @@ import numpy as np
 from dask.delayed import Delayed, delayed
 from dask.graph_manipulation import clone
 
+from ..engine.additive import Meta, Stats
 from ..engine.draws import Draws, check_options, seeds
 from ..engine.pipeline import kind_of
 from ..engine.staged import OTHER_REFUSED, Planned, Staged
-from ..engine.statistics import Meta, Stats
 from ..errors import InputError, collecting, per_call, warn
 from ..schema import Roles
 from .blocks import Merged, merge, partition_stats, sampled, survey

@@ -21,7 +21,8 @@ from ..engine.pipeline import annotations as canonical
 from ..engine.pipeline import entry_level, run
 from ..errors import InputError, per_call
 from ..schema import Annotations
-from ..uncertainty.intervals import analytic_intervals, confidence, population_size
+from ..uncertainty.orchestration import NO_INTERVAL, Uncertainty, evaluate, evaluate_run
+from ..uncertainty.resample import Target
 
 __all__ = ["LANDIS_KOCH", "agreement_table", "interpret", "per_category"]
 
@@ -126,12 +127,9 @@ def per_category(data: Any, metric: str = "fleiss", **roles: Any) -> Any:
         raise InputError(f"per-category agreement recodes categories to 0/1; use a kappa "
                          f"or alpha, not {entry.name}.")
     ann, lvl = canonical(data, level=entry_level(entry, "nominal", None), **roles)
-    binary = _binary(ann)
-    result = run(data, [entry], ann=binary, lvl=lvl)
-    est = result.estimate(entry)
-    result.warn(entry, est, f"{entry.name} per category")
-    return result.label(entry, est, {"name": entry.name, "metric": entry.name,
-                                     "per_category": True})
+    return evaluate(data, [Target(entry.name, entry)], ann=_binary(ann), lvl=lvl,
+                    names={entry.name: f"{entry.name} per category"}
+                    ).label(per_category=True)
 
 
 @per_call
@@ -186,6 +184,7 @@ def agreement_table(
     bp         0.400  0.7  0.500      fair
     gwet       0.520  0.7  0.375  moderate
     """
+    uncertainty = Uncertainty(ci, population=population)
     entries = [e for e in REGISTRY.values() if e.in_table]
     lvl = resolve_weights(weights)
     result = run(data, entries, level=lvl, **roles)
@@ -196,19 +195,19 @@ def agreement_table(
     for entry in entries:
         if entry.max_raters is not None and most > entry.max_raters:
             continue
-        est = result.estimate(entry)
+        analytic = entry.analytic is not None  # the others: no interval here (NaN)
+        found = evaluate_run(result, [Target(entry.name, entry)],
+                             uncertainty if analytic else NO_INTERVAL, warn=False)
+        est = found.estimates[entry.name]
         cols = {"estimate": est.value}
         for side in ("pa", "pe"):
             cols[side] = np.asarray(est.extras.get(side, np.full(est.value.shape, np.nan)),
                                     dtype=float)
         if ci is not None:
-            if entry.analytic is not None:
-                iv = analytic_intervals(result, entry, confidence(ci),
-                                        population_size(population), {})
-                cols.update({k: v for k, v in iv.items() if k != "estimate"})
-            else:
-                cols.update({k: np.full(est.value.shape, np.nan)
-                             for k in ("se", "lower", "upper", "p_value")})
+            none = {k: np.full(est.value.shape, np.nan) for k in ("se", "lower", "upper",
+                                                                   "p_value")}
+            cols.update({k: v for k, v in found.intervals.get(entry.name, none).items()
+                         if k != "estimate"})
         assert est.reason is not None  # filled by Estimates.__post_init__
         cols["reason"] = est.reason
         blocks.append(_long(cols, ann, entry.name))

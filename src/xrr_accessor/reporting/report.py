@@ -31,7 +31,7 @@ from ..errors import DroppedDataWarning, InputError, XRRWarning, collecting, war
 from ..lazy import deferrable
 from ..schema.tally import tally_of
 from ..textsafe import csv_safe, json_value, markdown_cell
-from ..uncertainty.intervals import Bootstrap
+from ..uncertainty.orchestration import Uncertainty
 from .agreement import interpret
 from .cells import TITLES, cell_names, number
 from .summary import QUANTITIES, compute, pooled_frame
@@ -313,8 +313,9 @@ def report(
     if sort_by is not None and sort_by not in STATISTICS:
         raise InputError(f"sort_by={sort_by!r}; use one of {list(STATISTICS)} (or None).")
     with collecting() as caught:  # this call's own warnings, thread-safe: kept as notes
-        table = compute(data, other, irr, level, reference, ci,
-                        Bootstrap(n_boot, seed, interval, progress), roles, items)
+        uncertainty = Uncertainty(ci, n_boot=n_boot, seed=seed, interval=interval,
+                                  progress=progress)
+        table = compute(data, other, irr, level, reference, uncertainty, roles, items)
         parts: dict[str, Any] = {}
         if len(table.result.pairs) == 0 and isinstance(data, Staged):  # dask: sums only
             warn("on dask-backed data the one-pool report holds the IRR of each label; the "
@@ -324,9 +325,8 @@ def report(
         elif len(table.result.pairs) == 0:  # one pool: the IRR report
             from .report_pool import pool_parts
 
-            parts = pool_parts(data, level, ci, min_items, roles,
-                               int(tally_of(table.result.ann).rated_raters.max(initial=0)),
-                               {"n_boot": n_boot, "seed": seed, "interval": interval})
+            parts = pool_parts(data, level, uncertainty, min_items, roles,
+                               int(tally_of(table.result.ann).rated_raters.max(initial=0)))
     for category, message in caught:  # then raised to the caller (once each)
         warn(message, category)
     notes = list(dict.fromkeys(message for category, message in caught

@@ -19,6 +19,7 @@ import pandas as pd
 
 from ..diagnostics import item_disagreement, rater_agreement
 from ..errors import UndefinedWarning, warn
+from ..uncertainty.orchestration import Uncertainty
 from .agreement import agreement_table, interpret
 
 __all__ = ["WEIGHTS_OF_LEVEL", "irr_readings", "pool_parts"]
@@ -30,15 +31,16 @@ WEIGHTS_OF_LEVEL = {"nominal": "unweighted", "interval": "quadratic"}
 _IRR_NAMES = {"cohen": "Cohen's kappa", "alpha": "Krippendorff's alpha", "iota": "iota"}
 
 
-def pool_parts(data: Any, level: Any, ci: float | None, min_items: int,
-               roles: dict[str, Any], n_raters: int,
-               boot: dict[str, Any] | None = None) -> dict[str, pd.DataFrame | None]:
+def pool_parts(data: Any, level: Any, uncertainty: Uncertainty, min_items: int,
+               roles: dict[str, Any], n_raters: int) -> dict[str, pd.DataFrame | None]:
     """The agreement table, rater and item diagnostics of one pool (warnings pass
     through to the caller, who keeps them as the report's notes). With two
     raters or fewer there is no rater table: each rater against the rest is
     the IRR itself, and the pool without one rater has no agreement left.
-    With ``ci``, the rater table has bootstrap intervals (``boot``: n_boot,
-    seed and interval of the call, so the same draws as the IRR's)."""
+    With ``uncertainty.ci``, the agreement table has analytic intervals and the
+    rater table bootstrap ones (the call's n_boot, seed and interval, so the same
+    draws as the IRR's)."""
+    ci = uncertainty.ci
     name = level if isinstance(level, str) else None
     weights = WEIGHTS_OF_LEVEL.get(name) if name is not None else None
     table = (agreement_table(data, weights=weights, ci=ci, **roles)
@@ -49,7 +51,8 @@ def pool_parts(data: Any, level: Any, ci: float | None, min_items: int,
              "agreement_table(data, weights='linear') for one that fits ordered categories.",
              UndefinedWarning)
     raters = (rater_agreement(data, level=level, min_items=min_items, ci=ci,
-                              **(boot or {}), **roles)
+                              n_boot=uncertainty.n_boot, seed=uncertainty.seed,
+                              interval=uncertainty.interval, **roles)
               if n_raters > 2 else None)
     items = item_disagreement(data, level=level, **roles)
     return {"agreement": table, "raters": raters, "items": items}

@@ -11,20 +11,15 @@ import xarray as xr
 
 from ..coefficients import Estimates, lookup
 from ..coefficients.registry import normalizing
-from ..engine.pipeline import Run, kind_of, n_self, reference_code, run
+from ..engine.pipeline import Run, kind_of
 from ..engine.pipeline import annotations as canonical
 from ..engine.results import label_result, pair_index
 from ..errors import InputError, UndefinedWarning, per_call, warn
 from ..lazy import deferrable
 from ..schema import Annotations
 from ..schema.tally import tally_of
-from ..uncertainty.intervals import (
-    Bootstrap,
-    bootstrap_intervals,
-    confidence,
-    limits,
-    standard_error,
-)
+from ..uncertainty.intervals import limits, standard_error
+from ..uncertainty.orchestration import Uncertainty, evaluate
 from ..uncertainty.resample import Target
 
 __all__ = ["ITEMS", "QUANTITIES", "XrrTable", "common_items", "compute", "pooled_frame",
@@ -94,8 +89,9 @@ def summary(
     >>> summary(df).columns.get_level_values(0).unique().tolist()
     ['irr', 'kappa_x', 'normalized']
     """
-    table = compute(data, other, irr, level, reference, ci, Bootstrap(n_boot, seed, interval,
-                                                                    progress), roles, items)
+    uncertainty = Uncertainty(ci, n_boot=n_boot, seed=seed, interval=interval,
+                              progress=progress)
+    table = compute(data, other, irr, level, reference, uncertainty, roles, items)
     result, values, attrs = table.result, table.values, table.attrs
     if kind_of(data) == "xarray":
         return _as_dataset(result, values, ci is not None, attrs)
@@ -183,12 +179,11 @@ def _warn_above_one(ann: Annotations, pairs: np.ndarray, est: dict[str, Any],
 
 
 def compute(data: Any, other: Any, irr: str | None, level: Any, reference: Any,
-            ci: float | None, opts: Bootstrap, roles: dict[str, Any],
-            items: str = "all") -> XrrTable:
+            uncertainty: Uncertainty, roles: dict[str, Any], items: str = "all") -> XrrTable:
     """IRR, kappa_x and normalized kappa_x from one pass (and one set of bootstrap
-    draws when ``ci`` is given). ``irr=None``: Cohen's kappa where no replication
-    has more than two raters (the paper's choice), else alpha. ``items="common"``:
-    on :func:`common_items` only."""
+    draws when ``uncertainty`` asks for intervals). ``irr=None``: Cohen's kappa where no
+    replication has more than two raters (the paper's choice), else alpha.
+    ``items="common"``: on :func:`common_items` only."""
     if items not in ITEMS:
         raise InputError(f"items={items!r}; use 'all' (each coefficient on the items it "
                          "can use) or 'common' (the items every replication rated at "
@@ -202,40 +197,29 @@ def compute(data: Any, other: Any, irr: str | None, level: Any, reference: Any,
     kx = lookup("kappa_x", kind="cross")
     norm = lookup("normalized_kappa_x", kind="cross")
     one_pool = other is None and reference is None and len(ann.replications) == 1
-    result = run(data, [kx, norm, rel], other=other, reference=reference, ann=ann, lvl=lvl,
-                 pairs=np.zeros((0, 2), dtype=np.int64) if one_pool else None)
-    ref = None if reference is None else reference_code(result.ann, reference,
-                                                        n_self(result.ann))
+    targets = [Target("irr", rel), Target("kappa_x", kx),
+               Target("normalized", norm, {"irr": rel.name})]
     try:
-        estimates = {"irr": result.estimate(rel), "kappa_x": result.estimate(kx),
-                     "normalized": result.estimate(norm, irr=rel.name, reference=ref)}
+        found = evaluate(data, targets, uncertainty, other=other, reference=reference,
+                         ann=ann, lvl=lvl,
+                         pairs=np.zeros((0, 2), dtype=np.int64) if one_pool else None)
     except InputError as exc:  # the coefficient is chosen with irr= here
         raise InputError(str(exc).replace("metric=", "irr=")) from None
-    result.warn(rel, estimates["irr"])
-    result.warn(kx, estimates["kappa_x"])
-    own = estimates["normalized"]  # its reasons beyond kappa_x's (warned above)
-    assert own.reason is not None  # filled by Estimates.__post_init__
-    result.warn(norm, replace(own, reason=np.where(estimates["kappa_x"].reason == "", own.reason,
-                                                   "")), "normalized kappa_x")
+    result, estimates, ref = found.run, found.estimates, found.run.reference
     if items == "all":
         _warn_above_one(result.ann, result.pairs, estimates, ref)
     attrs: dict[str, Any] = {"irr": rel.name, "level": result.level.name, "items": items}
     if reference is not None:
         attrs["reference"] = reference
+    attrs.update(found.settings)
     values = {k: e.value for k, e in estimates.items()}
-    if ci is not None:
-        attrs["ci"] = level_ = confidence(ci)
-        targets = [Target("irr", rel), Target("kappa_x", kx),
-                   Target("normalized", norm, {"irr": rel.name, "reference": ref})]
-        what = {t.key: "normalized kappa_x" if t.key == "normalized" else t.key
-                for t in targets}
-        table, reps = bootstrap_intervals(result, targets, level_, opts, what)
-        attrs.update(method="bootstrap", interval=opts.interval, n_boot=opts.n_boot,
-                     seed=reps.seed)
-        values = {k: np.stack([table[k][q] for q in QUANTITIES], axis=-1) for k in values}
+    reps = found.replicates
+    if reps is not None:
+        values = {k: np.stack([found.intervals[k][q] for q in QUANTITIES], axis=-1)
+                  for k in values}
         pooled = {k: _pooled(values[k][..., 0], reps.boot[k],
-                             None if reps.jack is None else reps.jack[k], level_,
-                             opts.interval) for k in values}
+                             None if reps.jack is None else reps.jack[k], attrs["ci"],
+                             uncertainty.interval) for k in values}
         return XrrTable(result, estimates, values, attrs, ref, pooled)
     return XrrTable(result, estimates, values, attrs, ref)
 

@@ -19,16 +19,10 @@ import pandas as pd
 
 from ..coefficients import lookup
 from ..coefficients.registry import normalizing
-from ..engine.pipeline import run
 from ..engine.results import pair_index
 from ..errors import InputError, UndefinedWarning, per_call, warn
-from .intervals import (
-    Bootstrap,
-    confidence,
-    limits,
-    p_value,
-    standard_error,
-)
+from .intervals import Bootstrap, confidence, limits, p_value, standard_error
+from .orchestration import Uncertainty, evaluate
 from .resample import Target, replicate
 
 __all__ = ["compare", "plan"]
@@ -37,14 +31,12 @@ __all__ = ["compare", "plan"]
 COMPARISONS = ("irr_x - irr_y", "kappa_x - irr_x", "kappa_x - irr_y", "normalized - 1")
 
 
-def _run(data: Any, other: Any, irr: str, level: Any, roles: dict[str, Any]) -> tuple[
-        Any, list[Target]]:
+def _targets(irr: str) -> list[Target]:
+    """The IRR, kappa_x and normalized kappa_x (by that IRR) of a comparison."""
     rel = normalizing(irr)
-    kx = lookup("kappa_x", kind="cross")
-    norm = lookup("normalized_kappa_x", kind="cross")
-    result = run(data, [kx, norm, rel], other=other, level=level, **roles)
-    return result, [Target("irr", rel), Target("kappa_x", kx),
-                    Target("normalized", norm, {"irr": rel.name})]
+    return [Target("irr", rel), Target("kappa_x", lookup("kappa_x", kind="cross")),
+            Target("normalized", lookup("normalized_kappa_x", kind="cross"),
+                   {"irr": rel.name})]
 
 
 def _differences(values: dict[str, np.ndarray], pairs: np.ndarray) -> dict[str, np.ndarray]:
@@ -104,16 +96,14 @@ def compare(
     >>> out["comparison"].tolist()
     ['irr_x - irr_y', 'kappa_x - irr_x', 'kappa_x - irr_y', 'normalized - 1']
     """
-    level_ = confidence(ci)
-    opts = Bootstrap(n_boot, seed, interval, progress)
-    result, targets = _run(data, other, irr, level, roles)
-    reps = opts.replicates(result, targets)
+    uncertainty = Uncertainty(confidence(ci), n_boot=n_boot, seed=seed, interval=interval,
+                              progress=progress)
+    found = evaluate(data, _targets(irr), uncertainty, intervals=False, other=other,
+                     level=level, **roles)
+    result, reps, level_ = found.run, found.replicates, uncertainty.ci
+    assert reps is not None and level_ is not None  # a bootstrap, at the level ci
     pairs = result.pairs
-    estimates = {t.key: result.estimate(t.entry, **t.params) for t in targets}
-    for t in targets:  # why a comparison is NaN: its coefficient's reasons, said once
-        result.warn(t.entry, estimates[t.key],
-                    "normalized kappa_x" if t.key == "normalized" else None)
-    point = _differences({k: e.value for k, e in estimates.items()}, pairs)
+    point = _differences({k: e.value for k, e in found.estimates.items()}, pairs)
     boot = _differences(reps.boot, pairs)
     jack = None if reps.jack is None else _differences(reps.jack, pairs)
     cells = pair_index(result.ann, pairs)
@@ -141,8 +131,7 @@ def compare(
     out = pd.DataFrame(rows, columns=["label", "replication", "replication_other",
                                       "comparison", "estimate", "se", "lower", "upper",
                                       "p_value"])
-    out.attrs.update(irr=targets[0].entry.name, ci=level_, method="bootstrap",
-                     interval=interval, n_boot=n_boot, seed=reps.seed,
+    out.attrs.update(irr=found.targets[0].entry.name, **found.settings,
                      n_items=reps.n_items)
     return out
 
@@ -205,7 +194,8 @@ def plan(
     Bootstrap(n_boot, seed, "percentile", progress)
     if not (isinstance(width, int | float) and width > 0):
         raise InputError(f"width={width!r} is the wanted half width of the interval, > 0.")
-    result, targets = _run(data, other, irr, level, roles)
+    found = evaluate(data, _targets(irr), warn=False, other=other, level=level, **roles)
+    result, norm = found.run, found.target("normalized")
     n = result.rows.n_items
     if sizes is None:
         sizes = sorted({max(2, round(n * f)) for f in (0.25, 0.5, 1, 2, 4, 8, 16)})
@@ -222,7 +212,6 @@ def plan(
         raise InputError(f"sizes={given!r}: candidate numbers of items, a list of whole "
                          "numbers each >= 2 (e.g. sizes=[100, 400, 1600]), or None for "
                          "multiples of the pilot's items.")
-    norm = targets[2]
     seq = np.random.SeedSequence(seed)
     cells = pair_index(result.ann, result.pairs)
     rows = []

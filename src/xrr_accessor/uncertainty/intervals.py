@@ -2,8 +2,8 @@
 
 The bootstrap replicates come from :mod:`.resample`; this module turns them
 into standard errors and limits, says where replicates were undefined, and
-validates the options every public function shares (``ci``, ``method``,
-``n_boot``, ``seed``, ``interval``).
+checks the options every public function shares (``ci``, ``method``,
+``n_boot``, ``interval``), which :class:`.orchestration.Uncertainty` holds.
 
 BCa (Efron 1987): with z0 the normal quantile of the share of replicates below
 the estimate (ties count half) and a the acceleration from the jackknife,
@@ -32,7 +32,7 @@ from ..engine.statistics import Rows
 from ..errors import InputError, UndefinedWarning, warn
 from .resample import Replicates, Target, replicate
 
-__all__ = ["Bootstrap", "bca_constants", "bootstrap_columns", "bootstrap_intervals",
+__all__ = ["Bootstrap", "bca_constants", "bootstrap_intervals",
            "confidence", "limits", "p_value"]
 
 #: Fewer items than this give a warning: the intervals are unstable (see the
@@ -379,16 +379,3 @@ def population_size(population: float | None, n_items: int = 1) -> float:
                          f"population (a number >= the {n_items} item(s) rated), or None "
                          "for an infinite one.")
     return float(population)
-
-
-def bootstrap_columns(result: Any, targets: list[Target], level: float, opts: Bootstrap,
-                      attrs: dict[str, Any]) -> dict[str, dict[str, np.ndarray]]:
-    """Bootstrap interval columns of each target; its settings into ``attrs``."""
-    what = {t.key: "normalized kappa_x" if t.key.startswith("normalized") else t.key
-            for t in targets}
-    table, reps = bootstrap_intervals(result, targets, level, opts, what)
-    attrs.update(method="bootstrap", interval=opts.interval, n_boot=opts.n_boot,
-                 seed=reps.seed)
-    for cols in table.values():
-        cols.pop("n_undefined")
-    return table

@@ -9,7 +9,7 @@ every label and cell). A replicate is a set of item weights
 (:mod:`.kernels.resample`), and the statistics under C sets of weights
 come from one pass over the annotations (:func:`.statistics.columns`); the
 pipeline never runs again. Each block of C replicates is finalized at once,
-its columns read as C copies of the labels (:func:`.statistics.as_labels`).
+its columns read as C copies of the labels (:func:`.additive.as_labels`).
 
 **The weights are keyed by item id** (a Poisson bootstrap): item i's weight
 in replicate b is a Poisson(1) draw from a counter-based generator at (seed,
@@ -47,6 +47,7 @@ import numpy as np
 
 from ..coefficients import Coefficient
 from ..coefficients.registry import finalize
+from ..engine.additive import as_labels
 from ..engine.draws import (
     BLOCK_BYTES,
     JACKKNIFE_GROUPS,
@@ -56,7 +57,7 @@ from ..engine.draws import (
     item_keys,
     seeds,
 )
-from ..engine.statistics import as_labels, columns
+from ..engine.statistics import columns
 from ..errors import InputError
 from ..kernels.resample import MAX_ITEMS, group_weights
 from . import budget

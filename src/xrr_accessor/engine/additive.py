@@ -1,0 +1,229 @@
+"""Additive item statistics, the types: ``Meta`` (shapes) and ``Stats`` (``a + b``).
+
+The middle of the flow input -> codes -> **statistics** -> finalize -> labeled
+result. A :class:`Stats` holds named arrays, each a sum over items of the
+item's contribution (times its weight). Statistics of disjoint sets of items
+add (``a + b``, :func:`combine`), an integer item weight acts as that many
+copies of the item, and nothing in a :class:`Stats` refers back to the
+annotations, so a chunk can be computed anywhere (a dask worker, a bootstrap
+replicate) and combined later. Every coefficient (:mod:`.coefficients`) is a
+function of a :class:`Stats` and the call's :class:`Meta`. The passes that
+compute them are in :mod:`.statistics`.
+
+Three forms, chosen by the level of measurement:
+
+* ``"vector"``: nominal disagreement (and unweighted agreement) needs only
+  per-category marginals and same-category sums, never a K x K matrix, so it
+  serves any number of categories (ids as categories: 20,000+ are tested).
+  This replaces the old sparse path for many-category nominal labels: the
+  same numbers, one code path, no n x K table at any K.
+* ``"matrix"``: ordinal, ratio, custom distances and agreement weights keep
+  K x K sums (D is applied in finalize, so the sums stay additive).
+* ``"moments"``: interval data keep count, sum and sum of squares.
+
+Groups of statistics are computed only when a requested coefficient needs
+them (the registry says which): ``within`` (pairs inside a replication),
+``chance`` (the agreement / chance terms of Gwet's family), ``raters`` (each
+rater's categories), ``strata`` (everything split by m, the item's number of
+annotations: iota, Cohen and the ICC use the items rated by every rater, and
+how many raters that is is known only after the pass), ``joint`` (rater-pair
+tables, Light's kappa) and ``cross`` (replication pairs, kappa_x).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from ..errors import InputError
+
+__all__ = ["GROUPS", "MAX_STAT_CELLS", "OPTIONAL_GROUPS", "Meta", "Stats", "as_labels",
+           "check_size", "combine"]
+
+GROUPS = ("within", "chance", "raters", "strata", "joint", "cross")
+
+#: Groups a call may leave out on purpose (interval numbers need no chance shares; Light's
+#: kappa over too many raters is NaN with its reason); their finalizes handle the absence.
+OPTIONAL_GROUPS = frozenset({"chance", "joint"})
+
+#: Largest statistics table built for one call (float64 cells: 2.4 GB).
+MAX_STAT_CELLS = 300_000_000
+
+
+@dataclass(frozen=True)
+class Meta:
+    """What a chunk pass and the finalize steps share: shapes, form, values.
+
+    ``values`` (L, K) are the numbers the categories stand for (``"moments"``:
+    centered per label on the midpoint of its range, which changes no
+    coefficient and keeps sums of squares well conditioned; ``"matrix"``:
+    raw, for ratio and weights; otherwise None). ``top`` is the largest
+    stratum of m kept (larger m are clipped to it). ``n_categories`` holds
+    each label's own K.
+    """
+
+    n_label: int
+    n_rep: int
+    n_rater: int
+    n_category: int
+    n_categories: tuple[int, ...]
+    form: str
+    groups: frozenset[str]
+    pairs: np.ndarray = field(default_factory=lambda: np.zeros((0, 2), dtype=np.int64))
+    values: np.ndarray | None = None
+    top: int = 2
+
+    def tiled(self, n: int) -> Meta:
+        """This meta for ``n`` copies of its labels, one after the other
+        (finalizing the columns of :func:`columns` at once, see :func:`as_labels`)."""
+        return replace(self, n_label=n * self.n_label, n_categories=self.n_categories * n,
+                       values=None if self.values is None else np.tile(self.values, (n, 1)))
+
+    def shapes(self) -> dict[str, tuple[int, ...]]:
+        """The shape of every statistic of this call (zero-length when not needed)."""
+        L, R, K, B, P = (self.n_label, self.n_rep, self.n_category, self.n_rater,
+                         len(self.pairs))
+        S = self.top + 1
+        g = self.groups
+
+        def need(group: str, shape: tuple[int, ...]) -> tuple[int, ...]:
+            return shape if group in g else (0,) * len(shape)
+
+        if self.form == "moments":
+            return {
+                "m_hist": (L, R, S),
+                "strata_mom": need("within", (L, R, S, 3)),
+                "strata_ss": need("within", (L, R, S)),
+                "strata_item_sq": need("within", (L, R, S)),
+                "strata_rater": need("raters", (L, R, S, B, 3)),
+                "cross_mom": need("cross", (L, P, 7)),
+                "cross_used": need("cross", (L, P)),
+                "cross_unpaired": need("cross", (L, P)),
+            }
+        matrix = self.form == "matrix"
+        return {
+            "m_hist": (L, R, S),
+            "pairable": need("within", (L, R, S, K)),
+            "pair_diag": need("within", (L, R, S, K)) if not matrix else (0, 0, 0, 0),
+            "pair_o": need("within", (L, R, S, K, K)) if matrix else (0,) * 5,
+            "pa_diag": need("chance", (L, R)) if not matrix else (0, 0),
+            "pa_mat": need("chance", (L, R, K, K)) if matrix else (0,) * 4,
+            "pa_inv": need("chance", (L, R)),
+            "shares": need("chance", (L, R, K)),
+            "strata_rater": need("raters", (L, R, S, B, K)),
+            "joint": need("joint", (L, R, B, B, K, K)),
+            "cross_agree": need("cross", (L, P)) if not matrix else (0, 0),
+            "cross_o": need("cross", (L, P, K, K)) if matrix else (0,) * 4,
+            "cross_total": need("cross", (L, P)),
+            "cross_x": need("cross", (L, P, K)),
+            "cross_y": need("cross", (L, P, K)),
+            "cross_used": need("cross", (L, P)),
+            "cross_unpaired": need("cross", (L, P)),
+        }
+
+
+class Stats:
+    """Named additive statistics (float64 arrays summed over items).
+
+    ``a + b`` adds two chunks name by name; arrays whose strata axis differs
+    (chunks with different largest m) are padded with zeros first.
+
+    Examples
+    --------
+    >>> a = Stats({"m_hist": np.ones((1, 1, 3))})
+    >>> b = Stats({"m_hist": np.ones((1, 1, 3))})
+    >>> (a + b)["m_hist"].tolist()
+    [[[2.0, 2.0, 2.0]]]
+    >>> Stats({"shares": np.ones((1, 1, 2))}) + Stats({"shares": np.ones((1, 1, 3))})
+    ... # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: statistics 'shares' of shapes (1, 1, 2) and (1, 1, 3) cannot be added: ...
+    """
+
+    def __init__(self, arrays: dict[str, np.ndarray]) -> None:
+        self.arrays = arrays
+
+    def __getitem__(self, name: str) -> np.ndarray:
+        return self.arrays[name]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.arrays and self.arrays[name].size > 0
+
+    def __add__(self, other: Stats) -> Stats:
+        if set(self.arrays) != set(other.arrays):
+            raise ValueError("statistics of different calls cannot be added")
+        return Stats({k: _padded_sum(k, v, other.arrays[k]) for k, v in self.arrays.items()})
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{k}{tuple(v.shape)}" for k, v in self.arrays.items() if v.size)
+        return f"Stats({shown})"
+
+    def nbytes(self) -> int:
+        return sum(v.nbytes for v in self.arrays.values())
+
+
+#: Statistics whose axis 2 is the strata axis (the number of annotations m of an item,
+#: 0..top): the one axis along which chunks of one call may differ in length.
+STRATA_AXIS = 2
+
+
+def _padded_sum(name: str, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``a + b``, the shorter padded with zeros along the strata axis only; any other
+    difference means chunks laid out differently (labels, categories, raters)."""
+    if a.shape == b.shape:
+        return a + b
+    if a.size == 0 or b.size == 0:
+        return (a if b.size == 0 else b).copy()
+    other_axes = [i for i in range(a.ndim) if i != STRATA_AXIS]
+    if (a.ndim != b.ndim or a.ndim <= STRATA_AXIS or not name.startswith(STRATA_NAMES)
+            or any(a.shape[i] != b.shape[i] for i in other_axes)):
+        raise ValueError(f"statistics {name!r} of shapes {a.shape} and {b.shape} cannot be "
+                         "added: the chunks were encoded with different labels, categories, "
+                         "raters or pairs")
+    shape = tuple(max(x, y) for x, y in zip(a.shape, b.shape, strict=True))
+    out = np.zeros(shape)
+    out[tuple(slice(0, s) for s in a.shape)] += a
+    out[tuple(slice(0, s) for s in b.shape)] += b
+    return out
+
+
+#: Name prefixes of the statistics with a strata axis.
+STRATA_NAMES = ("m_hist", "strata_", "pairable", "pair_diag", "pair_o")
+
+
+def combine(parts: Iterable[Stats]) -> Stats:
+    """Sum of the statistics of disjoint chunks of items."""
+    it = iter(parts)
+    out = next(it)
+    for part in it:
+        out = out + part
+    return out
+
+
+def check_size(meta: Meta, where: Callable[[], str]) -> None:
+    """Refuse, with the way out, statistics too large for memory."""
+    cells = sum(int(np.prod(s)) for s in meta.shapes().values())
+    if cells <= MAX_STAT_CELLS:
+        return
+    k = meta.n_category
+    raise InputError(
+        f"the statistics would need {cells * 8 / 1e9:.1f} GB: {k:,} categories "
+        f"({where()}) with level needing a {k:,} x {k:,} matrix, {meta.n_label} label(s), "
+        f"{meta.n_rep} replication(s), {meta.n_rater:,} raters. For numeric values use "
+        "level='interval' (three numbers per item), for labels level='nominal' (no "
+        "matrix); otherwise merge rare categories or pass fewer labels at a time with "
+        ".xrr(value=[...])."
+    )
+
+
+def as_labels(arrays: dict[str, np.ndarray]) -> Stats:
+    """Columns (last axis C) as C blocks of labels: (L, ..., C) -> (C * L, ...).
+
+    Column b's label l becomes label ``b * L + l``, so one finalize over a
+    :meth:`Meta.tiled` meta computes every column's coefficients at once.
+    """
+    return Stats({k: np.ascontiguousarray(np.moveaxis(v, -1, 0)).reshape(
+        (v.shape[-1] * v.shape[0], *v.shape[1:-1])) for k, v in arrays.items()})
