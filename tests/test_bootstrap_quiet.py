@@ -101,14 +101,16 @@ def _one_rater(n_items: int = 120):
 
 
 def _counting(monkeypatch):
+    from xrr_accessor.engine import draws
+
     calls = []
-    columns = resample.columns
+    columns = draws.columns  # the passes of the replicates go through draws.weighted_columns
 
     def counted(rows, meta, weight, *args, **kwargs):
         calls.append(weight.shape[1])
         return columns(rows, meta, weight, *args, **kwargs)
 
-    monkeypatch.setattr(resample, "columns", counted)
+    monkeypatch.setattr(draws, "columns", counted)
     return calls
 
 

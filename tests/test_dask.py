@@ -319,8 +319,10 @@ def test_refusals_name_the_way_out() -> None:
 
 def test_functions_without_a_lazy_path_say_so() -> None:
     ddf = _partitioned(_frame(14), 2)
-    with pytest.raises(TypeError, match=r"does not take dask-backed data.*ddf.compute\(\)"):
-        ddf.xrr.rater_agreement()
+    for call in (lambda: xrr.per_category(ddf), lambda: xrr.compare(ddf)):
+        with pytest.raises(TypeError, match=r"does not take dask-backed data.*rater_agreement, "
+                           r"item_disagreement and validity do, lazily.*ddf.compute\(\)"):
+            call()
 
 
 def test_warnings_of_partitions_reach_the_caller() -> None:
@@ -368,12 +370,21 @@ def test_local_cluster_runs_kernels_in_worker_processes() -> None:
         with distributed.get_task_stream(client) as stream:
             got = _quiet(ddf.xrr.normalized().compute)
             got_ci = _quiet(ddf.xrr.cross_kappa(**boot).compute)
+            raters, items = _quiet(lambda: compute_all(  # a Job's sums, per-item pieces
+                ddf.xrr.rater_agreement(ci=0.9, n_boot=60, seed=5),
+                ddf.xrr.item_disagreement(level="nominal")))
         workers = set(client.scheduler_info()["workers"])
     ran = {t["worker"] for t in stream.data if "partition_stats" in str(t["key"])}
     assert ran and ran <= workers
     _close(got, _quiet(df.xrr.normalized))
     want_ci = _quiet(lambda: df.xrr.cross_kappa(**boot))
     _close(got_ci.loc[want_ci.index, want_ci.columns], want_ci)
+    mem = ddf.compute()  # the rows in the partitions' order (ties among items keep it)
+    pd.testing.assert_frame_equal(
+        raters, _quiet(lambda: mem.xrr.rater_agreement(ci=0.9, n_boot=60, seed=5)),
+        rtol=1e-12, check_index_type=False)
+    pd.testing.assert_frame_equal(items, _quiet(lambda: mem.xrr.item_disagreement(
+        level="nominal")), rtol=1e-12, check_index_type=False)
 
 
 def test_in_memory_path_never_imports_dask() -> None:

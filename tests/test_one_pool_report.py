@@ -227,21 +227,32 @@ def test_page_prints_small_p_values_as_the_command_line_does(pool):
     assert ">0.000<" not in page
 
 
-def test_one_pool_report_on_dask_is_the_irr_report_and_says_what_it_leaves_out():
+def test_one_pool_report_on_dask_equals_memory_diagnostics_included():
     """Found by a new-user trial: report() of one pool on dask stopped with an IndexError
-    (the lazy finish holds summed statistics, not annotations). It gives the IRR table
-    of the in-memory report and says the diagnostics need the data in memory."""
+    (the lazy finish holds summed statistics, not annotations); then it gave only the
+    IRR table. Now the agreement table (without intervals, said), the raters (with
+    their intervals, from the IRR's seed) and the items are the in-memory ones, on
+    partitions that split items."""
     dd = pytest.importorskip("dask.dataframe")
-    df = simulate(n_items=200, labels=["joy", "awe"], pools=["A"], seed=1).drop(
-        columns="pool")
-    with pytest.warns(xa.DroppedDataWarning, match="need|read every annotation"):
-        rep = dd.from_pandas(df, npartitions=3).xrr.report(ci=0.95, seed=0).compute()
-    mem = _quiet(xa.report, df, ci=0.95, seed=0)
+    rng = np.random.default_rng(4)
+    truth = rng.integers(0, 3, 150)
+    rows = [(f"t{i}", f"w{r}", int(truth[i] if rng.random() < 0.7 else rng.integers(0, 3)))
+            for i in range(150) for r in rng.choice(6, size=3, replace=False)]
+    df = pd.DataFrame(rows, columns=["item", "rater", "joy"]).sample(frac=1.0, random_state=2)
+    kw = dict(ci=0.9, n_boot=80, seed=3)
+    with pytest.warns(xa.DroppedDataWarning, match="agreement table has no intervals"):
+        rep = dd.from_pandas(df, npartitions=3, sort=False).xrr.report(**kw).compute()
+    mem = _quiet(xa.report, df, **kw)
     cols = ["estimate", "lower", "upper"]
     np.testing.assert_allclose(rep.frame[cols], mem.frame[cols], rtol=1e-12)
-    assert rep.agreement is None and rep.raters is None and rep.items is None
+    for name in ("raters", "items"):
+        pd.testing.assert_frame_equal(getattr(rep, name), getattr(mem, name), rtol=1e-12,
+                                      check_index_type=False)
+    assert "kappa_x_lower" in rep.raters.columns
+    table = _quiet(xa.agreement_table, df)
+    pd.testing.assert_frame_equal(rep.agreement, table, rtol=1e-12, check_index_type=False)
     assert rep.readings()["text"].tolist() == mem.readings()["text"].tolist()
-    assert "<h2>IRR</h2>" in _quiet(rep.to_html, figures=False)
+    assert "Raters against the rest" in _quiet(rep.to_html, figures=False)
 
 
 def test_one_pool_page_draws_the_raters_and_the_items():

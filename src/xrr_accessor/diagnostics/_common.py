@@ -19,6 +19,7 @@ import xarray as xr
 from ..engine.levels import Level, distance_matrix, resolve_level, standardized
 from ..engine.pipeline import annotations as canonical
 from ..engine.pipeline import kind_of
+from ..engine.staged import Staged
 from ..errors import InputError, UndefinedWarning, warn
 from ..kernels.accumulate import item_order
 from ..schema import Annotations
@@ -67,7 +68,7 @@ def read(data: Any, level: Any, roles: dict[str, Any], what: str) -> Read:
     """Read ``data`` as :func:`~xrr_accessor.irr` does, at ``level``."""
     data, roles = unbind(data, roles)
     ann, lvl = canonical(data, level=resolve_level(level), **roles)
-    if len(ann.item) == 0:
+    if len(ann.item) == 0 and not isinstance(data, Staged):
         raise InputError(f"{what}: the data hold no annotations.")
     return Read(ann, lvl, kind_of(data))
 

@@ -21,7 +21,7 @@ from ..schema import read as read_table
 from ..schema.roles import find_role, resolve_roles
 from ..schema.tables import show
 
-__all__ = ["gold_table"]
+__all__ = ["given", "gold_table"]
 
 
 def _names(obj: Any) -> list[Hashable]:
@@ -89,23 +89,33 @@ def _from_column(data: Any, gold: Hashable, label: Hashable | None, roles: Roles
     return rest, pd.DataFrame(out)
 
 
-def gold_table(data: Any, gold: Any, roles: dict[str, Any]) -> tuple[Table, Table, str]:
-    """(the data's table, the gold's table, a name for messages)."""
+def given(gold: pd.DataFrame | pd.Series, labels: list[Hashable]) -> tuple[pd.DataFrame, str]:
+    """A gold Series or DataFrame as rows (item, label, gold), one per item and label
+    with a gold value, and its name for messages."""
+    frame = gold.to_frame(labels[0]) if isinstance(gold, pd.Series) else gold
+    if isinstance(gold, pd.Series) and len(labels) != 1:
+        raise InputError(f"gold is a Series but the data have {len(labels)} labels "
+                         f"({labels[:6]}); pass a DataFrame indexed by item with one "
+                         "column per label, or select one label with .xrr(labels=[...]).")
+    what = "the gold Series" if isinstance(gold, pd.Series) else "the gold frame"
+    rows = frame.rename_axis("item").reset_index().melt(
+        id_vars="item", var_name="label", value_name="gold")
+    if isinstance(gold, pd.DataFrame):
+        _check_columns(list(gold.columns), labels)
+    return _constant(rows, ["item", "label"], what), what
+
+
+def gold_table(data: Any, gold: Any, roles: dict[str, Any], own_items: bool = False
+               ) -> tuple[Table, Table, str]:
+    """(the data's table, the gold's table, a name for messages). ``own_items``: a
+    gold Series or DataFrame restricted to the data's items (one partition's)."""
     r = Roles.from_kwargs(roles)
     if isinstance(gold, pd.DataFrame | pd.Series):
         table = read_table(data, r)
         labels = list(table.labels)
-        frame = gold.to_frame(labels[0]) if isinstance(gold, pd.Series) else gold
-        if isinstance(gold, pd.Series) and len(labels) != 1:
-            raise InputError(f"gold is a Series but the data have {len(labels)} labels "
-                             f"({labels[:6]}); pass a DataFrame indexed by item with one "
-                             "column per label, or select one label with .xrr(labels=[...]).")
-        what = "the gold Series" if isinstance(gold, pd.Series) else "the gold frame"
-        rows = frame.rename_axis("item").reset_index().melt(
-            id_vars="item", var_name="label", value_name="gold")
-        if isinstance(gold, pd.DataFrame):
-            _check_columns(list(gold.columns), labels)
-        wide = _constant(rows, ["item", "label"], what)
+        wide, what = given(gold, labels)
+        if own_items:
+            wide = wide[wide["item"].isin(table.item.uniques)]
     else:
         columns = dict(gold) if isinstance(gold, Mapping) else {None: gold}
         rest, parts = data, []

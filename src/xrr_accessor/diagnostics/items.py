@@ -10,15 +10,18 @@ n S2 - S1^2), the item's category counts otherwise.
 from __future__ import annotations
 
 import weakref
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from ..errors import per_call
+from ..engine.levels import Level
+from ..engine.staged import Job, Part, Pieces, Planned, Staged
 from ..kernels.accumulate import item_order
 from ..kernels.diagnostics import MATRIX, MOMENTS, NOMINAL, item_summary
 from ..kernels.ranking import ranked_order
+from ..lazy import deferrable
 from ._common import (
     Read,
     dist_for,
@@ -41,8 +44,14 @@ def _form(read_: Read) -> int:
     return MOMENTS if name == "interval" else NOMINAL if name == "nominal" else MATRIX
 
 
-def summarize(read_: Read, label: int) -> dict[str, np.ndarray]:
-    """Per (item, replication) group of one label: the kernel's arrays and D."""
+def summarize(read_: Read, label: int, counts: bool = False) -> dict[str, np.ndarray]:
+    """Per (item, replication) group of one label: the kernel's arrays and D.
+
+    With ``counts`` at the ordinal level (a dask partition, whose own marginals
+    are not the replication's), D is left out and each group's category counts
+    ``counts`` (G, K) are returned instead, for :func:`ordinal_d` once the
+    marginals of every partition are known.
+    """
     offsets, order, key = _groups(read_)
     codes = read_.codes(label)
     k = read_.n_cat(label)
@@ -50,8 +59,11 @@ def summarize(read_: Read, label: int) -> dict[str, np.ndarray]:
     values = read_.values(label)
     vals = np.zeros(0) if values is None else np.ascontiguousarray(values)
     form = _form(read_)
+    later = counts and read_.level.name == "ordinal"
     dist = np.zeros((0, 0, 0))
-    if form == MATRIX:
+    if form == MATRIX and later:
+        form = NOMINAL  # D once the marginals are known; the rest needs no D
+    elif form == MATRIX:
         n = item_summary(offsets, order, codes, vals, dist, k, n_rep, NOMINAL)[0]
         marginals = _marginals(n, key, codes, n_rep, k)
         dist = np.stack([dist_for(read_, label, marginals[r]) for r in range(n_rep)])
@@ -64,16 +76,14 @@ def summarize(read_: Read, label: int) -> dict[str, np.ndarray]:
     if shift:  # in place: every array of the size of the items is new memory to fault in
         for a in (lo, hi, mean):
             np.ldexp(a, shift, out=a)
-    # D = sqrt(pair_sum / C(n, 2)) where n >= 2, written over pair_sum
-    d = pair_sum
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        np.divide(d, n * (n - 1) / 2.0, out=d)
-        np.sqrt(d, out=d)
-        if shift:
-            np.ldexp(d, shift, out=d)
-    d[n < 2] = np.nan
-    return {"n": n, "d": d, "mode": mode, "mode_count": mode_count, "lo": lo, "hi": hi,
-            "mean": mean}
+    out = {"n": n, "mode": mode, "mode_count": mode_count, "lo": lo, "hi": hi, "mean": mean}
+    if later:
+        sel = codes >= 0
+        out["counts"] = np.bincount(key[sel] * k + codes[sel], minlength=len(n) * k
+                                    ).reshape(len(n), k)
+    else:
+        out["d"] = _root_mean(n, pair_sum, shift)
+    return out
 
 
 #: (offsets, order, key) of each Read, while it lives (one grouping for every label).
@@ -101,7 +111,63 @@ def _marginals(n: np.ndarray, key: np.ndarray, codes: np.ndarray, n_rep: int,
         n_rep, k).astype(float)
 
 
-@per_call
+def _root_mean(n: np.ndarray, pair_sum: np.ndarray, shift: int = 0) -> np.ndarray:
+    """D from the disagreement summed over pairs (NaN below two annotations), written
+    over ``pair_sum`` (float64): sqrt(pair_sum / C(n, 2)) * 2^shift."""
+    d = pair_sum
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        np.divide(d, n * (n - 1) / 2.0, out=d)
+        np.sqrt(d, out=d)
+        if shift:
+            np.ldexp(d, shift, out=d)
+    d[n < 2] = np.nan
+    return d
+
+
+def ordinal_d(read_: Read, label: int, n: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """D at the ordinal level from each group's category counts (G, K): the metric
+    ranks over each replication's pairable values (groups of n >= 2), as alpha does."""
+    n_rep = len(read_.ann.replications)
+    rep = np.arange(len(n)) % n_rep
+    pair_sum = np.zeros(len(n))
+    for r in range(n_rep):
+        mine = rep == r
+        c = counts[mine].astype(float)
+        dist = dist_for(read_, label, c[n[mine] >= 2].sum(axis=0))
+        pair_sum[mine] = ((c @ dist) * c).sum(axis=1) / 2.0
+    return _root_mean(n, pair_sum)
+
+
+def item_job(part: Part, level: Level) -> Pieces:
+    """A partition's per-item summaries (every label) with its item ids and input
+    positions: a :class:`~xrr_accessor.engine.staged.Job`'s function."""
+    read_ = Read(part.ann, level, "pandas")
+    sums = [summarize(read_, j, counts=True) for j in range(len(part.ann.labels))]
+    return Pieces([(part.ann.items, np.asarray(part.place, dtype=float), sums)])
+
+
+def _assemble(read_: Read, pieces: Pieces) -> list[dict[str, np.ndarray]]:
+    """The partitions' summaries as one, items in input order (``read_.ann.items`` set
+    to their ids); D at the ordinal level from the whole replication's marginals."""
+    ann = read_.ann
+    n_rep = len(ann.replications)
+    parts = [p for p in pieces.parts if len(p[0])]
+    ids = parts[0][0].append([p[0] for p in parts[1:]]) if parts else ann.items[:0]
+    place = np.concatenate([p[1] for p in parts]) if parts else np.zeros(0)
+    by = np.argsort(place, kind="stable")
+    groups = (by[:, None] * n_rep + np.arange(n_rep)).reshape(-1)
+    read_.ann = replace(ann, items=ids[by])
+    out = []
+    for j in range(len(ann.labels)):
+        s = {k: np.concatenate([p[2][j][k] for p in parts])[groups]
+             for k in parts[0][2][j]} if parts else {}
+        if "counts" in s:
+            s["d"] = ordinal_d(read_, j, s["n"], s.pop("counts"))
+        out.append(s)
+    return out
+
+
+@deferrable
 def item_disagreement(data: Any, level: Any = "interval", **roles: Any) -> Any:
     """Per-item disagreement D_i, items ranked from the most disagreed on.
 
@@ -156,12 +222,18 @@ def item_disagreement(data: Any, level: Any = "interval", **roles: Any) -> Any:
     ['a', 'b']
     """
     read_ = read(data, level, roles, "item_disagreement")
+    if isinstance(data, Staged):  # dask-backed: the partitions' per-item summaries
+        if data.stats is None:
+            raise Planned(Job(item_job, (read_.level,)))
+        every = _assemble(read_, data.stats)
+    else:
+        every = [summarize(read_, j) for j in range(len(read_.ann.labels))]
     ann = read_.ann
     n_rep = len(ann.replications)
     numeric = any(read_.values(j) is not None for j in range(len(ann.labels)))
     parts, n_bad, bad_lab, bad_rep = [], 0, [], []
     for j in range(len(ann.labels)):
-        s = summarize(read_, j)
+        s = every[j]
         g = np.flatnonzero(s["n"] > 0)
         d = s["d"][g]
         rep = g % n_rep

@@ -10,37 +10,29 @@ raters come from one pass over the annotations of a label, not one per rater.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from ..coefficients.base import ratio_or_nan
-from ..engine.draws import MAX_BLOCK, Draws, item_keys
+from ..engine.draws import Draws
 from ..engine.levels import ordinal_matrices
-from ..errors import DroppedDataWarning, InputError, UndefinedWarning, per_call, warn
-from ..kernels.diagnostics import rater_categorical, rater_moments
+from ..engine.staged import Job, Planned, Staged
+from ..errors import DroppedDataWarning, InputError, UndefinedWarning, warn
+from ..lazy import deferrable
 from ..uncertainty.intervals import Bootstrap, confidence, limits
-from ._common import Read, centered, check_cells, dist_for, finish, multi_index, ranks, read
+from ._common import Read, check_cells, dist_for, finish, multi_index, ranks, read
+from .rater_sums import Sums, label_sums, rater_job, replicates, unstack
 
 __all__ = ["METRICS", "rater_agreement"]
 
 #: How :func:`rater_agreement` ranks raters.
 METRICS = ("kappa_x", "alpha")
 
-#: The (offsets, order) of the (item, replication) groups a pass reads.
-Groups = tuple[np.ndarray, np.ndarray]
-
-
-def _moments(read_: Read, label: int, groups: Groups | None = None) -> dict[str, np.ndarray]:
-    offsets, order = groups if groups is not None else read_.groups()[:2]
-    ann = read_.ann
-    values = read_.values(label)
-    assert values is not None  # the interval level checked the values on reading
-    n_ann, per, tot, drop = rater_moments(offsets, order, read_.codes(label),
-                                          np.ascontiguousarray(ann.rater, dtype=np.int64),
-                                          centered(values), len(ann.replications),
-                                          len(ann.raters))
+def _moments(s: Sums) -> dict[str, np.ndarray]:
+    n_ann, per, tot, drop = s["n_ann"], s["per"], s["tot"], s["drop"]
     shared, other, obs, sx, sxx, sy, syy = np.moveaxis(per, -1, 0)
     with np.errstate(divide="ignore", invalid="ignore"):
         ssx = np.maximum(sxx - sx * np.where(shared > 0, sx / shared, 0.0), 0.0)
@@ -59,19 +51,31 @@ def _moments(read_: Read, label: int, groups: Groups | None = None) -> dict[str,
             "n_annotations": n_ann, "n_shared": shared, "n_other": other}
 
 
-def _categorical(read_: Read, label: int, groups: Groups | None = None,
-                 keep: np.ndarray | None = None) -> dict[str, np.ndarray]:
-    offsets, order = groups if groups is not None else read_.groups()[:2]
+def _cells(read_: Read) -> int:
+    """The sums of one pass over every label (refusing a per-rater table too large)."""
     ann = read_.ann
-    n_rep, n_rater, k = len(ann.replications), len(ann.raters), read_.n_cat(label)
+    n_rep, n_rater = len(ann.replications), len(ann.raters)
+    total = 0
+    for j in range(len(ann.labels)):
+        if read_.level.uses_moments:
+            total += n_rep * (n_rater * 12 + 4)
+            continue
+        k = read_.n_cat(j)
+        kk = k * k if read_.level.name != "nominal" else 0
+        check_cells(n_rep * n_rater * max(kk, k), "rater_agreement",
+                    "use level='nominal' or 'interval' (no K x K table per rater), or pass "
+                    "fewer raters or replications at a time.")
+        total += n_rep * (n_rater * (6 + 3 * k + 2 * kk) + 2 + k + kk)
+    return total
+
+
+def _categorical(read_: Read, label: int, s: Sums,
+                 keep: np.ndarray | None = None) -> dict[str, np.ndarray]:
     matrix = read_.level.name != "nominal"
-    check_cells(n_rep * n_rater * k * (k if matrix else 1), "rater_agreement",
-                "use level='nominal' or 'interval' (no K x K table per rater), or pass "
-                "fewer raters or replications at a time.")
-    (n_ann, shared, other, obs, x, y, w, tot_n, tot_t, tot_diag, tot_o, dn, dt, ddiag,
-     do) = rater_categorical(offsets, order, read_.codes(label),
-                             np.ascontiguousarray(ann.rater, dtype=np.int64), n_rep, n_rater,
-                             k, matrix)
+    n_ann, shared, other, obs, x, y, w = (s[k] for k in ("n_ann", "shared", "other", "obs",
+                                                          "x", "y", "w"))
+    tot_n, tot_t, tot_diag, tot_o, dn, dt, ddiag, do = (
+        s[k] for k in ("tot_n", "tot_t", "tot_diag", "tot_o", "dn", "dt", "ddiag", "do"))
     scale = shared * other / np.maximum(shared + other, 1)
     if not matrix:
         kappa = ratio_or_nan(obs * scale, shared * other - (x * y).sum(-1))
@@ -136,7 +140,7 @@ def _matrix(read_: Read, label: int, s: dict[str, Any], keep: np.ndarray | None 
     return kappa, alpha, alpha_wo
 
 
-@per_call
+@deferrable
 def rater_agreement(data: Any, metric: str = "kappa_x", level: Any = "nominal",
                     min_items: int = 1, ci: float | None = None, n_boot: int = 1000,
                     seed: Any = None, interval: str = "bca", **roles: Any) -> Any:
@@ -175,9 +179,11 @@ def rater_agreement(data: Any, metric: str = "kappa_x", level: Any = "nominal",
         With a level (e.g. 0.95), intervals for ``kappa_x`` and
         ``delta_alpha`` from an item bootstrap: items drawn with all their
         annotations, by the same keyed draws as every other call with this
-        ``seed``; one pass over the annotations per replicate (and per
-        jackknife group for BCa, at most 200), so it costs ``n_boot`` + 200
-        times the estimate.
+        ``seed``; one pass over the annotations per replicate, and for BCa
+        one over each jackknife group's items (all groups together: one more
+        pass), so it costs about ``n_boot`` + 1 times the estimate. On
+        dask-backed data each partition sums its own items' share of every
+        replicate, and the intervals equal the in-memory ones.
     n_boot, seed, interval
         Replicates, seed and interval (``"bca"`` or ``"percentile"``) of the
         bootstrap, as in :func:`~xrr_accessor.irr`.
@@ -222,9 +228,23 @@ def rater_agreement(data: Any, metric: str = "kappa_x", level: Any = "nominal",
     opts = Bootstrap(n_boot, seed, interval)
     read_ = read(data, level, roles, "rater_agreement")
     ann = read_.ann
-    every = [_stats(read_, j) for j in range(len(ann.labels))]
-    bounds, draws = (_intervals(read_, every, level_ci, opts, int(min_items))
-                     if level_ci is not None else ({}, None))
+    cells = _cells(read_)
+    draws = None
+    if level_ci is not None:
+        opts.check_items(len(ann.items))
+        draws = Draws.plan(len(ann.items), opts.n_boot, opts.seed,
+                           jackknife=opts.interval == "bca")
+    if isinstance(data, Staged):  # dask-backed: the partitions' sums, added
+        if data.stats is None:
+            raise Planned(Job(rater_job, (read_.level,), cells))
+        point, reps = unstack(data.stats, len(ann.labels))
+    else:
+        groups = read_.groups()[:2]
+        point = [label_sums(read_, j, groups) for j in range(len(ann.labels))]
+        reps = replicates(read_, draws) if draws is not None else iter(())
+    every = [_stats(read_, j, point[j]) for j in range(len(ann.labels))]
+    bounds = (_intervals(read_, every, point, reps, level_ci, opts, int(min_items))
+              if level_ci is not None else {})
     parts = []
     below = 0
     for j, s in enumerate(every):
@@ -289,36 +309,14 @@ def _warn(frame: pd.DataFrame) -> None:
              UndefinedWarning)
 
 
-def _stats(read_: Read, label: int, groups: Groups | None = None,
-           keep: np.ndarray | None = None) -> dict[str, np.ndarray]:
-    """The statistics of one label (``keep`` (R, B): only those raters' kappa_x and
-    alpha without them are needed, which saves the per-rater work of the ordinal
-    level)."""
+def _stats(read_: Read, label: int, s: Sums, keep: np.ndarray | None = None
+           ) -> dict[str, np.ndarray]:
+    """One label's values from its sums (``keep`` (R, B): only those raters' kappa_x
+    and alpha without them are needed, which saves the per-rater work of the
+    ordinal level)."""
     if read_.level.uses_moments:
-        return _moments(read_, label, groups)
-    return _categorical(read_, label, groups, keep)
-
-
-def resampled(offsets: np.ndarray, order: np.ndarray, n_rep: int,
-              weights: np.ndarray) -> Groups:
-    """The groups of a replicate: item i's block of ``n_rep`` groups repeated
-    ``weights[i]`` times (0: left out), in item order, so one pass over them adds
-    each item's contributions ``weights[i]`` times (vectorized, O(N)).
-
-    Examples
-    --------
-    >>> offsets, order = np.array([0, 2, 3, 5]), np.array([4, 0, 1, 2, 3])
-    >>> resampled(offsets, order, 1, np.array([2, 0, 1]))
-    (array([0, 2, 4, 6]), array([4, 0, 4, 0, 2, 3]))
-    """
-    n_item = (len(offsets) - 1) // n_rep
-    items = np.repeat(np.arange(n_item, dtype=np.int64), np.asarray(weights, dtype=np.int64))
-    g = (items[:, None] * n_rep + np.arange(n_rep, dtype=np.int64)).reshape(-1)
-    sizes = np.diff(offsets)[g]
-    new = np.zeros(len(g) + 1, dtype=np.int64)
-    np.cumsum(sizes, out=new[1:])
-    at = np.repeat(offsets[g] - new[:-1], sizes) + np.arange(new[-1], dtype=np.int64)
-    return new, np.ascontiguousarray(order[at])
+        return _moments(s)
+    return _categorical(read_, label, s, keep)
 
 
 #: The columns that get an interval, from the statistics of a pass.
@@ -326,52 +324,35 @@ _SCORES = {"kappa_x": lambda s: s["kappa_x"],
            "delta_alpha": lambda s: s["alpha_without"] - s["alpha"]}
 
 
-def _intervals(read_: Read, est: list[dict[str, np.ndarray]], level: float, opts: Bootstrap,
-               min_items: int
-               ) -> tuple[dict[str, list[tuple[np.ndarray, np.ndarray]]], Draws]:
+def _intervals(read_: Read, est: list[dict[str, np.ndarray]], point: list[Sums],
+               reps: Iterator[tuple[str, int, list[Sums]]], level: float, opts: Bootstrap,
+               min_items: int) -> dict[str, list[tuple[np.ndarray, np.ndarray]]]:
     """Per label, the (lower, upper) (R, B) of kappa_x and delta_alpha from an item
-    bootstrap: replicate b weights item i by the same keyed Poisson(1) draw as every
-    other call with this seed (:class:`~xrr_accessor.engine.draws.Draws`), and BCa's
-    jackknife leaves out one group of items at a time. Raters below ``min_items``
-    are not resampled (their rows are left out of the result). ``est``: each label's
-    statistics of the estimate (the pass rater_agreement made already)."""
-    ann = read_.ann
-    offsets, order, _ = read_.groups()
-    n_rep = len(ann.replications)
-    keys = item_keys(ann.items)
-    opts.check_items(len(ann.items))
-    draws = Draws.plan(len(ann.items), opts.n_boot, opts.seed,
-                       jackknife=opts.interval == "bca")
-    members = draws.members(keys) if draws.groups else None
-    labels = range(len(ann.labels))
+    bootstrap: ``reps`` are the sums of each replicate (item i weighted by the same
+    keyed Poisson(1) draw as every other call with this seed) and of each jackknife
+    group's items (BCa leaves one group out: the total minus them). Raters below
+    ``min_items`` are not finalized (their rows are left out of the result).
+    ``est``/``point``: each label's values and sums of the estimate."""
+    labels = range(len(read_.ann.labels))
     keep = [e["n_annotations"] >= min_items for e in est]
-    live = [j for j in labels if keep[j].any()]  # a label with no rater shown: not resampled
-    boot: dict[int, dict[str, list[np.ndarray]]] = {j: {k: [] for k in _SCORES} for j in live}
-    jack: dict[int, dict[str, list[np.ndarray]]] = {j: {k: [] for k in _SCORES} for j in live}
-
-    def add(to: dict[int, dict[str, list[np.ndarray]]], weights: np.ndarray) -> None:
-        groups = resampled(offsets, order, n_rep, weights)  # one per replicate, every label
+    live = [j for j in labels if keep[j].any()]  # a label with no rater shown: no interval
+    got: dict[str, dict[int, dict[str, list[np.ndarray]]]] = {
+        kind: {j: {k: [] for k in _SCORES} for j in live} for kind in ("boot", "group")}
+    for kind, _, sums in reps:
         for j in live:
-            s = _stats(read_, j, groups, keep[j])
+            s = sums[j] if kind == "boot" else {k: point[j][k] - v for k, v in sums[j].items()}
+            values = _stats(read_, j, s, keep[j])
             for k, fn in _SCORES.items():
-                to[j][k].append(fn(s))
-
-    if live:
-        for lo in range(0, opts.n_boot, MAX_BLOCK):
-            block = draws.weights(keys, lo, min(lo + MAX_BLOCK, opts.n_boot))
-            for col in range(block.shape[1]):
-                add(boot, block[:, col])
-        for g in range(draws.groups):
-            assert members is not None
-            add(jack, members != g)
+                got[kind][j][k].append(fn(values))
     out: dict[str, list[tuple[np.ndarray, np.ndarray]]] = {k: [] for k in _SCORES}
     for j in labels:
         for k, fn in _SCORES.items():
-            if j not in boot:
+            if j not in got["boot"]:
                 none = np.full(keep[j].shape, np.nan)
                 out[k].append((none, none))
                 continue
+            jack = got["group"][j][k]
             with np.errstate(invalid="ignore"):
-                out[k].append(limits(fn(est[j]), np.stack(boot[j][k]), level, opts.interval,
-                                     np.stack(jack[j][k]) if jack[j][k] else None))
-    return out, draws
+                out[k].append(limits(fn(est[j]), np.stack(got["boot"][j][k]), level,
+                                     opts.interval, np.stack(jack) if jack else None))
+    return out

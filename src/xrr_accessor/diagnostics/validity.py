@@ -9,20 +9,25 @@ the annotations against the gold of their item.
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from ..coefficients import lookup
+from ..engine.additive import Stats
 from ..engine.levels import resolve_level
-from ..engine.pipeline import kind_of, run
+from ..engine.pipeline import Codes, kind_of, run
+from ..engine.staged import Job, Part, Planned, Staged
+from ..engine.statistics import chunk, rows
 from ..errors import DroppedDataWarning, InputError, per_call, warn
 from ..kernels.diagnostics import NOMINAL, item_summary
+from ..lazy import is_lazy
 from ..schema import encode
 from ._common import Read, finish, multi_index, unbind, warn_undefined_rows, where_counts
-from .gold import gold_table
+from .gold import given, gold_table
 
 __all__ = ["Validity", "validity"]
 
@@ -65,7 +70,7 @@ class Validity:
 
 @per_call
 def validity(data: Any, gold: Hashable | Mapping[Hashable, Hashable] | pd.Series | pd.DataFrame,
-             level: Any = "nominal", **roles: Any) -> Validity:
+             level: Any = "nominal", **roles: Any) -> Any:
     """Agreement of the annotations with a gold (expert) reference.
 
     The gold is one more replication with one rater: ``kappa_x`` of each
@@ -114,32 +119,84 @@ def validity(data: Any, gold: Hashable | Mapping[Hashable, Hashable] | pd.Series
     """
     lvl = resolve_level(level)
     data, roles = unbind(data, roles)
-    kind = kind_of(data)
-    table_data, table_gold, source = gold_table(data, gold, roles)
-    ann = encode([table_data, table_gold], ordinal=lvl.ordered)
-    if lvl.numeric:
-        ann.values(lvl.name)
-    n_self, had_rep = ann.inputs[0]
-    read_ = Read(ann, lvl, kind)
-    pairs = np.array([(r, n_self) for r in range(n_self)], dtype=np.int64)
-    est = run(None, [lookup("kappa_x", kind="cross")], pairs=pairs, ann=ann, lvl=lvl).estimate(
-        lookup("kappa_x", kind="cross"))
-    summaries, classes, dropped, unused = [], [], [0, 0], 0
+    if is_lazy(data):
+        from ..lazy.graph import defer
+
+        return defer(_validity, data, (gold,), {"level": level, **roles},
+                     reader=partial(_tables, gold=gold))
+    return per_call(_validity)(data, gold, lvl, **roles)
+
+
+def _tables(block: Any, roles: dict[str, Any], gold: Any) -> list[Any]:
+    """One partition of dask-backed data and its items' gold, as two tables."""
+    table, gold_t, _ = gold_table(block, gold, roles, own_items=True)
+    return [table, gold_t]
+
+
+#: The gold's replication as the encoder names it (the second input, "other").
+GOLD = "other"
+
+
+def _validity(data: Any, gold: Any, level: Any = "nominal", **roles: Any) -> Validity:
+    lvl = resolve_level(level)
+    kx = lookup("kappa_x", kind="cross")
+    if isinstance(data, Staged):  # dask-backed: the partitions' sums, added
+        ann = data.ann
+        reps = list(ann.replications)
+        if f"{GOLD} (other)" in reps or GOLD not in reps:
+            raise InputError(f"a replication of the dask-backed data is named {GOLD!r}, "
+                             "the name the gold takes; rename it (e.g. "
+                             "ddf[col].replace({'other': 'other pool'})).")
+        gold_rep = reps.index(GOLD)
+        source = ("the gold Series" if isinstance(gold, pd.Series) else "the gold frame"
+                  if isinstance(gold, pd.DataFrame) else f"gold column {gold!r}"
+                  if not isinstance(gold, Mapping) else f"gold columns {list(gold.values())}")
+    else:
+        table_data, table_gold, source = gold_table(data, gold, roles)
+        ann = encode([table_data, table_gold], ordinal=lvl.ordered)
+        if lvl.numeric:
+            ann.values(lvl.name)
+        gold_rep = ann.inputs[0][0]
+    read_ = Read(ann, lvl, kind_of(data))
+    mine = np.array([r for r in range(len(ann.replications)) if r != gold_rep], dtype=np.int64)
+    pairs = np.column_stack([mine, np.full(len(mine), gold_rep)]).astype(np.int64)
+    if isinstance(data, Staged):
+        try:
+            run(replace(data, stats=None), [kx], pairs=pairs, level=lvl)
+            raise RuntimeError("run did not plan")  # pragma: no cover
+        except Planned as planned:
+            meta = planned.meta
+        if data.stats is None:
+            raise Planned(Job(validity_job, (meta, lvl, gold_rep)))
+        kx_stats, sums = _unstack(data.stats, len(ann.labels))
+        est = run(replace(data, meta=meta, stats=kx_stats), [kx], pairs=pairs,
+                  level=lvl).estimate(kx)
+        had_rep = bool(sums[0].pop("had_rep")[0]) if sums else False
+        extra = _unseen(gold, list(ann.labels), sums)
+    else:
+        est = run(None, [kx], pairs=pairs, ann=ann, lvl=lvl).estimate(kx)
+        sums = [label_sums(read_, j, gold_rep) for j in range(len(ann.labels))]
+        had_rep, extra = ann.inputs[0][1], 0
+    summaries, classes, dropped, unused = [], [], [0, 0], extra
     for j in range(len(ann.labels)):
-        s, c, d, u = _label(read_, j, n_self, est.value[j])
+        s, c = _label(read_, j, mine, sums[j], est.value[j])
         summaries.append(s)
         classes.append(c)
-        dropped = [dropped[0] + d[0], dropped[1] + d[1]]
-        unused += u
+        dropped = [dropped[0] + int(sums[j]["no_gold"].sum()),
+                   dropped[1] + int(sums[j]["no_gold_items"][0])]
+        unused += int(sums[j]["unused"][0])
     summary = pd.concat(summaries)
     per_class = pd.concat(classes)
     if summary["n_annotations"].sum() == 0:
-        mine, theirs = ann.items[ann.item[ann.replication < n_self][:1]], ann.items[
-            ann.item[ann.replication == n_self][:1]]
+        ids = ("item ids and the gold's", "")
+        if len(ann.item):  # in memory: an id of each side
+            side = ann.replication == gold_rep
+            ids = (f"item ids (e.g. {list(ann.items[ann.item[~side][:1]])}) and the gold's "
+                   f"(e.g. {list(ann.items[ann.item[side][:1]])})", "")
         raise InputError(
-            f"no annotated item has a gold value in {source}: the data's item ids (e.g. "
-            f"{list(mine)}) and the gold's (e.g. {list(theirs)}) do not meet. Make the ids "
-            "the same (and of the same type, e.g. both str) and the gold non-missing.")
+            f"no annotated item has a gold value in {source}: the data's {ids[0]} do not "
+            "meet. Make the ids the same (and of the same type, e.g. both str) and the gold "
+            "non-missing.")
     _warn(summary, per_class, dropped, unused, source, read_)
     attrs = {"metric": "validity", "level": lvl.name, "gold": source,
              "n_gold_unused": unused}
@@ -150,69 +207,119 @@ def validity(data: Any, gold: Hashable | Mapping[Hashable, Hashable] | pd.Series
                     attrs)
 
 
-def _label(read_: Read, j: int, n_self: int, kappa: np.ndarray
-           ) -> tuple[pd.DataFrame, pd.DataFrame, tuple[int, int], int]:
+def _unseen(gold: Any, labels: list[Hashable], sums: list[dict[str, np.ndarray]]) -> int:
+    """Gold (item, label) values of a gold Series or frame whose item is in no partition."""
+    if not isinstance(gold, pd.DataFrame | pd.Series):
+        return 0  # a column of the data: its items are the data's
+    wide, _ = given(gold, labels)
+    return int(len(wide) - sum(float(s["n_gold"][0]) for s in sums))
+
+
+def label_sums(read_: Read, j: int, gold_rep: int) -> dict[str, np.ndarray]:
+    """Label ``j``'s counts over its items (per replication, and per replication and
+    class), against the gold of replication ``gold_rep``: sums over items, so over
+    partitions."""
     ann = read_.ann
     codes = ann.codes[j]
     rep, item = ann.replication, ann.item
-    k = read_.n_cat(j)
-    is_gold = (rep == n_self) & (codes >= 0)
+    n_rep, k = len(ann.replications), read_.n_cat(j)
+    is_gold = (rep == gold_rep) & (codes >= 0)
     gold = np.full(len(ann.items), -1, dtype=np.int64)
     gold[item[is_gold]] = codes[is_gold]
-    data = (rep < n_self) & (codes >= 0)
+    data = (rep != gold_rep) & (codes >= 0)
     g = gold[item]
     valid = data & (g >= 0)
     right = valid & (codes == g)
-    n_ann = np.bincount(rep[valid], minlength=n_self)[:n_self]
-    correct = np.bincount(rep[right], minlength=n_self)[:n_self]
     offsets, order, key = read_.groups()
-    n_rep = len(ann.replications)
-    n, _, _, top, ties, *_ = item_summary(offsets, order, np.ascontiguousarray(codes), np.zeros(0),
-                                          np.zeros((0, 0, 0)), k, n_rep, NOMINAL)
+    n, _, _, top, ties, *_ = item_summary(offsets, order, np.ascontiguousarray(codes),
+                                          np.zeros(0), np.zeros((0, 0, 0)), k, n_rep, NOMINAL)
     hits = np.bincount(key[right], minlength=len(n))
-    groups = np.flatnonzero((n > 0) & (np.arange(len(n)) % n_rep < n_self)
-                            & (gold[np.arange(len(n)) // n_rep] >= 0))
+    at = np.arange(len(n))
+    groups = np.flatnonzero((n > 0) & (at % n_rep != gold_rep) & (gold[at // n_rep] >= 0))
     g_rep = groups % n_rep
     credit = np.where(hits[groups] == top[groups], 1.0 / np.maximum(ties[groups], 1), 0.0)
-    n_items = np.bincount(g_rep, minlength=n_self)[:n_self]
+    cells = n_rep * k
+    used = np.zeros(len(ann.items), dtype=bool)
+    used[item[data]] = True
+    no_gold = data & (g < 0)
+
+    def per(rows: np.ndarray, size: int = n_rep, weights: np.ndarray | None = None
+            ) -> np.ndarray:
+        return np.bincount(rows, weights=weights, minlength=size)[:size].astype(float)
+
+    return {
+        "n_ann": per(rep[valid]), "correct": per(rep[right]), "n_items": per(g_rep),
+        "credit": per(g_rep, weights=credit), "n_tied": per(g_rep[ties[groups] > 1]),
+        "no_gold": per(rep[no_gold]),
+        "support": per(rep[valid] * k + g[valid], cells),
+        "given": per(rep[valid] * k + codes[valid], cells),
+        "tp": per(rep[right] * k + codes[right], cells),
+        "no_gold_items": np.array([float(len(np.unique(item[no_gold])))]),
+        "unused": np.array([float(((gold >= 0) & ~used).sum())]),
+        "n_gold": np.array([float((gold >= 0).sum())]),
+    }
+
+
+def validity_job(part: Part, meta: Any, level: Any, gold_rep: int) -> Stats:
+    """A partition's kappa_x statistics (``kx:``) and every label's counts: a
+    :class:`~xrr_accessor.engine.staged.Job`'s function."""
+    ann = part.ann
+    codes = Codes.of(ann.item, ann.rater, ann.replication, ann.codes, len(ann.items))
+    out = {f"kx:{k}": v for k, v in chunk(rows(codes, meta), meta, parallel=False).arrays.items()}
+    read_ = Read(ann, level, "pandas")
+    for j in range(len(ann.labels)):
+        out.update({f"{j}:{k}": v for k, v in label_sums(read_, j, gold_rep).items()})
+    out["0:had_rep"] = np.array([float(ann.inputs[0][1])])
+    return Stats(out)
+
+
+def _unstack(stats: Stats, n_labels: int) -> tuple[Stats, list[dict[str, np.ndarray]]]:
+    kx = Stats({k[3:]: v for k, v in stats.arrays.items() if k.startswith("kx:")})
+    sums: list[dict[str, np.ndarray]] = [{} for _ in range(n_labels)]
+    for name, v in stats.arrays.items():
+        if not name.startswith("kx:"):
+            j, _, k = name.partition(":")
+            sums[int(j)][k] = v
+    return kx, sums
+
+
+def _label(read_: Read, j: int, mine: np.ndarray, s: dict[str, np.ndarray],
+           kappa: np.ndarray) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Label ``j``'s summary and class rows from its counts (``mine``: the data's
+    replications, ``kappa`` their kappa_x against the gold)."""
+    ann = read_.ann
+    k = read_.n_cat(j)
+    n_ann, n_items = s["n_ann"][mine], s["n_items"][mine]
     with np.errstate(divide="ignore", invalid="ignore"):
         summary = pd.DataFrame({
-            "kappa_x": kappa[:n_self],
-            "accuracy": np.where(n_ann > 0, correct / np.maximum(n_ann, 1), np.nan),
-            "majority_accuracy": np.where(n_items > 0, np.bincount(
-                g_rep, weights=credit, minlength=n_self)[:n_self] / np.maximum(n_items, 1),
-                np.nan),
-            "n_annotations": n_ann, "n_items": n_items,
-            "n_tied": np.bincount(g_rep[ties[groups] > 1], minlength=n_self)[:n_self],
-            "n_no_gold": np.bincount(rep[data & (g < 0)], minlength=n_self)[:n_self],
-        }, index=multi_index([("label", ann.labels, np.full(n_self, j)),
-                              ("replication", ann.replications, np.arange(n_self))]))
-    shown = _display_order(ann.replications[:n_self])  # sorted, as irr() shows them
+            "kappa_x": kappa[:len(mine)],
+            "accuracy": np.where(n_ann > 0, s["correct"][mine] / np.maximum(n_ann, 1), np.nan),
+            "majority_accuracy": np.where(n_items > 0, s["credit"][mine]
+                                          / np.maximum(n_items, 1), np.nan),
+            "n_annotations": n_ann.astype(np.int64), "n_items": n_items.astype(np.int64),
+            "n_tied": s["n_tied"][mine].astype(np.int64),
+            "n_no_gold": s["no_gold"][mine].astype(np.int64),
+        }, index=multi_index([("label", ann.labels, np.full(len(mine), j)),
+                              ("replication", ann.replications, mine)]))
+    shown = _display_order(ann.replications[mine])  # sorted, as irr() shows them
     summary = summary.iloc[shown]
-    cells = n_self * k
-    support = np.bincount(rep[valid] * k + g[valid], minlength=cells)[:cells]
-    given = np.bincount(rep[valid] * k + codes[valid], minlength=cells)[:cells]
-    tp = np.bincount(rep[right] * k + codes[right], minlength=cells)[:cells]
-    keep = np.flatnonzero((support + given) > 0)
+    support, given_, tp = (s[name].reshape(-1, k)[mine].reshape(-1).astype(np.int64)
+                           for name in ("support", "given", "tp"))
+    keep = np.flatnonzero((support + given_) > 0)
     position = np.argsort(shown)
     keep = keep[np.lexsort((keep % k, position[keep // k]))]
     with np.errstate(divide="ignore", invalid="ignore"):
         recall = np.where(support > 0, tp / support, np.nan)[keep]
-        precision = np.where(given > 0, tp / given, np.nan)[keep]
+        precision = np.where(given_ > 0, tp / given_, np.nan)[keep]
         f1 = np.where(recall + precision > 0, 2 * recall * precision / (recall + precision),
                       np.where(np.isnan(recall + precision), np.nan, 0.0))
-    cats = ann.categories[j]
     classes = pd.DataFrame({
-        "support": support[keep], "n_predicted": given[keep], "recall": recall,
+        "support": support[keep], "n_predicted": given_[keep], "recall": recall,
         "precision": precision, "f1": f1,
     }, index=multi_index([("label", ann.labels, np.full(len(keep), j)),
-                          ("replication", ann.replications, keep // k),
-                          ("class", pd.Index(cats, name="class"), keep % k)]))
-    used = np.zeros(len(ann.items), dtype=bool)
-    used[item[data]] = True
-    unused = int(((gold >= 0) & ~used).sum())
-    no_gold = data & (g < 0)
-    return summary, classes, (int(no_gold.sum()), len(np.unique(item[no_gold]))), unused
+                          ("replication", ann.replications, mine[keep // k]),
+                          ("class", pd.Index(ann.categories[j], name="class"), keep % k)]))
+    return summary, classes
 
 
 def _display_order(reps: pd.Index) -> np.ndarray:

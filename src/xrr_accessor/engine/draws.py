@@ -9,6 +9,7 @@ replicate's statistics on its own (:func:`draw_columns`), and the shares add
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -67,11 +68,34 @@ def seeds(seed: Any, n_boot: int) -> tuple[np.ndarray, int]:
     return seq.generate_state(n_boot, dtype=np.uint64), entropy
 
 
+#: Items whose weights one block holds at a time: a call with more items reads them in
+#: chunks of this many (:func:`weighted_columns`), so the replicates per block, and with
+#: them the replicates that share one read of the annotations, do not shrink as the
+#: items grow (at 5e6 items they would be 1: a pass over every annotation per replicate).
+CHUNK_ITEMS = BLOCK_BYTES // (12 * MAX_BLOCK)
+
+
 def block_size(n_items: int, meta: Meta) -> int:
-    """Replicates per block: as many as fit :data:`BLOCK_BYTES`, at most :data:`MAX_BLOCK`."""
+    """Replicates per block: as many as fit :data:`BLOCK_BYTES` (weights of at most
+    :data:`CHUNK_ITEMS` items at a time), at most :data:`MAX_BLOCK`."""
     cells = sum(int(np.prod(s)) for s in meta.shapes().values())
-    per_replicate = 8 * (cells + n_items) + 4 * n_items
+    items = min(n_items, CHUNK_ITEMS)
+    per_replicate = 8 * (cells + items) + 4 * items
     return int(max(1, min(MAX_BLOCK, BLOCK_BYTES // max(per_replicate, 1))))
+
+
+def weighted_columns(r: Rows, meta: Meta, weight_of: Callable[[int, int], np.ndarray]
+                     ) -> dict[str, np.ndarray]:
+    """:func:`~.statistics.columns` under the weights ``weight_of(a, b)`` (items a to
+    b - 1, one column per replicate or group), :data:`CHUNK_ITEMS` items at a time
+    (their statistics add), so no weight matrix of every item is held."""
+    out: dict[str, np.ndarray] = {}
+    for a in range(0, max(r.n_items, 1), CHUNK_ITEMS):
+        b = min(r.n_items, a + CHUNK_ITEMS)
+        part = columns(r.items(a, b) if (a, b) != (0, r.n_items) else r, meta,
+                       weight_of(a, b), parallel=False)
+        out = part if not out else {k: out[k] + v for k, v in part.items()}
+    return out
 
 
 def item_keys(items: Any) -> np.ndarray:
@@ -205,14 +229,18 @@ def draw_columns(r: Rows, keys: np.ndarray, meta: Meta, draws: Draws, first: int
     and of each jackknife group's items (last axis groups): what one partition adds."""
     size = block_size(r.n_items, meta)
     n_boot = len(draws.seeds)
-    parts = [columns(r, meta, draws.weights(keys, lo, lo + size), parallel=False)
-             for lo in range(0, n_boot, size)]
+
+    def boot_block(lo: int) -> dict[str, np.ndarray]:
+        return weighted_columns(r, meta, lambda a, b: draws.weights(keys[a:b], lo, lo + size))
+
+    def group_block(lo: int) -> dict[str, np.ndarray]:
+        hi = min(lo + size, draws.groups)
+        return weighted_columns(r, meta, lambda a, b: group_weights(member[a:b], lo, hi))
+
+    parts = [boot_block(lo) for lo in range(0, n_boot, size)]
     boot = {k: np.concatenate([p[k] for p in parts], axis=-1) for k in parts[0]}
     if not draws.groups:
         return boot, None
     member = draws.members(keys, first)
-    parts = [columns(r, meta, group_weights(member, lo, min(lo + size, draws.groups)),
-                     parallel=False) for lo in range(0, draws.groups, size)]
+    parts = [group_block(lo) for lo in range(0, draws.groups, size)]
     return boot, {k: np.concatenate([p[k] for p in parts], axis=-1) for k in parts[0]}
-
-

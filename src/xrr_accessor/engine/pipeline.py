@@ -320,7 +320,7 @@ def run(
     if staged is not None:  # dask-backed: plan the partitions' pass, or use its sums
         if staged.stats is None:
             raise Planned(meta)
-        assert staged.meta is not None  # set with the statistics
+        assert isinstance(staged.meta, Meta)  # set with the statistics
         return Run(ann, replace(ctx, meta=staged.meta), staged.stats, staged.kind,
                    staged.sampled, ref)
     item_rows = rows(Codes(ann), meta)

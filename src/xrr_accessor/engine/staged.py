@@ -10,13 +10,14 @@ finalize, warn and label exactly as in memory.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from ..schema import Annotations
-from .additive import Meta, Stats
+from .additive import Meta
 
-__all__ = ["OTHER_REFUSED", "Planned", "Staged"]
+__all__ = ["OTHER_REFUSED", "Job", "Part", "Pieces", "Planned", "Staged"]
 
 #: Why other= is refused with dask-backed data, and the way round.
 OTHER_REFUSED = (
@@ -41,18 +42,64 @@ class Staged:
     #: Per label, whether its categories have an order (numbers, an ordered
     #: Categorical, or categories=), as the encoder decides in memory.
     ordered: tuple[bool, ...] = ()
-    meta: Meta | None = None
-    stats: Stats | None = None
+    meta: Meta | Job | None = None
+    stats: Any = None  # Stats, or what a Job's partitions added
     #: The partitions' replicate statistics under the call's bootstrap draws
     #: (a :class:`~xrr_accessor.engine.draws.Sampled`, read as the run's rows), if any.
     sampled: Any = None
+    #: The dask-backed data, their roles and reader, when the call finalizes: a call
+    #: that finds it needs more (the one-pool report's diagnostics) defers those on it.
+    origin: Any = None
+
+
+@dataclass(frozen=True)
+class Part:
+    """Annotations a :class:`Job` reads: one partition's (or all, in memory), in the
+    call's global rater, replication and category indexes, with its own items.
+
+    ``draws`` are the call's bootstrap draws (None without ``ci=``); ``first``
+    numbers its first item among all partitions' (a leave-one-out jackknife's
+    groups); ``place`` (one per item) sorts the items of all partitions as the
+    input has them (first appearance), so per-item results come out in the
+    in-memory order.
+    """
+
+    ann: Annotations
+    draws: Any = None
+    first: int = 0
+    place: Any = None
+
+
+@dataclass(frozen=True)
+class Job:
+    """What a diagnostic needs from each partition, when it is not a :class:`Meta`'s
+    statistics: ``fn(part, *args)`` on a :class:`Part`, returning something that
+    adds (``a + b``): :class:`Stats` of sums over its items, or per-item pieces
+    that concatenate. ``cells`` is the size of one replicate's sums (the memory
+    check of a bootstrap)."""
+
+    fn: Callable[..., Any]
+    args: tuple[Any, ...] = ()
+    cells: int = 0
+
+
+class Pieces:
+    """What per-item :class:`Job` functions return: a list that ``+`` concatenates
+    (in dask's tree), one entry per partition."""
+
+    def __init__(self, parts: list[Any]) -> None:
+        self.parts = parts
+
+    def __add__(self, other: Pieces) -> Pieces:
+        return Pieces(self.parts + other.parts)
 
 
 class Planned(Exception):
-    """Raised by :func:`~xrr_accessor.engine.pipeline.run` on a :class:`Staged` without
-    statistics: carries the :class:`Meta` the partitions must compute."""
+    """Raised on a :class:`Staged` without statistics (by
+    :func:`~xrr_accessor.engine.pipeline.run`, or a diagnostic): carries the
+    :class:`Meta` (or :class:`Job`) the partitions must compute."""
 
-    def __init__(self, meta: Meta) -> None:
+    def __init__(self, meta: Meta | Job) -> None:
         super().__init__("planned")
         self.meta = meta
 

@@ -8,8 +8,8 @@ unchanged. Nothing here imports dask.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -18,7 +18,7 @@ import pandas as pd
 from ..engine.additive import Meta, Stats
 from ..engine.draws import Draws, Sampled, draw_columns, item_keys
 from ..engine.pipeline import Codes
-from ..engine.staged import Staged
+from ..engine.staged import Job, Part, Staged
 from ..engine.statistics import chunk, rows
 from ..errors import InputError, LevelError, collecting
 from ..kernels import accumulate
@@ -38,14 +38,51 @@ __all__ = ["BOOT", "GROUP", "ORDER", "Merged", "Survey", "merge", "partition_sta
 ORDER = "__xrr_order__"
 
 
-def _encode(block: Any, roles: dict[str, Any]) -> tuple[Any, Annotations]:
+#: Reads one partition into the tables encoded together (the default: one, by
+#: :func:`~xrr_accessor.schema.read`); a diagnostic may read more (validity: the
+#: data and their gold). A module-level function or partial: it is pickled to workers.
+Reader = Callable[[Any, dict[str, Any]], list[Any]]
+
+
+def read_one(block: Any, roles: dict[str, Any]) -> list[Any]:
+    """The default :data:`Reader`: the partition as one table."""
+    return [read(block, Roles.from_kwargs(roles))]
+
+
+def _encode(block: Any, roles: dict[str, Any], reader: Reader | None = None
+            ) -> tuple[Any, Annotations]:
+    table, ann, _ = _encoded(block, roles, reader)
+    return table, ann
+
+
+def _encoded(block: Any, roles: dict[str, Any], reader: Reader | None = None
+             ) -> tuple[Any, Annotations, np.ndarray | None]:
+    """The partition read (its first table) and encoded, and (shuffled partitions) each
+    item's first position in the input (None otherwise)."""
+    firsts = None
     if isinstance(block, pd.DataFrame) and ORDER in block.columns:
-        block = block.sort_values(ORDER, kind="stable").drop(columns=ORDER)
+        block = block.sort_values(ORDER, kind="stable")
+        firsts = _item_first(block, roles)
+        block = block.drop(columns=ORDER)
     if isinstance(block, pd.DataFrame) and block.index.name is not None \
             and block.index.name not in block.columns:
         block = block.reset_index()  # an item index (dd.read_parquet(index="item"))
-    table = read(block, Roles.from_kwargs(roles))
-    return table, encode([table])
+    tables = (reader or read_one)(block, roles)
+    ann = encode(tables)
+    table = tables[0]
+    place = None
+    if firsts is not None:
+        place = firsts.reindex(ann.items).to_numpy(dtype=float, na_value=np.inf)
+    return table, ann, place
+
+
+def _item_first(block: pd.DataFrame, roles: dict[str, Any]) -> pd.Series | None:
+    """Each item's smallest input position (:data:`ORDER`) in a shuffled partition."""
+    names = [c for c in block.columns if c != ORDER]
+    item = resolve_roles(names, Roles.from_kwargs(roles), "column").get("item")
+    if item is None or item not in block.columns:
+        return None
+    return block.groupby(item, sort=False, observed=True)[ORDER].min()
 
 
 @dataclass
@@ -74,14 +111,15 @@ class Survey:
     messages: list[tuple[type[Warning], str]] = field(default_factory=list)
 
 
-def survey(block: Any, roles: dict[str, Any], check_items: bool = False) -> Survey:
+def survey(block: Any, roles: dict[str, Any], check_items: bool = False,
+           reader: Reader | None = None) -> Survey:
     """The first pass over one partition: its labels, ids, categories and counts.
 
     Warnings of the reader are recorded (and re-emitted in the client), not lost
     in a worker.
     """
     with collecting() as caught:  # thread-safe, unlike warnings.catch_warnings
-        table, ann = _encode(block, roles)
+        table, ann = _encode(block, roles, reader)
     order = table.categories
     names = list(ann.labels)
     declared = [(order.get(n) if isinstance(order, dict) else order) is not None for n in names]
@@ -242,19 +280,13 @@ def _check_kinds(per: Sequence[pd.Index], where: str) -> None:
             "text (a '?' among numbers: make it missing).")
 
 
-def partition_stats(block: Any, roles: dict[str, Any], staged: Staged, meta: Meta,
-                    draws: Draws | None = None, first: int = 0) -> Stats:
-    """The second pass over one partition: its codes in the call's global indexes,
-    then the statistics of its items (one numba pass).
-
-    With ``draws`` (``ci=``), also its items' share of every bootstrap replicate
-    (``boot:<name>``, a last axis of n_boot) and of every jackknife group
-    (``group:<name>``): the weights are keyed by item id, so a partition draws
-    its own items exactly as the in-memory call would. ``first`` numbers its
-    items for a leave-one-out jackknife (the items of the partitions before it).
-    """
+def _global(block: Any, roles: dict[str, Any], staged: Staged, reader: Reader | None = None
+            ) -> tuple[Annotations, np.ndarray | None]:
+    """A partition's annotations in the call's global label, category, rater and
+    replication indexes (its own items; ``inputs`` its own), and its items' input
+    positions."""
     with collecting():  # reported by the first pass already
-        _, ann = _encode(block, roles)
+        _, ann, place = _encoded(block, roles, reader)
     glob = staged.ann
     n = len(ann.item)
     codes = np.full((len(glob.labels), n), -1, dtype=np.int64)
@@ -266,7 +298,29 @@ def partition_stats(block: Any, roles: dict[str, Any], staged: Staged, meta: Met
         codes[glob.labels.get_loc(name)] = np.where(local >= 0, cmap[np.maximum(local, 0)], -1)
     rater = glob.raters.get_indexer(ann.raters)[ann.rater]
     rep = glob.replications.get_indexer(ann.replications)[ann.replication]
-    part = Codes.of(ann.item, rater, rep, codes, len(ann.items))
+    return replace(glob, item=ann.item, rater=rater, replication=rep, codes=codes,
+                   items=ann.items, tally=ann.tally, inputs=ann.inputs), place
+
+
+def partition_stats(block: Any, roles: dict[str, Any], staged: Staged, meta: Meta | Job,
+                    draws: Draws | None = None, first: int = 0,
+                    reader: Reader | None = None) -> Any:
+    """The second pass over one partition: its codes in the call's global indexes,
+    then the statistics of its items (one numba pass), or a diagnostic's :class:`Job`.
+
+    With ``draws`` (``ci=``), also its items' share of every bootstrap replicate
+    (``boot:<name>``, a last axis of n_boot) and of every jackknife group
+    (``group:<name>``): the weights are keyed by item id, so a partition draws
+    its own items exactly as the in-memory call would. ``first`` numbers its
+    items for a leave-one-out jackknife (the items of the partitions before it).
+    ``reader`` reads the partition (:data:`Reader`; the default reads one table).
+    """
+    ann, place = _global(block, roles, staged, reader)
+    if isinstance(meta, Job):
+        if place is None:  # whole items in input order: partitions, then first seen
+            place = first + np.arange(len(ann.items), dtype=float)
+        return meta.fn(Part(ann, draws, first, place), *meta.args)
+    part = Codes.of(ann.item, ann.rater, ann.replication, ann.codes, len(ann.items))
     r = rows(part, meta)
     stats = chunk(r, meta, parallel=False)
     if draws is None:

@@ -33,10 +33,10 @@ from dask.graph_manipulation import clone
 from ..engine.additive import Meta, Stats
 from ..engine.draws import Draws, check_options, seeds
 from ..engine.pipeline import kind_of
-from ..engine.staged import OTHER_REFUSED, Planned, Staged
+from ..engine.staged import OTHER_REFUSED, Job, Planned, Staged
 from ..errors import InputError, collecting, per_call, warn
 from ..schema import Roles
-from .blocks import Merged, merge, partition_stats, sampled, survey
+from .blocks import Merged, Reader, merge, partition_stats, sampled, survey
 from .parts import partitions
 
 __all__ = ["FAN_IN", "Lazy", "compute_all", "defer", "partitions"]
@@ -61,7 +61,7 @@ def _add(*parts: Stats) -> Stats:
 
 
 def _plan(staged: Staged, fn: Callable[..., Any], args: tuple[Any, ...],
-          kwargs: dict[str, Any]) -> Meta:
+          kwargs: dict[str, Any]) -> Meta | Job:
     """The statistics the call needs: run it on the skeleton until it would compute."""
     with collecting():  # the client warns, once, when it finishes
         try:
@@ -75,7 +75,7 @@ def _field(merged: Merged, name: str) -> Any:
     return getattr(merged, name)
 
 
-def _all(staged: Staged, messages: Any, meta: Meta, stats: Stats, draws: Draws | None
+def _all(staged: Staged, messages: Any, meta: Meta | Job, stats: Stats, draws: Draws | None
          ) -> tuple[Any, ...]:
     return staged, messages, meta, stats, draws
 
@@ -105,10 +105,12 @@ def _bootstrap_options(fn: Callable[..., Any], data: Any, args: tuple[Any, ...],
 MAX_REPLICATE_BYTES = 2**30
 
 
-def _draws(staged: Staged, meta: Meta, n_boot: int, seed: Any, jackknife: bool) -> Draws:
+def _draws(staged: Staged, meta: Meta | Job, n_boot: int, seed: Any, jackknife: bool
+           ) -> Draws:
     n_items = len(staged.ann.items)
     draws = Draws.plan(n_items, n_boot, seed, None, jackknife)
-    cells = sum(int(np.prod(s)) for s in meta.shapes().values())
+    cells = meta.cells if isinstance(meta, Job) else sum(
+        int(np.prod(s)) for s in meta.shapes().values())
     need = 8 * cells * (n_boot + draws.groups)
     if need > MAX_REPLICATE_BYTES:
         raise InputError(
@@ -139,8 +141,9 @@ def other_of(fn: Callable[..., Any], data: Any, args: tuple[Any, ...],
 
 
 def defer(fn: Callable[..., Any], data: Any, args: tuple[Any, ...],
-          kwargs: dict[str, Any]) -> Lazy:
-    """``fn(data, *args, **kwargs)`` on dask-backed ``data``, as a :class:`Lazy`."""
+          kwargs: dict[str, Any], reader: Reader | None = None) -> Lazy:
+    """``fn(data, *args, **kwargs)`` on dask-backed ``data``, as a :class:`Lazy`
+    (``reader``: how a partition is read, when not as one table of annotations)."""
     kwargs = dict(kwargs)
     boot = _bootstrap_options(fn, data, args, kwargs)
     if boot is not None:  # one seed for the partitions and the client
@@ -170,7 +173,7 @@ def defer(fn: Callable[..., Any], data: Any, args: tuple[Any, ...],
             raise InputError("the dask-backed data have no partitions.")
         probe = None
         if merged is None:
-            surveys = [delayed(survey, pure=True)(p, roles, check) for p in first]
+            surveys = [delayed(survey, pure=True)(p, roles, check, reader) for p in first]
             probe = delayed(merge, pure=True)(surveys, kind)
             again = list(clone(*first)) if len(first) > 1 else [clone(first[0])]
             merged_ = probe
@@ -179,12 +182,10 @@ def defer(fn: Callable[..., Any], data: Any, args: tuple[Any, ...],
         staged = delayed(_field, pure=True)(merged_, "staged")
         messages = delayed(_field, pure=True)(merged_, "messages")
         meta = delayed(_plan, pure=True)(staged, fn, args, call)
-        draws, firsts = None, [0] * len(again)
-        if boot is not None:
-            draws = delayed(_draws, pure=True)(staged, meta, *boot)
-            offsets = delayed(_field, pure=True)(merged_, "offsets")
-            firsts = [delayed(_at, pure=True)(offsets, i) for i in range(len(again))]
-        stats = [delayed(partition_stats, pure=True)(p, roles, staged, meta, draws, f)
+        draws = None if boot is None else delayed(_draws, pure=True)(staged, meta, *boot)
+        offsets = delayed(_field, pure=True)(merged_, "offsets")
+        firsts = [delayed(_at, pure=True)(offsets, i) for i in range(len(again))]
+        stats = [delayed(partition_stats, pure=True)(p, roles, staged, meta, draws, f, reader)
                  for p, f in zip(again, firsts, strict=True)]
         final = delayed(_all, pure=True)(staged, messages, meta, _tree(stats), draws)
         return final, (probe if check else None)
@@ -192,7 +193,7 @@ def defer(fn: Callable[..., Any], data: Any, args: tuple[Any, ...],
     n_partitions = len(parts(False)[0])
     if not n_partitions:
         raise InputError("the dask-backed data have no partitions.")
-    return Lazy(build, fn, args, call, n_partitions)
+    return Lazy(build, fn, args, call, n_partitions, (data, roles, reader))
 
 
 def compute_all(*lazies: Lazy, **kwargs: Any) -> list[Any]:
@@ -255,10 +256,11 @@ class Lazy:
 
     def __init__(self, build: Callable[..., tuple[Delayed, Delayed | None]],
                  fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any],
-                 n_partitions: int) -> None:
+                 n_partitions: int, origin: Any = None) -> None:
         self._build = build
         self._fn, self._args, self._kwargs = fn, args, kwargs
         self.n_partitions = n_partitions
+        self._origin = origin
         self._graph: tuple[Delayed, Delayed | None] | None = None
         self._static: Delayed | None = None
 
@@ -304,9 +306,10 @@ class Lazy:
         for category, message in messages:
             warn(message, category)
         reps = None
-        if draws is not None:
+        if draws is not None and not isinstance(meta, Job):  # a Job's sums hold its own
             stats, reps = sampled(stats, draws, len(staged.ann.items))
-        ready = Staged(staged.ann, staged.top, staged.kind, staged.ordered, meta, stats, reps)
+        ready = Staged(staged.ann, staged.top, staged.kind, staged.ordered, meta, stats, reps,
+                       self._origin)
         return self._fn(ready, *self._args, **self._kwargs)
 
     def compute(self, **kwargs: Any) -> Any:

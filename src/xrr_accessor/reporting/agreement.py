@@ -20,6 +20,7 @@ from ..engine.levels import resolve_weights
 from ..engine.pipeline import annotations as canonical
 from ..engine.pipeline import entry_level, run
 from ..errors import InputError, per_call
+from ..lazy import deferrable
 from ..schema import Annotations
 from ..uncertainty.orchestration import NO_INTERVAL, Uncertainty, evaluate, evaluate_run
 from ..uncertainty.resample import Target
@@ -132,7 +133,7 @@ def per_category(data: Any, metric: str = "fleiss", **roles: Any) -> Any:
                     ).label(per_category=True)
 
 
-@per_call
+@deferrable
 def agreement_table(
     data: Any, weights: Any = "unweighted", ci: float | None = None,
     population: float | None = None, **roles: Any,

@@ -26,8 +26,7 @@ import numpy as np
 import pandas as pd
 
 from ..engine.results import pair_index
-from ..engine.staged import Staged
-from ..errors import DroppedDataWarning, InputError, XRRWarning, collecting, warn
+from ..errors import InputError, XRRWarning, collecting, warn
 from ..lazy import deferrable
 from ..schema.tally import tally_of
 from ..textsafe import csv_safe, json_value, markdown_cell
@@ -317,12 +316,7 @@ def report(
                                   progress=progress)
         table = compute(data, other, irr, level, reference, uncertainty, roles, items)
         parts: dict[str, Any] = {}
-        if len(table.result.pairs) == 0 and isinstance(data, Staged):  # dask: sums only
-            warn("on dask-backed data the one-pool report holds the IRR of each label; the "
-                 "agreement table and the rater and item diagnostics read every annotation: "
-                 "call report() on the data in memory (ddf.compute(), or a sample of its "
-                 "items) for them.", DroppedDataWarning)
-        elif len(table.result.pairs) == 0:  # one pool: the IRR report
+        if len(table.result.pairs) == 0:  # one pool: the IRR report
             from .report_pool import pool_parts
 
             parts = pool_parts(data, level, uncertainty, min_items, roles,

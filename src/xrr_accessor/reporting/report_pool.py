@@ -18,7 +18,8 @@ import numpy as np
 import pandas as pd
 
 from ..diagnostics import item_disagreement, rater_agreement
-from ..errors import UndefinedWarning, warn
+from ..engine.staged import Staged
+from ..errors import DroppedDataWarning, UndefinedWarning, warn
 from ..uncertainty.orchestration import Uncertainty
 from .agreement import agreement_table, interpret
 
@@ -43,19 +44,35 @@ def pool_parts(data: Any, level: Any, uncertainty: Uncertainty, min_items: int,
     ci = uncertainty.ci
     name = level if isinstance(level, str) else None
     weights = WEIGHTS_OF_LEVEL.get(name) if name is not None else None
-    table = (agreement_table(data, weights=weights, ci=ci, **roles)
-             if weights is not None else None)
     if weights is None:  # said, not silently missing
         warn(f"no agreement table (the classic family) at level={name or 'custom'!r}: its "
              "weights are unweighted (nominal), linear or quadratic (interval); call "
              "agreement_table(data, weights='linear') for one that fits ordered categories.",
              UndefinedWarning)
-    raters = (rater_agreement(data, level=level, min_items=min_items, ci=ci,
-                              n_boot=uncertainty.n_boot, seed=uncertainty.seed,
-                              interval=uncertainty.interval, **roles)
-              if n_raters > 2 else None)
-    items = item_disagreement(data, level=level, **roles)
-    return {"agreement": table, "raters": raters, "items": items}
+    lazy = isinstance(data, Staged)
+    if lazy:  # dask-backed: the same calls on the data, computed together now
+        data, more, _ = data.origin
+        roles = {**more, **roles}
+        if ci is not None and weights is not None:
+            warn("on dask-backed data the one-pool report's agreement table has no "
+                 "intervals (its analytic intervals read every annotation); call "
+                 "agreement_table(data, ci=...) on the data in memory for them.",
+                 DroppedDataWarning)
+    calls = {
+        "agreement": (agreement_table(data, weights=weights, ci=None if lazy else ci,
+                                      **roles) if weights is not None else None),
+        "raters": (rater_agreement(data, level=level, min_items=min_items, ci=ci,
+                                   n_boot=uncertainty.n_boot, seed=uncertainty.seed,
+                                   interval=uncertainty.interval, **roles)
+                   if n_raters > 2 else None),
+        "items": item_disagreement(data, level=level, **roles),
+    }
+    if lazy:
+        from ..lazy.graph import compute_all
+
+        names = [k for k, v in calls.items() if v is not None]
+        calls.update(zip(names, compute_all(*(calls[k] for k in names)), strict=True))
+    return calls
 
 
 def _band_of(v: float) -> str:

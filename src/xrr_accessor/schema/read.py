@@ -27,9 +27,9 @@ def read(data: Any, roles: Roles | None = None) -> Table:
     if type(data).__module__.startswith("dask"):
         raise TypeError(
             f"this function does not take dask-backed data ({type(data).__module__}."
-            f"{type(data).__name__}): irr, cross_kappa, normalized, summary and report do, "
-            "lazily. Bring the data into memory first (ddf.compute()), or a sample of its "
-            "items.")
+            f"{type(data).__name__}): irr, cross_kappa, normalized, summary, report, "
+            "agreement_table, rater_agreement, item_disagreement and validity do, lazily. "
+            "Bring the data into memory first (ddf.compute()), or a sample of its items.")
     raise TypeError(f"cannot read annotations from {type(data).__name__}; pass a pandas "
                     "DataFrame or an xarray Dataset/DataArray" + ("; for a polars frame, call "
                     "its method instead: df.xrr.irr(), df.xrr.cross_kappa(), ..." if type(

@@ -56,8 +56,8 @@ from ..engine.draws import (
     block_size,
     item_keys,
     seeds,
+    weighted_columns,
 )
-from ..engine.statistics import columns
 from ..errors import InputError
 from ..kernels.resample import MAX_ITEMS, group_weights
 from . import budget
@@ -235,10 +235,10 @@ def replicate(
     update = _progress(n_boot, progress, "bootstrap")
 
     def block(lo: int) -> dict[str, np.ndarray]:
-        weight = draws.weights(keys, lo, lo + size)
-        out = _finalize(columns(run.rows, meta, weight, parallel=False), run, live,
-                        weight.shape[1])
-        update(weight.shape[1])
+        n = min(size, n_boot - lo)
+        out = _finalize(weighted_columns(run.rows, meta, lambda a, b: draws.weights(
+            keys[a:b], lo, lo + n)), run, live, n)
+        update(n)
         return out
 
     if n_threads > 1:
@@ -251,8 +251,8 @@ def replicate(
     jack = None
     if jackknife:
         member = draws.members(keys)
-        jack = _jackknife(run, live, draws.groups, lambda lo, hi: columns(
-            run.rows, meta, group_weights(member, lo, hi)))
+        jack = _jackknife(run, live, draws.groups, lambda lo, hi: weighted_columns(
+            run.rows, meta, lambda a, b: group_weights(member[a:b], lo, hi)))
         jack.update({k: np.full((draws.groups, *v.shape[1:]), np.nan) for k, v in nan.items()})
     return Replicates(boot, jack, n_boot, draws.entropy, n_items, n_draws)
 

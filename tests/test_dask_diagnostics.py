@@ -1,0 +1,215 @@
+"""The diagnostics on dask-backed data: rater_agreement, item_disagreement, validity and
+agreement_table from partition sums (or per-item pieces), equal to in memory.
+
+The in-memory diagnostics are tested against naive definitions and peers in
+test_diagnostics*.py and test_rater_intervals.py; here the reference is the
+in-memory call on the same rows in the same order (``ddf.compute()``), on
+partitionings that split items (the library shuffles by item itself), so
+each result must match value for value and row for row (ties included).
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+import xarray as xr
+from hypothesis import Phase, given, settings
+from hypothesis import strategies as st
+
+import xrr_accessor as xrr
+from xrr_accessor.errors import DroppedDataWarning, InputError, UndefinedWarning
+
+dd = pytest.importorskip("dask.dataframe")
+
+
+def _frame(seed: int, n_items: int = 40, raters: int = 6, pools: int = 2, k: int = 4,
+           missing: float = 0.2) -> pd.DataFrame:
+    """Sparse crowd annotations: each item gets 1-4 raters of a pool, two labels
+    (``joy`` 0..k-1, ``score`` numbers), a gold column constant within an item
+    (missing for some items), rows shuffled."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for i in range(n_items):
+        truth = int(rng.integers(0, k))
+        gold = np.nan if rng.random() < 0.1 else float(truth)
+        for r in rng.choice(raters, size=int(rng.integers(1, min(raters, 4) + 1)), replace=False):
+            joy = truth if rng.random() < 0.6 else int(rng.integers(0, k))
+            joy = np.nan if rng.random() < missing else joy
+            rows.append((f"t{i:03d}", f"w{r}", f"P{i % pools}", joy,
+                         float(rng.integers(1, 6)), gold))
+    df = pd.DataFrame(rows, columns=["item", "rater", "pool", "joy", "score", "gold"])
+    return df.sample(frac=1.0, random_state=seed).reset_index(drop=True)
+
+
+def _split(df: pd.DataFrame, parts: int) -> tuple[object, pd.DataFrame]:
+    """``df`` cut into ``parts`` partitions as its rows come (items split across them),
+    and the same rows in memory in the partitions' order."""
+    ddf = dd.from_pandas(df, npartitions=parts, sort=False)
+    return ddf, ddf.compute()
+
+
+def _quiet(fn: object) -> object:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return fn()  # type: ignore[operator]
+
+
+def _same(got: pd.DataFrame, want: pd.DataFrame) -> None:
+    """Equal values, rows in the same order, the same attrs (index dtypes aside: ids
+    from dask come as pyarrow strings)."""
+    pd.testing.assert_frame_equal(got, want, rtol=1e-12, atol=1e-12, check_index_type=False)
+    assert got.attrs == want.attrs
+
+
+@settings(max_examples=8, deadline=None, phases=[Phase.explicit, Phase.generate])
+@given(seed=st.integers(0, 10_000), parts=st.integers(1, 6), raters=st.integers(3, 8),
+       missing=st.floats(0.0, 0.4))
+def test_split_partitions_equal_memory(seed: int, parts: int, raters: int,
+                                       missing: float) -> None:
+    """Random partitionings that split items: every diagnostic at every level it takes
+    is the in-memory result, row for row."""
+    df = _frame(seed, raters=raters, missing=missing)
+    ddf, mem = _split(df, parts)
+    calls = {
+        "raters nominal": lambda d: xrr.rater_agreement(d.drop(columns="gold")),
+        "raters ordinal": lambda d: xrr.rater_agreement(d.drop(columns="gold"),
+                                                        level="ordinal", min_items=2),
+        "raters interval": lambda d: xrr.rater_agreement(d.drop(columns="gold"),
+                                                         level="interval", metric="alpha"),
+        "items interval": lambda d: xrr.item_disagreement(d.drop(columns="gold")),
+        "items nominal": lambda d: xrr.item_disagreement(d.drop(columns="gold"),
+                                                         level="nominal"),
+        "items ordinal": lambda d: xrr.item_disagreement(d.drop(columns="gold"),
+                                                         level="ordinal"),
+        "agreement": lambda d: xrr.agreement_table(d.drop(columns=["gold", "score"])),
+    }
+    for name, call in calls.items():
+        want = _quiet(lambda c=call: c(mem))
+        got = _quiet(lambda c=call: c(ddf).compute())
+        try:
+            _same(got, want)
+        except AssertionError as exc:
+            raise AssertionError(f"{name}: {exc}") from exc
+    kw = {"gold": "gold"}
+    want = _quiet(lambda: xrr.validity(mem.drop(columns="score"), **kw))
+    got = _quiet(lambda: xrr.validity(ddf.drop(columns="score"), **kw).compute())
+    _same(got.summary, want.summary)
+    _same(got.classes, want.classes)
+
+
+@pytest.mark.parametrize("interval", ["bca", "percentile"])
+@pytest.mark.parametrize("parts", [1, 4])
+def test_rater_intervals_equal_memory(interval: str, parts: int) -> None:
+    """Each partition sums its own items' share of every replicate (keyed draws) and of
+    every jackknife group; the intervals are the in-memory ones for the same seed."""
+    df = _frame(5, n_items=260).drop(columns="gold")
+    ddf, mem = _split(df, parts)
+    for level in ("nominal", "ordinal", "interval"):
+        kw = dict(ci=0.9, n_boot=60, seed=11, interval=interval, level=level)
+        _same(_quiet(lambda k=kw: xrr.rater_agreement(ddf, **k).compute()),
+              _quiet(lambda k=kw: xrr.rater_agreement(mem, **k)))
+
+
+def test_rater_intervals_leave_one_out_jackknife_and_fresh_seed() -> None:
+    """Up to 200 items BCa leaves one item out at a time (the partitions number theirs
+    after the items before them); seed=None draws a fresh seed, reported in attrs and
+    giving the in-memory intervals when passed back."""
+    df = _frame(8, n_items=60).drop(columns="gold")
+    ddf, mem = _split(df, 3)
+    kw = dict(ci=0.9, n_boot=50, seed=2)
+    _same(_quiet(lambda: xrr.rater_agreement(ddf, **kw).compute()),
+          _quiet(lambda: xrr.rater_agreement(mem, **kw)))
+    fresh = _quiet(lambda: xrr.rater_agreement(ddf, ci=0.9, n_boot=50).compute())
+    seed = fresh.attrs["seed"]
+    assert isinstance(seed, int)
+    again = _quiet(lambda: xrr.rater_agreement(mem, ci=0.9, n_boot=50, seed=seed))
+    np.testing.assert_allclose(fresh["kappa_x_lower"], again["kappa_x_lower"], rtol=1e-12)
+
+
+def test_validity_gold_series_and_mapping_equal_memory() -> None:
+    """A gold Series goes to each partition restricted to its items; gold for items in
+    no partition is counted as unused, as in memory; a mapping label -> column reads
+    two labels' gold columns; the warnings are the in-memory ones."""
+    df = _frame(3, n_items=90)
+    gold = df.groupby("item")["gold"].first()
+    gold = pd.concat([gold, pd.Series([1.0, 2.0], index=["nowhere1", "nowhere2"])])
+    data = df.drop(columns=["gold", "score"])
+    ddf, mem = _split(data, 4)
+
+    def caught(fn: object) -> tuple[object, list[tuple[type, str]]]:
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            out = fn()  # type: ignore[operator]
+        return out, sorted((w.category.__name__, str(w.message)) for w in seen)
+
+    got, got_w = caught(lambda: xrr.validity(ddf, gold=gold).compute())
+    want, want_w = caught(lambda: xrr.validity(mem, gold=gold))
+    _same(got.summary, want.summary)
+    _same(got.classes, want.classes)
+    assert got.attrs == want.attrs and want.attrs["n_gold_unused"] >= 2
+    assert got_w == want_w and any("no annotation in the data" in m for _, m in want_w)
+    two = df.assign(gold2=df["gold"]).drop(columns="score")
+    two["joy2"] = two["joy"]
+    ddf2, mem2 = _split(two, 3)
+    mapping = {"joy": "gold", "joy2": "gold2"}
+    got = _quiet(lambda: xrr.validity(ddf2, gold=mapping).compute())
+    want = _quiet(lambda: xrr.validity(mem2, gold=mapping))
+    _same(got.summary, want.summary)
+
+
+def test_validity_on_dask_refuses_a_replication_named_like_the_gold() -> None:
+    df = _frame(2).drop(columns="score")
+    df["pool"] = df["pool"].replace({"P0": "other"})
+    with pytest.raises(InputError, match=r"named 'other'.*rename it"):
+        xrr.validity(dd.from_pandas(df, npartitions=2), gold="gold").compute()
+
+
+def test_chunked_xarray_equals_memory() -> None:
+    """A Dataset chunked along items: each chunk holds whole items, in the Dataset's
+    item order."""
+    rng = np.random.default_rng(6)
+    joy = rng.integers(0, 3, (70, 2, 5)).astype(float)
+    joy[rng.random(joy.shape) < 0.3] = np.nan
+    ds = xr.Dataset({"joy": (("item", "pool", "rater"), joy)},
+                    coords={"item": [f"t{i}" for i in range(70)], "pool": ["A", "B"],
+                            "rater": [f"w{r}" for r in range(5)]})
+    chunked = ds.chunk(item=17)
+    for call in (lambda d: xrr.rater_agreement(d, replication="pool"),
+                 lambda d: xrr.item_disagreement(d, level="nominal", replication="pool")):
+        got = _quiet(lambda c=call: c(chunked).compute())
+        want = _quiet(lambda c=call: c(ds))
+        assert got.equals(want) or _close_ds(got, want)
+
+
+def _close_ds(a: object, b: object) -> bool:
+    for name in b.data_vars:  # type: ignore[attr-defined]
+        np.testing.assert_allclose(np.asarray(a[name], float),  # type: ignore[index]
+                                   np.asarray(b[name], float), rtol=1e-12,  # type: ignore[index]
+                                   equal_nan=True)
+    return True
+
+
+def test_warnings_reach_the_caller() -> None:
+    """min_items' DroppedDataWarning and the UndefinedWarnings of the finalize are
+    raised by compute, in the caller, as in memory."""
+    df = _frame(9).drop(columns=["gold", "score"])
+    ddf, _ = _split(df, 3)
+    with pytest.warns(DroppedDataWarning, match="fewer than min_items=10"):
+        xrr.rater_agreement(ddf, min_items=10).compute()
+    with pytest.warns(UndefinedWarning, match="items with one annotation"):
+        xrr.item_disagreement(ddf, level="nominal").compute()
+
+
+def test_bootstrap_too_large_for_a_partition_is_refused() -> None:
+    """The replicate sums of a rater bootstrap are held per partition: too many raters
+    x replicates is refused with the ways round, before any partition computes."""
+    rng = np.random.default_rng(0)
+    n = 3000
+    df = pd.DataFrame({"item": np.repeat(np.arange(n // 2), 2), "rater": np.arange(n),
+                       **{f"l{j}": rng.integers(0, 6, n) for j in range(8)}})
+    ddf = dd.from_pandas(df, npartitions=2)
+    with pytest.raises(InputError, match=r"GiB per partition.*interval='percentile'"):
+        xrr.rater_agreement(ddf, level="ordinal", ci=0.9, n_boot=1000, seed=1).compute()
