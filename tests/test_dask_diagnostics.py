@@ -213,3 +213,27 @@ def test_bootstrap_too_large_for_a_partition_is_refused() -> None:
     ddf = dd.from_pandas(df, npartitions=2)
     with pytest.raises(InputError, match=r"GiB per partition.*interval='percentile'"):
         xrr.rater_agreement(ddf, level="ordinal", ci=0.9, n_boot=1000, seed=1).compute()
+
+
+def test_what_dask_cannot_do_is_refused_when_the_call_is_made() -> None:
+    """items='common' and analytic intervals that read every annotation used to fail
+    only at compute(), in a worker, after the survey; now the call itself says why and
+    the way round (the ICC's F interval, from sums, still works lazily)."""
+    df = _frame(4).drop(columns=["gold"])
+    ddf = dd.from_pandas(df, npartitions=2)
+    with pytest.raises(InputError, match=r"items='common' needs the annotations in memory"):
+        ddf.xrr.report(items="common")
+    with pytest.raises(InputError, match=r"items='common' needs"):
+        xrr.summary(ddf, items="common")
+    with pytest.raises(InputError, match=r"analytic interval of gwet.*method='bootstrap'"):
+        ddf.xrr.irr(metric="gwet", ci=0.9)
+    lazy = ddf.xrr.irr(metric="gwet", ci=0.9, method="bootstrap", n_boot=30, seed=1)
+    assert type(lazy).__name__ == "Lazy"
+    from xrr_accessor.datasets import simulate
+
+    dense = simulate(n_items=80, labels=["joy"], pools=["A", "B"], seed=1)
+    kw = dict(metric="icc", form="2,1", ci=0.9)
+    got = _quiet(lambda: dd.from_pandas(dense, npartitions=3).xrr.irr(**kw).compute())
+    want = _quiet(lambda: xrr.irr(dense, **kw))
+    np.testing.assert_allclose(got[["lower", "upper"]].to_numpy(float),
+                               want[["lower", "upper"]].to_numpy(float), rtol=1e-10)

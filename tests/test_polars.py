@@ -104,7 +104,8 @@ CALLS = [
     ("compare", {"n_boot": 50, "seed": 4}),  # summary: test_summary_is_tidy_like_report_frame
     ("plan", {"n_boot": 20, "seed": 5, "sizes": [50, 100]}),
     ("agreement_table", {}), ("per_category", {}), ("item_disagreement", {}),
-    ("rater_agreement", {}), ("disattenuated_correlation", {"n_splits": 5, "seed": 1}),
+    ("rater_agreement", {}), ("pairwise", {}),
+    ("disattenuated_correlation", {"n_splits": 5, "seed": 1}),
     ("to_frame", {}),
 ]
 
@@ -182,7 +183,14 @@ def test_intra_validity_and_set_methods(data):
         warnings.simplefilter("ignore")
         got = pl.from_pandas(one).xrr.validity(gold=gold)
         want = one.xrr.validity(gold=gold)
+        # found by a new-user trial: a gold frame from polars (no index, an item
+        # column) crashed inside pandas; it is read as the Series indexed by item
+        as_polars = pl.DataFrame({"item": np.arange(40), "value": gold.to_numpy()})
+        from_pl = pl.from_pandas(one).xrr.validity(gold=as_polars)
+        unindexed = one.xrr.validity(gold=as_polars.to_pandas())
     pd.testing.assert_frame_equal(got.summary, want.summary)
+    pd.testing.assert_frame_equal(from_pl.summary, want.summary)
+    pd.testing.assert_frame_equal(unindexed.summary, want.summary)
     sets = [["a"], ["a", "b"], ["b"], ["a", "c"], ["c"], ["a", "b"]]
     rows = [(i, r, sets[(i * 3 + r * (i % 4)) % 6]) for i in range(30) for r in range(3)]
     sdf = pd.DataFrame(rows, columns=["item", "rater", "labels"])

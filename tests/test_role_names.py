@@ -40,3 +40,23 @@ def test_default_names_and_xarray_dims():
                           coords={"video": [1, 2, 3, 4], "coder": ["a", "b"]}, name="joy")
         out = xrr.rater_agreement(da.to_dataset(), item="video", rater="coder")
     assert "coder" in out.dims and "rater" not in out.dims
+
+
+def test_a_label_named_value_keeps_its_label_level_when_named_a_label() -> None:
+    """Found by a new-user trial (multipico's column ``value``): a lone column named like
+    a value is the one unnamed label (irr gives a number), but with labels=["value"] it
+    is a label like any other, in every function's shape."""
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame({"item": np.repeat(np.arange(30), 3), "rater": np.tile(list("abc"), 30),
+                       "value": rng.integers(0, 3, 90)})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        bare = xrr.irr(df)
+        named = xrr.irr(df, labels=["value"])
+        raters = xrr.rater_agreement(df, labels=["value"])
+        items = xrr.item_disagreement(df, labels=["value"], level="nominal")
+    assert isinstance(bare, float)
+    assert named.index.tolist() == ["value"] and named.iloc[0] == bare
+    assert raters.index.names[0] == "label" and items.index.names[0] == "label"

@@ -29,13 +29,11 @@ from .accessors import XRRAccessor
 
 __all__ = ["PolarsXRR", "from_polars", "register_polars", "to_polars"]
 
-#: The methods of ``.xrr`` that the polars namespace mirrors (all of pandas' ``.xrr``).
-METHODS = (
-    "irr", "cross_kappa", "normalized", "summary", "report", "disattenuated_correlation",
-    "compare", "plan", "per_category", "agreement_table", "augmented", "augmented_sweep",
-    "augmented_items", "sharpen", "item_disagreement", "rater_agreement", "intra",
-    "validity", "to_xarray", "to_frame",
-)
+#: The methods of ``.xrr`` that the polars namespace mirrors: every public method of
+#: pandas' ``.xrr`` (read from the class, so a new one is mirrored too; ``plot`` is a
+#: property, mirrored below).
+METHODS = tuple(name for name, member in vars(XRRAccessor).items()
+                if not name.startswith("_") and callable(member))
 
 _STR = pd.StringDtype("pyarrow", na_value=np.nan)  # pandas' default str dtype
 

@@ -263,7 +263,7 @@ def _no_page(args: argparse.Namespace) -> None:
 def _run_irr(args: argparse.Namespace) -> Output:
     _no_page(args)
     data, _, roles = _read(args)
-    level = args.level or ("interval" if args.metric == "icc" else "nominal")
+    level = args.level or lookup(args.metric).default_level
     if args.weights is not None:
         level = "nominal"
     data, roles, ann = _one_pool(data, roles, stem(args.path), level)

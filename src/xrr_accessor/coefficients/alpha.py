@@ -46,7 +46,8 @@ def alpha(stats: Stats, ctx: Context) -> Estimates:
     est.undefined(
         est.counts["n_items"] == 0, "no item has two or more annotations (nothing to pair)"
     )
-    one_minus_ratio((sums.n_values - 1) * sums.observed, sums.expected, est, _ONE_VALUE)
+    one_minus_ratio((sums.n_values - 1) * sums.observed, sums.expected, est, _ONE_VALUE,
+                    sums.scale)
     return est
 
 

@@ -10,7 +10,8 @@ import pandas as pd
 from ..engine.additive import Meta
 from ..engine.levels import Level, distance_matrix
 
-__all__ = ["ROUNDING", "Context", "Estimates", "defined", "one_minus_ratio", "ratio_or_nan"]
+__all__ = ["ROUNDING", "Context", "Estimates", "chance_defined", "defined", "one_minus_ratio",
+           "ratio_or_nan"]
 
 
 @dataclass(frozen=True)
@@ -108,6 +109,20 @@ def defined(den: np.ndarray, scale: np.ndarray | None = None) -> np.ndarray:
     return np.asarray(den > limit)
 
 
+def chance_defined(p_e: np.ndarray) -> np.ndarray:
+    """Where a kappa ``(p_a - p_e) / (1 - p_e)`` from proportions is defined: the
+    same rule, :func:`defined`, with ``1 - p_e`` the expected disagreement and 1 the
+    size of the proportions it is a difference of.
+
+    Examples
+    --------
+    >>> chance_defined(np.array([0.5, 1.0, 1.0 - 1e-15])).tolist()
+    [True, False, False]
+    """
+    p_e = np.asarray(p_e, dtype=float)
+    return defined(1.0 - p_e, np.ones_like(p_e))
+
+
 def ratio_or_nan(num: np.ndarray, den: np.ndarray,
                  scale: np.ndarray | None = None) -> np.ndarray:
     """``1 - num / den`` where :func:`defined`, else NaN.
@@ -122,9 +137,11 @@ def ratio_or_nan(num: np.ndarray, den: np.ndarray,
         return np.where(ok, 1.0 - num / np.where(ok, den, 1.0), np.nan)
 
 
-def one_minus_ratio(num: np.ndarray, den: np.ndarray, est: Estimates, why_zero: str) -> None:
-    """``est.value = 1 - num / den``, NaN with a reason where ``den`` is 0 (:func:`defined`)."""
-    zero = ~defined(den)
+def one_minus_ratio(num: np.ndarray, den: np.ndarray, est: Estimates, why_zero: str,
+                    scale: np.ndarray | None = None) -> None:
+    """``est.value = 1 - num / den``, NaN with a reason where ``den`` is not
+    :func:`defined` (0, or rounding of the sums of size ``scale`` it is a difference of)."""
+    zero = ~defined(den, scale)
     with np.errstate(divide="ignore", invalid="ignore"):
         est.value[...] = np.where(zero, np.nan, 1.0 - num / np.where(zero, 1.0, den))
     est.undefined(zero, why_zero)

@@ -37,7 +37,9 @@ def cross_kappa(stats: Stats, ctx: Context) -> Estimates:
     with np.errstate(divide="ignore", invalid="ignore"):
         d_o = np.where(total > 0, sums.observed / total, 0.0)
         d_e = np.where(total > 0, sums.expected / (sums.r * sums.s), 0.0)
-    one_minus_ratio(d_o, d_e, est, _ONE_VALUE)
+        scale = None if sums.scale is None else np.where(
+            total > 0, sums.scale / (sums.r * sums.s), 0.0)
+    one_minus_ratio(d_o, d_e, est, _ONE_VALUE, scale)
     return est
 
 

@@ -71,6 +71,13 @@ class Coefficient:
         ``depends(params)`` -> the (entry, params) pairs its finalize reads
         (normalized kappa_x: kappa_x and the normalizing IRR); the run
         finalizes and caches them and hands their estimates to the finalize.
+    shown : str
+        How warnings and messages name it, where ``name`` reads badly
+        (``"normalized kappa_x"``); empty: ``name`` (see :attr:`display`).
+    analytic_from_sums : bool
+        Its analytic interval needs only the summed statistics (the ICC's F
+        limits), so it works on dask-backed data; else it reads each item's
+        annotations again.
     """
 
     name: str
@@ -90,6 +97,19 @@ class Coefficient:
     chance_corrected: bool = True
     max_raters: int | None = None
     depends: Callable[[dict[str, Any]], Requirements] | None = None
+    shown: str = ""
+    analytic_from_sums: bool = False
+
+    @property
+    def default_level(self) -> str:
+        """The level a call without ``level=`` reads it at: nominal (unweighted, for
+        the weighted chance family), or the one level it takes (the ICC: interval)."""
+        return "interval" if self.weighting == "interval" else "nominal"
+
+    @property
+    def display(self) -> str:
+        """How warnings and messages name the coefficient (``shown``, else its name)."""
+        return self.shown or self.name
 
 
 #: Every coefficient, by name, in the order tables list them.
@@ -243,7 +263,7 @@ register(Coefficient(
     ("interval",), _icc.CITATION,
     "intraclass correlation, six Shrout-Fleiss forms (form=), complete data",
     params=("form",), aliases=("intraclass", "intraclass_correlation"),
-    analytic=_icc.analytic, chance_corrected=False,
+    analytic=_icc.analytic, chance_corrected=False, analytic_from_sums=True,
     per_category=False))
 register(Coefficient(
     "kappa_x", "cross", _cross.cross_kappa, frozenset({"cross"}), "level", LEVELS,
@@ -254,6 +274,6 @@ register(Coefficient(
     LEVELS, _cross.CITATION + "; Eq 13",
     "kappa_x / sqrt(IRR_X IRR_Y) (replication similarity), or kappa_x / IRR_reference",
     params=("irr", "reference"), aliases=("normalized", "normalised", "normalized_kappa"),
-    per_category=False, chance_corrected=False,
+    per_category=False, chance_corrected=False, shown="normalized kappa_x",
     depends=lambda params: ((REGISTRY["kappa_x"], {}),
                             (lookup(params.get("irr", "alpha")), {}))))

@@ -37,6 +37,9 @@ class WithinSums:
     expected: np.ndarray
     n_values: np.ndarray
     marginals: np.ndarray | None
+    #: Numbers (moments): the size of the sums of squares ``expected`` is a difference
+    #: of, for the one undefined rule (:func:`~.base.defined`); None for counts.
+    scale: np.ndarray | None = None
 
 
 @dataclass
@@ -49,6 +52,8 @@ class CrossSums:
     s: np.ndarray
     used: np.ndarray
     unpaired: np.ndarray
+    #: As :attr:`WithinSums.scale`.
+    scale: np.ndarray | None = None
 
 
 def _select(arr: np.ndarray, sel: np.ndarray) -> np.ndarray:
@@ -64,7 +69,8 @@ def within_sums(stats: Stats, ctx: Context, sel: np.ndarray) -> WithinSums:
         mom = _select(stats["strata_mom"], sel)
         n = mom[..., 0]
         ss = sum_of_squares(n, mom[..., 1], mom[..., 2])
-        return WithinSums(_select(stats["strata_ss"], sel), 2.0 * n * ss, n, None)
+        return WithinSums(_select(stats["strata_ss"], sel), 2.0 * n * ss, n, None,
+                          2.0 * n * mom[..., 2])
     t = _select(stats["pairable"], sel)
     n = t.sum(axis=-1)
     if form == "vector":
@@ -128,7 +134,8 @@ def cross_sums(stats: Stats, ctx: Context) -> CrossSums:
         ssy = sum_of_squares(sy, s[..., 5], s[..., 6])
         dm = safe_div(s[..., 3], r) - safe_div(s[..., 5], sy)
         expected = r * sy * dm**2 + sy * ssx + r * ssy
-        return CrossSums(s[..., 0], expected, r, sy, used, unpaired)
+        return CrossSums(s[..., 0], expected, r, sy, used, unpaired,
+                         sy * s[..., 4] + r * s[..., 6])
     x, y = stats["cross_x"], stats["cross_y"]
     big_r, big_s = x.sum(axis=-1), y.sum(axis=-1)
     if ctx.meta.form == "vector":

@@ -89,9 +89,19 @@ def _from_column(data: Any, gold: Hashable, label: Hashable | None, roles: Roles
     return rest, pd.DataFrame(out)
 
 
-def given(gold: pd.DataFrame | pd.Series, labels: list[Hashable]) -> tuple[pd.DataFrame, str]:
+def given(gold: pd.DataFrame | pd.Series, labels: list[Hashable], item: Hashable = None
+          ) -> tuple[pd.DataFrame, str]:
     """A gold Series or DataFrame as rows (item, label, gold), one per item and label
-    with a gold value, and its name for messages."""
+    with a gold value, and its name for messages. A frame with a plain row index and a
+    column named as the data's item column (``item``), or as an item column is found
+    (``item``, ``item_id``, ...), is indexed by it (a frame from polars, or one not yet
+    indexed)."""
+    if isinstance(gold, pd.DataFrame) and isinstance(gold.index, pd.RangeIndex) \
+            and gold.index.name is None:
+        col = item if item is not None and item in gold.columns else find_role(
+            list(gold.columns), "item")
+        if col is not None:
+            gold = gold.set_index(col)
     frame = gold.to_frame(labels[0]) if isinstance(gold, pd.Series) else gold
     if isinstance(gold, pd.Series) and len(labels) != 1:
         raise InputError(f"gold is a Series but the data have {len(labels)} labels "
@@ -113,7 +123,7 @@ def gold_table(data: Any, gold: Any, roles: dict[str, Any], own_items: bool = Fa
     if isinstance(gold, pd.DataFrame | pd.Series):
         table = read_table(data, r)
         labels = list(table.labels)
-        wide, what = given(gold, labels)
+        wide, what = given(gold, labels, table.item.column)
         if own_items:
             wide = wide[wide["item"].isin(table.item.uniques)]
     else:

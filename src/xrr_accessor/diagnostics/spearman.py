@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from ..coefficients import Estimates
+from ..coefficients.base import defined
 from ..engine.pipeline import Codes, default_pairs
 from ..engine.pipeline import annotations as canonical
 from ..engine.results import pair_index, warn_undefined
@@ -143,7 +144,7 @@ def _pearson(m: np.ndarray) -> np.ndarray:
     cov = n * suv - su * sv
     var_u, var_v = n * suu - su * su, n * svv - sv * sv
     scale = np.maximum(np.abs(n * suu) + np.abs(n * svv), 1e-300)
-    ok = (n >= 3) & (var_u > 1e-12 * scale) & (var_v > 1e-12 * scale)
+    ok = (n >= 3) & defined(var_u, scale) & defined(var_v, scale)
     with np.errstate(invalid="ignore", divide="ignore"):
         r = cov / np.sqrt(np.where(ok, var_u * var_v, 1.0))
     return np.where(ok, np.clip(r, -1.0, 1.0), np.nan)

@@ -172,7 +172,7 @@ def _validity(data: Any, gold: Any, level: Any = "nominal", **roles: Any) -> Val
         est = run(replace(data, meta=meta, stats=kx_stats), [kx], pairs=pairs,
                   level=lvl).estimate(kx)
         had_rep = bool(sums[0].pop("had_rep")[0]) if sums else False
-        extra = _unseen(gold, list(ann.labels), sums)
+        extra = _unseen(gold, list(ann.labels), sums, roles.get("item"))
     else:
         est = run(None, [kx], pairs=pairs, ann=ann, lvl=lvl).estimate(kx)
         sums = [label_sums(read_, j, gold_rep) for j in range(len(ann.labels))]
@@ -207,11 +207,13 @@ def _validity(data: Any, gold: Any, level: Any = "nominal", **roles: Any) -> Val
                     attrs)
 
 
-def _unseen(gold: Any, labels: list[Hashable], sums: list[dict[str, np.ndarray]]) -> int:
-    """Gold (item, label) values of a gold Series or frame whose item is in no partition."""
+def _unseen(gold: Any, labels: list[Hashable], sums: list[dict[str, np.ndarray]],
+            item: Hashable) -> int:
+    """Gold (item, label) values of a gold Series or frame whose item is in no partition
+    (``item``: the data's item column, which a gold frame may hold)."""
     if not isinstance(gold, pd.DataFrame | pd.Series):
         return 0  # a column of the data: its items are the data's
-    wide, _ = given(gold, labels)
+    wide, _ = given(gold, labels, item)
     return int(len(wide) - sum(float(s["n_gold"][0]) for s in sums))
 
 

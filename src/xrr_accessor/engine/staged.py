@@ -17,13 +17,27 @@ from typing import Any
 from ..schema import Annotations
 from .additive import Meta
 
-__all__ = ["OTHER_REFUSED", "Job", "Part", "Pieces", "Planned", "Staged"]
+__all__ = ["ANALYTIC_REFUSED", "COMMON_REFUSED", "OTHER_REFUSED", "Job", "Part", "Pieces",
+           "Planned", "Staged"]
 
 #: Why other= is refused with dask-backed data, and the way round.
 OTHER_REFUSED = (
     "other= with dask-backed data: put both replications in one frame with a "
     "replication column (dd.concat([a.assign(pool='a'), b.assign(pool='b')])), "
     "partitioned so that each item sits in one partition.")
+
+
+#: Why an analytic interval is refused with dask-backed data (``{name}``: the entry).
+ANALYTIC_REFUSED = (
+    "the analytic interval of {name} reads every annotation, which stay in the "
+    "partitions of dask-backed data; pass method='bootstrap' (its replicates add up "
+    "across partitions).")
+
+#: Why ``items="common"`` is refused with dask-backed data.
+COMMON_REFUSED = (
+    "items='common' needs the annotations in memory (it keeps, per label, the items "
+    "every replication rated twice); call it on ddf.compute(), or on a sample of the "
+    "items, or use the default items='all' on the dask-backed data.")
 
 
 @dataclass(frozen=True)

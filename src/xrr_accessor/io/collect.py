@@ -49,9 +49,11 @@ def read_annotations(
         Return a dask DataFrame (the ``dask`` extra) instead of reading: Parquet
         through ``dask.dataframe.read_parquet`` (partitions by row group),
         other formats one partition per file, parsed as here. The ``.xrr``
-        methods on it stay lazy until ``.compute()``; each item's annotations
-        must sit in one partition (write files by item, or shuffle on it). A
-        file with other columns than the first is an InputError when computed.
+        methods on it stay lazy until ``.compute()``. An item's annotations
+        may be spread over files: the library finds such items and shuffles
+        the rows by item itself (files that each hold whole items skip the
+        shuffle). A file with other columns than the first is an InputError
+        when computed.
 
     Returns
     -------

@@ -30,10 +30,11 @@ import numpy as np
 from dask.delayed import Delayed, delayed
 from dask.graph_manipulation import clone
 
+from ..coefficients import lookup
 from ..engine.additive import Meta, Stats
 from ..engine.draws import Draws, check_options, seeds
 from ..engine.pipeline import kind_of
-from ..engine.staged import OTHER_REFUSED, Job, Planned, Staged
+from ..engine.staged import ANALYTIC_REFUSED, COMMON_REFUSED, OTHER_REFUSED, Job, Planned, Staged
 from ..errors import InputError, collecting, per_call, warn
 from ..schema import Roles
 from .blocks import Merged, Reader, merge, partition_stats, sampled, survey
@@ -130,6 +131,27 @@ def _at(values: Sequence[Any], i: int) -> Any:
     return values[i]
 
 
+def _refuse_now(fn: Callable[..., Any], data: Any, args: tuple[Any, ...],
+                kwargs: dict[str, Any]) -> None:
+    """Refuse, when the call is made, what dask-backed data cannot do (rather than
+    when it is computed): ``items="common"``, and an analytic interval that reads
+    every annotation (the registry says which do not)."""
+    try:
+        bound = inspect.signature(fn).bind_partial(data, *args, **kwargs)
+    except TypeError:
+        return
+    params = inspect.signature(fn).parameters
+    get = {n: bound.arguments.get(n, p.default) for n, p in params.items()}
+    if get.get("items") == "common":
+        raise InputError(COMMON_REFUSED)
+    if get.get("ci") is None or "metric" not in get or "method" not in get:
+        return
+    entry = lookup(get["metric"])
+    if (get["method"] in (None, "analytic") and entry.analytic is not None
+            and not entry.analytic_from_sums):
+        raise InputError(ANALYTIC_REFUSED.format(name=entry.display))
+
+
 def other_of(fn: Callable[..., Any], data: Any, args: tuple[Any, ...],
              kwargs: dict[str, Any]) -> Any:
     """The ``other=`` argument of a call of ``fn`` (None when it has none)."""
@@ -145,6 +167,7 @@ def defer(fn: Callable[..., Any], data: Any, args: tuple[Any, ...],
     """``fn(data, *args, **kwargs)`` on dask-backed ``data``, as a :class:`Lazy`
     (``reader``: how a partition is read, when not as one table of annotations)."""
     kwargs = dict(kwargs)
+    _refuse_now(fn, data, args, kwargs)
     boot = _bootstrap_options(fn, data, args, kwargs)
     if boot is not None:  # one seed for the partitions and the client
         kwargs["seed"] = boot[1]

@@ -46,13 +46,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..coefficients.base import chance_defined
 from ..errors import DroppedDataWarning, InputError, UndefinedWarning, per_call, warn
 from ..kernels.augmented import annotation_pairs, pair_sums
 from ..schema.readsets import read_sets, set_roles
 from ..schema.sets import LabelSets
 
 __all__ = [
-    "CITATION", "TINY", "PairSums", "augmented_kappa", "augmented_sweep", "check_p",
+    "CITATION", "PairSums", "augmented_kappa", "augmented_sweep", "check_p",
     "label_weights", "sets_of", "summed_pairs",
 ]
 
@@ -63,7 +64,6 @@ CITATION = ("Rosenberg & Binkowski (2004), Augmenting the kappa statistic to det
 DEFAULT_PS = (0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 
 #: p(E) this close to 1 is 1 (kappa' undefined).
-TINY = 1e-12
 
 
 def check_p(p: Any, name: str = "p") -> float:
@@ -151,9 +151,8 @@ def summed_pairs(sets: LabelSets, ps: Sequence[float]) -> PairSums:
     p_a = agree / n
     freq = freq / n[None, :, None, None]
     p_e = (freq[:, :, 0, :] * freq[:, :, 1, :]).sum(axis=-1)
-    undefined = p_e >= 1.0 - TINY
+    ok = chance_defined(p_e)
     kappa = np.full_like(p_a, np.nan)
-    ok = ~undefined
     kappa[ok] = (p_a[ok] - p_e[ok]) / (1.0 - p_e[ok])
     return PairSums(np.column_stack([uniq // n_rater, uniq % n_rater]), n, p_a, p_e, freq,
                      kappa, entry, pair_of, of_item)

@@ -11,8 +11,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..coefficients.base import chance_defined
 from ..errors import InputError, UndefinedWarning, per_call, warn
-from .augmented import CITATION, TINY, check_p, label_weights, sets_of, summed_pairs
+from .augmented import CITATION, check_p, label_weights, sets_of, summed_pairs
 
 __all__ = ["ITEM_CLASSES", "augmented_items", "augmented_matrix"]
 
@@ -102,7 +103,7 @@ def augmented_items(
     for j, p in enumerate(ps):
         agree = np.bincount(sums.entry_item, weights=sums.entry[j], minlength=n_item)
         p_e = sums.p_e[j][sums.entry_pair]
-        ok = p_e < 1.0 - TINY
+        ok = chance_defined(p_e)
         k_entry = np.where(ok, (sums.entry[j] - p_e) / np.where(ok, 1.0 - p_e, 1.0), 0.0)
         k_sum = np.bincount(sums.entry_item, weights=k_entry, minlength=n_item)
         k_n = np.bincount(sums.entry_item, weights=ok.astype(float), minlength=n_item)

@@ -14,6 +14,7 @@ from ..coefficients.registry import normalizing
 from ..engine.pipeline import Run, kind_of
 from ..engine.pipeline import annotations as canonical
 from ..engine.results import label_result, pair_index
+from ..engine.staged import COMMON_REFUSED
 from ..errors import InputError, UndefinedWarning, per_call, warn
 from ..lazy import deferrable
 from ..schema import Annotations
@@ -138,8 +139,7 @@ def common_items(ann: Annotations) -> Annotations:
     pass per label (no loop over items); ``ann`` itself is not modified.
     """
     if ann.tally is not None:
-        raise InputError("items='common' needs the annotations in memory; call "
-                         ".compute() on the dask-backed data first.")
+        raise InputError(COMMON_REFUSED)
     n_item, n_rep = len(ann.items), len(ann.replications)
     key = ann.item * n_rep + ann.replication
     codes = ann.codes.copy()
@@ -174,8 +174,9 @@ def _warn_above_one(ann: Annotations, pairs: np.ndarray, est: dict[str, Any],
         warn("normalized kappa_x exceeds 1 where the IRRs and kappa_x use different item "
              "sets: " + "; ".join(where[:5]) + more + ". Each IRR uses the items its pool "
              "rated at least twice, kappa_x the items both pools rated; items=\"common\" "
-             "computes all three on the items both pools rated at least twice each.",
-             UndefinedWarning)
+             "computes all three on the items both pools rated at least twice each"
+             + (" (on the annotations in memory: ddf.compute() or a sample of the items)"
+                if ann.tally is not None else "") + ".", UndefinedWarning)
 
 
 def compute(data: Any, other: Any, irr: str | None, level: Any, reference: Any,

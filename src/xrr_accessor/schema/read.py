@@ -87,9 +87,11 @@ def _read_long(df: pd.DataFrame, roles: Roles) -> Table:
             )
         value_cols = infer_labels(df, value_cols, found["item"], found["rater"])
     else:
-        has_label = label_col is not None or (value is not None and not (
-            len(value_cols) == 1 and norm(value_cols[0]) in ROLE_ALIASES["value"]
-        ))
+        # a lone column named like a value ("value", "rating") is the one unnamed
+        # label, unless labels= names it a label
+        has_label = label_col is not None or roles.labels is not None or (
+            value is not None and not (
+                len(value_cols) == 1 and norm(value_cols[0]) in ROLE_ALIASES["value"]))
     found_by_name = value is None and bool(value_cols) and not has_label
     if found_by_name or label_col is not None:  # one value column: say what else is unused
         _warn_left_out(cols, used | {label_col, *value_cols}, value_cols[0],

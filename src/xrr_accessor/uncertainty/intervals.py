@@ -28,6 +28,7 @@ import numpy as np
 from ..coefficients import REGISTRY, Coefficient
 from ..engine.draws import check_options
 from ..engine.results import cell_name
+from ..engine.staged import ANALYTIC_REFUSED
 from ..engine.statistics import Rows
 from ..errors import InputError, UndefinedWarning, warn
 from .resample import Replicates, Target, replicate
@@ -110,10 +111,8 @@ def analytic_intervals(run: Any, entry: Coefficient, level: float, population: f
     """Analytic standard errors and limits of ``entry``, from its registry hook."""
     population_size(None if math.isinf(population) else population, len(run.ann.items))
     est = run.estimate(entry, **params)
-    if entry.name != "icc" and not isinstance(run.rows, Rows):
-        raise InputError(f"the analytic interval of {entry.name} reads every annotation, "
-                         "which stay in the partitions of dask-backed data; pass "
-                         "method='bootstrap' (its replicates add up across partitions).")
+    if not entry.analytic_from_sums and not isinstance(run.rows, Rows):
+        raise InputError(ANALYTIC_REFUSED.format(name=entry.display))
     assert entry.analytic is not None
     return {"estimate": est.value, **entry.analytic(run, est.value, level, population, params)}
 

@@ -55,9 +55,6 @@ from .resample import Replicates, Target
 __all__ = ["NO_INTERVAL", "Evaluation", "Uncertainty", "evaluate", "evaluate_run",
            "shown_name"]
 
-#: How warnings and messages name an entry, where its ``metric=`` name reads badly.
-SHOWN = {"normalized_kappa_x": "normalized kappa_x"}
-
 
 def shown_name(entry: Coefficient) -> str:
     """The name warnings give ``entry``.
@@ -68,7 +65,7 @@ def shown_name(entry: Coefficient) -> str:
     >>> shown_name(lookup("normalized", kind="cross")), shown_name(lookup("alpha"))
     ('normalized kappa_x', 'alpha')
     """
-    return SHOWN.get(entry.name, entry.name)
+    return entry.display
 
 
 @dataclass(frozen=True)
