@@ -114,3 +114,21 @@ def test_has_repeats_equals_pandas(n, n_item, n_rater, n_rep, grouped, seed):
         assert found == int(want)
     else:  # unknown, unless a repeat was met before the rows left their runs
         assert found == -1 or (found == 1 and want)
+
+
+@pytest.mark.parametrize("shape", [(1, 0), (0, 3), (2, 0, 3), (3, 2, 0), (1, 1, 1), (4, 3, 2)])
+def test_grid_positions_with_empty_dimensions(shape):
+    """A raters x items grid read item-major: every cell one row, the positions of each
+    dimension in that order (np.indices), empty dimensions included."""
+    import xarray as xr
+
+    from xrr_accessor.schema import Roles, read
+
+    dims = ("item", "rater", "replication")[:len(shape)]
+    da = xr.DataArray(np.arange(int(np.prod(shape)), dtype=float).reshape(shape), dims=dims)
+    table = read(da, Roles())
+    order = ("item", "replication", "rater")[:len(shape)] if len(shape) == 3 else dims
+    grid = np.indices([da.sizes[d] for d in order]).reshape(len(order), -1)
+    for role, row in zip(order, grid, strict=True):
+        ids = getattr(table, role)
+        np.testing.assert_array_equal(ids.codes, row)
