@@ -195,12 +195,14 @@ class XRRAccessor:
         :func:`xrr_accessor.item_disagreement`."""
         return _diagnostics.item_disagreement(self._obj, level=level, **self._roles)
 
-    def pairwise(self, metric: str = "cohen", level: Any = "nominal") -> pd.DataFrame:
+    def pairwise(self, metric: str = "cohen", level: Any = "nominal",
+                 both_orders: bool = True) -> pd.DataFrame:
         """Every pair of raters: Cohen's kappa and shared items; see
         :func:`xrr_accessor.pairwise`."""
         from .diagnostics.pairwise import pairwise
 
-        return pairwise(self._obj, metric=metric, level=level, **self._roles)
+        return pairwise(self._obj, metric=metric, level=level, both_orders=both_orders,
+                        **self._roles)
 
     def rater_agreement(self, metric: str = "kappa_x", level: Any = "nominal",
                         min_items: int = 1, ci: float | None = None, n_boot: int = 1000,

@@ -340,11 +340,13 @@ def _run_pairwise(args: argparse.Namespace) -> Output:
     data, _, roles = _read(args)
     level = args.level or "nominal"
     data, roles, ann = _one_pool(data, roles, stem(args.path), level)
-    result = pairwise(data, metric=args.metric, level=level, **roles)
+    result = pairwise(data, metric=args.metric, level=level, both_orders=not args.unordered,
+                      **roles)
     frame = _diagnostic(result, str(ann.labels[0]), ["label", "replication"])
     frame.insert(frame.columns.get_loc("estimate"), "statistic", result.attrs["metric"])
     return Output(frame, {"command": "pairwise", "metric": result.attrs["metric"],
-                          "level": level})
+                          "level": level, "pairs": "each once" if args.unordered
+                          else "both orders"})
 
 
 def _run_items(args: argparse.Namespace) -> Output:

@@ -250,11 +250,15 @@ def parser() -> argparse.ArgumentParser:
         help="agreement of every pair of raters, with the items they share",
         description="Per label, replication and ordered pair of raters: Cohen's kappa on "
                     "the items both rated (the same number as kappa_x of the two raters) "
-                    "and n_items; both orders are listed, the diagonal is left out.")
+                    "and n_items; both orders are listed (--unordered: each pair once), "
+                    "the diagonal is left out.")
     pairs.add_argument("path", metavar="FILE")
     pairs.add_argument("--metric", choices=["cohen", "kappa_x"], default="cohen",
                        help="the pair's coefficient, under the name you look for (default "
                             "cohen)")
+    pairs.add_argument("--unordered", action="store_true",
+                       help="list each pair of raters once, the rater met first in the data "
+                            "first (default: both orders, one row per rater and partner)")
 
     items = sub.add_parser(
         "items", parents=[files, level, shown],

@@ -33,7 +33,7 @@ MAX_PAIRS = 200_000
 
 @per_call
 def pairwise(data: Any, metric: str = "cohen", level: Any = "nominal",
-             **roles: Any) -> pd.DataFrame:
+             both_orders: bool = True, **roles: Any) -> pd.DataFrame:
     """Agreement of every pair of raters, with the items they share.
 
     Parameters
@@ -47,6 +47,11 @@ def pairwise(data: Any, metric: str = "cohen", level: Any = "nominal",
         under the name you look for.
     level : str, matrix or callable
         Level of measurement, as in :func:`~xrr_accessor.irr`.
+    both_orders : bool
+        List every pair as (a, b) and (b, a), so that ``unstack()`` gives the
+        square matrix (the default, which :func:`~xrr_accessor.reporting.plotting.pairwise_heatmap`
+        draws); False lists each unordered pair once, the rater met first in
+        the data first (a list to read, ``xrr pairwise --unordered``).
     **roles
         Column or dimension names.
 
@@ -61,7 +66,8 @@ def pairwise(data: Any, metric: str = "cohen", level: Any = "nominal",
         label) and ``n_items`` (items both rated). Pairs of raters who rated no
         item in common are left out (on a sparse crowd most pairs are; ``unstack()``
         shows them as NaN), counted in ``attrs["n_pairs_without_items"]``; the
-        diagonal is left out.
+        diagonal is left out. With ``both_orders=False``, half the rows: each
+        unordered pair once.
 
     Examples
     --------
@@ -76,6 +82,8 @@ def pairwise(data: Any, metric: str = "cohen", level: Any = "nominal",
     joy   a      NaN  1.0 -0.5
           b      1.0  NaN -0.5
           c     -0.5 -0.5  NaN
+    >>> pairwise(df, rater="coder", both_orders=False)["estimate"].tolist()
+    [1.0, -0.5, -0.5]
     """
     key = str(metric).lower().replace("-", "_")
     if key not in METRICS:
@@ -112,9 +120,10 @@ def pairwise(data: Any, metric: str = "cohen", level: Any = "nominal",
     est = result.estimate(kx)
     value, n_items = est.value, est.counts["n_items"]  # (L, P)
     rater_name = ann.role_name("rater")
-    first, second = np.concatenate([a, b]), np.concatenate([b, a])
+    copies = 2 if both_orders else 1  # a < b: the rater met first in the data first
+    first, second = np.concatenate([a, b][:copies]), np.concatenate([b, a][:copies])
     n_label, n_pair = value.shape
-    lab = np.repeat(np.arange(n_label), 2 * n_pair)
+    lab = np.repeat(np.arange(n_label), copies * n_pair)
     rep = np.tile(rep_of[first], n_label)
     r1, r2 = np.tile(rater_of[first], n_label), np.tile(rater_of[second], n_label)
     order = np.lexsort((r2, r1, rep, lab))  # the data's order of labels and raters
@@ -125,11 +134,11 @@ def pairwise(data: Any, metric: str = "cohen", level: Any = "nominal",
     index = pd.MultiIndex.from_arrays([idx[codes_[order]] for _, idx, codes_ in parts],
                                       names=[name for name, _, _ in parts])
     frame = pd.DataFrame({
-        "estimate": np.concatenate([value, value], axis=1).reshape(-1)[order],
-        "n_items": np.concatenate([n_items, n_items], axis=1).reshape(-1).astype(
+        "estimate": np.concatenate([value] * copies, axis=1).reshape(-1)[order],
+        "n_items": np.concatenate([n_items] * copies, axis=1).reshape(-1).astype(
             np.int64)[order],
     }, index=index)
-    frame.attrs.update(metric=key, level=lvl.name, n_pairs=int(n_pair),
+    frame.attrs.update(metric=key, level=lvl.name, n_pairs=int(n_pair), both_orders=both_orders,
                        n_pairs_without_items=n_possible - int(n_pair))
     return frame
 

@@ -23,6 +23,7 @@ import xarray as xr
 from .._optional import new_axes
 from ..errors import InputError
 from ..textsafe import figure_text
+from .items import top_items
 
 __all__ = ["aad", "items", "raters", "validity"]
 
@@ -59,8 +60,11 @@ def _cell_names(index: pd.Index) -> list[str]:
 
 def items(table: Any, label: Any = None, top: int = 20, kind: str = "top",
           ax: Any = None) -> Any:
-    """The ``top`` items of largest D_i as horizontal bars (``kind="top"``), or the
-    distribution of D_i over items, per replication (``kind="hist"``).
+    """The ``top`` items of largest D_i as horizontal bars (``kind="top"``), each named
+    with its number of annotations n, or the distribution of D_i over items, per
+    replication (``kind="hist"``). When the items shown are a choice among ties
+    (thousands of 3-2 splits of five at the top), the x label says how many tie
+    and that the first in the data's order are shown.
 
     Examples
     --------
@@ -70,6 +74,8 @@ def items(table: Any, label: Any = None, top: int = 20, kind: str = "top",
     >>> ax = items(xrr.item_disagreement(df))
     >>> [float(p.get_width()) for p in ax.patches]
     [2.0, 0.0]
+    >>> [t.get_text() for t in ax.get_yticklabels()]
+    ['1  (n=2)', '2  (n=2)']
     """
     rows, name = _one_label(_frame(table), label)
     if kind == "hist":
@@ -86,16 +92,21 @@ def items(table: Any, label: Any = None, top: int = 20, kind: str = "top",
         return ax
     if kind != "top":
         raise InputError(f"kind={kind!r}; use 'top' or 'hist'.")
-    best = rows.dropna(subset=["disagreement"]).sort_values("disagreement",
-                                                           ascending=False).head(top)
-    ax = new_axes(ax, (6, max(2.5, 0.3 * len(best) + 1)))
+    best, tie = top_items(rows, top)
+    ax = new_axes(ax, (6.5, max(2.5, 0.3 * len(best) + 1.3)))
     y = np.arange(len(best))[::-1]
     ax.barh(y, best["disagreement"], color="C3")
-    ax.set_yticks(y, _cell_names(best.index), fontsize=8)
-    for yy, n in zip(y, best["n_annotations"], strict=True):
-        ax.text(0, yy, f" n={n}", va="center", fontsize=7, color="white")
-    ax.set(xlabel="D_i", title=f"Most disagreed-on items{': ' + name if name else ''}")
+    ax.set_yticks(y, [f"{who}  (n={n})" for who, n in zip(
+        _cell_names(best.index), best["n_annotations"], strict=True)], fontsize=8)
+    ax.set(xlabel="D_i (n: the item's annotations)" + (f"\n{_wrap(tie)}" if tie else ""),
+           title=f"Most disagreed-on items{': ' + name if name else ''}")
     return ax
+
+
+def _wrap(text: str, width: int = 70) -> str:
+    import textwrap
+
+    return figure_text("\n".join(textwrap.wrap(text, width)))
 
 
 def raters(table: Any, label: Any = None, annotate: int = 3, ax: Any = None) -> Any:

@@ -25,7 +25,7 @@ from ..schema import Annotations
 from ..uncertainty.orchestration import NO_INTERVAL, Uncertainty, evaluate, evaluate_run
 from ..uncertainty.resample import Target
 
-__all__ = ["LANDIS_KOCH", "agreement_table", "interpret", "per_category"]
+__all__ = ["LANDIS_KOCH", "agreement_table", "interpret", "no_interval", "per_category"]
 
 #: Landis & Koch (1977): upper limit of each band (values above 0.8 are "almost perfect").
 LANDIS_KOCH = (("poor", 0.0), ("slight", 0.2), ("fair", 0.4), ("moderate", 0.6),
@@ -161,7 +161,9 @@ def agreement_table(
     weights : {"unweighted", "linear", "quadratic"} or matrix
         Agreement weights for every coefficient (alpha with D = 1 - w).
     ci : float, optional
-        Confidence level of the analytic intervals (not for scott, light).
+        Confidence level of the analytic intervals (Gwet's variances). Scott's pi
+        and Light's kappa have none: their se and limits are NaN and their
+        ``reason`` names the bootstrap call that gives one.
     population : float, optional
         Finite-population size for the variances.
     **roles
@@ -211,6 +213,9 @@ def agreement_table(
                          if k != "estimate"})
         assert est.reason is not None  # filled by Estimates.__post_init__
         cols["reason"] = est.reason
+        if ci is not None and not analytic:  # blank se/lower/upper: said, not left empty
+            cols["reason"] = np.where(est.reason == "", no_interval(entry.name, ci, weights),
+                                      est.reason)
         blocks.append(_long(cols, ann, entry.name))
     out = pd.concat(blocks, ignore_index=True)
     if two:  # Cohen's kappa is Conger's for two raters: the same p_a and p_e
@@ -227,6 +232,23 @@ def agreement_table(
     out = out.iloc[order].set_index([*keys, "metric"])
     out.attrs.update({"weights": weights if isinstance(weights, str) else "custom"})
     return out
+
+
+def no_interval(metric: str, ci: float, weights: Any = "unweighted") -> str:
+    """The ``reason`` of a row of :func:`agreement_table` whose coefficient has no
+    analytic interval: where its bootstrap interval is.
+
+    Examples
+    --------
+    >>> for part in no_interval("scott", 0.95).split("; "):
+    ...     print(part)
+    no analytic interval for scott
+    irr(data, metric='scott', ci=0.95, method='bootstrap') gives a bootstrap one
+    """
+    w = "" if isinstance(weights, str) and weights == "unweighted" else (
+        f", weights={weights!r}" if isinstance(weights, str) else ", weights=...")
+    return (f"no analytic interval for {metric}; irr(data, metric={metric!r}{w}, "
+            f"ci={ci:g}, method='bootstrap') gives a bootstrap one")
 
 
 def _long(cols: dict[str, np.ndarray], ann: Annotations, metric: str) -> pd.DataFrame:

@@ -31,7 +31,7 @@ from ..errors import InputError
 from ..textsafe import figure_text
 from .cells import TITLES, cell_names
 
-__all__ = ["ReportPlots", "pairwise_heatmap", "plan", "rho_vs_normalized"]
+__all__ = ["UNDEFINED_COLOR", "ReportPlots", "pairwise_heatmap", "plan", "rho_vs_normalized"]
 
 
 def _fold(name: Any) -> str:
@@ -46,6 +46,28 @@ def _errors(rows: pd.DataFrame) -> np.ndarray | None:
     return np.vstack([est - rows["lower"].to_numpy(), rows["upper"].to_numpy() - est])
 
 
+
+
+#: The colour of an undefined (NaN) cell in a heatmap: grey, never the page's white.
+UNDEFINED_COLOR = "0.82"
+
+
+def _with_undefined(name: str) -> Any:
+    """A colour map whose NaN cells are grey (not transparent, which reads as empty)."""
+    from matplotlib import colormaps
+
+    return colormaps[name].with_extremes(bad=UNDEFINED_COLOR)
+
+
+def _ink(v: float, dark_below: float) -> str:
+    """Text colour on a heatmap cell: readable on grey (NaN), dark and light cells."""
+    return "0.15" if np.isnan(v) else "white" if v < dark_below else "black"
+
+
+def _undefined_note(values: np.ndarray) -> str:
+    """A heatmap title's second line counting its undefined cells ("" when none)."""
+    bad = int(np.isnan(values).sum())
+    return f"\ngrey: undefined (NaN), {bad} of {values.size} cells" if bad else ""
 
 
 class ReportPlots:
@@ -112,11 +134,15 @@ class ReportPlots:
             if not np.isfinite(v):
                 ax.text(k, 0, "NaN", ha="center", va="bottom", fontsize=8, color="0.3")
         ax.set_xticks(range(len(rows)), names, rotation=30, ha="right")
+        ax.set_xlim(-0.6, len(rows) - 0.4)  # an undefined last bar keeps its place
         ax.axhline(0, color="0.3", linewidth=0.8)
         ax.set(ylabel="coefficient", title=figure_text(name))
         ax.margins(y=0.22)  # room above the bars for the legend
-        ax.legend(handles=[Patch(color="C0", label="IRR"), Patch(color="C1", label="kappa_x")],
-                  frameon=False, fontsize=8, ncols=2, loc="upper center")
+        drawn = rows.loc[np.isfinite(rows["estimate"]), "statistic"]  # the legend: drawn only
+        handles = [Patch(color=c, label=TITLES[s]) for s, c in (("irr", "C0"), ("kappa_x", "C1"))
+                   if (drawn == s).any()]
+        if handles:
+            ax.legend(handles=handles, frameon=False, fontsize=8, ncols=2, loc="upper center")
         return ax
 
     def irr_vs_kappa(self, pair: tuple[Any, Any] | None = None, ax: Any = None) -> Any:
@@ -140,19 +166,31 @@ class ReportPlots:
         x = np.arange(len(labels))
         ax = new_axes(ax, (max(7.5, 3.5 + 0.35 * len(labels)), 4))
         width = 0.27
-        for k, (rep, color) in enumerate([(a, "C0"), (b, "C2")]):
-            part = irr.loc[[(lab, rep) for lab in labels]]
-            ax.bar(x + (k - 1) * width, part["estimate"], width, yerr=_errors(part),
-                   color=color, label=f"IRR {figure_text(rep)}", capsize=2)
-        ax.bar(x + width, sel["estimate"], width, yerr=_errors(sel), color="C1",
-               label=f"kappa_x {figure_text(a)} x {figure_text(b)}", capsize=2)
+        series = [(irr.loc[[(lab, rep) for lab in labels]], color, f"IRR {figure_text(rep)}")
+                  for rep, color in [(a, "C0"), (b, "C2")]]
+        series.append((sel, "C1", f"kappa_x {figure_text(a)} x {figure_text(b)}"))
+        undefined = []
+        for k, (part, color, name) in enumerate(series):
+            est = part["estimate"].to_numpy(dtype=float)
+            drawn = np.isfinite(est)  # the legend lists only what is drawn
+            ax.bar(x + (k - 1) * width, est, width, yerr=_errors(part), color=color,
+                   label=name if drawn.any() else "_nolegend_", capsize=2)
+            for pos in (x + (k - 1) * width)[~drawn]:  # an undefined bar: said where it is
+                ax.text(pos, 0, "NaN", ha="center", va="bottom", rotation=90, fontsize=8,
+                        color="0.25")
+            if not drawn.all():
+                undefined.append(f"{name} undefined (NaN) on {int((~drawn).sum())} of "
+                                 f"{len(est)} labels")
         many = len(labels) > 8
         ax.set_xticks(x, [figure_text(v) for v in labels], rotation=60 if many else 0,
                       ha="right" if many else "center")
+        ax.set_xlim(-0.5, len(labels) - 0.5)  # undefined bars keep their place
         ax.axhline(0, color="0.3", linewidth=0.8)
         ax.set(ylabel="coefficient",
-               title=f"IRR and kappa_x, {figure_text(a)} x {figure_text(b)}")
-        ax.legend(frameon=False, loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=8)
+               title=f"IRR and kappa_x, {figure_text(a)} x {figure_text(b)}"
+               + "".join(f"\n{u}" for u in undefined))
+        if any(np.isfinite(p["estimate"]).any() for p, _, _ in series):
+            ax.legend(frameon=False, loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=8)
         return ax
 
     def heatmap(self, ax: Any = None, vmax: float = 1.5) -> Any:
@@ -165,19 +203,19 @@ class ReportPlots:
         ax = new_axes(ax, (max(4.5, 2.5 + 1.3 * table.shape[1]),
                         max(3.8, 1.6 + 0.28 * table.shape[0])))
         values = table.to_numpy(dtype=float)
-        im = ax.imshow(values, cmap="viridis", vmin=0.0, vmax=vmax, aspect="auto")
+        im = ax.imshow(values, cmap=_with_undefined("viridis"), vmin=0.0, vmax=vmax,
+                       aspect="auto", interpolation="nearest")
         ax.set_xticks(range(table.shape[1]), [figure_text(v) for v in table.columns],
                       rotation=30, ha="right")
         ax.set_yticks(range(table.shape[0]), [figure_text(v) for v in table.index])
         if values.size <= 60:  # few cells: write the numbers in
             for (i, j), v in np.ndenumerate(values):
                 ax.text(j, i, "NaN" if np.isnan(v) else f"{v:.2f}", ha="center",
-                        va="center", color="white" if np.isnan(v) or v < 0.6 * vmax
-                        else "black", fontsize=8)
+                        va="center", color=_ink(v, 0.6 * vmax), fontsize=8)
         over = bool(np.isfinite(values).any() and np.nanmax(values) > vmax)
         ax.figure.colorbar(im, ax=ax, label="1 = agree across as within",
                            extend="max" if over else "neither")  # an arrow: values clipped
-        ax.set_title("normalized kappa_x")
+        ax.set_title("normalized kappa_x" + _undefined_note(values))
         return ax
 
 
@@ -255,8 +293,9 @@ def pairwise_heatmap(table: pd.DataFrame, label: Any = None, replication: Any = 
     side = min(PAIRWISE_MAX_INCHES, max(4.5, 2.0 + 0.45 * n))  # a crowd: a readable size
     ax = new_axes(ax, (side, min(PAIRWISE_MAX_INCHES - 0.7, max(3.8, 1.6 + 0.4 * n))))
     values = matrix.to_numpy(dtype=float)
-    im = ax.imshow(values, cmap="viridis", vmin=min(0.0, np.nanmin(values, initial=0.0)),
-                   vmax=1.0, aspect="auto", interpolation="nearest")
+    im = ax.imshow(values, cmap=_with_undefined("viridis"),
+                   vmin=min(0.0, np.nanmin(values, initial=0.0)), vmax=1.0, aspect="auto",
+                   interpolation="nearest")
     if n <= PAIRWISE_MAX_NAMES:
         ax.set_xticks(range(n), [figure_text(c) for c in matrix.columns], rotation=30,
                       ha="right")
@@ -267,8 +306,9 @@ def pairwise_heatmap(table: pd.DataFrame, label: Any = None, replication: Any = 
         for (i, j), v in np.ndenumerate(values):
             if i != j:
                 ax.text(j, i, "NaN" if np.isnan(v) else f"{v:.2f}", ha="center",
-                        va="center", color="white" if np.isnan(v) or v < 0.6 else "black",
-                        fontsize=8)
+                        va="center", color=_ink(v, 0.6), fontsize=8)
     ax.figure.colorbar(im, ax=ax, label=table.attrs.get("metric", "kappa"))
-    ax.set_title(f"{table.attrs.get('metric', 'kappa')} per pair of raters")
+    off = values[~np.eye(n, dtype=bool)] if n else values  # the diagonal is no pair
+    ax.set_title(f"{table.attrs.get('metric', 'kappa')} per pair of raters"
+                 + _undefined_note(off))
     return ax

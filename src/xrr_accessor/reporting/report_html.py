@@ -20,12 +20,14 @@ import numpy as np
 import pandas as pd
 
 from .._optional import require
+from ..diagnostics.items import FEW_ANNOTATIONS, tie_sentence, ties, top_items
 from .agreement import LANDIS_KOCH
 from .cells import TITLES, cell_names
 from .reading import readings
 from .verdicts import VERDICTS
 
-__all__ = ["MAX_PAIR_FIGURES", "MIN_HIST_LABELS", "OPEN_READINGS", "to_html"]
+__all__ = ["MAX_PAIR_FIGURES", "MAX_TIE_NOTES", "MIN_HIST_LABELS", "OPEN_READINGS", "TOP_ROWS",
+           "to_html"]
 
 #: Pairs drawn with their own IRR-vs-kappa_x figure; the heatmap shows them all.
 MAX_PAIR_FIGURES = 6
@@ -99,9 +101,11 @@ def _pool_figures(report: Any) -> list[dict[str, Any]]:
     items = report.items
     if items is not None and len(items) and np.isfinite(items["disagreement"]).any():
         label = first if "label" in items.index.names else None
-        out.append(_png(plots.items(items, label=label, top=15),
+        shown, tie = top_items(items, TOP_ROWS, label=label)
+        out.append(_png(plots.items(items, label=label, top=TOP_ROWS),
                         f"The items most disagreed on, {first}",
-                        f"{first}: the 15 items of largest disagreement D_i."))
+                        f"{first}: the {len(shown)} items of largest disagreement D_i, each "
+                        f"with its number of annotations n" + (f"; {tie}." if tie else ".")))
     return out
 
 
@@ -158,12 +162,8 @@ def _pool_tables(report: Any, digits: int) -> list[dict[str, Any]]:
     """The one-pool report's agreement table and diagnostics as HTML tables."""
     out = []
     specs = [
-        ("agreement", "The classic family side by side",
-         "Every coefficient on the same annotations, with observed (pa) and chance (pe) "
-         "agreement: the same pa with a larger pe gives a lower kappa (the kappa paradox). "
-         "Percent agreement has no chance term."
-         + (" Its intervals are analytic (Gwet's variances), not the bootstrap of the "
-            "IRR table above." if "ci" in report.attrs else ""), report.agreement),
+        ("agreement", "The classic family side by side", _agreement_note(report),
+         report.agreement),
         ("raters", "Raters against the rest of the pool",
          f"Leave one rater out: kappa_x of each rater against the others, and the pool's "
          f"alpha without them; worst first, up to {TOP_ROWS} per label"
@@ -171,8 +171,7 @@ def _pool_tables(report: Any, digits: int) -> list[dict[str, Any]]:
             f"out: {report.raters.attrs.get('n_below_min_items')})"
             if report.raters is not None and report.raters.attrs.get("min_items", 1) > 1
             else "") + ".", report.raters),
-        ("items", "Items most disagreed on",
-         f"Per-item disagreement, most first, up to {TOP_ROWS} per label.", report.items),
+        ("items", "Items most disagreed on", _items_note(report.items), report.items),
     ]
     for key, title, note, table in specs:
         if table is None or not isinstance(table, pd.DataFrame):
@@ -189,6 +188,51 @@ def _pool_tables(report: Any, digits: int) -> list[dict[str, Any]]:
                                          if c == "p_value"})
         out.append({"id": key, "title": title, "note": note, "html": html})
     return out
+
+
+def _agreement_note(report: Any) -> str:
+    """The caption of the one-pool page's classic-family table, saying what its columns
+    hold: analytic intervals (and which rows have none), or none on dask-backed data."""
+    table = report.agreement
+    note = ("Every coefficient on the same annotations, with observed (pa) and chance (pe) "
+            "agreement: the same pa with a larger pe gives a lower kappa (the kappa "
+            "paradox). Percent agreement has no chance term.")
+    if table is None or "ci" not in report.attrs:
+        return note
+    if "lower" not in table.columns:
+        return note + (" This table has no intervals: on dask-backed data it is computed "
+                       "without them (see the notes); agreement_table(data, ci=...) on the "
+                       "data in memory gives Gwet's analytic intervals.")
+    note += " Its intervals are analytic (Gwet's variances), not the bootstrap of the IRR "
+    note += "table above"
+    blank = table["lower"].isna() & np.isfinite(table["estimate"])
+    names = list(dict.fromkeys(table.index.get_level_values("metric")[blank]))
+    return note + (f"; {', '.join(names)} {'has' if len(names) == 1 else 'have'} none "
+                   "(see reason)." if names else ".")
+
+
+def _items_note(items: pd.DataFrame | None) -> str:
+    """The caption of the one-pool page's item table: how many rows, the ties the rows
+    shown are chosen among (per label and replication), and why items with few
+    annotations come first."""
+    note = f"Per-item disagreement, most first, up to {TOP_ROWS} per label."
+    if items is None or not len(items):
+        return note
+    found = ties(items, TOP_ROWS)
+    said = []
+    for key, row in found.iterrows():
+        text = tie_sentence(row)
+        if text:
+            where = " / ".join(map(str, key)) if isinstance(key, tuple) else str(key)
+            said.append(f"On {where}, {text}." if found.index.name or found.index.nlevels > 1
+                        else text[0].upper() + text[1:] + ".")
+    more = len(said) - MAX_TIE_NOTES
+    said = said[:MAX_TIE_NOTES] + ([f"({more} more labels with ties.)"] if more > 0 else [])
+    return " ".join([note, *said, FEW_ANNOTATIONS])
+
+
+#: Tie sentences written in the item table's caption (the rest counted).
+MAX_TIE_NOTES = 10
 
 
 def _p_text(v: Any) -> str:

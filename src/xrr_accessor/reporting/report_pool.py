@@ -38,9 +38,10 @@ def pool_parts(data: Any, level: Any, uncertainty: Uncertainty, min_items: int,
     through to the caller, who keeps them as the report's notes). With two
     raters or fewer there is no rater table: each rater against the rest is
     the IRR itself, and the pool without one rater has no agreement left.
-    With ``uncertainty.ci``, the agreement table has analytic intervals and the
-    rater table bootstrap ones (the call's n_boot, seed and interval, so the same
-    draws as the IRR's)."""
+    With ``uncertainty.ci``, the agreement table has analytic intervals (none on
+    dask-backed data, said in a DroppedDataWarning; Scott's pi and Light's kappa
+    none anywhere, said in their ``reason``) and the rater table bootstrap ones
+    (the call's n_boot, seed and interval, so the same draws as the IRR's)."""
     ci = uncertainty.ci
     name = level if isinstance(level, str) else None
     weights = WEIGHTS_OF_LEVEL.get(name) if name is not None else None
