@@ -64,30 +64,21 @@ def item_order(item: np.ndarray, n_item: int) -> tuple[np.ndarray, np.ndarray]:
 
     ``order`` is empty when the rows are already grouped by item in order
     (an items x raters grid read item-major): the kernels then read rows
-    directly, and the offsets are the rows where the item changes.
+    directly.
     """
-    n = item.shape[0]
-    grouped = True
-    for a in range(1, n):  # no branch: the check vectorizes
-        grouped &= item[a] >= item[a - 1]
     offsets = np.zeros(n_item + 1, dtype=np.int64)
-    if grouped:
-        done = 0  # offsets[:done] are set
-        for a in range(n):
-            i = item[a]
-            while done <= i:
-                offsets[done] = a
-                done += 1
-        for i in range(done, n_item + 1):
-            offsets[i] = n
-        return offsets, np.empty(0, dtype=np.int64)
-    for a in range(n):
+    grouped = True
+    for a in range(item.shape[0]):
         offsets[item[a] + 1] += 1
+        if a > 0 and item[a] < item[a - 1]:
+            grouped = False
     for i in range(n_item):
         offsets[i + 1] += offsets[i]
+    if grouped:
+        return offsets, np.empty(0, dtype=np.int64)
     fill = offsets[:-1].copy()
-    order = np.empty(n, dtype=np.int64)
-    for a in range(n):
+    order = np.empty(item.shape[0], dtype=np.int64)
+    for a in range(item.shape[0]):
         i = item[a]
         order[fill[i]] = a
         fill[i] += 1
