@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 import pytest
 import xarray as xr
-from hypothesis import Phase, given, settings
+from hypothesis import Phase, example, given, settings
 from hypothesis import strategies as st
 
 import xrr_accessor as xrr
@@ -67,6 +67,8 @@ def _same(got: pd.DataFrame, want: pd.DataFrame) -> None:
 @settings(max_examples=8, deadline=None, phases=[Phase.explicit, Phase.generate])
 @given(seed=st.integers(0, 10_000), parts=st.integers(1, 6), raters=st.integers(3, 8),
        missing=st.floats(0.0, 0.4))
+@example(seed=82, parts=4, raters=7, missing=0.07932226271508942)  # Light's kappa 0.6:
+# on a band's edge, one summation order read "substantial", the other "moderate"
 def test_split_partitions_equal_memory(seed: int, parts: int, raters: int,
                                        missing: float) -> None:
     """Random partitionings that split items: every diagnostic at every level it takes
@@ -237,3 +239,52 @@ def test_what_dask_cannot_do_is_refused_when_the_call_is_made() -> None:
     want = _quiet(lambda: xrr.irr(dense, **kw))
     np.testing.assert_allclose(got[["lower", "upper"]].to_numpy(float),
                                want[["lower", "upper"]].to_numpy(float), rtol=1e-10)
+
+
+def _with_metadata(seed: int) -> pd.DataFrame:
+    """Labels beside metadata the reader leaves out: a domain per item (text), a long
+    text per item (free text), a numeric id per item, and a rater group per rater."""
+    df = _frame(seed, n_items=60).drop(columns=["gold", "pool"])
+    codes = pd.factorize(df["item"], sort=True)[0]
+    df["domain"] = np.where(codes % 3 == 0, "news", np.where(codes % 3 == 1, "blog", "chat"))
+    df["text"] = "a fairly long piece of text that annotators read, number " + df["item"]
+    df["doc_id"] = 100_000 + codes * 7
+    df["group"] = df["rater"].map(lambda r: "g1" if r in ("w0", "w1", "w2") else "g2")
+    return df
+
+
+@settings(max_examples=6, deadline=None, phases=[Phase.explicit, Phase.generate])
+@given(seed=st.integers(0, 1000), parts=st.integers(1, 5), by_domain=st.booleans())
+def test_labels_are_inferred_over_all_partitions_as_in_memory(seed: int, parts: int,
+                                                              by_domain: bool) -> None:
+    """However the rows are cut (sorted by domain, each partition may hold one domain
+    only and would keep it as a label), the lazy call leaves out what the eager reader
+    leaves out, with the same warning, and computes the same numbers."""
+    df = _with_metadata(seed)
+    if by_domain:
+        df = df.sort_values("domain", kind="stable").reset_index(drop=True)
+    ddf, mem = _split(df, parts)
+
+    def run(call: object) -> tuple[object, list[str]]:
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            out = call()  # type: ignore[operator]
+        return out, sorted(str(w.message) for w in seen if "labels inferred" in str(w.message))
+
+    want, want_w = run(lambda: xrr.irr(mem))
+    got, got_w = run(lambda: xrr.irr(ddf).compute())
+    pd.testing.assert_series_equal(got, want, check_index_type=False)
+    assert got_w == want_w and want_w and "'domain'" in want_w[0]
+    raters, _ = run(lambda: xrr.rater_agreement(ddf).compute())
+    _same(raters, _quiet(lambda: xrr.rater_agreement(mem)))
+
+
+def test_labels_inferred_on_item_indexed_partitions() -> None:
+    """Partitions of whole items with known divisions skip the split check, but the
+    labels are still decided over all of them."""
+    df = _with_metadata(3).sort_values("domain", kind="stable")
+    ddf = dd.from_pandas(df.set_index("item"), npartitions=3, sort=True)
+    assert ddf.known_divisions
+    got = _quiet(lambda: ddf.xrr(item="item").irr().compute())
+    want = _quiet(lambda: xrr.irr(ddf.compute().reset_index()))
+    pd.testing.assert_series_equal(got, want, check_index_type=False)

@@ -20,10 +20,12 @@ from ..engine.draws import Draws, Sampled, draw_columns, item_keys
 from ..engine.pipeline import Codes
 from ..engine.staged import Job, Part, Staged
 from ..engine.statistics import chunk, rows
-from ..errors import InputError, LevelError, collecting
+from ..errors import DroppedDataWarning, InputError, LevelError, collecting
 from ..kernels import accumulate
 from ..schema import Annotations, Roles, encode, read
 from ..schema.encode import is_ordered
+from ..schema.labels import check_kept, decide, evidence, inferred_message, merge_evidence
+from ..schema.read import inference_candidates
 from ..schema.roles import resolve_roles
 from ..schema.tables import distinct_text
 from ..schema.tally import Tally, present, tally
@@ -38,6 +40,9 @@ __all__ = ["BOOT", "GROUP", "ORDER", "Merged", "Survey", "merge", "partition_sta
 ORDER = "__xrr_order__"
 
 
+#: How the reader's warning of inferred labels begins (decided over all partitions).
+INFERRED = "labels inferred from the columns"
+
 #: Reads one partition into the tables encoded together (the default: one, by
 #: :func:`~xrr_accessor.schema.read`); a diagnostic may read more (validity: the
 #: data and their gold). A module-level function or partial: it is pickled to workers.
@@ -49,16 +54,10 @@ def read_one(block: Any, roles: dict[str, Any]) -> list[Any]:
     return [read(block, Roles.from_kwargs(roles))]
 
 
-def _encode(block: Any, roles: dict[str, Any], reader: Reader | None = None
-            ) -> tuple[Any, Annotations]:
-    table, ann, _ = _encoded(block, roles, reader)
-    return table, ann
-
-
 def _encoded(block: Any, roles: dict[str, Any], reader: Reader | None = None
-             ) -> tuple[Any, Annotations, np.ndarray | None]:
-    """The partition read (its first table) and encoded, and (shuffled partitions) each
-    item's first position in the input (None otherwise)."""
+             ) -> tuple[Any, Annotations, np.ndarray | None, Any]:
+    """The partition read (its first table) and encoded, (shuffled partitions) each
+    item's first position in the input (None otherwise), and the partition as read."""
     firsts = None
     if isinstance(block, pd.DataFrame) and ORDER in block.columns:
         block = block.sort_values(ORDER, kind="stable")
@@ -73,7 +72,7 @@ def _encoded(block: Any, roles: dict[str, Any], reader: Reader | None = None
     place = None
     if firsts is not None:
         place = firsts.reindex(ann.items).to_numpy(dtype=float, na_value=np.inf)
-    return table, ann, place
+    return table, ann, place, block
 
 
 def _item_first(block: pd.DataFrame, roles: dict[str, Any]) -> pd.Series | None:
@@ -109,6 +108,8 @@ class Survey:
     keys: np.ndarray | None  # its items' keys (draws.item_keys), when items may be split
     notes: dict[str, int] = field(default_factory=dict)
     messages: list[tuple[type[Warning], str]] = field(default_factory=list)
+    #: Labels inferred from the columns: what the decision needs (schema.labels).
+    evidence: dict[Hashable, Any] | None = None
 
 
 def survey(block: Any, roles: dict[str, Any], check_items: bool = False,
@@ -119,7 +120,11 @@ def survey(block: Any, roles: dict[str, Any], check_items: bool = False,
     in a worker.
     """
     with collecting() as caught:  # thread-safe, unlike warnings.catch_warnings
-        table, ann = _encode(block, roles, reader)
+        table, ann, _, read_block = _encoded(block, roles, reader)
+    found = None if reader is not None else inference_candidates(
+        read_block, Roles.from_kwargs(roles))
+    if found is not None:  # labels inferred: decided over all partitions (merge)
+        caught = [(c, m) for c, m in caught if not m.startswith(INFERRED)]
     order = table.categories
     names = list(ann.labels)
     declared = [(order.get(n) if isinstance(order, dict) else order) is not None for n in names]
@@ -143,6 +148,7 @@ def survey(block: Any, roles: dict[str, Any], check_items: bool = False,
                                                      n_rep, len(ann.raters))],
         n_items=len(ann.items), top=top, keys=keys, notes=dict(ann.notes),
         messages=list(caught),
+        evidence=None if found is None else evidence(read_block, *found),
     )
 
 
@@ -181,6 +187,12 @@ class Merged:
     messages: list[tuple[type, str]]
     n_split: int
     offsets: list[int]
+    #: Labels inferred per partition that differ from the decision over all of them:
+    #: the labels to read instead (the passes run again with labels=), and its warning.
+    relabel: list[Hashable] | None = None
+    note: tuple[type, str] | None = None
+    #: The labels decided over all partitions (labels inferred), else None.
+    decided: list[Hashable] | None = None
 
 
 def merge(surveys: Sequence[Survey], kind: str) -> Merged:
@@ -252,6 +264,10 @@ def merge(surveys: Sequence[Survey], kind: str) -> Merged:
         tally=Tally(annotations, rows_, items, count, n_rated),
     )
     messages = list(dict.fromkeys(m for s in parts for m in s.messages))
+    decided, note = _labels_over_all(surveys)
+    relabel = None if decided is None or set(decided) == set(labels) else decided
+    if note is not None and relabel is None:
+        messages.append(note)
     keys = [s.keys for s in surveys if s.keys is not None]
     n_split = 0
     if keys:
@@ -259,7 +275,19 @@ def merge(surveys: Sequence[Survey], kind: str) -> Merged:
         n_split = len(every) - len(np.unique(every))
     offsets = [0, *np.cumsum([s.n_items for s in surveys]).tolist()][:-1]
     return Merged(Staged(ann, max([s.top for s in parts] + [2]), kind, tuple(ordered)),
-                  messages, int(n_split), offsets)
+                  messages, int(n_split), offsets, relabel, note, decided)
+
+
+def _labels_over_all(surveys: Sequence[Survey]
+                     ) -> tuple[list[Hashable] | None, tuple[type, str] | None]:
+    """Inferred labels decided over every partition's evidence, as in memory (None
+    when the labels were named), and the warning of what was left out."""
+    evs = [s.evidence for s in surveys if s.evidence is not None]
+    if not evs:
+        return None, None
+    kept, left = decide(merge_evidence(evs))
+    check_kept(kept, left)
+    return kept, ((DroppedDataWarning, inferred_message(kept, left)) if left else None)
 
 
 def _check_kinds(per: Sequence[pd.Index], where: str) -> None:
@@ -286,7 +314,7 @@ def _global(block: Any, roles: dict[str, Any], staged: Staged, reader: Reader | 
     replication indexes (its own items; ``inputs`` its own), and its items' input
     positions."""
     with collecting():  # reported by the first pass already
-        _, ann, place = _encoded(block, roles, reader)
+        _, ann, place, _ = _encoded(block, roles, reader)
     glob = staged.ann
     n = len(ann.item)
     codes = np.full((len(glob.labels), n), -1, dtype=np.int64)

@@ -27,6 +27,7 @@ from typing import Any
 
 import dask
 import numpy as np
+import xarray as xr
 from dask.delayed import Delayed, delayed
 from dask.graph_manipulation import clone
 
@@ -74,6 +75,18 @@ def _plan(staged: Staged, fn: Callable[..., Any], args: tuple[Any, ...],
 
 def _field(merged: Merged, name: str) -> Any:
     return getattr(merged, name)
+
+
+def _staged_of(merged: Merged) -> Staged:
+    """The skeleton, unless the partitions inferred different labels (then the passes
+    must run again with the labels decided over all of them: compute() does)."""
+    if merged.relabel is not None:
+        raise InputError(
+            "the partitions' columns read as different labels (a column looks like item "
+            "metadata in some partitions only); name the labels with .xrr(labels=[...]), "
+            "or call .compute() on the lazy result, which decides them over all "
+            f"partitions (here: {merged.relabel}).")
+    return merged.staged
 
 
 def _all(staged: Staged, messages: Any, meta: Meta | Job, stats: Stats, draws: Draws | None
@@ -187,31 +200,38 @@ def defer(fn: Callable[..., Any], data: Any, args: tuple[Any, ...],
             cut[shuffle] = partitions(data, roles, shuffle)
         return cut[shuffle]
 
-    def build(shuffle: bool, merged: Merged | None = None) -> tuple[Delayed, Delayed | None]:
+    inferred = not isinstance(data, xr.Dataset | xr.DataArray) and not any(
+        roles.get(k) not in (None, False) for k in ("labels", "value", "wide"))
+
+    def build(shuffle: bool, merged: Merged | None = None,
+              labels: list[Any] | None = None) -> tuple[Delayed, Delayed | None]:
         """The call's graph: survey, merge, plan and statistics (``merged`` given: the
-        partitions were surveyed already and hold whole items). With items that may
-        span partitions, also the merged survey that says whether any does."""
+        partitions were surveyed already and hold whole items; ``labels``: the labels
+        decided over every partition, read as named). With items that may span
+        partitions, or labels inferred per partition, also the merged survey that says
+        whether an item spans partitions and which labels the data have."""
         first, check = parts(shuffle)
         if not first:
             raise InputError("the dask-backed data have no partitions.")
+        use = roles if labels is None else {**roles, "labels": labels}
         probe = None
         if merged is None:
-            surveys = [delayed(survey, pure=True)(p, roles, check, reader) for p in first]
+            surveys = [delayed(survey, pure=True)(p, use, check, reader) for p in first]
             probe = delayed(merge, pure=True)(surveys, kind)
             again = list(clone(*first)) if len(first) > 1 else [clone(first[0])]
             merged_ = probe
         else:
             again, merged_ = first, delayed(merged, traverse=False, pure=False)
-        staged = delayed(_field, pure=True)(merged_, "staged")
+        staged = delayed(_staged_of, pure=True)(merged_)
         messages = delayed(_field, pure=True)(merged_, "messages")
         meta = delayed(_plan, pure=True)(staged, fn, args, call)
         draws = None if boot is None else delayed(_draws, pure=True)(staged, meta, *boot)
         offsets = delayed(_field, pure=True)(merged_, "offsets")
         firsts = [delayed(_at, pure=True)(offsets, i) for i in range(len(again))]
-        stats = [delayed(partition_stats, pure=True)(p, roles, staged, meta, draws, f, reader)
+        stats = [delayed(partition_stats, pure=True)(p, use, staged, meta, draws, f, reader)
                  for p, f in zip(again, firsts, strict=True)]
         final = delayed(_all, pure=True)(staged, messages, meta, _tree(stats), draws)
-        return final, (probe if check else None)
+        return final, (probe if check or (inferred and labels is None) else None)
 
     n_partitions = len(parts(False)[0])
     if not n_partitions:
@@ -244,9 +264,16 @@ def compute_all(*lazies: Lazy, **kwargs: Any) -> list[Any]:
     if probes:  # first pass alone: are items split across partitions?
         found = dask.compute(*(probe for _, probe in probes), **kwargs)
         for (i, _), merged in zip(probes, found, strict=True):
-            # whole items: statistics of the same partitions; split: shuffle by item
-            finals[i] = (lazies[i]._build(False, merged) if not merged.n_split
-                         else lazies[i]._build(True))
+            # whole items: statistics of the same partitions; split: shuffle by item;
+            # labels inferred differently per partition, or split items: read with the
+            # labels decided over all of them, and say what was left out
+            decided = merged.relabel or (merged.decided if merged.n_split else None)
+            if decided is not None:
+                finals[i] = lazies[i]._build(bool(merged.n_split), None, decided)
+                lazies[i]._notes = [merged.note] if merged.note is not None else []
+            else:
+                finals[i] = (lazies[i]._build(False, merged) if not merged.n_split
+                             else lazies[i]._build(True))
     parts = dask.compute(*(final for final, _ in finals), **kwargs)
     return [lazy._finish(p) for lazy, p in zip(lazies, parts, strict=True)]
 
@@ -284,6 +311,8 @@ class Lazy:
         self._fn, self._args, self._kwargs = fn, args, kwargs
         self.n_partitions = n_partitions
         self._origin = origin
+        #: Warnings decided before the graph ran (labels left out over all partitions).
+        self._notes: list[tuple[type, str]] = []
         self._graph: tuple[Delayed, Delayed | None] | None = None
         self._static: Delayed | None = None
 
@@ -326,7 +355,7 @@ class Lazy:
     def _finish(self, results: Any) -> Any:
         staged, messages, meta, stats, draws = (results[0] if isinstance(results, list)
                                                 else results)
-        for category, message in messages:
+        for category, message in [*self._notes, *messages]:
             warn(message, category)
         reps = None
         if draws is not None and not isinstance(meta, Job):  # a Job's sums hold its own

@@ -32,13 +32,18 @@ LANDIS_KOCH = (("poor", 0.0), ("slight", 0.2), ("fair", 0.4), ("moderate", 0.6),
                ("substantial", 0.8), ("almost perfect", np.inf))
 
 
+#: Values within this of a band's edge are on the edge: the same coefficient summed in
+#: another order (dask's partitions, threads) reads the same band.
+EDGE = 1e-12
+
+
 def _band(x: float) -> str | float:
     if not np.isfinite(x):
         return np.nan
-    if x < 0:
+    if x < -EDGE:
         return "poor"
     for name, top in LANDIS_KOCH[1:]:
-        if x <= top:
+        if x <= top + EDGE:
             return name
     return "almost perfect"  # pragma: no cover - inf is the last upper limit
 
@@ -66,6 +71,8 @@ def interpret(values: Any) -> Any:
     'moderate'
     >>> interpret(pd.Series([-0.1, 0.2, 0.95])).tolist()
     ['poor', 'slight', 'almost perfect']
+    >>> interpret(0.6 + 1e-16), interpret(-1e-17)  # rounding of an edge: on the edge
+    ('moderate', 'slight')
     """
     if isinstance(values, pd.DataFrame | pd.Series):
         return values.map(_band)

@@ -3,56 +3,265 @@
 from __future__ import annotations
 
 from collections.abc import Hashable
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from ..errors import DroppedDataWarning, RoleError, warn
 
-__all__ = ["FREE_TEXT_LENGTH", "ID_SPAN", "infer_labels"]
+__all__ = ["FREE_TEXT_LENGTH", "ID_SPAN", "Column", "Groups", "check_kept", "decide", "evidence",
+           "infer_labels", "inferred_message", "merge_evidence"]
 
 
 #: String columns whose values average longer than this are free text, not labels.
 FREE_TEXT_LENGTH = 40
 
 
-def _describes(df: pd.DataFrame, col: Hashable, by: Hashable) -> bool:
-    """Whether ``col`` has one value within every group of ``by`` that has several rows."""
-    try:
-        sizes = df.groupby(by, sort=False, observed=True)[col].transform("size")
-        several = (sizes > 1).to_numpy()
-        if not several.any():
-            return False
-        sub = df.loc[several, [by, col]]
-        return bool((sub.groupby(by, sort=False, observed=True)[col].nunique(dropna=False)
-                     <= 1).all())
-    except TypeError:  # unhashable ids or values: reading them fails with a clear error
-        return False
-
-
 #: Integer columns spanning more than this many values may be ids, not ratings.
 ID_SPAN = 1000
 
 
-def _wide_integers(values: pd.Series) -> bool:
-    """Integers (or whole floats) whose range is wider than any rating scale."""
+@dataclass
+class Groups:
+    """Per group of rows (an item, or a rater): its id's hash, rows, its first value's
+    hash and whether its values vary; groups split over parts merge exactly."""
+
+    key: np.ndarray
+    n: np.ndarray
+    first: np.ndarray
+    varies: np.ndarray
+
+    @classmethod
+    def of(cls, by: Rows, values: pd.Series) -> Groups:
+        """The groups of ``by`` (rows grouped once per partition) for one column."""
+        codes, uniq = pd.factorize(values, use_na_sentinel=True)  # missing: -1, a value
+        codes = np.asarray(codes, dtype=np.int64)
+        if not len(by.starts):
+            return cls(by.keys, np.zeros(0, np.int64), np.zeros(0, np.uint64),
+                       np.zeros(0, bool))
+        ordered = codes[by.order]
+        lo = np.minimum.reduceat(ordered, by.starts)
+        hi = np.maximum.reduceat(ordered, by.starts)
+        hashes = np.append(_hash(uniq), _hash([None]))  # code -1: missing
+        return cls(by.keys, by.n, hashes[codes[by.first]], lo != hi)
+
+    @classmethod
+    def merge(cls, parts: list[Groups]) -> Groups:
+        key = np.concatenate([p.key for p in parts])
+        uniq, inv = np.unique(key, return_inverse=True)
+        first = np.concatenate([p.first for p in parts])
+        n = np.bincount(inv, np.concatenate([p.n for p in parts]), len(uniq))
+        varies = np.bincount(inv, np.concatenate([p.varies for p in parts]), len(uniq)) > 0
+        if not len(key):
+            return cls(uniq, n.astype(np.int64), first, varies)
+        order = np.argsort(inv, kind="stable")
+        starts = np.searchsorted(inv[order], np.arange(len(uniq)))
+        lo = np.minimum.reduceat(first[order], starts)
+        hi = np.maximum.reduceat(first[order], starts)
+        return cls(uniq, n.astype(np.int64), lo, varies | (lo != hi))
+
+    def describes(self) -> bool:
+        """One value within every group of several rows (and some group has several)."""
+        several = self.n > 1
+        return bool(several.any()) and not bool((self.varies & several).any())
+
+
+@dataclass
+class Rows:
+    """Rows grouped by one column (items, or raters), once for every candidate column:
+    the groups' id hashes, sizes, each group's first row and the rows in group order."""
+
+    keys: np.ndarray
+    n: np.ndarray
+    first: np.ndarray
+    order: np.ndarray
+    starts: np.ndarray
+
+    @classmethod
+    def of(cls, ids: pd.Series) -> Rows:
+        try:
+            codes, uniq = pd.factorize(ids, use_na_sentinel=False)
+        except TypeError:  # unhashable ids: the reader refuses them, saying why
+            codes, uniq = np.zeros(len(ids), np.int64), pd.Index([0])
+        codes = np.asarray(codes, dtype=np.int64)
+        order = np.argsort(codes, kind="stable")
+        starts = np.searchsorted(codes[order], np.arange(len(uniq)))
+        n = np.diff(np.append(starts, len(codes))).astype(np.int64)
+        return cls(_hash(uniq), n, order[starts] if len(order) else starts, order, starts)
+
+
+def _hash(values: Any) -> np.ndarray:
+    """Hashes of ids or values, equal for equal values (missing ones alike; numbers as
+    floats, so 1 and 1.0 alike across partitions)."""
+    index = pd.Index(values)
+    if pd.api.types.is_numeric_dtype(index.dtype) and not pd.api.types.is_bool_dtype(
+            index.dtype):
+        return pd.util.hash_array(index.to_numpy(dtype=float, na_value=np.nan))
+    return pd.util.hash_pandas_object(pd.Series(np.asarray(index, dtype=object)),
+                                      index=False).to_numpy()
+
+
+@dataclass
+class Column:
+    """What label inference needs to know of one candidate column, mergeable across
+    the partitions of dask-backed data (:func:`merge_evidence`): the same decision
+    from the parts as from the whole."""
+
+    kind: str  # "number", "string", "categorical", "empty" or "other"
+    by_item: Groups | None  # None: not grouped (numbers that span little)
+    by_rater: Groups | None = None  # text only
+    lo: float = np.inf  # numbers: the range of the known values ...
+    hi: float = -np.inf
+    whole: bool = True  # ... all of them whole numbers
+    n_chars: int = 0  # text: characters and values, for the mean length
+    n_text: int = 0
+    distinct: frozenset[Any] = frozenset()  # up to two distinct values
+
+
+def _numeric(values: pd.Series) -> bool:
+    return bool(pd.api.types.is_numeric_dtype(values.dtype)
+                or pd.api.types.is_bool_dtype(values.dtype))
+
+
+def _number(values: pd.Series) -> Column:
+    """A numeric column's range (an id spans more than :data:`ID_SPAN`), no groups."""
     arr = values.to_numpy() if isinstance(values.dtype, np.dtype) else None
-    if arr is None or arr.size == 0 or arr.dtype.kind not in "iuf":
-        return False
-    if arr.dtype.kind == "f":
-        if np.isnan(arr).all():
-            return False
-        lo, hi = np.nanmin(arr), np.nanmax(arr)
+    col_ev = Column("number", None)
+    if arr is not None and arr.size and arr.dtype.kind in "iuf":
+        known = arr[~np.isnan(arr)] if arr.dtype.kind == "f" else arr
+        if known.size:
+            col_ev.lo, col_ev.hi = float(known.min()), float(known.max())
+            col_ev.whole = bool((known == np.floor(known)).all())
+    elif arr is None or arr.dtype.kind not in "iuf":
+        col_ev.whole = False  # booleans, nullable: never an id
+    return col_ev
+
+
+def _grouped(by: Rows, values: pd.Series) -> Groups | None:
+    """:meth:`Groups.of`, or None for unhashable values (lists: the reader explains)."""
+    try:
+        return Groups.of(by, values)
+    except TypeError:
+        return None
+
+
+def evidence(df: pd.DataFrame, candidates: list[Hashable], item: Hashable,
+             rater: Hashable) -> dict[Hashable, Column]:
+    """What :func:`decide` needs of each candidate column of ``df``.
+
+    Only numbers, none spanning more than :data:`ID_SPAN` here: their ranges only
+    (no grouping by item, the costly part; a column whose parts are narrow but
+    whole spans more is then kept, where the eager reader might leave it out as an
+    id: name the labels to be sure).
+    """
+    out = {col: _number(df[col]) for col in candidates if _numeric(df[col])}
+    if len(out) == len(candidates) and not any(
+            c.whole and c.hi - c.lo > ID_SPAN for c in out.values()):
+        return {col: out[col] for col in candidates}
+    items = Rows.of(df[item])
+    raters: Rows | None = None
+    for col in candidates:
+        values = df[col]
+        if col in out:
+            out[col].by_item = _grouped(items, values)
+            continue
+        text = values.dropna()
+        kind = pd.api.types.infer_dtype(text, skipna=True) if len(text) else "empty"
+        kind = kind if kind in ("string", "categorical", "empty") else "other"
+        col_ev = Column(kind, _grouped(items, values))
+        if kind in ("string", "categorical"):
+            col_ev.distinct = frozenset(text.drop_duplicates().iloc[:2].tolist())
+            if kind == "string":
+                col_ev.n_chars, col_ev.n_text = int(text.str.len().sum()), len(text)
+            raters = raters or Rows.of(df[rater])
+            col_ev.by_rater = _grouped(raters, values)
+        out[col] = col_ev
+    return {col: out[col] for col in candidates}
+
+
+def merge_evidence(parts: list[dict[Hashable, Column]]) -> dict[Hashable, Column]:
+    """The evidence of the whole from its parts' (items or raters may span parts)."""
+    out: dict[Hashable, Column] = {}
+    for col in dict.fromkeys(c for part in parts for c in part):
+        evs = [part[col] for part in parts if col in part]
+        kinds = {e.kind for e in evs} - {"empty"}
+        kind = (kinds.pop() if len(kinds) == 1 else "empty" if not kinds
+                else "string" if kinds == {"string", "categorical"} else "other")
+        raters = [e.by_rater for e in evs if e.by_rater is not None]
+        distinct: set[Any] = set()
+        for e in evs:
+            distinct |= e.distinct
+        items = [e.by_item for e in evs]
+        out[col] = Column(
+            kind, None if any(g is None for g in items) else Groups.merge(
+                [g for g in items if g is not None]),
+            Groups.merge(raters) if raters else None,
+            min(e.lo for e in evs), max(e.hi for e in evs), all(e.whole for e in evs),
+            sum(e.n_chars for e in evs), sum(e.n_text for e in evs),
+            frozenset(list(distinct)[:2]))
+    return out
+
+
+def _describes_item(ev: Column) -> bool:
+    return ev.by_item is not None and ev.by_item.describes()
+
+
+def _describes_rater(ev: Column) -> bool:
+    return ev.by_rater is not None and ev.by_rater.describes()
+
+
+def decide(ev: dict[Hashable, Column]) -> tuple[list[Hashable], list[str]]:
+    """The label columns among the candidates (in their order), and what was left out
+    and why: the rule of :func:`infer_labels`."""
+    kept: list[Hashable] = []
+    left: list[str] = []
+    suspects: list[tuple[Hashable, str]] = []
+    for col, c in ev.items():
+        if c.kind == "number":
+            wide = c.whole and c.hi - c.lo > ID_SPAN
+            if wide and _describes_item(c):
+                suspects.append((col, "one number per item: an id?"))
+            else:
+                kept.append(col)
+        elif c.kind not in ("string", "categorical"):  # mixed kinds, lists: encode explains
+            kept.append(col)
+        elif c.kind == "string" and c.n_text and c.n_chars / c.n_text > FREE_TEXT_LENGTH:
+            left.append(f"{col!r} (free text)")
+        elif len(c.distinct) > 1 and _describes_item(c):
+            suspects.append((col, "one value per item: item metadata?"))
+        elif len(c.distinct) > 1 and _describes_rater(c):
+            suspects.append((col, "one value per rater: rater metadata or a replication?"))
+        else:
+            kept.append(col)
+    # a text column constant within every item (or rater) is metadata only next to
+    # labels that do vary; alone, it may be a label everyone agreed on
+    if suspects and any(not _describes_item(ev[c]) for c in kept):
+        left += [f"{col!r} ({why})" for col, why in suspects]
     else:
-        lo, hi = arr.min(), arr.max()
-    if not float(hi) - float(lo) > ID_SPAN:  # cheap: most label columns stop here
-        return False
-    known = arr[~np.isnan(arr)] if arr.dtype.kind == "f" else arr
-    return bool((known == np.floor(known)).all())
+        kept = [c for c in ev if c in kept or c in dict(suspects)]
+    return kept, left
+
+
+def inferred_message(kept: list[Hashable], left: list[str]) -> str:
+    """The warning of labels inferred with ``left`` left out."""
+    return (f"labels inferred from the columns; left out {', '.join(left)}. Choose the "
+            f"labels with .xrr(labels=[...]) (kept: {', '.join(map(repr, kept[:6]))}"
+            f"{', ...' if len(kept) > 6 else ''}); a replication column with "
+            ".xrr(replication='<column>').")
+
+
+def check_kept(kept: list[Hashable], left: list[str]) -> None:
+    """No label left: refuse, naming what looked like metadata."""
+    if left and not kept:  # pragma: no cover - free text alone: nothing to analyse
+        raise RoleError(
+            "no label columns: every column that plays no role looks like metadata "
+            f"({', '.join(left)}). Name the labels with .xrr(labels=[...]).")
 
 
 def infer_labels(df: pd.DataFrame, candidates: list[Hashable], item: Hashable,
-                  rater: Hashable) -> list[Hashable]:
+                 rater: Hashable) -> list[Hashable]:
     """The label columns among ``candidates``: metadata-looking text columns left out.
 
     A text column is left out when it is free text (long strings), or holds
@@ -64,45 +273,8 @@ def infer_labels(df: pd.DataFrame, candidates: list[Hashable], item: Hashable,
     a label everyone agreed on). The warning names what was left out and how
     to choose.
     """
-    kept: list[Hashable] = []
-    left: list[str] = []
-    suspects: list[tuple[Hashable, str]] = []
-    for col in candidates:
-        values = df[col]
-        dtype = values.dtype
-        if pd.api.types.is_numeric_dtype(dtype) or pd.api.types.is_bool_dtype(dtype):
-            if _wide_integers(values) and _describes(df, col, item):
-                suspects.append((col, "one number per item: an id?"))
-            else:
-                kept.append(col)
-            continue
-        text = values.dropna()
-        kind = pd.api.types.infer_dtype(text, skipna=True) if len(text) else "empty"
-        if kind not in ("string", "categorical"):  # mixed kinds, lists: encode explains
-            kept.append(col)
-        elif kind == "string" and text.str.len().mean() > FREE_TEXT_LENGTH:
-            left.append(f"{col!r} (free text)")
-        elif len(text) and text.nunique() > 1 and _describes(df, col, item):
-            suspects.append((col, "one value per item: item metadata?"))
-        elif len(text) and text.nunique() > 1 and _describes(df, col, rater):
-            suspects.append((col, "one value per rater: rater metadata or a replication?"))
-        else:
-            kept.append(col)
-    # a text column constant within every item (or rater) is metadata only next to
-    # labels that do vary; alone, it may be a label everyone agreed on
-    if suspects and any(not _describes(df, c, item) for c in kept):
-        left += [f"{col!r} ({why})" for col, why in suspects]
-    else:
-        kept = [c for c in candidates if c in kept or c in dict(suspects)]
+    kept, left = decide(evidence(df, candidates, item, rater))
+    check_kept(kept, left)
     if left:
-        if not kept:  # pragma: no cover - free text alone: nothing to analyse
-            raise RoleError(
-                "no label columns: every column that plays no role looks like metadata "
-                f"({', '.join(left)}). Name the labels with .xrr(labels=[...]).")
-        warn(
-            f"labels inferred from the columns; left out {', '.join(left)}. Choose the "
-            f"labels with .xrr(labels=[...]) (kept: {', '.join(map(repr, kept[:6]))}"
-            f"{', ...' if len(kept) > 6 else ''}); a replication column with "
-            ".xrr(replication='<column>').",
-            DroppedDataWarning)
+        warn(inferred_message(kept, left), DroppedDataWarning)
     return kept

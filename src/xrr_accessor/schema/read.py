@@ -36,6 +36,28 @@ def read(data: Any, roles: Roles | None = None) -> Table:
                         data).__module__.startswith("polars") else "."))
 
 
+def inference_candidates(df: Any, roles: Roles
+                         ) -> tuple[list[Hashable], Hashable, Hashable] | None:
+    """The columns :func:`~.labels.infer_labels` would choose the labels from (and the
+    item and rater columns), or None when the labels are not inferred (named with
+    labels= or value=, a value column, a wide frame, not a frame, or a frame the
+    reader refuses: it says why)."""
+    if not isinstance(df, pd.DataFrame) or roles.wide or roles.labels is not None \
+            or roles.value is not None or df.columns.has_duplicates \
+            or isinstance(df.columns, pd.MultiIndex):
+        return None
+    cols = list(df.columns)
+    try:
+        found = resolve_roles(cols, roles, "column")
+        if find_role(cols, "value") is not None:
+            return None
+    except (InputError, RoleError):
+        return None
+    used = {found["item"], found["rater"], found["replication"]}
+    candidates = [c for c in cols if c not in used]
+    return (candidates, found["item"], found["rater"]) if candidates else None
+
+
 def _read_long(df: pd.DataFrame, roles: Roles) -> Table:
     cols = list(df.columns)
     if df.columns.has_duplicates:
