@@ -173,6 +173,18 @@ def run(n_annotations: int = 1_000_000, repeat: int = 3) -> list[dict]:
     return rows
 
 
+#: Issue 22's goals for this section: (row prefix, what, goal as text, met?).
+TARGETS = (
+    ("item_disagreement, interval (the whole table)",
+     "item_disagreement vs its pandas groupby equivalent (the whole table)", ">= 10x",
+     lambda r: r["peer_s"] / r["ours_s"] >= 10),
+    ("rater_agreement", "rater_agreement vs its pandas groupby equivalent", ">= 10x",
+     lambda r: r["peer_s"] / r["ours_s"] >= 10),
+    ("reading and encoding alone", "reading + encoding (roles, ids, duplicate check, codes)",
+     "<= 15 ms", lambda r: r["ours_s"] <= 0.015),
+)
+
+
 def markdown(rows: list[dict]) -> str:
     lines = ["| benchmark | annotations | ours (s) | peer | peer (s) | ratio | equal |",
              "|---|---:|---:|---|---:|---:|---|"]
@@ -180,6 +192,14 @@ def markdown(rows: list[dict]) -> str:
         lines.append(f"| {r['benchmark']} | {r['annotations']:,} | {r['ours_s']:.4f} | "
                      f"{r['peer']} | {r['peer_s']:.4f} | {r['peer_s'] / r['ours_s']:.1f}x | "
                      f"{'yes' if r['equal'] else 'NO'} |")
+    lines += ["", "| target (issue 22) | goal | measured | met |",
+              "|---|---|---|---|"]
+    for prefix, what, goal, met in TARGETS:
+        r = next(r for r in rows if r["benchmark"].startswith(prefix))
+        measured = (f"{r['ours_s'] * 1e3:.1f} ms" if goal.endswith("ms")
+                    else f"{r['peer_s'] / r['ours_s']:.1f}x")
+        lines.append(f"| {what} | {goal} | {measured} | "
+                     f"{'**met**' if met(r) else '**not met**'} |")
     return "\n".join(lines)
 
 

@@ -131,3 +131,26 @@ def test_lookup_table_encoders_equal_factorize(values):
         assert ok_int
         np.testing.assert_array_equal(icats, np.unique(ints))
         np.testing.assert_array_equal(icats[icodes], ints)
+
+
+@pytest.mark.parametrize("span", [1, 2, 63, 64, 65, 300])
+def test_lookup_table_encoders_both_paths(span):
+    """Around MASK_SPAN the encoders switch from a bit mask of the values present to a
+    table written per value: both give pd.factorize(sort=True)'s codes, gaps in the
+    range and missing values at random included."""
+    from xrr_accessor.kernels.encode import MASK_SPAN, small_integer_codes, whole_float_codes
+
+    assert MASK_SPAN == 64
+    rng = np.random.default_rng(span)
+    ints = rng.integers(-7, -7 + span, 2_000)
+    ints[:2] = (-7, -8 + span)  # the whole range, so both sides of MASK_SPAN are taken
+    ints = ints[(ints % 5 != 1) | (ints == -7) | (ints == -8 + span)]  # gaps
+    floats = ints.astype(float)
+    floats[rng.random(floats.size) < 0.3] = np.nan
+    for kernel, arr in ((small_integer_codes, ints), (whole_float_codes, floats)):
+        want_codes, want_cats = pd.factorize(arr, sort=True)
+        codes = np.full(arr.size, -7, dtype=np.int64)
+        ok, cats = kernel(arr, 1024, codes)
+        assert ok
+        np.testing.assert_array_equal(codes, want_codes)
+        np.testing.assert_array_equal(cats, want_cats)

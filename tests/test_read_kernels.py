@@ -47,7 +47,9 @@ def test_integer_ids_equal_factorize_whatever_the_range(values, dtype):
 @settings(max_examples=200, deadline=None)
 @given(keys=arrays(np.int64, st.integers(0, 300), elements=st.integers(0, 999)))
 def test_has_repeat_equals_duplicated(keys):
-    assert has_repeat(keys, 1000) == bool(pd.Index(keys).duplicated().any())
+    """Keys item * 10 + rater in arbitrary row order: the byte-per-key pass."""
+    found = has_repeat(keys // 10, keys % 10, 100, 10, 1000)
+    assert found == int(pd.Index(keys).duplicated().any())
 
 
 @pytest.mark.parametrize("duplicates", ["first", "last"])
@@ -60,3 +62,73 @@ def test_a_repeated_annotation_is_still_found_with_integer_ids(duplicates):
         xa.irr(df)
     got = df.xrr(duplicates=duplicates).irr()
     assert got.attrs["n_duplicates"] == 1
+
+
+@settings(max_examples=200, deadline=None)
+@given(items=arrays(np.int64, st.integers(0, 60), elements=st.integers(0, 11)),
+       grouped=st.booleans(), extra=st.integers(0, 3))
+def test_item_order_is_a_stable_sort_by_item(items, grouped, extra):
+    """The counting sort by item, and its shortcut for rows already grouped in item
+    order (empty ``order``, offsets where the item changes; items with no row,
+    inside the range or after it, have empty slices), against numpy's stable argsort."""
+    from xrr_accessor.kernels.accumulate import item_order
+
+    if grouped:
+        items = np.sort(items)
+    n_item = int(items.max(initial=-1)) + 1 + extra
+    offsets, order = item_order(items, n_item)
+    want_order = np.argsort(items, kind="stable")
+    np.testing.assert_array_equal(offsets, np.r_[0, np.cumsum(np.bincount(items,
+                                                                          minlength=n_item))])
+    if order.size == 0:
+        assert (np.diff(items) >= 0).all()
+        np.testing.assert_array_equal(want_order, np.arange(len(items)))
+    else:
+        np.testing.assert_array_equal(order, want_order)
+
+
+@settings(max_examples=300, deadline=None)
+@given(n=st.integers(0, 40), n_item=st.integers(1, 6), n_rater=st.integers(1, 4),
+       n_rep=st.integers(0, 3), grouped=st.booleans(), seed=st.integers(0, 2**16))
+def test_has_repeats_equals_pandas(n, n_item, n_rater, n_rep, grouped, seed):
+    """The repeat check of (item, rater[, replication]) keys: one pass with a rater table
+    when the rows come grouped by item (runs in any item order), else the byte per key;
+    the same answer as hashing the combined keys."""
+    from xrr_accessor.schema.duplicates import has_repeats, key_codes
+
+    rng = np.random.default_rng(seed)
+    item = rng.integers(0, n_item, n)
+    if grouped:  # each item's rows together, the items in a shuffled order
+        item = rng.permutation(n_item)[np.sort(item)]
+    parts = [item, rng.integers(0, n_rater, n)] + ([rng.integers(0, n_rep, n)] if n_rep else [])
+    ids = [Ids(p.astype(np.int64), pd.Index(range(int(p.max(initial=-1)) + 1))) for p in parts]
+    keys = key_codes(ids)
+    want = pd.Index(keys.codes).has_duplicates
+    assert has_repeats(keys) == want
+    # the kernel alone, with no room for a byte per key: rows in runs are still answered
+    items = max(len(ids[0].uniques), 1)
+    n_sub = keys.space // items
+    found = has_repeat(item, keys.codes - item * n_sub, items, n_sub, 0)
+    runs = all(item[k] == item[k - 1] or item[k] not in item[:k] for k in range(1, n))
+    if runs:
+        assert found == int(want)
+    else:  # unknown, unless a repeat was met before the rows left their runs
+        assert found == -1 or (found == 1 and want)
+
+
+@pytest.mark.parametrize("shape", [(1, 0), (0, 3), (2, 0, 3), (3, 2, 0), (1, 1, 1), (4, 3, 2)])
+def test_grid_positions_with_empty_dimensions(shape):
+    """A raters x items grid read item-major: every cell one row, the positions of each
+    dimension in that order (np.indices), empty dimensions included."""
+    import xarray as xr
+
+    from xrr_accessor.schema import Roles, read
+
+    dims = ("item", "rater", "replication")[:len(shape)]
+    da = xr.DataArray(np.arange(int(np.prod(shape)), dtype=float).reshape(shape), dims=dims)
+    table = read(da, Roles())
+    order = ("item", "replication", "rater")[:len(shape)] if len(shape) == 3 else dims
+    grid = np.indices([da.sizes[d] for d in order]).reshape(len(order), -1)
+    for role, row in zip(order, grid, strict=True):
+        ids = getattr(table, role)
+        np.testing.assert_array_equal(ids.codes, row)

@@ -9,6 +9,7 @@ n S2 - S1^2), the item's category counts otherwise.
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import replace
 from typing import Any
 
@@ -17,7 +18,9 @@ import pandas as pd
 
 from ..engine.levels import Level
 from ..engine.staged import Job, Part, Pieces, Planned, Staged
+from ..kernels.accumulate import item_order
 from ..kernels.diagnostics import MATRIX, MOMENTS, NOMINAL, item_summary
+from ..kernels.ranking import ranked_order
 from ..lazy import deferrable
 from ._common import (
     Read,
@@ -148,7 +151,7 @@ def summarize(read_: Read, label: int, counts: bool = False) -> dict[str, np.nda
     ``counts`` (G, K) are returned instead, for :func:`ordinal_d` once the
     marginals of every partition are known.
     """
-    offsets, order, key = read_.groups()
+    offsets, order, key = _groups(read_)
     codes = read_.codes(label)
     k = read_.n_cat(label)
     n_rep = len(read_.ann.replications)
@@ -169,7 +172,9 @@ def summarize(read_: Read, label: int, counts: bool = False) -> dict[str, np.nda
     shift = int(np.frexp(big)[1]) if big > 0 and np.isfinite(big) else 0
     n, pair_sum, mode, mode_count, _, lo, hi, mean = item_summary(
         offsets, order, codes, np.ldexp(vals, -shift), dist, k, n_rep, form)
-    lo, hi, mean = np.ldexp(lo, shift), np.ldexp(hi, shift), np.ldexp(mean, shift)
+    if shift:  # in place: every array of the size of the items is new memory to fault in
+        for a in (lo, hi, mean):
+            np.ldexp(a, shift, out=a)
     out = {"n": n, "mode": mode, "mode_count": mode_count, "lo": lo, "hi": hi, "mean": mean}
     if later:
         sel = codes >= 0
@@ -178,6 +183,22 @@ def summarize(read_: Read, label: int, counts: bool = False) -> dict[str, np.nda
     else:
         out["d"] = _root_mean(n, pair_sum, shift)
     return out
+
+
+#: (offsets, order, key) of each Read, while it lives (one grouping for every label).
+_GROUPS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _groups(read_: Read) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The (item, replication) groups: as ``read_.groups()``, but with one replication
+    the key is the item code itself and rows already in item order keep an empty
+    ``order`` (the kernel reads them in place): no copies of the size of the data."""
+    if len(read_.ann.replications) > 1:
+        return read_.groups()
+    if read_ not in _GROUPS:
+        item = read_.ann.item
+        _GROUPS[read_] = (*item_order(item, len(read_.ann.items)), item)
+    return _GROUPS[read_]
 
 
 def _marginals(n: np.ndarray, key: np.ndarray, codes: np.ndarray, n_rep: int,
@@ -190,11 +211,16 @@ def _marginals(n: np.ndarray, key: np.ndarray, codes: np.ndarray, n_rep: int,
 
 
 def _root_mean(n: np.ndarray, pair_sum: np.ndarray, shift: int = 0) -> np.ndarray:
-    """D from the disagreement summed over pairs (NaN below two annotations)."""
-    pairs = n * (n - 1) / 2.0
+    """D from the disagreement summed over pairs (NaN below two annotations), written
+    over ``pair_sum`` (float64): sqrt(pair_sum / C(n, 2)) * 2^shift."""
+    d = pair_sum
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        return np.where(n >= 2, np.ldexp(np.sqrt(pair_sum / np.where(n >= 2, pairs, 1.0)),
-                                         shift), np.nan)
+        np.divide(d, n * (n - 1) / 2.0, out=d)
+        np.sqrt(d, out=d)
+        if shift:
+            np.ldexp(d, shift, out=d)
+    d[n < 2] = np.nan
+    return d
 
 
 def ordinal_d(read_: Read, label: int, n: np.ndarray, counts: np.ndarray) -> np.ndarray:
@@ -310,7 +336,7 @@ def item_disagreement(data: Any, level: Any = "interval", **roles: Any) -> Any:
         g = np.flatnonzero(s["n"] > 0)
         d = s["d"][g]
         rep = g % n_rep
-        order = np.lexsort((g // n_rep, np.where(np.isnan(d), np.inf, -d), rep))
+        order = ranked_order(g, d, n_rep)  # np.lexsort((g // n_rep, -d, rep)), NaN last
         g, d, rep = g[order], d[order], rep[order]
         rank = ranks(rep, d)
         n = s["n"][g]

@@ -56,9 +56,11 @@ def item_summary(offsets: np.ndarray, order: np.ndarray, codes: np.ndarray,
         k = 0
         s1 = 0.0
         s2 = 0.0
-        shift = 0.0
+        shift = np.nan
+        low = np.nan
+        high = np.nan
         for p in range(offsets[g], offsets[g + 1]):
-            c = codes[order[p]]
+            c = codes[order[p]] if order.shape[0] else codes[p]
             if c < 0:
                 continue
             if count[c] == 0:
@@ -70,16 +72,18 @@ def item_summary(offsets: np.ndarray, order: np.ndarray, codes: np.ndarray,
                 v = values[c]
                 if m == 1:
                     shift = v
-                    lo[g] = v
-                    hi[g] = v
-                lo[g] = min(lo[g], v)
-                hi[g] = max(hi[g], v)
+                    low = v
+                    high = v
+                low = min(low, v)
+                high = max(high, v)
                 s1 += v - shift
                 s2 += (v - shift) ** 2
         if m == 0:
             continue
         n[g] = m
         if numeric:
+            lo[g] = low
+            hi[g] = high
             mean[g] = shift + s1 / m
         if form == MOMENTS:
             pair_sum[g] = max(m * s2 - s1 * s1, 0.0)
@@ -368,3 +372,4 @@ def group_pairs(offsets: np.ndarray, order: np.ndarray,
                     second[e] = b
                     e += 1
     return first, second
+

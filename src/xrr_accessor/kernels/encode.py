@@ -5,6 +5,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+#: Ranges of at most this many values are coded with a bit mask of the values present
+#: (no lookup table written per value: a store per value costs more than the pass).
+MASK_SPAN = 64
+
 
 @njit(cache=True, nogil=True)
 def small_integer_codes(values: np.ndarray, max_span: int,
@@ -12,37 +16,45 @@ def small_integer_codes(values: np.ndarray, max_span: int,
     """Codes 0..K-1 of int64 ``values`` in sorted order, written to ``out``, and
     the K categories.
 
-    Two passes over the values and a lookup table over [min, max]. When the
-    range is wider than ``max_span`` the first result is False (hash instead)
-    and ``out`` is not written.
+    Two passes over the values (three when some value of [min, max] is absent)
+    and a lookup table over [min, max], whose present values are found with a
+    bit mask when the range is small. When the range is wider than
+    ``max_span`` the first result is False (hash instead) and ``out`` is not
+    written.
     """
     n = values.shape[0]
     lo = values[0]
     hi = values[0]
     for a in range(n):
         v = values[a]
-        if v < lo:
-            lo = v
-        if v > hi:
-            hi = v
+        lo = v if v < lo else lo
+        hi = v if v > hi else hi
     if hi - lo > max_span:
         return False, np.empty(0, dtype=np.int64)
-    lookup = np.zeros(hi - lo + 1, dtype=np.int64)
-    for a in range(n):
-        lookup[values[a] - lo] = 1
+    span = hi - lo + 1
+    lookup = np.zeros(span, dtype=np.int64)
+    bits = np.uint64(0)
+    for a in range(n):  # no store per value into the table (it costs more than the pass)
+        slot = values[a] - lo
+        out[a] = slot
+        bits |= np.uint64(1) << np.uint64(slot & 63)
+    if span <= MASK_SPAN:
+        for v in range(span):
+            lookup[v] = (bits >> np.uint64(v)) & np.uint64(1)
+    else:
+        for a in range(n):
+            lookup[out[a]] = 1
     k = 0
-    for v in range(hi - lo + 1):
-        if lookup[v]:
-            lookup[v] = k
-            k += 1
-        else:
-            lookup[v] = -1
+    for v in range(span):
+        lookup[v] = k if lookup[v] else -1
+        k += lookup[v] >= 0
     cats = np.empty(k, dtype=np.int64)
-    for v in range(hi - lo + 1):
+    for v in range(span):
         if lookup[v] >= 0:
             cats[lookup[v]] = v + lo
-    for a in range(n):
-        out[a] = lookup[values[a] - lo]
+    if k < span:  # values absent inside [lo, hi]: slots to ranks (else they are equal)
+        for a in range(n):
+            out[a] = lookup[out[a]]
     return True, cats
 
 
@@ -53,7 +65,8 @@ def whole_float_codes(values: np.ndarray, max_span: int,
 
     NaN is missing (code -1). The first result is False (and ``out`` not
     written) when a value is not a whole number, is infinite, or the range is
-    wider than ``max_span``.
+    wider than ``max_span``. The passes have no branch on the values (missing
+    values at random would defeat the branch predictor).
     """
     n = values.shape[0]
     lo = np.inf
@@ -63,35 +76,39 @@ def whole_float_codes(values: np.ndarray, max_span: int,
         v = values[a]
         lo = v if v < lo else lo
         hi = v if v > hi else hi
-        bad |= (v - np.floor(v)) != 0.0 and v == v
+        bad |= (v != np.floor(v)) & (v == v)
     if bad or not (lo <= hi) or hi - lo > max_span or abs(lo) > 2.0**52 or abs(hi) > 2.0**52:
         return False, np.empty(0, dtype=np.float64)
     base = np.int64(lo)
     span = np.int64(hi) - base + 1
-    lookup = np.zeros(span, dtype=np.int64)
+    lookup = np.zeros(span + 1, dtype=np.int64)  # slot ``span``: missing
+    bits = np.uint64(0)
+    missing = False
     for a in range(n):
         v = values[a]
-        if v == v:
-            slot = np.int64(v) - base
-            out[a] = slot
-            lookup[slot] = 1
-        else:
-            out[a] = -1
+        ok = v == v
+        slot = np.int64(v if ok else lo) - base
+        out[a] = slot if ok else span
+        bits |= (np.uint64(1) << np.uint64(slot & 63)) if ok else np.uint64(0)
+        missing |= not ok
+    if span <= MASK_SPAN:
+        for v in range(span):
+            lookup[v] = (bits >> np.uint64(v)) & np.uint64(1)
+    else:
+        for a in range(n):
+            lookup[out[a]] = 1
     k = 0
     for v in range(span):
-        if lookup[v]:
-            lookup[v] = k
-            k += 1
-        else:
-            lookup[v] = -1
+        lookup[v] = k if lookup[v] else -1
+        k += lookup[v] >= 0
+    lookup[span] = -1
     cats = np.empty(k, dtype=np.float64)
     for v in range(span):
         if lookup[v] >= 0:
             cats[lookup[v]] = float(v + base)
-    if k < span:  # values missing inside [lo, hi]: slots to ranks (else they are equal)
+    if k < span or missing:  # slots to ranks, missing to -1 (else they are equal)
         for a in range(n):
-            if out[a] >= 0:
-                out[a] = lookup[out[a]]
+            out[a] = lookup[out[a]]
     return True, cats
 
 
@@ -131,12 +148,44 @@ def first_seen_codes(values: np.ndarray, max_span: int,
 
 
 @njit(cache=True, nogil=True)
-def has_repeat(keys: np.ndarray, space: int) -> bool:
-    """Whether any key 0..space-1 occurs twice: one pass over a byte per key."""
-    seen = np.zeros(space, dtype=np.uint8)
-    for a in range(keys.shape[0]):
-        k = keys[a]
+def has_repeat(item: np.ndarray, sub: np.ndarray, n_item: int, n_sub: int,
+               max_space: int) -> int:
+    """Whether a key (``item``, ``sub``) occurs twice: 1 yes, 0 no, -1 not known (the
+    rows' items are not in runs and the key space ``n_item * n_sub`` is over
+    ``max_space``: hash instead).
+
+    Rows whose items come in runs (each item's rows together, the items in any
+    order: long frames sorted by item, wide frames) take one pass, ``sub`` (codes
+    0..n_sub-1: the rater, with the replication and label when there are)
+    stamped with the item that last used it: a table of n_sub entries, not
+    items x raters. Other rows are checked with a byte per key of the whole space.
+    """
+    n = item.shape[0]
+    runs = n_sub <= 65536 or n_sub <= n  # int64 stamps: at most 8 bytes a row
+    # stamp[s] - 1: the item that last used sub-key s; started[i]: item i's run began
+    stamp = np.zeros(n_sub if runs else 0, dtype=np.int64)
+    started = np.zeros(n_item if runs else 0, dtype=np.uint8)
+    prev = -1
+    for a in range(n if runs else 0):
+        i = item[a]
+        if i != prev:
+            if started[i]:
+                runs = False
+                break
+            started[i] = 1
+            prev = i
+        s = sub[a]
+        if stamp[s] == i + 1:
+            return 1
+        stamp[s] = i + 1
+    if runs:
+        return 0
+    if n_item * n_sub > max_space:
+        return -1
+    seen = np.zeros(n_item * n_sub, dtype=np.uint8)
+    for a in range(n):
+        k = item[a] * n_sub + sub[a]
         if seen[k]:
-            return True
+            return 1
         seen[k] = 1
-    return False
+    return 0

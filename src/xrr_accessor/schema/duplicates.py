@@ -1,5 +1,5 @@
-"""Repeated annotations of one (item, rater[, replication]): found with one pass over a
-combined key (:func:`key_codes`, :func:`~xrr_accessor.kernels.encode.has_repeat`), then
+"""Repeated annotations of one (item, rater[, replication]): found with one numba pass
+over the ids (:func:`has_repeats`, :func:`~xrr_accessor.kernels.encode.has_repeat`), then
 the ``duplicates=`` policy applied (:func:`dedupe`): an error naming the first repeat,
 or the first, last or mean annotation kept."""
 
@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -16,26 +17,53 @@ from ..errors import InputError, LevelError
 from ..kernels.encode import has_repeat
 from .tables import Ids
 
-__all__ = ["MAX_MARK_SPACE", "Keys", "dedupe", "first_positions", "key_codes"]
+__all__ = ["MAX_MARK_SPACE", "Keys", "dedupe", "first_positions", "has_repeats", "key_codes"]
 
 
 @dataclass(frozen=True)
 class Keys:
-    """One int64 key per row combining several factorized ids, and how many keys
-    there can be (the product of the ids' counts)."""
+    """The ids of each row (item first, then rater and the others), combined into one
+    int64 key per row (:attr:`codes`, built when first read) out of :attr:`space`
+    possible keys (the product of the ids' counts)."""
 
-    codes: np.ndarray
-    space: int
+    parts: tuple[Ids, ...]
+
+    @property
+    def space(self) -> int:
+        return int(np.prod([max(len(ids.uniques), 1) for ids in self.parts], dtype=object))
+
+    @cached_property
+    def codes(self) -> np.ndarray:
+        key = np.zeros(len(self.parts[0]), dtype=np.int64)
+        for ids in self.parts:
+            key = key * max(len(ids.uniques), 1) + ids.codes
+        return key
 
 
 def key_codes(parts: list[Ids]) -> Keys:
     """The combined key of each row (see :class:`Keys`)."""
-    key = np.zeros(len(parts[0]), dtype=np.int64)
-    space = 1
-    for ids in parts:
-        key = key * max(len(ids.uniques), 1) + ids.codes
-        space *= max(len(ids.uniques), 1)
-    return Keys(key, space)
+    return Keys(tuple(parts))
+
+
+def has_repeats(keys: Keys) -> bool:
+    """Whether a key occurs twice: one numba pass
+    (:func:`~xrr_accessor.kernels.encode.has_repeat`: the raters' last item when the
+    rows come grouped by item, else a byte per key), or hashing when the key space is
+    too large for a byte per key."""
+    item, rest = keys.parts[0], keys.parts[1:]
+    if not len(item):
+        return False
+    sub = np.zeros(len(item), dtype=np.int64) if not rest else rest[0].codes
+    for ids in rest[1:]:
+        sub = sub * max(len(ids.uniques), 1) + ids.codes
+    n_sub = int(np.prod([max(len(ids.uniques), 1) for ids in rest], dtype=object))
+    found = has_repeat(np.ascontiguousarray(item.codes, dtype=np.int64),
+                       np.ascontiguousarray(sub, dtype=np.int64),
+                       max(len(item.uniques), 1), n_sub,
+                       max(MAX_MARK_SPACE, 8 * len(item)))
+    if found >= 0:
+        return bool(found)
+    return bool(pd.Index(keys.codes).has_duplicates)
 
 
 #: Largest key space checked for repeats with a byte per key (else pandas hashes).
@@ -64,8 +92,7 @@ def dedupe(
     values. The policy is the user's explicit choice, so it does not warn; the
     count is reported in the result's ``attrs["n_duplicates"]``.
     """
-    if keys.space <= max(MAX_MARK_SPACE, 8 * len(keys.codes)) and not has_repeat(
-            keys.codes, keys.space):
+    if not has_repeats(keys):
         return None, values
     key = keys.codes
     index = pd.Index(key)

