@@ -146,11 +146,6 @@ def _draws(staged: Staged, meta: Meta | Job, n_boot: int, seed: Any, jackknife: 
     return draws
 
 
-def _offsets(surveys: Sequence[Any]) -> list[int]:
-    """The global number of each partition's first item (the partitions' items in order)."""
-    return [0, *np.cumsum([s.n_items for s in surveys]).tolist()][:-1]
-
-
 def _at(values: Sequence[Any], i: int) -> Any:
     return values[i]
 
