@@ -11,7 +11,9 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 import warnings
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -147,6 +149,21 @@ def test_unreadable_directory_says_permission(demo, tmp_path, capsys, monkeypatc
     assert "permission denied" in _error(capsys, "irr", str(d / "pools.csv"))
 
 
+def _wait_reading(pid: int, limit: float = 20.0) -> None:
+    """Until process ``pid`` sleeps in a pipe read (Linux; elsewhere a short wait): the
+    SIGINT must find it waiting on its input, not returning from the FIFO's open (a
+    CI run once hung there)."""
+    wchan = Path(f"/proc/{pid}/wchan")
+    end = time.monotonic() + limit
+    while time.monotonic() < end:
+        if not wchan.exists():
+            time.sleep(1.0)
+            return
+        if "pipe" in wchan.read_text():
+            return
+        time.sleep(0.05)
+
+
 def test_ctrl_c_exits_130_without_traceback(tmp_path):
     """SIGINT while the command waits on its input (a FIFO nobody writes to yet)."""
     fifo = tmp_path / "slow"
@@ -157,6 +174,7 @@ def test_ctrl_c_exits_130_without_traceback(tmp_path):
         with open(fifo, "w") as fh:  # returns once xrr has opened the FIFO: it is in main
             fh.write("item,rater,joy\n")
             fh.flush()
+            _wait_reading(proc.pid)
             proc.send_signal(signal.SIGINT)
             out, err = proc.communicate(timeout=300)
     finally:
