@@ -188,13 +188,13 @@ def _validity(data: Any, gold: Any, level: Any = "nominal", **roles: Any) -> Val
     summary = pd.concat(summaries)
     per_class = pd.concat(classes)
     if summary["n_annotations"].sum() == 0:
-        ids = ("item ids and the gold's", "")
+        ids = "item ids and the gold's"
         if len(ann.item):  # in memory: an id of each side
             side = ann.replication == gold_rep
             ids = (f"item ids (e.g. {list(ann.items[ann.item[~side][:1]])}) and the gold's "
-                   f"(e.g. {list(ann.items[ann.item[side][:1]])})", "")
+                   f"(e.g. {list(ann.items[ann.item[side][:1]])})")
         raise InputError(
-            f"no annotated item has a gold value in {source}: the data's {ids[0]} do not "
+            f"no annotated item has a gold value in {source}: the data's {ids} do not "
             "meet. Make the ids the same (and of the same type, e.g. both str) and the gold "
             "non-missing.")
     _warn(summary, per_class, dropped, unused, source, read_)
