@@ -183,6 +183,8 @@ def _pass(r: Rows, meta: Meta, w: np.ndarray, threads: int) -> dict[str, np.ndar
                form_arg, *(out[k][lo:hi] for k in names))
 
     _by_labels(meta.n_label, threads, block)
+    if not moments:
+        accumulate.fold_symmetric(out)
     return out
 
 

@@ -30,6 +30,9 @@ Categorical outputs (float64):
 * ``pair_o`` (L, R, S, K, K): n_c (n_k - [c == k]) / (m - 1) (matrix form);
 * ``pa_diag`` (L, R), ``pa_mat`` (L, R, K, K): n_c n_k / (m (m - 1)) summed
   over the diagonal / kept as a matrix; ``pa_inv`` (L, R): 1 / (m - 1);
+  the kernel adds each off-diagonal term of the two symmetric matrices
+  (``pair_o``, ``pa_mat``) once, at (c, k) or (k, c): :func:`fold_symmetric`
+  makes the full matrices (half the additions of the matrix form);
   ``shares`` (L, R, K): n_c / m over items with m >= 1;
 * ``strata_rater`` (L, R, S, B, K): each rater's categories, by the item's m;
 * ``joint`` (L, R, B, B, K, K): categories of rater pairs g < h on shared items;
@@ -99,6 +102,36 @@ def max_group_size(item: np.ndarray, replication: np.ndarray, n_item: int,
     return top
 
 
+#: The symmetric matrix outputs of :func:`categorical` and the axis of their first K.
+SYMMETRIC = {"pair_o": 3, "pa_mat": 2}
+
+
+def fold_symmetric(out: dict[str, np.ndarray]) -> None:
+    """Make the full symmetric matrices of a :func:`categorical` pass, in place.
+
+    The kernel adds the term of each category pair (c, k), c != k, once, at
+    (c, k) or (k, c), whichever it met first; the full matrix is that array
+    plus its transpose, with the diagonal taken once.
+
+    Examples
+    --------
+    >>> a = {"pair_o": np.array([[[[[1.0, 2.0], [3.0, 4.0]]]]]), "pa_mat": np.zeros(0)}
+    >>> fold_symmetric(a)
+    >>> a["pair_o"][0, 0, 0]
+    array([[1., 5.],
+           [5., 4.]])
+    """
+    for name, ax in SYMMETRIC.items():
+        a = out.get(name)
+        if a is None or a.size == 0:
+            continue
+        diag = np.arange(a.shape[ax])
+        at = (slice(None),) * ax + (diag, diag)
+        keep = a[at]
+        a += np.swapaxes(a, ax, ax + 1).copy()
+        a[at] = keep
+
+
 def _categorical(offsets, order, rep, rater, codes, mult, weight, pairs, n_cat,
                  m_hist, pairable, pair_diag, pair_o, pa_diag, pa_mat, pa_inv, shares,
                  strata_rater, joint, cross_agree, cross_o, cross_total, cross_x, cross_y,
@@ -118,8 +151,12 @@ def _categorical(offsets, order, rep, rater, codes, mult, weight, pairs, n_cat,
     # loop would mostly add zeros): only over those the item has, reset one by one
     dense = n_cat <= DENSE_CATEGORIES and not matrix
     for lab in prange(n_label):
-        cnt = np.zeros((n_rep, n_cat), dtype=np.float64)
-        nz = np.empty((n_rep, n_cat), dtype=np.int64)
+        # column n_cat: a spare slot the missing annotations are counted in (reset
+        # per item), so the row loop has no branch on missing values, which come
+        # at random (a mispredicted branch per few rows); nz likewise takes a
+        # store per row, kept when the category is new
+        cnt = np.zeros((n_rep, n_cat + 1), dtype=np.float64)
+        nz = np.empty((n_rep, n_cat + 1), dtype=np.int64)
         nnz = np.zeros(n_rep, dtype=np.int64)
         m = np.zeros(n_rep, dtype=np.float64)
         if dense:
@@ -134,15 +171,15 @@ def _categorical(offsets, order, rep, rater, codes, mult, weight, pairs, n_cat,
             for j in range(offsets[i], offsets[i + 1]):
                 row = j if order.shape[0] == 0 else order[j]
                 c = codes[lab, row]
-                if c < 0:
-                    continue
+                ok = c >= 0
+                c = c if ok else n_cat
                 r = 0 if rep.shape[0] == 0 else rep[j]
                 k = 1.0 if mult.shape[0] == 0 else float(mult[j])
-                if not dense and cnt[r, c] == 0.0:
+                if not dense:
                     nz[r, nnz[r]] = c
-                    nnz[r] += 1
+                    nnz[r] += ok & (cnt[r, c] == 0.0)
                 cnt[r, c] += k
-                m[r] += k
+                m[r] += k if ok else 0.0
             for r in range(n_rep):
                 mr = m[r]
                 if mr == 0.0:
@@ -174,17 +211,18 @@ def _categorical(offsets, order, rep, rater, codes, mult, weight, pairs, n_cat,
                                   w, i)
                     if chance and not matrix:
                         add2(pa_diag, lab, r, x * x * inv / mr, w, i)
-                    if matrix:
-                        for u in range(nnz[r]):
+                    if matrix:  # symmetric: the diagonal and one of (c, d), (d, c)
+                        if within:
+                            add5(pair_o, lab, r, s, c, c, x * (x - 1.0) * inv, w, i)
+                        if chance:
+                            add4(pa_mat, lab, r, c, c, x * x * inv / mr, w, i)
+                        for u in range(t + 1, nnz[r]):
                             d = nz[r, u]
-                            y = cnt[r, d]
+                            xy = x * cnt[r, d] * inv
                             if within:
-                                same = 1.0 if c == d else 0.0
-                                add5(pair_o, lab, r, s, c, d, x * (y - same) * inv,
-                                      w, i)
+                                add5(pair_o, lab, r, s, c, d, xy, w, i)
                             if chance:
-                                add4(pa_mat, lab, r, c, d, x * y * inv / mr,
-                                      w, i)
+                                add4(pa_mat, lab, r, c, d, xy / mr, w, i)
             if raters or pairs_of_raters:
                 for j in range(offsets[i], offsets[i + 1]):
                     row = j if order.shape[0] == 0 else order[j]
@@ -251,6 +289,7 @@ def _categorical(offsets, order, rep, rater, codes, mult, weight, pairs, n_cat,
             for r in range(n_rep):
                 for t in range(nnz[r]):
                     cnt[r, nz[r, t]] = 0.0
+                cnt[r, n_cat] = 0.0
                 if not dense:
                     nnz[r] = 0
                 m[r] = 0.0
