@@ -83,20 +83,19 @@ def whole_float_codes(values: np.ndarray, max_span: int,
     span = np.int64(hi) - base + 1
     lookup = np.zeros(span + 1, dtype=np.int64)  # slot ``span``: missing
     bits = np.uint64(0)
-    missing = False
-    for a in range(n):
+    for a in range(n):  # missing: -1 at once (no pass of its own when no value is absent)
         v = values[a]
         ok = v == v
         slot = np.int64(v if ok else lo) - base
-        out[a] = slot if ok else span
+        out[a] = slot if ok else -1
         bits |= (np.uint64(1) << np.uint64(slot & 63)) if ok else np.uint64(0)
-        missing |= not ok
     if span <= MASK_SPAN:
         for v in range(span):
             lookup[v] = (bits >> np.uint64(v)) & np.uint64(1)
     else:
         for a in range(n):
-            lookup[out[a]] = 1
+            o = out[a]
+            lookup[o if o >= 0 else span] = 1
     k = 0
     for v in range(span):
         lookup[v] = k if lookup[v] else -1
@@ -106,9 +105,10 @@ def whole_float_codes(values: np.ndarray, max_span: int,
     for v in range(span):
         if lookup[v] >= 0:
             cats[lookup[v]] = float(v + base)
-    if k < span or missing:  # slots to ranks, missing to -1 (else they are equal)
+    if k < span:  # values absent inside [lo, hi]: slots to ranks (else they are equal)
         for a in range(n):
-            out[a] = lookup[out[a]]
+            o = out[a]
+            out[a] = lookup[o if o >= 0 else span]
     return True, cats
 
 
