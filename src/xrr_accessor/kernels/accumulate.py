@@ -69,16 +69,24 @@ def item_order(item: np.ndarray, n_item: int) -> tuple[np.ndarray, np.ndarray]:
     (an items x raters grid read item-major): the kernels then read rows
     directly.
     """
+    n = item.shape[0]
     offsets = np.zeros(n_item + 1, dtype=np.int64)
-    grouped = True
-    for a in range(item.shape[0]):
+    descents = 0
+    for a in range(1, n):  # no branch: a loop the compiler vectorizes
+        descents += item[a] < item[a - 1]
+    if descents == 0:  # grouped in order: each item starts where the rows reach it
+        i = 0
+        for a in range(n):
+            while i <= item[a]:
+                offsets[i] = a
+                i += 1
+        for i in range(i, n_item + 1):
+            offsets[i] = n
+        return offsets, np.empty(0, dtype=np.int64)
+    for a in range(n):
         offsets[item[a] + 1] += 1
-        if a > 0 and item[a] < item[a - 1]:
-            grouped = False
     for i in range(n_item):
         offsets[i + 1] += offsets[i]
-    if grouped:
-        return offsets, np.empty(0, dtype=np.int64)
     fill = offsets[:-1].copy()
     order = np.empty(item.shape[0], dtype=np.int64)
     for a in range(item.shape[0]):
