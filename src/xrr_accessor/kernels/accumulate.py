@@ -176,18 +176,28 @@ def _categorical(offsets, order, rep, rater, codes, mult, weight, pairs, n_cat,
             w = item_weight(weight, i)
             if all_zero(w, i):
                 continue
-            for j in range(offsets[i], offsets[i + 1]):
-                row = j if order.shape[0] == 0 else order[j]
-                c = codes[lab, row]
-                ok = c >= 0
-                c = c if ok else n_cat
-                r = 0 if rep.shape[0] == 0 else rep[j]
-                k = 1.0 if mult.shape[0] == 0 else float(mult[j])
-                if not dense:
+            if dense:  # no category list to keep: a branch costs less than the slot
+                for j in range(offsets[i], offsets[i + 1]):
+                    row = j if order.shape[0] == 0 else order[j]
+                    c = codes[lab, row]
+                    if c < 0:
+                        continue
+                    r = 0 if rep.shape[0] == 0 else rep[j]
+                    k = 1.0 if mult.shape[0] == 0 else float(mult[j])
+                    cnt[r, c] += k
+                    m[r] += k
+            else:
+                for j in range(offsets[i], offsets[i + 1]):
+                    row = j if order.shape[0] == 0 else order[j]
+                    c = codes[lab, row]
+                    ok = c >= 0
+                    c = c if ok else n_cat
+                    r = 0 if rep.shape[0] == 0 else rep[j]
+                    k = 1.0 if mult.shape[0] == 0 else float(mult[j])
                     nz[r, nnz[r]] = c
                     nnz[r] += ok & (cnt[r, c] == 0.0)
-                cnt[r, c] += k
-                m[r] += k if ok else 0.0
+                    cnt[r, c] += k
+                    m[r] += k if ok else 0.0
             for r in range(n_rep):
                 mr = m[r]
                 if mr == 0.0:
@@ -297,8 +307,8 @@ def _categorical(offsets, order, rep, rater, codes, mult, weight, pairs, n_cat,
             for r in range(n_rep):
                 for t in range(nnz[r]):
                     cnt[r, nz[r, t]] = 0.0
-                cnt[r, n_cat] = 0.0
                 if not dense:
+                    cnt[r, n_cat] = 0.0
                     nnz[r] = 0
                 m[r] = 0.0
 
