@@ -10,7 +10,6 @@ makes the same pass under C sets of item weights at once (the bootstrap).
 from __future__ import annotations
 
 import os
-import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
@@ -155,7 +154,9 @@ def _accumulate(r: Rows, meta: Meta, w: np.ndarray, parallel: bool | None
     if meta.n_label >= cores or r.n_items < PARALLEL_MIN_ITEMS:
         return _pass(r, meta, w, cores)
     edges = np.linspace(0, r.n_items, cores + 1).astype(int)
-    parts = _spread(lambda lo, hi: _pass(r.items(lo, hi), meta, w[lo:hi], 1), edges)
+    with ThreadPoolExecutor(cores) as pool:
+        parts = list(pool.map(lambda lo, hi: _pass(r.items(lo, hi), meta, w[lo:hi], 1),
+                              edges[:-1], edges[1:]))
     return {k: sum((p[k] for p in parts[1:]), parts[0][k]) for k in parts[0]}
 
 
@@ -194,41 +195,6 @@ def _by_labels(n_label: int, threads: int, fn: Callable[[int, int], Any]) -> lis
     threads = min(threads, n_label)
     if threads <= 1:
         return [fn(0, n_label)]
-    return _spread(fn, np.linspace(0, n_label, threads + 1).astype(int))
-
-
-#: The worker threads of every pass, started on the first parallel pass and kept (a
-#: pool started per call cost a thread start per block, 0.3 to 4 ms on a busy machine).
-_POOL: list[ThreadPoolExecutor] = []
-_LOCAL = threading.local()
-
-
-def _mark_worker() -> None:
-    _LOCAL.worker = True
-
-
-def _forget_pool() -> None:  # a forked child has the pool object but not its threads
-    _POOL.clear()
-
-
-if hasattr(os, "register_at_fork"):
-    os.register_at_fork(after_in_child=_forget_pool)
-
-
-def _spread(fn: Callable[[int, int], Any], edges: np.ndarray) -> list[Any]:
-    """``fn(lo, hi)`` for consecutive ``edges``: the first block in the calling thread,
-    the others in the kept worker threads (serially when called from one of them, so
-    a pass inside a pass cannot wait on itself); the results in block order."""
-    blocks = list(zip(edges[:-1].tolist(), edges[1:].tolist(), strict=True))
-    if len(blocks) == 1 or getattr(_LOCAL, "worker", False):
-        return [fn(lo, hi) for lo, hi in blocks]
-    if not _POOL:
-        _POOL.append(ThreadPoolExecutor(max(os.cpu_count() or 1, 2) - 1,
-                                        thread_name_prefix="xrr-pass",
-                                        initializer=_mark_worker))
-    futures = [_POOL[0].submit(fn, lo, hi) for lo, hi in blocks[1:]]
-    try:
-        first = fn(*blocks[0])
-    finally:
-        rest = [f.result() for f in futures]
-    return [first, *rest]
+    edges = np.linspace(0, n_label, threads + 1).astype(int)
+    with ThreadPoolExecutor(threads) as pool:
+        return list(pool.map(fn, edges[:-1], edges[1:]))
