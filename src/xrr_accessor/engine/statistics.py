@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import InputError
-from ..kernels import accumulate, pairs
+from ..kernels import accumulate, pairs, within
 from .additive import Meta, Stats
 
 __all__ = ["PARALLEL_MIN_ITEMS", "PARALLEL_MIN_LABELS", "Rows", "chunk", "columns", "rows"]
@@ -172,6 +172,14 @@ def _pass(r: Rows, meta: Meta, w: np.ndarray, threads: int) -> dict[str, np.ndar
             return pairs.expand(np.concatenate([t for t, _ in parts]), meta.shapes())
     tail = () if w.ndim == 1 else (w.shape[1],)
     out = {k: np.zeros((*s, *tail)) for k, s in meta.shapes().items()}
+    if ("within" in meta.groups and meta.groups <= {"within", "strata"}
+            and meta.form == "vector" and meta.n_rep == 1
+            and meta.n_category <= within.MAX_CATEGORIES and w.ndim == 1
+            and r.mult.size == 0):  # nominal alpha and its kin: the small kernel
+        _by_labels(meta.n_label, threads, lambda lo, hi: within.within_vector(
+            r.offsets, r.order, r.codes[lo:hi], w, meta.n_category,
+            *(out[k][lo:hi] for k in ("m_hist", "pairable", "pair_diag"))))
+        return out
     pair_codes = np.ascontiguousarray(meta.pairs, dtype=np.int64).reshape(-1, 2)
     moments = meta.form == "moments"
     kernel = accumulate.moments if moments else accumulate.categorical

@@ -80,8 +80,7 @@ def item_order(item: np.ndarray, n_item: int) -> tuple[np.ndarray, np.ndarray]:
             while i <= item[a]:
                 offsets[i] = a
                 i += 1
-        for i in range(i, n_item + 1):
-            offsets[i] = n
+        offsets[i:] = n
         return offsets, np.empty(0, dtype=np.int64)
     for a in range(n):
         offsets[item[a] + 1] += 1
@@ -230,17 +229,14 @@ def _categorical(offsets, order, rep, rater, codes, mult, weight, pairs, n_cat,
                     if chance and not matrix:
                         add2(pa_diag, lab, r, x * x * inv / mr, w, i)
                     if matrix:  # symmetric: the diagonal and one of (c, d), (d, c)
-                        if within:
-                            add5(pair_o, lab, r, s, c, c, x * (x - 1.0) * inv, w, i)
-                        if chance:
-                            add4(pa_mat, lab, r, c, c, x * x * inv / mr, w, i)
-                        for u in range(t + 1, nnz[r]):
+                        for u in range(t, nnz[r]):
                             d = nz[r, u]
-                            xy = x * cnt[r, d] * inv
+                            y = cnt[r, d]
                             if within:
-                                add5(pair_o, lab, r, s, c, d, xy, w, i)
+                                same = 1.0 if u == t else 0.0
+                                add5(pair_o, lab, r, s, c, d, x * (y - same) * inv, w, i)
                             if chance:
-                                add4(pa_mat, lab, r, c, d, xy / mr, w, i)
+                                add4(pa_mat, lab, r, c, d, x * y * inv / mr, w, i)
             if raters or pairs_of_raters:
                 for j in range(offsets[i], offsets[i + 1]):
                     row = j if order.shape[0] == 0 else order[j]

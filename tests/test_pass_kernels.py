@@ -1,0 +1,169 @@
+"""The statistics passes' shortcuts against what they stand for.
+
+* :func:`~xrr_accessor.kernels.within.within_vector` (nominal within-replication
+  sums alone) equals the general categorical kernel to the last bit, and a
+  call routed to it equals the same call through the general kernel;
+* the symmetric matrix outputs (``pair_o``, ``pa_mat``), added once per
+  category pair by the kernel and folded after it, equal their definitions
+  summed item by item in Python;
+* the float encoder's missing values with every value of the range present
+  (the case that skips the remapping pass).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from xrr_accessor.engine import statistics
+from xrr_accessor.engine.additive import Meta
+from xrr_accessor.kernels import accumulate, within
+from xrr_accessor.kernels.encode import whole_float_codes
+
+EMPTY = np.zeros(0, dtype=np.int64)
+
+
+def _random_rows(seed: int, n_cat: int, n_label: int, shuffled: bool):
+    """Items with 0-7 annotations each, 30% missing, rows in item order or shuffled."""
+    rng = np.random.default_rng(seed)
+    n_item = int(rng.integers(1, 40))
+    sizes = rng.integers(0, 8, n_item)
+    item = np.repeat(np.arange(n_item), sizes)
+    if shuffled:
+        item = rng.permutation(item)
+    codes = rng.integers(0, n_cat, (n_label, item.size))
+    codes[rng.random(codes.shape) < 0.3] = -1
+    weight = rng.choice([0.0, 1.0, 2.0, 0.37], n_item)
+    offsets, order = accumulate.item_order(item, n_item)
+    return item, offsets, order, codes, weight
+
+
+def _general(offsets, order, codes, weight, n_cat, top, matrix=False, chance=False):
+    """The general kernel's categorical outputs (one replication, no raters, no pairs)."""
+    n_label = codes.shape[0]
+    s, k = top + 1, n_cat
+    z = np.zeros
+    out = {
+        "m_hist": z((n_label, 1, s)),
+        "pairable": z((n_label, 1, s, k)),
+        "pair_diag": z((0,) * 4) if matrix else z((n_label, 1, s, k)),
+        "pair_o": z((n_label, 1, s, k, k)) if matrix else z((0,) * 5),
+        "pa_diag": z((0, 0)) if matrix or not chance else z((n_label, 1)),
+        "pa_mat": z((n_label, 1, k, k)) if matrix and chance else z((0,) * 4),
+        "pa_inv": z((n_label, 1)) if chance else z((0, 0)),
+        "shares": z((n_label, 1, k)) if chance else z((0,) * 3),
+        "strata_rater": z((0,) * 5), "joint": z((0,) * 6), "cross_agree": z((0, 0)),
+        "cross_o": z((0,) * 4), "cross_total": z((0, 0)), "cross_x": z((0,) * 3),
+        "cross_y": z((0,) * 3), "cross_used": z((0, 0)), "cross_unpaired": z((0, 0)),
+    }
+    accumulate.categorical(offsets, order, EMPTY, EMPTY, codes, EMPTY, weight,
+                           np.zeros((0, 2), dtype=np.int64), n_cat, *out.values())
+    accumulate.fold_symmetric(out)
+    return out
+
+
+@pytest.mark.parametrize("seed", range(12))
+@pytest.mark.parametrize("shuffled", [False, True])
+def test_within_vector_equals_the_general_kernel_bit_for_bit(seed, shuffled):
+    n_cat = int(np.random.default_rng(seed).integers(1, within.MAX_CATEGORIES + 1))
+    top = 2 if seed % 2 else 7
+    _, offsets, order, codes, weight = _random_rows(seed, n_cat, 3, shuffled)
+    want = _general(offsets, order, codes, weight, n_cat, top)
+    got = {k: np.zeros_like(want[k]) for k in ("m_hist", "pairable", "pair_diag")}
+    within.within_vector(offsets, order, codes, weight, n_cat, *got.values())
+    assert want["m_hist"].sum() > 0
+    for k, v in got.items():
+        np.testing.assert_array_equal(v, want[k], err_msg=k)
+
+
+def test_a_nominal_call_routed_to_the_small_kernel_equals_the_general_one(monkeypatch):
+    """Nominal alpha's pass takes :func:`within_vector`; forced onto the general
+    kernel (the route closed) every statistic is the same, in one thread or two."""
+    rng = np.random.default_rng(5)
+    rows = 3_000
+    codes = rng.integers(0, 4, (2, rows))
+    codes[rng.random(codes.shape) < 0.2] = -1
+    item = np.sort(rng.integers(0, 700, rows))
+    ann = type("Codes", (), {"item": item, "rater": rng.integers(0, 5, rows),
+                             "replication": np.zeros(rows, dtype=np.int64),
+                             "codes": codes, "n_items": 700})()
+    meta = Meta(n_label=2, n_rep=1, n_rater=5, n_category=4, n_categories=(4, 4),
+                form="vector", groups=frozenset({"within"}))
+    calls = []
+    real = within.within_vector
+
+    def spy(*args):
+        calls.append(1)
+        return real(*args)
+
+    monkeypatch.setattr(within, "within_vector", spy)
+    for parallel in (False, True):
+        calls.clear()
+        routed = statistics.chunk(ann, meta, parallel=parallel).arrays
+        assert calls, "the nominal within-only pass did not take the small kernel"
+        with monkeypatch.context() as m:
+            m.setattr(within, "MAX_CATEGORIES", -1)
+            calls.clear()
+            general = statistics.chunk(ann, meta, parallel=parallel).arrays
+            assert not calls
+        assert routed.keys() == general.keys()
+        for k in routed:
+            np.testing.assert_array_equal(routed[k], general[k], err_msg=k)
+        assert routed["pair_diag"].sum() > 0
+
+
+def _naive_matrix(item, codes, weight, n_cat, top):
+    """pair_o and pa_mat from their definitions, item by item (one label)."""
+    n_item = len(weight)
+    pair_o = np.zeros((top + 1, n_cat, n_cat))
+    pa_mat = np.zeros((n_cat, n_cat))
+    for i in range(n_item):
+        x = np.bincount(codes[(item == i) & (codes >= 0)], minlength=n_cat).astype(float)
+        m = x.sum()
+        if m < 2:
+            continue
+        s = min(int(m), top)
+        pair_o[s] += weight[i] * (np.outer(x, x) - np.diag(x)) / (m - 1)
+        pa_mat += weight[i] * np.outer(x, x) / (m * (m - 1))
+    return pair_o, pa_mat
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_folded_matrix_form_equals_its_definition(seed):
+    """The kernel adds each off-diagonal category pair once (at (c, k) or (k, c), in
+    the order the item's categories were met); folded, the matrices are the sums
+    n_c (n_k - [c = k]) / (m - 1) and n_c n_k / (m (m - 1)) over items, and
+    symmetric."""
+    n_cat = 2 + seed % 6
+    item, offsets, order, codes, weight = _random_rows(100 + seed, n_cat, 1, seed % 2 == 1)
+    got = _general(offsets, order, codes, weight, n_cat, 3, matrix=True, chance=True)
+    want_o, want_pa = _naive_matrix(item, codes[0], weight, n_cat, 3)
+    np.testing.assert_allclose(got["pair_o"][0, 0], want_o, rtol=1e-13, atol=1e-13)
+    np.testing.assert_allclose(got["pa_mat"][0, 0], want_pa, rtol=1e-13, atol=1e-13)
+    assert np.abs(want_o - want_o.transpose(0, 2, 1)).max() == 0 or n_cat == 1
+    assert (want_o.sum(axis=0) - np.diag(np.diag(want_o.sum(axis=0)))).sum() > 0
+
+
+def test_fold_leaves_the_vector_form_alone():
+    out = {"pair_o": np.zeros((0,) * 5), "pa_mat": np.zeros((0,) * 4),
+           "pair_diag": np.arange(4.0)}
+    accumulate.fold_symmetric(out)
+    np.testing.assert_array_equal(out["pair_diag"], np.arange(4.0))
+
+
+@pytest.mark.parametrize("share", [0.0, 0.3, 1.0])
+def test_float_codes_missing_values_with_every_value_present(share):
+    """Missing values are -1 from the slot pass itself, which is the last pass when
+    every value of [min, max] occurs (no remapping pass): still pd.factorize's codes."""
+    rng = np.random.default_rng(1)
+    values = rng.integers(-2, 3, 500).astype(float)
+    values[:5] = [-2, -1, 0, 1, 2]
+    values[5:][rng.random(495) < share] = np.nan
+    codes = np.full(values.size, -7, dtype=np.int64)
+    ok, cats = whole_float_codes(values, 1024, codes)
+    want_codes, want_cats = pd.factorize(values, sort=True)
+    assert ok
+    np.testing.assert_array_equal(codes, want_codes)
+    np.testing.assert_array_equal(cats, want_cats)
+    assert (codes == -1).sum() == np.isnan(values).sum()
