@@ -1,8 +1,9 @@
 """The statistics passes' shortcuts against what they stand for.
 
-* :func:`~xrr_accessor.kernels.within.within_vector` (nominal within-replication
-  sums alone) equals the general categorical kernel to the last bit, and a
-  call routed to it equals the same call through the general kernel;
+* the small kernels of :mod:`xrr_accessor.kernels.within` (alpha's
+  within-replication sums alone, vector and matrix form) equal the general
+  categorical kernel to the last bit, and a call routed to them equals the
+  same call through the general kernel;
 * the symmetric matrix outputs (``pair_o``, ``pa_mat``), added once per
   category pair by the kernel and folded after it, equal their definitions
   summed item by item in Python;
@@ -59,27 +60,37 @@ def _general(offsets, order, codes, weight, n_cat, top, matrix=False, chance=Fal
     }
     accumulate.categorical(offsets, order, EMPTY, EMPTY, codes, EMPTY, weight,
                            np.zeros((0, 2), dtype=np.int64), n_cat, *out.values())
-    accumulate.fold_symmetric(out)
+    within.fold_symmetric(out)
     return out
 
 
 @pytest.mark.parametrize("seed", range(12))
 @pytest.mark.parametrize("shuffled", [False, True])
-def test_within_vector_equals_the_general_kernel_bit_for_bit(seed, shuffled):
+@pytest.mark.parametrize("form", ["vector", "matrix"])
+def test_within_kernels_equal_the_general_kernel_bit_for_bit(seed, shuffled, form):
+    """within_vector (nominal) and within_matrix (ordinal and the other K x K levels)
+    against the general kernel on the same rows: every output equal to the last bit
+    (the matrix form after both are folded)."""
     n_cat = int(np.random.default_rng(seed).integers(1, within.MAX_CATEGORIES + 1))
     top = 2 if seed % 2 else 7
     _, offsets, order, codes, weight = _random_rows(seed, n_cat, 3, shuffled)
-    want = _general(offsets, order, codes, weight, n_cat, top)
-    got = {k: np.zeros_like(want[k]) for k in ("m_hist", "pairable", "pair_diag")}
-    within.within_vector(offsets, order, codes, weight, n_cat, *got.values())
+    matrix = form == "matrix"
+    want = _general(offsets, order, codes, weight, n_cat, top, matrix=matrix)
+    names = ("m_hist", "pairable", "pair_o" if matrix else "pair_diag")
+    got = {k: np.zeros_like(want[k]) for k in names}
+    kernel = within.within_matrix if matrix else within.within_vector
+    kernel(offsets, order, codes, weight, n_cat, *got.values())
+    within.fold_symmetric(got)
     assert want["m_hist"].sum() > 0
     for k, v in got.items():
         np.testing.assert_array_equal(v, want[k], err_msg=k)
 
 
-def test_a_nominal_call_routed_to_the_small_kernel_equals_the_general_one(monkeypatch):
-    """Nominal alpha's pass takes :func:`within_vector`; forced onto the general
-    kernel (the route closed) every statistic is the same, in one thread or two."""
+@pytest.mark.parametrize("form", ["vector", "matrix"])
+def test_a_call_routed_to_a_small_kernel_equals_the_general_one(monkeypatch, form):
+    """Alpha's pass (nominal: vector form, ordinal: matrix form) takes a small kernel;
+    forced onto the general kernel (the route closed) every statistic is the same,
+    in one thread or two."""
     rng = np.random.default_rng(5)
     rows = 3_000
     codes = rng.integers(0, 4, (2, rows))
@@ -89,28 +100,29 @@ def test_a_nominal_call_routed_to_the_small_kernel_equals_the_general_one(monkey
                              "replication": np.zeros(rows, dtype=np.int64),
                              "codes": codes, "n_items": 700})()
     meta = Meta(n_label=2, n_rep=1, n_rater=5, n_category=4, n_categories=(4, 4),
-                form="vector", groups=frozenset({"within"}))
+                form=form, groups=frozenset({"within"}))
     calls = []
-    real = within.within_vector
+    name = f"within_{form}"
+    real = getattr(within, name)
 
     def spy(*args):
         calls.append(1)
         return real(*args)
 
-    monkeypatch.setattr(within, "within_vector", spy)
+    monkeypatch.setattr(within, name, spy)
     for parallel in (False, True):
         calls.clear()
         routed = statistics.chunk(ann, meta, parallel=parallel).arrays
-        assert calls, "the nominal within-only pass did not take the small kernel"
-        with monkeypatch.context() as m:
-            m.setattr(within, "MAX_CATEGORIES", -1)
+        assert calls, "the within-only pass did not take the small kernel"
+        with monkeypatch.context() as m:  # the route closed: a multiplicity per row
+            m.setattr(ann, "mult", np.ones(rows, dtype=np.int64), raising=False)
             calls.clear()
             general = statistics.chunk(ann, meta, parallel=parallel).arrays
             assert not calls
         assert routed.keys() == general.keys()
         for k in routed:
             np.testing.assert_array_equal(routed[k], general[k], err_msg=k)
-        assert routed["pair_diag"].sum() > 0
+        assert routed["pair_diag" if form == "vector" else "pair_o"].sum() > 0
 
 
 def _naive_matrix(item, codes, weight, n_cat, top):
@@ -148,7 +160,7 @@ def test_folded_matrix_form_equals_its_definition(seed):
 def test_fold_leaves_the_vector_form_alone():
     out = {"pair_o": np.zeros((0,) * 5), "pa_mat": np.zeros((0,) * 4),
            "pair_diag": np.arange(4.0)}
-    accumulate.fold_symmetric(out)
+    within.fold_symmetric(out)
     np.testing.assert_array_equal(out["pair_diag"], np.arange(4.0))
 
 

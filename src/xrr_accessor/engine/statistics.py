@@ -172,13 +172,18 @@ def _pass(r: Rows, meta: Meta, w: np.ndarray, threads: int) -> dict[str, np.ndar
             return pairs.expand(np.concatenate([t for t, _ in parts]), meta.shapes())
     tail = () if w.ndim == 1 else (w.shape[1],)
     out = {k: np.zeros((*s, *tail)) for k, s in meta.shapes().items()}
-    if ("within" in meta.groups and meta.groups <= {"within", "strata"}
-            and meta.form == "vector" and meta.n_rep == 1
-            and meta.n_category <= within.MAX_CATEGORIES and w.ndim == 1
-            and r.mult.size == 0):  # nominal alpha and its kin: the small kernel
-        _by_labels(meta.n_label, threads, lambda lo, hi: within.within_vector(
+    if ("within" in meta.groups and meta.groups <= {"within", "strata"} and meta.n_rep == 1
+            and w.ndim == 1 and r.mult.size == 0 and (
+                meta.form == "matrix" or (meta.form == "vector"
+                                          and meta.n_category <= within.MAX_CATEGORIES))):
+        # alpha and its kin: a small kernel (same numbers, less to run and compile)
+        vector = meta.form == "vector"
+        small = within.within_vector if vector else within.within_matrix
+        names = ("m_hist", "pairable", "pair_diag" if vector else "pair_o")
+        _by_labels(meta.n_label, threads, lambda lo, hi: small(
             r.offsets, r.order, r.codes[lo:hi], w, meta.n_category,
-            *(out[k][lo:hi] for k in ("m_hist", "pairable", "pair_diag"))))
+            *(out[k][lo:hi] for k in names)))
+        within.fold_symmetric(out)
         return out
     pair_codes = np.ascontiguousarray(meta.pairs, dtype=np.int64).reshape(-1, 2)
     moments = meta.form == "moments"
@@ -193,7 +198,7 @@ def _pass(r: Rows, meta: Meta, w: np.ndarray, threads: int) -> dict[str, np.ndar
 
     _by_labels(meta.n_label, threads, block)
     if not moments:
-        accumulate.fold_symmetric(out)
+        within.fold_symmetric(out)
     return out
 
 

@@ -31,7 +31,7 @@ Categorical outputs (float64):
 * ``pa_diag`` (L, R), ``pa_mat`` (L, R, K, K): n_c n_k / (m (m - 1)) summed
   over the diagonal / kept as a matrix; ``pa_inv`` (L, R): 1 / (m - 1);
   the kernel adds each off-diagonal term of the two symmetric matrices
-  (``pair_o``, ``pa_mat``) once, at (c, k) or (k, c): :func:`fold_symmetric`
+  (``pair_o``, ``pa_mat``) once, at (c, k) or (k, c): :func:`.within.fold_symmetric`
   makes the full matrices (half the additions of the matrix form);
   ``shares`` (L, R, K): n_c / m over items with m >= 1;
 * ``strata_rater`` (L, R, S, B, K): each rater's categories, by the item's m;
@@ -109,36 +109,6 @@ def max_group_size(item: np.ndarray, replication: np.ndarray, n_item: int,
     return top
 
 
-#: The symmetric matrix outputs of :func:`categorical` and the axis of their first K.
-SYMMETRIC = {"pair_o": 3, "pa_mat": 2}
-
-
-def fold_symmetric(out: dict[str, np.ndarray]) -> None:
-    """Make the full symmetric matrices of a :func:`categorical` pass, in place.
-
-    The kernel adds the term of each category pair (c, k), c != k, once, at
-    (c, k) or (k, c), whichever it met first; the full matrix is that array
-    plus its transpose, with the diagonal taken once.
-
-    Examples
-    --------
-    >>> a = {"pair_o": np.array([[[[[1.0, 2.0], [3.0, 4.0]]]]]), "pa_mat": np.zeros(0)}
-    >>> fold_symmetric(a)
-    >>> a["pair_o"][0, 0, 0]
-    array([[1., 5.],
-           [5., 4.]])
-    """
-    for name, ax in SYMMETRIC.items():
-        a = out.get(name)
-        if a is None or a.size == 0:
-            continue
-        diag = np.arange(a.shape[ax])
-        at = (slice(None),) * ax + (diag, diag)
-        keep = a[at]
-        a += np.swapaxes(a, ax, ax + 1).copy()
-        a[at] = keep
-
-
 def _categorical(offsets, order, rep, rater, codes, mult, weight, pairs, n_cat,
                  m_hist, pairable, pair_diag, pair_o, pa_diag, pa_mat, pa_inv, shares,
                  strata_rater, joint, cross_agree, cross_o, cross_total, cross_x, cross_y,
@@ -158,8 +128,8 @@ def _categorical(offsets, order, rep, rater, codes, mult, weight, pairs, n_cat,
     # loop would mostly add zeros): only over those the item has, reset one by one
     dense = n_cat <= DENSE_CATEGORIES and not matrix
     for lab in prange(n_label):
-        # column n_cat: a spare slot the missing annotations are counted in (reset
-        # per item), so the row loop has no branch on missing values, which come
+        # column n_cat: a spare slot the missing annotations are counted in (never
+        # read), so the row loop has no branch on missing values, which come
         # at random (a mispredicted branch per few rows); nz likewise takes a
         # store per row, kept when the category is new
         cnt = np.zeros((n_rep, n_cat + 1), dtype=np.float64)
@@ -304,7 +274,6 @@ def _categorical(offsets, order, rep, rater, codes, mult, weight, pairs, n_cat,
                 for t in range(nnz[r]):
                     cnt[r, nz[r, t]] = 0.0
                 if not dense:
-                    cnt[r, n_cat] = 0.0
                     nnz[r] = 0
                 m[r] = 0.0
 
