@@ -179,3 +179,46 @@ def test_float_codes_missing_values_with_every_value_present(share):
     np.testing.assert_array_equal(codes, want_codes)
     np.testing.assert_array_equal(cats, want_cats)
     assert (codes == -1).sum() == np.isnan(values).sum()
+
+
+@pytest.mark.parametrize("groups", [{"cross"}, {"cross", "within"},
+                                    {"cross", "within", "strata"}])
+@pytest.mark.parametrize("seed", range(4))
+def test_kappa_x_pass_routed_to_its_small_kernel_equals_the_general_one(monkeypatch, groups,
+                                                                        seed):
+    """kappa_x's pass (and summary's: kappa_x with alpha's within sums) takes
+    :func:`~xrr_accessor.kernels.cross_pass.cross_vector`; every statistic equals the
+    general kernel's (the route closed by a multiplicity per row) to the last bit, with
+    items unrated by a replication, rows in any order, in one thread or two."""
+    from xrr_accessor.kernels import cross_pass
+
+    rng = np.random.default_rng(seed)
+    rows, n_item, n_cat = 4_000, 600, 2 + seed
+    item = rng.integers(0, n_item, rows)
+    if seed % 2:
+        item = np.sort(item)
+    codes = rng.integers(0, n_cat, (3, rows))
+    codes[rng.random(codes.shape) < 0.2] = -1
+    ann = type("Codes", (), {"item": item, "rater": rng.integers(0, 4, rows),
+                             "replication": rng.integers(0, 3, rows),
+                             "codes": codes, "n_items": n_item})()
+    meta = Meta(n_label=3, n_rep=3, n_rater=4, n_category=n_cat,
+                n_categories=(n_cat,) * 3, form="vector", groups=frozenset(groups),
+                pairs=np.array([[0, 1], [0, 2], [2, 1]]), top=3 if "strata" in groups else 2)
+    calls = []
+    real = cross_pass.cross_vector
+    monkeypatch.setattr(cross_pass, "cross_vector", lambda *a: calls.append(1) or real(*a))
+    weight = rng.choice([0.0, 1.0, 3.0, 0.37, 1.1], n_item)
+    for parallel in (False, True):
+        calls.clear()
+        routed = statistics.chunk(ann, meta, weight, parallel=parallel).arrays
+        assert calls, "kappa_x's pass did not take the small kernel"
+        with monkeypatch.context() as m:
+            m.setattr(ann, "mult", np.ones(rows, dtype=np.int64), raising=False)
+            calls.clear()
+            general = statistics.chunk(ann, meta, weight, parallel=parallel).arrays
+            assert not calls
+        for k in routed:
+            np.testing.assert_array_equal(routed[k], general[k], err_msg=k)
+        assert routed["cross_agree"].sum() > 0 and routed["cross_unpaired"].sum() > 0
+        assert ("within" in groups) == (routed["pair_diag"].size > 0)

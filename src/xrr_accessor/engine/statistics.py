@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import InputError
-from ..kernels import accumulate, pairs, within
+from ..kernels import accumulate, cross_pass, pairs, within
 from .additive import Meta, Stats
 
 __all__ = ["PARALLEL_MIN_ITEMS", "PARALLEL_MIN_LABELS", "Rows", "chunk", "columns", "rows"]
@@ -172,20 +172,9 @@ def _pass(r: Rows, meta: Meta, w: np.ndarray, threads: int) -> dict[str, np.ndar
             return pairs.expand(np.concatenate([t for t, _ in parts]), meta.shapes())
     tail = () if w.ndim == 1 else (w.shape[1],)
     out = {k: np.zeros((*s, *tail)) for k, s in meta.shapes().items()}
-    if ("within" in meta.groups and meta.groups <= {"within", "strata"} and meta.n_rep == 1
-            and w.ndim == 1 and r.mult.size == 0 and (
-                meta.form == "matrix" or (meta.form == "vector"
-                                          and meta.n_category <= within.MAX_CATEGORIES))):
-        # alpha and its kin: a small kernel (same numbers, less to run and compile)
-        vector = meta.form == "vector"
-        small = within.within_vector if vector else within.within_matrix
-        names = ("m_hist", "pairable", "pair_diag" if vector else "pair_o")
-        _by_labels(meta.n_label, threads, lambda lo, hi: small(
-            r.offsets, r.order, r.codes[lo:hi], w, meta.n_category,
-            *(out[k][lo:hi] for k in names)))
-        within.fold_symmetric(out)
-        return out
     pair_codes = np.ascontiguousarray(meta.pairs, dtype=np.int64).reshape(-1, 2)
+    if _small_pass(r, meta, w, threads, pair_codes, out):
+        return out
     moments = meta.form == "moments"
     kernel = accumulate.moments if moments else accumulate.categorical
     values = np.zeros((0, 0)) if meta.values is None else meta.values
@@ -200,6 +189,37 @@ def _pass(r: Rows, meta: Meta, w: np.ndarray, threads: int) -> dict[str, np.ndar
     if not moments:
         within.fold_symmetric(out)
     return out
+
+
+def _small_pass(r: Rows, meta: Meta, w: np.ndarray, threads: int, pair_codes: np.ndarray,
+                out: dict[str, np.ndarray]) -> bool:
+    """The commonest passes through the small kernels, which compute the same numbers
+    (to the last bit) with less to run and to compile: alpha's within-replication
+    sums (:mod:`..kernels.within`), kappa_x's (:mod:`..kernels.cross_pass`). False
+    when the call needs the general kernel."""
+    g = meta.groups
+    if w.ndim != 1 or r.mult.size:
+        return False
+    if ("within" in g and g <= {"within", "strata"} and meta.n_rep == 1 and (
+            meta.form == "matrix" or (meta.form == "vector"
+                                      and meta.n_category <= within.MAX_CATEGORIES))):
+        vector = meta.form == "vector"
+        small = within.within_vector if vector else within.within_matrix
+        names = ("m_hist", "pairable", "pair_diag" if vector else "pair_o")
+        _by_labels(meta.n_label, threads, lambda lo, hi: small(
+            r.offsets, r.order, r.codes[lo:hi], w, meta.n_category,
+            *(out[k][lo:hi] for k in names)))
+        within.fold_symmetric(out)
+        return True
+    if ("cross" in g and g <= {"cross", "within", "strata"} and meta.form == "vector"
+            and meta.n_category <= cross_pass.MAX_CATEGORIES):
+        names = ("m_hist", "pairable", "pair_diag", "cross_agree", "cross_total", "cross_x",
+                 "cross_y", "cross_used", "cross_unpaired")
+        _by_labels(meta.n_label, threads, lambda lo, hi: cross_pass.cross_vector(
+            r.offsets, r.order, r.rep, r.codes[lo:hi], w, pair_codes, meta.n_category,
+            *(out[k][lo:hi] for k in names)))
+        return True
+    return False
 
 
 def _by_labels(n_label: int, threads: int, fn: Callable[[int, int], Any]) -> list[Any]:
