@@ -182,11 +182,13 @@ def test_float_codes_missing_values_with_every_value_present(share):
 
 
 @pytest.mark.parametrize("groups", [{"cross"}, {"cross", "within"},
-                                    {"cross", "within", "strata"}])
+                                    {"cross", "within", "strata"},
+                                    {"cross", "within", "raters", "strata"}])
 @pytest.mark.parametrize("seed", range(4))
 def test_kappa_x_pass_routed_to_its_small_kernel_equals_the_general_one(monkeypatch, groups,
                                                                         seed):
-    """kappa_x's pass (and summary's: kappa_x with alpha's within sums) takes
+    """kappa_x's pass (and summary's: kappa_x with alpha's within sums or Cohen's
+    per-rater counts) takes
     :func:`~xrr_accessor.kernels.cross_pass.cross_vector`; every statistic equals the
     general kernel's (the route closed by a multiplicity per row) to the last bit, with
     items unrated by a replication, rows in any order, in one thread or two."""
@@ -222,3 +224,4 @@ def test_kappa_x_pass_routed_to_its_small_kernel_equals_the_general_one(monkeypa
             np.testing.assert_array_equal(routed[k], general[k], err_msg=k)
         assert routed["cross_agree"].sum() > 0 and routed["cross_unpaired"].sum() > 0
         assert ("within" in groups) == (routed["pair_diag"].size > 0)
+        assert ("raters" in groups) == (routed["strata_rater"].sum() > 0)

@@ -195,7 +195,8 @@ def _small_pass(r: Rows, meta: Meta, w: np.ndarray, threads: int, pair_codes: np
                 out: dict[str, np.ndarray]) -> bool:
     """The commonest passes through the small kernels, which compute the same numbers
     (to the last bit) with less to run and to compile: alpha's within-replication
-    sums (:mod:`..kernels.within`), kappa_x's (:mod:`..kernels.cross_pass`). False
+    sums (:mod:`..kernels.within`), kappa_x's and Table 5's
+    (:mod:`..kernels.cross_pass`). False
     when the call needs the general kernel."""
     g = meta.groups
     if w.ndim != 1 or r.mult.size:
@@ -211,13 +212,13 @@ def _small_pass(r: Rows, meta: Meta, w: np.ndarray, threads: int, pair_codes: np
             *(out[k][lo:hi] for k in names)))
         within.fold_symmetric(out)
         return True
-    if ("cross" in g and g <= {"cross", "within", "strata"} and meta.form == "vector"
-            and meta.n_category <= cross_pass.MAX_CATEGORIES):
-        names = ("m_hist", "pairable", "pair_diag", "cross_agree", "cross_total", "cross_x",
-                 "cross_y", "cross_used", "cross_unpaired")
+    if ("cross" in g and g <= {"cross", "within", "raters", "strata"}
+            and meta.form == "vector" and meta.n_category <= cross_pass.MAX_CATEGORIES):
+        names = ("m_hist", "pairable", "pair_diag", "strata_rater", "cross_agree",
+                 "cross_total", "cross_x", "cross_y", "cross_used", "cross_unpaired")
         _by_labels(meta.n_label, threads, lambda lo, hi: cross_pass.cross_vector(
-            r.offsets, r.order, r.rep, r.codes[lo:hi], w, pair_codes, meta.n_category,
-            *(out[k][lo:hi] for k in names)))
+            r.offsets, r.order, r.rep, r.rater, r.codes[lo:hi], w, pair_codes,
+            meta.n_category, *(out[k][lo:hi] for k in names)))
         return True
     return False
 

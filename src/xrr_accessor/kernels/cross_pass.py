@@ -1,12 +1,12 @@
 """kappa_x's pass alone: replication pairs and pairs within replications, nominal.
 
-kappa_x (with the IRRs that normalize it, alpha's within-replication sums)
-over a few categories, one weight per item, no multiplicity:
-:func:`cross_vector` computes the arrays the general
+kappa_x (with the IRRs that normalize it: alpha's within-replication sums,
+or Cohen's per-rater counts) over a few categories, one weight per item, no
+multiplicity: :func:`cross_vector` computes the arrays the general
 :func:`.accumulate.categorical` computes for the groups ``cross``,
-``within`` and ``strata`` in the vector form, with the same additions in the
-same order, so the numbers are equal to the last bit. It is the pass of
-``cross_kappa`` and of ``summary`` without Cohen's kappa, and a smaller
+``within``, ``raters`` and ``strata`` in the vector form, with the same
+additions in the same order, so the numbers are equal to the last bit. It is
+the pass of ``cross_kappa`` and of ``summary`` (Table 5), and a smaller
 compile than the general kernel (the first call in a fresh environment
 compiles this one alone).
 """
@@ -21,17 +21,19 @@ MAX_CATEGORIES = 16
 
 
 @njit(cache=True, nogil=True)
-def cross_vector(offsets, order, rep, codes, weight, pairs, n_cat, m_hist, pairable,
-                 pair_diag, cross_agree, cross_total, cross_x, cross_y, cross_used,
-                 cross_unpaired):  # pragma: no cover - compiled by numba
+def cross_vector(offsets, order, rep, rater, codes, weight, pairs, n_cat, m_hist, pairable,
+                 pair_diag, strata_rater, cross_agree, cross_total, cross_x, cross_y,
+                 cross_used, cross_unpaired):  # pragma: no cover - compiled by numba
     """Add the replication-pair (and within-replication) statistics of each label.
 
     ``offsets``, ``order`` as :func:`.accumulate.item_order`; ``rep`` (N, in
-    item order; empty: one replication), ``codes`` (L, N; -1 missing),
-    ``weight`` (n,), ``pairs`` (P, 2) replication codes. Outputs as in
-    :mod:`.accumulate`: ``m_hist`` (L, R, S); ``pairable``, ``pair_diag`` (L,
-    R, S, K), or zero-length when the within group is not asked for; the
-    ``cross_*`` arrays (L, P[, K]).
+    item order; empty: one replication), ``rater`` (N, in item order; read for
+    ``strata_rater`` only), ``codes`` (L, N; -1 missing), ``weight`` (n,),
+    ``pairs`` (P, 2) replication codes. Outputs as in :mod:`.accumulate`:
+    ``m_hist`` (L, R, S); ``pairable``, ``pair_diag`` (L, R, S, K) and
+    ``strata_rater`` (L, R, S, B, K: Cohen's kappa in Table 5), each
+    zero-length when its group is not asked for; the ``cross_*`` arrays (L,
+    P[, K]).
 
     Examples
     --------
@@ -40,16 +42,17 @@ def cross_vector(offsets, order, rep, codes, weight, pairs, n_cat, m_hist, paira
     >>> offsets, rep = np.array([0, 4]), np.array([0, 0, 1, 1])
     >>> codes, pairs = np.array([[0, 0, 0, 1]]), np.array([[0, 1]])
     >>> z = np.zeros
-    >>> out = [z((1, 2, 3)), z((0,) * 4), z((0,) * 4), z((1, 1)), z((1, 1)), z((1, 1, 2)),
-    ...        z((1, 1, 2)), z((1, 1)), z((1, 1))]
-    >>> cross_vector(offsets, offsets[:0], rep, codes, np.ones(1), pairs, 2, *out)
-    >>> out[3], out[5], out[6]  # (2 + 2) / (2 * 2) * (2 * 1), x and y counts
+    >>> out = [z((1, 2, 3)), z((0,) * 4), z((0,) * 4), z((0,) * 5), z((1, 1)), z((1, 1)),
+    ...        z((1, 1, 2)), z((1, 1, 2)), z((1, 1)), z((1, 1))]
+    >>> cross_vector(offsets, offsets[:0], rep, rep[:0], codes, np.ones(1), pairs, 2, *out)
+    >>> out[4], out[6], out[7]  # (2 + 2) / (2 * 2) * (2 * 1), x and y counts
     (array([[2.]]), array([[[2., 0.]]]), array([[[1., 1.]]]))
     """
     n_item = offsets.shape[0] - 1
     n_rep = m_hist.shape[1]
     top = m_hist.shape[2] - 1
     within = pairable.shape[0] > 0
+    raters = strata_rater.shape[0] > 0
     n_pair = cross_used.shape[1] if cross_used.shape[0] > 0 else 0
     for lab in range(codes.shape[0]):
         cnt = np.zeros((n_rep, n_cat), dtype=np.float64)
@@ -79,6 +82,14 @@ def cross_vector(offsets, order, rep, codes, weight, pairs, n_cat, m_hist, paira
                     x = cnt[r, c]
                     pairable[lab, r, s, c] += x * w
                     pair_diag[lab, r, s, c] += x * (x - 1.0) * inv * w
+            if raters:
+                for j in range(offsets[i], offsets[i + 1]):
+                    row = j if order.shape[0] == 0 else order[j]
+                    c = codes[lab, row]
+                    if c < 0:
+                        continue
+                    r = 0 if rep.shape[0] == 0 else rep[j]
+                    strata_rater[lab, r, min(int(m[r]), top), rater[j], c] += 1.0 * w
             for p in range(n_pair):
                 a = pairs[p, 0]
                 b = pairs[p, 1]
