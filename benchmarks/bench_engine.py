@@ -106,18 +106,20 @@ def _timed(env: dict[str, str] | None = None) -> float:
     return float(out.stdout.strip().splitlines()[-1])
 
 
-def first_call(runs: int = 3) -> dict[str, Any]:
+def first_call(runs: int = 3, cold_runs: int = 2) -> dict[str, Any]:
     """Seconds from ``import xrr_accessor`` to a Table 5 of the demo data, fresh processes.
 
     ``warm``: best of ``runs`` processes after one that fills the numba cache;
-    ``cold``: one process with ``NUMBA_CACHE_DIR`` a fresh empty directory
-    (every kernel it calls compiles).
+    ``cold``: best of ``cold_runs`` processes, each with ``NUMBA_CACHE_DIR`` a
+    fresh empty directory (every kernel it calls compiles).
     """
     _timed()  # warm the cache
     warm = [_timed() for _ in range(runs)]
-    with tempfile.TemporaryDirectory() as tmp:
-        cold = _timed({**os.environ, "NUMBA_CACHE_DIR": tmp})
-    return {"warm": min(warm), "warm_all": warm, "cold": cold}
+    cold = []
+    for _ in range(cold_runs):
+        with tempfile.TemporaryDirectory() as tmp:
+            cold.append(_timed({**os.environ, "NUMBA_CACHE_DIR": tmp}))
+    return {"warm": min(warm), "warm_all": warm, "cold": min(cold), "cold_all": cold}
 
 
 def line_counts() -> list[tuple[str, int]]:
@@ -211,8 +213,10 @@ def targets(rows: list[dict], first: dict[str, Any] | None,
         add("First call in a fresh process, warm numba cache (import + load_demo + summary)",
             "<= 1 s", f"{warm:.2f} s (best of {len(first['warm_all'])}: {runs} s)",
             warm <= 1.0)
+        colds = first.get("cold_all", [first["cold"]])
         add("... cold: NUMBA_CACHE_DIR a fresh empty directory (every kernel compiles)",
-            "<= 3 s", f"{first['cold']:.2f} s", first["cold"] <= 3.0)
+            "<= 3 s", f"{first['cold']:.2f} s (best of {len(colds)}: "
+            + ", ".join(f"{t:.2f}" for t in colds) + " s)", first["cold"] <= 3.0)
     if counts:
         module, n = counts[0]
         over = sum(1 for _, k in counts if k > MODULE_LIMIT)
