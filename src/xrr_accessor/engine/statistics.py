@@ -214,11 +214,11 @@ def _small_pass(r: Rows, meta: Meta, w: np.ndarray, threads: int, pair_codes: np
         return True
     if ("cross" in g and g <= {"cross", "within", "raters", "strata"}
             and meta.form == "vector" and meta.n_category <= cross_pass.MAX_CATEGORIES):
-        names = ("m_hist", "pairable", "pair_diag", "strata_rater", "cross_agree",
+        cross = ("m_hist", "pairable", "pair_diag", "strata_rater", "cross_agree",
                  "cross_total", "cross_x", "cross_y", "cross_used", "cross_unpaired")
         _by_labels(meta.n_label, threads, lambda lo, hi: cross_pass.cross_vector(
             r.offsets, r.order, r.rep, r.rater, r.codes[lo:hi], w, pair_codes,
-            meta.n_category, *(out[k][lo:hi] for k in names)))
+            meta.n_category, *(out[k][lo:hi] for k in cross)))
         return True
     return False
 
