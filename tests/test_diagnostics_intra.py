@@ -27,7 +27,7 @@ from helpers import annotation_frames, assert_close_or_both_nan, quietly
 from naive import kappa_x as naive_kappa_x
 
 DATA = Path(__file__).parent / "data"
-LEVELS = ["nominal", "interval", "ordinal"]
+LEVELS = ["nominal", "interval", "ordinal", "ratio"]
 
 
 def _aad(level: str, cats: list):
