@@ -96,13 +96,14 @@ def within_moments(observed: np.ndarray, n: np.ndarray, s1: np.ndarray, s2: np.n
     return WithinSums(observed, 2.0 * n * sum_of_squares(n, s1, s2), n, None, 2.0 * n * s2)
 
 
-def within_counts(t: np.ndarray, observed: np.ndarray, o: np.ndarray | None = None,
+def within_counts(t: np.ndarray, observed: np.ndarray | None, o: np.ndarray | None = None,
                   d: np.ndarray | None = None) -> WithinSums:
     """:class:`WithinSums` from the pairable values' marginals ``t`` (..., K): with no
     ``d`` (nominal) ``observed`` is the disagreeing share of the pairs; with the
     coincidences ``o`` (..., K, K) and D, :func:`pair_disagreement` of them."""
     n = t.sum(axis=-1)
     if d is None:
+        assert observed is not None
         return WithinSums(observed, n**2 - (t**2).sum(axis=-1), n, t)
     assert o is not None
     return WithinSums(*pair_disagreement(o, t, t, d), n, t)
