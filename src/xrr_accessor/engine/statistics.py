@@ -196,8 +196,7 @@ def _small_pass(r: Rows, meta: Meta, w: np.ndarray, threads: int, pair_codes: np
     """The commonest passes through the small kernels, which compute the same numbers
     (to the last bit) with less to run and to compile: alpha's within-replication
     sums (:mod:`..kernels.within`), kappa_x's and Table 5's
-    (:mod:`..kernels.cross_pass`). False
-    when the call needs the general kernel."""
+    (:mod:`..kernels.cross_pass`). False when the call needs the general kernel."""
     g = meta.groups
     if w.ndim != 1 or r.mult.size:
         return False
