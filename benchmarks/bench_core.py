@@ -144,6 +144,35 @@ def extrapolate(rows: list[dict]) -> str:
             f"{seconds / irep['xrr_accessor_s']:,.0f}x.")
 
 
+def keep_sections(text: str, old: str) -> str:
+    r"""``text`` (the filled template) with the sections other scripts write kept from
+    ``old`` (the current BENCHMARKS.md): those the template marks are put in their
+    places, those it lacks are appended with their heading, in their order in ``old``.
+
+    >>> old = "## A\n<!-- a:start -->\nA1\n<!-- a:end -->\n## B\n<!-- b:start -->B1<!-- b:end -->\n"
+    >>> print(keep_sections("top\n<!-- a:start -->\n<!-- a:end -->\n", old))
+    top
+    <!-- a:start -->
+    A1
+    <!-- a:end -->
+    <BLANKLINE>
+    ## B
+    <!-- b:start -->B1<!-- b:end -->
+    <BLANKLINE>
+    """
+    for name in re.findall(r"<!-- (\w+):start -->", old):
+        start, end = f"<!-- {name}:start -->", f"<!-- {name}:end -->"
+        if end not in old:
+            continue
+        if start in text and end in text:  # the template's place for it
+            kept = old[old.index(start):old.index(end)]
+            text = text[:text.index(start)] + kept + text[text.index(end):]
+            continue
+        head = old.rfind("\n## ", 0, old.index(start)) + 1  # its heading, if any
+        text = text.rstrip("\n") + "\n\n" + old[head:old.index(end) + len(end)] + "\n"
+    return text
+
+
 def main(argv: list[str] | None = None) -> str:
     p = argparse.ArgumentParser()
     p.add_argument("--quick", action="store_true", help="tiny sizes (smoke test)")
@@ -180,12 +209,7 @@ def main(argv: list[str] | None = None) -> str:
                            ("{{ENV}}", f"{env}; {irrcac}")]:
             text = text.replace(key, value)
         old = (ROOT / "BENCHMARKS.md").read_text()
-        for name in re.findall(r"<!-- (\w+):start -->", text):  # sections other scripts write
-            start, end = f"<!-- {name}:start -->", f"<!-- {name}:end -->"
-            if start in old and end in old:
-                kept = old[old.index(start):old.index(end)]
-                text = text[:text.index(start)] + kept + text[text.index(end):]
-        (ROOT / "BENCHMARKS.md").write_text(text)
+        (ROOT / "BENCHMARKS.md").write_text(keep_sections(text, old))
     return md + "\n\n" + targets_md + "\n\n" + lines_md
 
 
