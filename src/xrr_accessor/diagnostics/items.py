@@ -9,7 +9,6 @@ n S2 - S1^2), the item's category counts otherwise.
 
 from __future__ import annotations
 
-import weakref
 from dataclasses import replace
 from typing import Any
 
@@ -18,16 +17,15 @@ import pandas as pd
 
 from ..engine.levels import Level
 from ..engine.staged import Job, Part, Pieces, Planned, Staged
-from ..kernels.accumulate import item_order
-from ..kernels.diagnostics import MATRIX, MOMENTS, NOMINAL, item_summary
-from ..kernels.ranking import ranked_order
+from ..kernels.diagnostics import MATRIX, MOMENTS, NOMINAL, item_summary_into
+from ..kernels.ranking import item_rows, ranked_groups, root_mean
 from ..lazy import deferrable
 from ._common import (
     Read,
     dist_for,
     finish,
+    frame_of,
     multi_index,
-    ranks,
     read,
     warn_undefined_rows,
     where_counts,
@@ -149,9 +147,11 @@ def summarize(read_: Read, label: int, counts: bool = False) -> dict[str, np.nda
     With ``counts`` at the ordinal level (a dask partition, whose own marginals
     are not the replication's), D is left out and each group's category counts
     ``counts`` (G, K) are returned instead, for :func:`ordinal_d` once the
-    marginals of every partition are known.
+    marginals of every partition are known. The arrays are rows of two blocks
+    (fresh memory is faulted in page by page: two blocks cost less than eight
+    arrays).
     """
-    offsets, order, key = _groups(read_)
+    offsets, order = read_.grouped()
     codes = read_.codes(label)
     k = read_.n_cat(label)
     n_rep = len(read_.ann.replications)
@@ -160,45 +160,41 @@ def summarize(read_: Read, label: int, counts: bool = False) -> dict[str, np.nda
     form = _form(read_)
     later = counts and read_.level.name == "ordinal"
     dist = np.zeros((0, 0, 0))
+    ints = np.empty((4, len(offsets) - 1), dtype=np.int64)
+    floats = np.empty((4, len(offsets) - 1))
     if form == MATRIX and later:
         form = NOMINAL  # D once the marginals are known; the rest needs no D
     elif form == MATRIX:
-        n = item_summary(offsets, order, codes, vals, dist, k, n_rep, NOMINAL)[0]
-        marginals = _marginals(n, key, codes, n_rep, k)
+        item_summary_into(offsets, order, codes, vals, dist, k, n_rep, NOMINAL, ints, floats)
+        marginals = _marginals(ints[0], _key(read_), codes, n_rep, k)
         dist = np.stack([dist_for(read_, label, marginals[r]) for r in range(n_rep)])
     # interval: values divided by a power of two (exact) so the squared differences
     # neither overflow (values near 1e154) nor underflow (near 1e-200); scaled back
     big = float(np.abs(vals).max()) if form == MOMENTS and vals.size else 0.0
     shift = int(np.frexp(big)[1]) if big > 0 and np.isfinite(big) else 0
-    n, pair_sum, mode, mode_count, _, lo, hi, mean = item_summary(
-        offsets, order, codes, np.ldexp(vals, -shift), dist, k, n_rep, form)
+    item_summary_into(offsets, order, codes, np.ldexp(vals, -shift), dist, k, n_rep, form,
+                      ints, floats)
+    n, mode, mode_count = ints[0], ints[1], ints[2]
+    pair_sum, lo, hi, mean = floats
     if shift:  # in place: every array of the size of the items is new memory to fault in
         for a in (lo, hi, mean):
             np.ldexp(a, shift, out=a)
     out = {"n": n, "mode": mode, "mode_count": mode_count, "lo": lo, "hi": hi, "mean": mean}
     if later:
+        key = _key(read_)
         sel = codes >= 0
         out["counts"] = np.bincount(key[sel] * k + codes[sel], minlength=len(n) * k
                                     ).reshape(len(n), k)
     else:
-        out["d"] = _root_mean(n, pair_sum, shift)
+        root_mean(n, pair_sum, shift)
+        out["d"] = pair_sum
     return out
 
 
-#: (offsets, order, key) of each Read, while it lives (one grouping for every label).
-_GROUPS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-
-def _groups(read_: Read) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The (item, replication) groups: as ``read_.groups()``, but with one replication
-    the key is the item code itself and rows already in item order keep an empty
-    ``order`` (the kernel reads them in place): no copies of the size of the data."""
-    if len(read_.ann.replications) > 1:
-        return read_.groups()
-    if read_ not in _GROUPS:
-        item = read_.ann.item
-        _GROUPS[read_] = (*item_order(item, len(read_.ann.items)), item)
-    return _GROUPS[read_]
+def _key(read_: Read) -> np.ndarray:
+    """Each annotation's group, ``item * n_rep + replication`` (the item itself with
+    one replication: no new array)."""
+    return read_.ann.item if len(read_.ann.replications) == 1 else read_.groups()[2]
 
 
 def _marginals(n: np.ndarray, key: np.ndarray, codes: np.ndarray, n_rep: int,
@@ -208,19 +204,6 @@ def _marginals(n: np.ndarray, key: np.ndarray, codes: np.ndarray, n_rep: int,
     sel = (codes >= 0) & (n[key] >= 2)
     return np.bincount((key[sel] % n_rep) * k + codes[sel], minlength=n_rep * k).reshape(
         n_rep, k).astype(float)
-
-
-def _root_mean(n: np.ndarray, pair_sum: np.ndarray, shift: int = 0) -> np.ndarray:
-    """D from the disagreement summed over pairs (NaN below two annotations), written
-    over ``pair_sum`` (float64): sqrt(pair_sum / C(n, 2)) * 2^shift."""
-    d = pair_sum
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        np.divide(d, n * (n - 1) / 2.0, out=d)
-        np.sqrt(d, out=d)
-        if shift:
-            np.ldexp(d, shift, out=d)
-    d[n < 2] = np.nan
-    return d
 
 
 def ordinal_d(read_: Read, label: int, n: np.ndarray, counts: np.ndarray) -> np.ndarray:
@@ -234,7 +217,8 @@ def ordinal_d(read_: Read, label: int, n: np.ndarray, counts: np.ndarray) -> np.
         c = counts[mine].astype(float)
         dist = dist_for(read_, label, c[n[mine] >= 2].sum(axis=0))
         pair_sum[mine] = ((c @ dist) * c).sum(axis=1) / 2.0
-    return _root_mean(n, pair_sum)
+    root_mean(n, pair_sum, 0)
+    return pair_sum
 
 
 def item_job(part: Part, level: Level) -> Pieces:
@@ -264,6 +248,49 @@ def _assemble(read_: Read, pieces: Pieces) -> list[dict[str, np.ndarray]]:
             s["d"] = ordinal_d(read_, j, s["n"], s.pop("counts"))
         out.append(s)
     return out
+
+
+#: The columns of item_disagreement's table, in order.
+COLUMNS = ("disagreement", "rank", "n_annotations", "mode", "mode_share", "mean", "spread")
+
+
+def _table(read_: Read, label: int, s: dict[str, np.ndarray], numeric: bool
+           ) -> tuple[pd.DataFrame, np.ndarray]:
+    """One label's rows, ranked (:func:`~xrr_accessor.kernels.ranking.item_rows`
+    writes them into two blocks that become the table's columns without a copy),
+    with the index levels the input has; and the replication of each row where D
+    is undefined."""
+    ann = read_.ann
+    n_rep = len(ann.replications)
+    order = ranked_groups(s["n"], s["d"], n_rep)  # (replication, D descending, item)
+    m = len(order)
+    floats = np.empty((4 if numeric else 2, m))
+    ints = np.empty((6, m), dtype=np.int64)  # n, mode, rank, item, replication, item id
+    undefined = np.empty(m, dtype=bool)
+    item_rows(order, s["n"], s["d"], s["mode"], s["mode_count"], s["lo"], s["hi"],
+              s["mean"], n_rep, floats, ints, undefined)
+    cats = ann.categories[label]
+    names = list(COLUMNS if numeric else COLUMNS[:5])
+    blocks: list[tuple[Any, list[str]]] = [
+        (floats, ["disagreement", "mode_share", "mean", "spread"][:len(floats)]),
+        (pd.arrays.IntegerArray(ints[2], undefined), ["rank"])]
+    if cats.dtype == np.int64:  # the mode's values in place of its codes, beside n
+        np.take(cats.to_numpy(), ints[1], out=ints[1])
+        blocks.append((ints[:2], ["n_annotations", "mode"]))
+    else:
+        blocks += [(ints[:1], ["n_annotations"]), (cats.take(ints[1]), ["mode"])]
+    levels = [("label", ann.labels, lambda: np.full(m, label), ann.has_label),
+              ("replication", ann.replications, lambda: ints[4], ann.has_replication),
+              ("item", ann.items, lambda: ints[3], True)]
+    kept = [(name, values, codes()) for name, values, codes, had in levels if had]
+    if len(kept) > 1:
+        index = multi_index(kept)
+    elif ann.items.dtype == np.int64:
+        index = pd.Index(np.take(ann.items.to_numpy(), ints[3], out=ints[5]), name="item",
+                         copy=False)
+    else:
+        index = ann.items.take(ints[3]).rename("item")
+    return frame_of(blocks, names, index), ints[4][undefined]
 
 
 @deferrable
@@ -328,34 +355,14 @@ def item_disagreement(data: Any, level: Any = "interval", **roles: Any) -> Any:
     else:
         every = [summarize(read_, j) for j in range(len(read_.ann.labels))]
     ann = read_.ann
-    n_rep = len(ann.replications)
     numeric = any(read_.values(j) is not None for j in range(len(ann.labels)))
     parts, n_bad, bad_lab, bad_rep = [], 0, [], []
     for j in range(len(ann.labels)):
-        s = every[j]
-        g = np.flatnonzero(s["n"] > 0)
-        d = s["d"][g]
-        rep = g % n_rep
-        order = ranked_order(g, d, n_rep)  # np.lexsort((g // n_rep, -d, rep)), NaN last
-        g, d, rep = g[order], d[order], rep[order]
-        rank = ranks(rep, d)
-        n = s["n"][g]
-        cats = ann.categories[j]
-        cols: dict[str, Any] = {
-            "disagreement": d, "rank": rank, "n_annotations": n,
-            "mode": cats[s["mode"][g]], "mode_share": s["mode_count"][g] / n,
-        }
-        if numeric:
-            cols["mean"] = s["mean"][g]
-            cols["spread"] = s["hi"][g] - s["lo"][g]
-        index = multi_index([("label", ann.labels, np.full(len(g), j)),
-                             ("replication", ann.replications, rep),
-                             ("item", ann.items, g // n_rep)])
-        parts.append(pd.DataFrame(cols, index=index))
-        bad = np.isnan(d)
-        n_bad += int(bad.sum())
-        bad_lab.append(np.full(int(bad.sum()), j))
-        bad_rep.append(rep[bad])
+        part, rep = _table(read_, j, every[j], numeric)
+        parts.append(part)
+        n_bad += len(rep)
+        bad_lab.append(np.full(len(rep), j))
+        bad_rep.append(rep)
     frame = parts[0] if len(parts) == 1 else pd.concat(parts)
     warn_undefined_rows(
         "item_disagreement", n_bad, len(frame),

@@ -34,21 +34,33 @@ def item_summary(offsets: np.ndarray, order: np.ndarray, codes: np.ndarray,
     sum_{c < d} n_c n_d D[r, c, d] with ``dist`` (R, K, K) per replication r
     (group g is replication g % n_rep). ``values`` (K,) are the categories' numbers,
     empty when they are not numbers (then ``lo``/``hi``/``mean`` are NaN).
+    ``order`` empty: the rows are already grouped (group g is rows
+    ``offsets[g]:offsets[g + 1]``).
 
     Returns n (G,) int64, pair_sum (G,), mode (G,) int64 (the most frequent
     code, the smallest on ties; -1 for an empty group), mode_count (G,) int64,
     n_modes (G,) int64 (categories tied at the top), lo, hi, mean (G,).
     """
     n_group = offsets.shape[0] - 1
+    ints = np.empty((4, n_group), dtype=np.int64)
+    floats = np.empty((4, n_group))
+    item_summary_into(offsets, order, codes, values, dist, n_cat, n_rep, form, ints,
+                      floats)
+    return (ints[0], floats[0], ints[1], ints[2], ints[3], floats[1], floats[2],
+            floats[3])
+
+
+@njit(**_JIT)
+def item_summary_into(offsets: np.ndarray, order: np.ndarray, codes: np.ndarray,
+                      values: np.ndarray, dist: np.ndarray, n_cat: int, n_rep: int,
+                      form: int, ints: np.ndarray, floats: np.ndarray) -> None:
+    """:func:`item_summary` written into ``ints`` (4, >= G) rows n, mode,
+    mode_count, n_modes and ``floats`` (4, >= G) rows pair_sum, lo, hi, mean
+    (memory the caller allocates: one block, not eight arrays to fault in)."""
+    n_group = offsets.shape[0] - 1
     numeric = values.shape[0] > 0
-    n = np.zeros(n_group, dtype=np.int64)
-    pair_sum = np.zeros(n_group)
-    mode = np.full(n_group, -1, dtype=np.int64)
-    mode_count = np.zeros(n_group, dtype=np.int64)
-    n_modes = np.zeros(n_group, dtype=np.int64)
-    lo = np.full(n_group, np.nan)
-    hi = np.full(n_group, np.nan)
-    mean = np.full(n_group, np.nan)
+    n, mode, mode_count, n_modes = ints[0], ints[1], ints[2], ints[3]
+    pair_sum, lo, hi, mean = floats[0], floats[1], floats[2], floats[3]
     count = np.zeros(n_cat, dtype=np.int64)
     seen = np.empty(n_cat, dtype=np.int64)
     for g in range(n_group):
@@ -78,12 +90,17 @@ def item_summary(offsets: np.ndarray, order: np.ndarray, codes: np.ndarray,
                 high = max(high, v)
                 s1 += v - shift
                 s2 += (v - shift) ** 2
+        n[g] = m
+        lo[g] = low
+        hi[g] = high
+        mean[g] = np.nan
+        pair_sum[g] = 0.0
+        mode[g] = -1
+        mode_count[g] = 0
+        n_modes[g] = 0
         if m == 0:
             continue
-        n[g] = m
         if numeric:
-            lo[g] = low
-            hi[g] = high
             mean[g] = shift + s1 / m
         if form == MOMENTS:
             pair_sum[g] = max(m * s2 - s1 * s1, 0.0)
@@ -115,7 +132,6 @@ def item_summary(offsets: np.ndarray, order: np.ndarray, codes: np.ndarray,
         mode[g] = best
         mode_count[g] = top
         n_modes[g] = ties
-    return n, pair_sum, mode, mode_count, n_modes, lo, hi, mean
 
 
 @njit(**_JIT)

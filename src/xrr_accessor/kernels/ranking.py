@@ -2,19 +2,130 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
 from numba import njit
 
-__all__ = ["RADIX_BITS", "ranked_order"]
+__all__ = ["DISTINCT", "RADIX_BITS", "item_rows", "ranked_groups", "ranked_order", "root_mean"]
 
 _JIT: dict[str, Any] = {"cache": True, "nogil": True, "fastmath": False}
 
 
-#: Bits of the key sorted per pass of :func:`ranked_order` (four passes over 64 bits).
+#: Bits of the key sorted per pass of the radix sort (four passes over 64 bits).
 RADIX_BITS = 16
 RADIX = 1 << RADIX_BITS
+
+#: Up to this many distinct scores, one counting sort by the score's rank among them
+#: replaces the radix passes (scores of a few annotations per item on a scale repeat).
+DISTINCT = 1024
+_SLOTS = 4 * DISTINCT  # open-addressing table, at most a quarter full
+
+
+@njit(**_JIT)
+def _descending_keys(neg: np.ndarray) -> np.ndarray:
+    """``neg`` (float64, the scores negated plus 0.0 so -0.0 and 0.0 are one key)
+    turned in place into unsigned keys that sort as the scores from the largest,
+    NaN after every number; returned as a view of ``neg``'s memory."""
+    key = neg.view(np.uint64)
+    sign = np.uint64(1) << np.uint64(63)
+    for a in range(neg.shape[0]):
+        b = key[a]
+        key[a] = ~np.uint64(0) if neg[a] != neg[a] else (~b if b & sign else b | sign)
+    return key
+
+
+@njit(**_JIT)
+def _by_distinct(key: np.ndarray, item: np.ndarray, out: np.ndarray) -> bool:
+    """``item`` stably sorted by ``key`` into ``out`` through the keys' ranks among
+    their distinct values; False (``out`` untouched) when there are more than
+    :data:`DISTINCT` of them."""
+    n = key.shape[0]
+    slot_key = np.empty(_SLOTS, dtype=np.uint64)
+    slot_id = np.full(_SLOTS, -1, dtype=np.int64)
+    found = np.empty(DISTINCT, dtype=np.uint64)
+    count = np.zeros(DISTINCT + 1, dtype=np.int64)
+    which = np.empty(n, dtype=np.int64)
+    mask = np.uint64(_SLOTS - 1)
+    k = 0
+    for a in range(n):
+        v = key[a]
+        h = ((v * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(40)) & mask
+        while slot_id[h] >= 0 and slot_key[h] != v:
+            h = (h + np.uint64(1)) & mask
+        if slot_id[h] < 0:
+            if k == DISTINCT:
+                return False
+            slot_key[h] = v
+            slot_id[h] = k
+            found[k] = v
+            k += 1
+        u = slot_id[h]
+        which[a] = u
+        count[u] += 1
+    rank = np.argsort(found[:k])  # the distinct keys in order
+    start = np.empty(k, dtype=np.int64)
+    total = 0
+    for r in range(k):
+        start[rank[r]] = total
+        total += count[rank[r]]
+    for a in range(n):
+        u = which[a]
+        out[start[u]] = item[a]
+        start[u] += 1
+    return True
+
+
+@njit(**_JIT)
+def _sort_by_key(key: np.ndarray, item: np.ndarray) -> np.ndarray:
+    """``item`` stably sorted by the unsigned ``key`` (both (n,); ``key`` is reused):
+    a counting sort when the keys take few values, else a radix sort of
+    :data:`RADIX_BITS` bits a pass, moving keys and items together."""
+    n = key.shape[0]
+    out = np.empty(n, dtype=np.int64)
+    if _by_distinct(key, item, out):
+        return out
+    tmp_key = np.empty(n, dtype=np.uint64)
+    count = np.zeros(RADIX + 1, dtype=np.int64)
+    mask = np.uint64(RADIX - 1)
+    src_key, src, dst_key, dst = key, item.copy(), tmp_key, out
+    for shift in range(0, 64, RADIX_BITS):
+        count[:] = 0
+        s = np.uint64(shift)
+        for a in range(n):
+            count[((src_key[a] >> s) & mask) + np.uint64(1)] += 1
+        if count.max() == n:  # one digit value: nothing moves
+            continue
+        for d in range(RADIX):
+            count[d + 1] += count[d]
+        for a in range(n):
+            d = (src_key[a] >> s) & mask
+            dst_key[count[d]] = src_key[a]
+            dst[count[d]] = src[a]
+            count[d] += 1
+        src_key, src, dst_key, dst = dst_key, dst, src_key, src
+    return src
+
+
+@njit(**_JIT)
+def _by_replication(order: np.ndarray, group: np.ndarray, n_rep: int) -> np.ndarray:
+    """``order`` stably sorted by replication ``group[order] % n_rep``."""
+    if n_rep <= 1:
+        return order
+    n = order.shape[0]
+    out = np.empty(n, dtype=np.int64)
+    rc = np.zeros(n_rep + 1, dtype=np.int64)
+    for a in range(n):
+        rc[group[order[a]] % n_rep + 1] += 1
+    for r in range(n_rep):
+        rc[r + 1] += rc[r]
+    for a in range(n):
+        p = order[a]
+        r = group[p] % n_rep
+        out[rc[r]] = p
+        rc[r] += 1
+    return out
 
 
 @njit(**_JIT)
@@ -23,49 +134,97 @@ def ranked_order(group: np.ndarray, score: np.ndarray, n_rep: int) -> np.ndarray
     largest, NaN last), ties in the order given: ``np.lexsort((group // n_rep, -score,
     group % n_rep))`` for ``group`` ascending, in O(n).
 
-    A stable radix sort (:data:`RADIX_BITS` bits a pass) of the score's float bits
-    turned into an unsigned key that sorts as the descending score; then a stable
-    counting sort by replication when there are several. (Scores are never -inf:
-    NaN sorts after every number.)
+    A stable sort of the score's float bits turned into an unsigned key that
+    sorts as the descending score (a counting sort by rank when there are at
+    most :data:`DISTINCT` distinct scores, else a radix sort); then a stable
+    counting sort by replication when there are several. (Scores are never
+    -inf: NaN sorts after every number.)
     """
     n = score.shape[0]
     neg = np.empty(n, dtype=np.float64)
     for a in range(n):
-        neg[a] = -score[a] + 0.0  # descending; -0.0 and 0.0 one key
-    key = neg.view(np.uint64)  # in place: the bits as a key that sorts as the number
-    sign = np.uint64(1) << np.uint64(63)
-    for a in range(n):
-        b = key[a]
-        key[a] = ~np.uint64(0) if score[a] != score[a] else (~b if b & sign else b | sign)
-    order = np.arange(n)
-    tmp = np.empty(n, dtype=np.int64)
-    count = np.zeros(RADIX + 1, dtype=np.int64)
-    mask = np.uint64(RADIX - 1)
-    for shift in range(0, 64, RADIX_BITS):
-        count[:] = 0
-        s = np.uint64(shift)
-        for a in range(n):
-            count[((key[a] >> s) & mask) + np.uint64(1)] += 1
-        if count.max() == n:  # one digit value: nothing moves
-            continue
-        for d in range(RADIX):
-            count[d + 1] += count[d]
-        for a in range(n):
-            p = order[a]
-            d = (key[p] >> s) & mask
-            tmp[count[d]] = p
-            count[d] += 1
-        order, tmp = tmp, order
-    if n_rep > 1:
-        rc = np.zeros(n_rep + 1, dtype=np.int64)
-        for a in range(n):
-            rc[group[a] % n_rep + 1] += 1
-        for r in range(n_rep):
-            rc[r + 1] += rc[r]
-        for a in range(n):
-            p = order[a]
-            r = group[p] % n_rep
-            tmp[rc[r]] = p
-            rc[r] += 1
-        order = tmp
-    return order
+        neg[a] = -score[a] + 0.0
+    return _by_replication(_sort_by_key(_descending_keys(neg), np.arange(n)), group,
+                           n_rep)
+
+
+@njit(**_JIT)
+def ranked_groups(n: np.ndarray, score: np.ndarray, n_rep: int) -> np.ndarray:
+    """The groups ``g`` with ``n[g] > 0`` sorted as :func:`ranked_order` sorts them
+    (replication ``g % n_rep``, ``score[g]`` from the largest, NaN last, ties by
+    ``g``): ``g[ranked_order(g, score[g], n_rep)]`` for ``g = flatnonzero(n > 0)``."""
+    m = 0
+    for g in range(n.shape[0]):
+        if n[g] > 0:
+            m += 1
+    neg = np.empty(m, dtype=np.float64)
+    group = np.empty(m, dtype=np.int64)
+    a = 0
+    for g in range(n.shape[0]):
+        if n[g] > 0:
+            neg[a] = -score[g] + 0.0
+            group[a] = g
+            a += 1
+    by = _sort_by_key(_descending_keys(neg), group)
+    if n_rep <= 1:
+        return by
+    out = np.empty(m, dtype=np.int64)
+    rc = np.zeros(n_rep + 1, dtype=np.int64)
+    for a in range(m):
+        rc[by[a] % n_rep + 1] += 1
+    for r in range(n_rep):
+        rc[r + 1] += rc[r]
+    for a in range(m):
+        r = by[a] % n_rep
+        out[rc[r]] = by[a]
+        rc[r] += 1
+    return out
+
+
+@njit(**_JIT)
+def root_mean(n: np.ndarray, pair_sum: np.ndarray, shift: int) -> None:
+    """D in place of ``pair_sum``: sqrt(pair_sum / C(n, 2)) * 2^shift, NaN below two
+    annotations."""
+    for g in range(n.shape[0]):
+        m = n[g]
+        if m < 2:
+            pair_sum[g] = np.nan
+        else:
+            pair_sum[g] = math.ldexp(math.sqrt(pair_sum[g] / (m * (m - 1) / 2.0)), shift)
+
+
+@njit(**_JIT)
+def item_rows(order: np.ndarray, n: np.ndarray, d: np.ndarray, mode: np.ndarray,
+              mode_count: np.ndarray, lo: np.ndarray, hi: np.ndarray, mean: np.ndarray,
+              n_rep: int, floats: np.ndarray, ints: np.ndarray, undefined: np.ndarray
+              ) -> None:
+    """The rows of item_disagreement's table in ``order`` (groups, from
+    :func:`ranked_groups`), written into memory the caller allocates.
+
+    ``floats`` (2 or 4, M): D, mode share, and with 4 rows the mean and spread
+    (max - min); ``ints`` (>= 5, M): annotations, mode code, competition rank
+    within the replication (1, 2, 2, 4: ties share the better rank), item and
+    replication; ``undefined`` (M,): D is NaN (its rank is <NA>).
+    """
+    numeric = floats.shape[0] > 2
+    group_start = 0
+    run_start = 0
+    for i in range(order.shape[0]):
+        g = order[i]
+        r = g % n_rep
+        if i == 0 or r != ints[4, i - 1]:
+            group_start = i
+            run_start = i
+        elif d[g] != d[order[i - 1]]:
+            run_start = i
+        floats[0, i] = d[g]
+        floats[1, i] = mode_count[g] / n[g]
+        if numeric:
+            floats[2, i] = mean[g]
+            floats[3, i] = hi[g] - lo[g]
+        ints[0, i] = n[g]
+        ints[1, i] = mode[g]
+        ints[2, i] = run_start - group_start + 1
+        ints[3, i] = g // n_rep
+        ints[4, i] = r
+        undefined[i] = d[g] != d[g]
