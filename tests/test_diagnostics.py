@@ -113,6 +113,40 @@ def test_item_disagreement_equals_naive(df, level):
         assert row["spread"] == pytest.approx(ref["spread"], abs=1e-12)
 
 
+@pytest.mark.parametrize("n_cat", [1, 2, 8, 9, 12])
+@pytest.mark.parametrize("level", ["nominal", "interval", "ordinal"])
+def test_item_counts_packed_and_in_a_table_equal_naive(n_cat, level):
+    """The per-item kernel counts up to 8 categories in the bytes of one integer when
+    an item has fewer than 256 rows, in a scratch table otherwise: items of 2 to 300
+    annotations (one past 255), 1 to 12 categories, ties for the mode, a missing
+    value first in an item, rows in random order; each against the naive loops."""
+    rng = np.random.default_rng(n_cat)
+    sizes = [2, 3, 5, 8, 255, 256, 300, 1]
+    rows = []
+    for i, size in enumerate(sizes * 3):
+        values = rng.integers(0, n_cat, size)
+        if i % 4 == 0:
+            values[: size // 2] = 0  # a tie for the mode between 0 and the rest
+            values[size // 2:] = n_cat - 1
+        rows += [(i, f"r{k}", "P0", 0.5 * float(v) - 1.0) for k, v in enumerate(values)]
+    df = pd.DataFrame(rows, columns=["item", "rater", "pool", "value"])
+    df = df.sample(frac=1.0, random_state=n_cat).reset_index(drop=True)
+    first_missing = df.index[df["item"] == 1][0]
+    df.loc[first_missing, "value"] = np.nan  # missing, first of its item after sorting
+    df = df.sort_values(["item"], kind="stable").reset_index(drop=True)
+    got, _ = quietly(xrr.item_disagreement, df, level=level, replication="pool")
+    want = naive_items(df.dropna(subset=["value"]), level)
+    assert len(got) == len(want)
+    for (_, item), row in got.iterrows():
+        ref = want[("P0", item)]
+        assert_close_or_both_nan(row["disagreement"], ref["d"])
+        assert row["n_annotations"] == ref["n"]
+        assert row["mode"] == ref["mode"]
+        assert row["mode_share"] == pytest.approx(ref["mode_share"], abs=1e-12)
+        assert row["mean"] == pytest.approx(ref["mean"], abs=1e-12)
+        assert row["spread"] == pytest.approx(ref["spread"], abs=1e-12)
+
+
 @given(df=annotation_frames(max_items=10, max_raters=5, max_reps=2))
 def test_items_ranked_most_disagreement_first(df):
     got, _ = quietly(xrr.item_disagreement, df.iloc[::-1], level="interval")
@@ -329,15 +363,26 @@ def test_inputs_are_not_modified():
 @settings(max_examples=300, deadline=None)
 @given(scores=st.lists(st.sampled_from([np.nan, 0.0, -0.0, 0.5, 1.0, 1.5, 2.0, 1e-300, 1e300,
                                         np.inf, 0.1 + 0.2, 0.3]), max_size=50),
-       n_rep=st.integers(1, 3), seed=st.integers(0, 2**16))
-def test_ranked_order_equals_lexsort(scores, n_rep, seed):
+       n_rep=st.integers(1, 3), seed=st.integers(0, 2**16),
+       n_distinct=st.sampled_from([0, 0, 1100, 3000]))
+def test_ranked_order_equals_lexsort(scores, n_rep, seed, n_distinct):
     """item_disagreement's row order (replication, D from the largest, NaN last, ties by
-    item) from the radix kernel, against the np.lexsort it replaces; ties, signed zeros,
-    infinities and numbers one ulp apart included."""
-    from xrr_accessor.kernels.ranking import ranked_order
+    item) from the ranking kernels, against the np.lexsort they replace; ties, signed
+    zeros, infinities and numbers one ulp apart included; up to 1024 distinct scores
+    (a counting sort by their rank) and more (the radix sort); ranked_groups (the
+    groups with annotations, in that order) as g[ranked_order(g, d[g])]."""
+    from xrr_accessor.kernels.ranking import DISTINCT, ranked_groups, ranked_order
 
-    d = np.array(scores, dtype=float)
     rng = np.random.default_rng(seed)
+    d = np.r_[np.array(scores, dtype=float), rng.normal(size=n_distinct),
+              np.array(scores, dtype=float)]
+    rng.shuffle(d)
+    assert (len(np.unique(d)) > DISTINCT) == (n_distinct > 0)
     g = np.sort(rng.choice(10 * len(d) + 1, len(d), replace=False)).astype(np.int64)
     want = np.lexsort((g // n_rep, np.where(np.isnan(d), np.inf, -d), g % n_rep))
     np.testing.assert_array_equal(ranked_order(g, d, n_rep), want)
+    n = np.zeros(10 * len(d) + 1, dtype=np.int64)
+    n[g] = rng.integers(1, 4, len(g))
+    score = np.full(len(n), -7.0)  # groups without annotations: any score, left out
+    score[g] = d
+    np.testing.assert_array_equal(ranked_groups(n, score, n_rep), g[want])

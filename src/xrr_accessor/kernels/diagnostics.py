@@ -22,6 +22,9 @@ _JIT: dict[str, Any] = {"cache": True, "nogil": True, "fastmath": False}
 #: ``form`` of :func:`item_summary`: nominal (0/1), interval (moments), K x K matrix.
 NOMINAL, MOMENTS, MATRIX = 0, 1, 2
 
+#: Up to this many categories :func:`item_summary` counts a group's in one integer.
+PACKED = 8
+
 
 @njit(**_JIT)
 def item_summary(offsets: np.ndarray, order: np.ndarray, codes: np.ndarray,
@@ -61,31 +64,40 @@ def item_summary_into(offsets: np.ndarray, order: np.ndarray, codes: np.ndarray,
     numeric = values.shape[0] > 0
     n, mode, mode_count, n_modes = ints[0], ints[1], ints[2], ints[3]
     pair_sum, lo, hi, mean = floats[0], floats[1], floats[2], floats[3]
+    inplace = order.shape[0] == 0
+    # up to PACKED categories (no K x K matrix), a group of fewer than 256 rows counts
+    # its categories in the bytes of one integer: no scratch table, no branch per row
+    packed = n_cat <= PACKED and form != MATRIX
     count = np.zeros(n_cat, dtype=np.int64)
     seen = np.empty(n_cat, dtype=np.int64)
     for g in range(n_group):
+        start, stop = offsets[g], offsets[g + 1]
+        while start < stop and (codes[start] if inplace else codes[order[start]]) < 0:
+            start += 1  # the first annotation: its value shifts the group's
+        small = packed and stop - start < 256
         m = 0
         k = 0
+        bag = np.uint64(0)
         s1 = 0.0
         s2 = 0.0
-        shift = np.nan
-        low = np.nan
-        high = np.nan
-        for p in range(offsets[g], offsets[g + 1]):
-            c = codes[order[p]] if order.shape[0] else codes[p]
+        shift = values[codes[start] if inplace else codes[order[start]]] if (
+            numeric and start < stop) else np.nan
+        low = shift
+        high = shift
+        for p in range(start, stop):
+            c = codes[p] if inplace else codes[order[p]]
             if c < 0:
                 continue
-            if count[c] == 0:
-                seen[k] = c
-                k += 1
-            count[c] += 1
             m += 1
+            if small:
+                bag += np.uint64(1) << np.uint64(8 * c)
+            else:
+                if count[c] == 0:
+                    seen[k] = c
+                    k += 1
+                count[c] += 1
             if numeric:
                 v = values[c]
-                if m == 1:
-                    shift = v
-                    low = v
-                    high = v
                 low = min(low, v)
                 high = max(high, v)
                 s1 += v - shift
@@ -102,33 +114,41 @@ def item_summary_into(offsets: np.ndarray, order: np.ndarray, codes: np.ndarray,
             continue
         if numeric:
             mean[g] = shift + s1 / m
-        if form == MOMENTS:
-            pair_sum[g] = max(m * s2 - s1 * s1, 0.0)
-        elif form == NOMINAL:
-            sq = 0
-            for u in range(k):
-                sq += count[seen[u]] ** 2
-            pair_sum[g] = (m * m - sq) / 2.0
-        else:
-            total = 0.0
-            r = g % n_rep
-            for u in range(k):
-                for w in range(u + 1, k):
-                    total += count[seen[u]] * count[seen[w]] * dist[r, seen[u], seen[w]]
-            pair_sum[g] = total
         best = -1
         top = 0
         ties = 0
-        for u in range(k):
-            c = seen[u]
-            if count[c] > top:
-                top = count[c]
-                best = c
-                ties = 1
-            elif count[c] == top:
-                ties += 1
-                best = min(best, c)
-            count[c] = 0  # reset the scratch for the next group
+        sq = 0
+        if small:  # without a branch per category (their order is random)
+            for c in range(n_cat):
+                cu = np.int64((bag >> np.uint64(8 * c)) & np.uint64(255))
+                sq += cu * cu
+                top = max(top, cu)
+            for c in range(n_cat - 1, -1, -1):  # the smallest code at the top count
+                at_top = np.int64((bag >> np.uint64(8 * c)) & np.uint64(255)) == top
+                best = c if at_top else best
+                ties += at_top
+        else:
+            for u in range(k):
+                c = seen[u]
+                cu = count[c]
+                sq += cu * cu
+                if form == MATRIX:
+                    r = g % n_rep
+                    for w in range(u + 1, k):
+                        pair_sum[g] += cu * count[seen[w]] * dist[r, c, seen[w]]
+                if cu > top:
+                    top = cu
+                    best = c
+                    ties = 1
+                elif cu == top:
+                    ties += 1
+                    best = min(best, c)
+            for u in range(k):
+                count[seen[u]] = 0  # reset the scratch for the next group
+        if form == MOMENTS:
+            pair_sum[g] = max(m * s2 - s1 * s1, 0.0)
+        elif form == NOMINAL:
+            pair_sum[g] = (m * m - sq) / 2.0
         mode[g] = best
         mode_count[g] = top
         n_modes[g] = ties
