@@ -385,4 +385,5 @@ def test_ranked_order_equals_lexsort(scores, n_rep, seed, n_distinct):
     n[g] = rng.integers(1, 4, len(g))
     score = np.full(len(n), -7.0)  # groups without annotations: any score, left out
     score[g] = d
-    np.testing.assert_array_equal(ranked_groups(n, score, n_rep), g[want])
+    scratch = np.full((4, len(n)), -1, dtype=np.int64)
+    np.testing.assert_array_equal(ranked_groups(n, score, n_rep, scratch), g[want])

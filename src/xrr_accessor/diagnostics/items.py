@@ -17,11 +17,19 @@ import pandas as pd
 
 from ..engine.levels import Level
 from ..engine.staged import Job, Part, Pieces, Planned, Staged
-from ..kernels.diagnostics import MATRIX, MOMENTS, NOMINAL, item_summary_into
-from ..kernels.ranking import item_rows, ranked_groups, root_mean
+from ..kernels.ranking import (
+    MATRIX,
+    MOMENTS,
+    NOMINAL,
+    item_rows,
+    item_summary_into,
+    ranked_groups,
+    root_mean,
+)
 from ..lazy import deferrable
 from ._common import (
     Read,
+    blocks,
     dist_for,
     finish,
     frame_of,
@@ -160,8 +168,8 @@ def summarize(read_: Read, label: int, counts: bool = False) -> dict[str, np.nda
     form = _form(read_)
     later = counts and read_.level.name == "ordinal"
     dist = np.zeros((0, 0, 0))
-    ints = np.empty((4, len(offsets) - 1), dtype=np.int64)
-    floats = np.empty((4, len(offsets) - 1))
+    both = blocks(8, len(offsets) - 1)
+    ints, floats = both[:4], both[4:].view(np.float64)
     if form == MATRIX and later:
         form = NOMINAL  # D once the marginals are known; the rest needs no D
     elif form == MATRIX:
@@ -262,23 +270,25 @@ def _table(read_: Read, label: int, s: dict[str, np.ndarray], numeric: bool
     is undefined."""
     ann = read_.ann
     n_rep = len(ann.replications)
-    order = ranked_groups(s["n"], s["d"], n_rep)  # (replication, D descending, item)
+    # (replication, D descending, item)
+    order = ranked_groups(s["n"], s["d"], n_rep, blocks(4, len(s["n"])))
     m = len(order)
-    floats = np.empty((4 if numeric else 2, m))
-    ints = np.empty((6, m), dtype=np.int64)  # n, mode, rank, item, replication, item id
+    rows = blocks(10 if numeric else 8, m)  # the table's columns and index, one block
+    floats = rows[:4 if numeric else 2].view(np.float64)
+    ints = rows[len(floats):]  # n, mode, rank, item, replication, item id
     undefined = np.empty(m, dtype=bool)
     item_rows(order, s["n"], s["d"], s["mode"], s["mode_count"], s["lo"], s["hi"],
               s["mean"], n_rep, floats, ints, undefined)
     cats = ann.categories[label]
     names = list(COLUMNS if numeric else COLUMNS[:5])
-    blocks: list[tuple[Any, list[str]]] = [
+    columns: list[tuple[Any, list[str]]] = [
         (floats, ["disagreement", "mode_share", "mean", "spread"][:len(floats)]),
         (pd.arrays.IntegerArray(ints[2], undefined), ["rank"])]
     if cats.dtype == np.int64:  # the mode's values in place of its codes, beside n
         np.take(cats.to_numpy(), ints[1], out=ints[1])
-        blocks.append((ints[:2], ["n_annotations", "mode"]))
+        columns.append((ints[:2], ["n_annotations", "mode"]))
     else:
-        blocks += [(ints[:1], ["n_annotations"]), (cats.take(ints[1]), ["mode"])]
+        columns += [(ints[:1], ["n_annotations"]), (cats.take(ints[1]), ["mode"])]
     levels = [("label", ann.labels, lambda: np.full(m, label), ann.has_label),
               ("replication", ann.replications, lambda: ints[4], ann.has_replication),
               ("item", ann.items, lambda: ints[3], True)]
@@ -290,7 +300,7 @@ def _table(read_: Read, label: int, s: dict[str, np.ndarray], numeric: bool
                          copy=False)
     else:
         index = ann.items.take(ints[3]).rename("item")
-    return frame_of(blocks, names, index), ints[4][undefined]
+    return frame_of(columns, names, index), ints[4][undefined]
 
 
 @deferrable

@@ -17,13 +17,13 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from .ranking import MATRIX, MOMENTS, NOMINAL, item_summary_into
+
 _JIT: dict[str, Any] = {"cache": True, "nogil": True, "fastmath": False}
 
-#: ``form`` of :func:`item_summary`: nominal (0/1), interval (moments), K x K matrix.
-NOMINAL, MOMENTS, MATRIX = 0, 1, 2
+__all__ = ["MATRIX", "MOMENTS", "NOMINAL", "group_pairs", "item_summary", "rater_categorical",
+           "rater_moments", "same_rater_pairs"]
 
-#: Up to this many categories :func:`item_summary` counts a group's in one integer.
-PACKED = 8
 
 
 @njit(**_JIT)
@@ -51,107 +51,6 @@ def item_summary(offsets: np.ndarray, order: np.ndarray, codes: np.ndarray,
                       floats)
     return (ints[0], floats[0], ints[1], ints[2], ints[3], floats[1], floats[2],
             floats[3])
-
-
-@njit(**_JIT)
-def item_summary_into(offsets: np.ndarray, order: np.ndarray, codes: np.ndarray,
-                      values: np.ndarray, dist: np.ndarray, n_cat: int, n_rep: int,
-                      form: int, ints: np.ndarray, floats: np.ndarray) -> None:
-    """:func:`item_summary` written into ``ints`` (4, >= G) rows n, mode,
-    mode_count, n_modes and ``floats`` (4, >= G) rows pair_sum, lo, hi, mean
-    (memory the caller allocates: one block, not eight arrays to fault in)."""
-    n_group = offsets.shape[0] - 1
-    numeric = values.shape[0] > 0
-    n, mode, mode_count, n_modes = ints[0], ints[1], ints[2], ints[3]
-    pair_sum, lo, hi, mean = floats[0], floats[1], floats[2], floats[3]
-    inplace = order.shape[0] == 0
-    # up to PACKED categories (no K x K matrix), a group of fewer than 256 rows counts
-    # its categories in the bytes of one integer: no scratch table, no branch per row
-    packed = n_cat <= PACKED and form != MATRIX
-    count = np.zeros(n_cat, dtype=np.int64)
-    seen = np.empty(n_cat, dtype=np.int64)
-    for g in range(n_group):
-        start, stop = offsets[g], offsets[g + 1]
-        while start < stop and (codes[start] if inplace else codes[order[start]]) < 0:
-            start += 1  # the first annotation: its value shifts the group's
-        small = packed and stop - start < 256
-        m = 0
-        k = 0
-        bag = np.uint64(0)
-        s1 = 0.0
-        s2 = 0.0
-        shift = values[codes[start] if inplace else codes[order[start]]] if (
-            numeric and start < stop) else np.nan
-        low = shift
-        high = shift
-        for p in range(start, stop):
-            c = codes[p] if inplace else codes[order[p]]
-            if c < 0:
-                continue
-            m += 1
-            if small:
-                bag += np.uint64(1) << np.uint64(8 * c)
-            else:
-                if count[c] == 0:
-                    seen[k] = c
-                    k += 1
-                count[c] += 1
-            if numeric:
-                v = values[c]
-                low = min(low, v)
-                high = max(high, v)
-                s1 += v - shift
-                s2 += (v - shift) ** 2
-        n[g] = m
-        lo[g] = low
-        hi[g] = high
-        mean[g] = np.nan
-        pair_sum[g] = 0.0
-        mode[g] = -1
-        mode_count[g] = 0
-        n_modes[g] = 0
-        if m == 0:
-            continue
-        if numeric:
-            mean[g] = shift + s1 / m
-        best = -1
-        top = 0
-        ties = 0
-        sq = 0
-        if small:  # without a branch per category (their order is random)
-            for c in range(n_cat):
-                cu = np.int64((bag >> np.uint64(8 * c)) & np.uint64(255))
-                sq += cu * cu
-                top = max(top, cu)
-            for c in range(n_cat - 1, -1, -1):  # the smallest code at the top count
-                at_top = np.int64((bag >> np.uint64(8 * c)) & np.uint64(255)) == top
-                best = c if at_top else best
-                ties += at_top
-        else:
-            for u in range(k):
-                c = seen[u]
-                cu = count[c]
-                sq += cu * cu
-                if form == MATRIX:
-                    r = g % n_rep
-                    for w in range(u + 1, k):
-                        pair_sum[g] += cu * count[seen[w]] * dist[r, c, seen[w]]
-                if cu > top:
-                    top = cu
-                    best = c
-                    ties = 1
-                elif cu == top:
-                    ties += 1
-                    best = min(best, c)
-            for u in range(k):
-                count[seen[u]] = 0  # reset the scratch for the next group
-        if form == MOMENTS:
-            pair_sum[g] = max(m * s2 - s1 * s1, 0.0)
-        elif form == NOMINAL:
-            pair_sum[g] = (m * m - sq) / 2.0
-        mode[g] = best
-        mode_count[g] = top
-        n_modes[g] = ties
 
 
 @njit(**_JIT)
@@ -196,13 +95,15 @@ def rater_categorical(offsets: np.ndarray, order: np.ndarray, codes: np.ndarray,
     do = np.zeros((n_rep, nb, nk, nk))
     count = np.zeros(n_cat, dtype=np.int64)
     seen = np.empty(n_cat, dtype=np.int64)
+    drop_diag = np.zeros(n_cat)  # per category c of a group: ddiag of an annotation c
+    inplace = order.shape[0] == 0
     for g in range(offsets.shape[0] - 1):
         r = g % n_rep
         lo, hi = offsets[g], offsets[g + 1]
         m = 0
         k = 0
         for p in range(lo, hi):
-            c = codes[order[p]]
+            c = codes[p if inplace else order[p]]
             if c >= 0:
                 if count[c] == 0:
                     seen[k] = c
@@ -211,7 +112,7 @@ def rater_categorical(offsets: np.ndarray, order: np.ndarray, codes: np.ndarray,
                 m += 1
         if m == 1:
             for p in range(lo, hi):
-                a = order[p]
+                a = p if inplace else order[p]
                 if codes[a] >= 0:
                     n_ann[r, rater[a]] += 1
         if m >= 2:
@@ -227,8 +128,12 @@ def rater_categorical(offsets: np.ndarray, order: np.ndarray, codes: np.ndarray,
             tot_n[r] += m
             tot_diag[r] += q / (m - 1.0)
             wgt = m / (m - 1.0)
+            if m > 2:
+                for u in range(k):
+                    c = seen[u]
+                    drop_diag[c] = q / (m - 1.0) - (q - 2.0 * (count[c] - 1)) / (m - 2.0)
             for p in range(lo, hi):
-                a = order[p]
+                a = p if inplace else order[p]
                 c = codes[a]
                 if c < 0:
                     continue
@@ -249,7 +154,7 @@ def rater_categorical(offsets: np.ndarray, order: np.ndarray, codes: np.ndarray,
                     ddiag[r, b] += q
                 else:
                     dn[r, b] += 1
-                    ddiag[r, b] += q / (m - 1.0) - (q - 2.0 * (count[c] - 1)) / (m - 2.0)
+                    ddiag[r, b] += drop_diag[c]
                 if matrix:
                     for u in range(k):
                         cu = seen[u]
@@ -287,6 +192,7 @@ def rater_moments(offsets: np.ndarray, order: np.ndarray, codes: np.ndarray,
     per = np.zeros((n_rep, n_rater, 7))  # shared, other, obs, sx, sxx, sy, syy
     tot = np.zeros((n_rep, 4))
     drop = np.zeros((n_rep, n_rater, 4))
+    inplace = order.shape[0] == 0
     for g in range(offsets.shape[0] - 1):
         r = g % n_rep
         lo, hi = offsets[g], offsets[g + 1]
@@ -294,14 +200,14 @@ def rater_moments(offsets: np.ndarray, order: np.ndarray, codes: np.ndarray,
         s1 = 0.0
         s2 = 0.0
         for p in range(lo, hi):
-            c = codes[order[p]]
+            c = codes[p if inplace else order[p]]
             if c >= 0:
                 m += 1
                 s1 += values[c]
                 s2 += values[c] ** 2
         if m == 1:
             for p in range(lo, hi):
-                a = order[p]
+                a = p if inplace else order[p]
                 if codes[a] >= 0:
                     n_ann[r, rater[a]] += 1
         if m < 2:
@@ -313,7 +219,7 @@ def rater_moments(offsets: np.ndarray, order: np.ndarray, codes: np.ndarray,
         tot[r, 3] += o_i
         wgt = m / (m - 1.0)
         for p in range(lo, hi):
-            a = order[p]
+            a = p if inplace else order[p]
             c = codes[a]
             if c < 0:
                 continue

@@ -1,4 +1,5 @@
-"""Ranking kernels: the order of a table's rows from the largest score, in O(n)."""
+"""The per-item table's kernels: each item's sums, the order of the rows from the
+largest score (in O(n)), the rows."""
 
 from __future__ import annotations
 
@@ -8,10 +9,17 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-__all__ = ["DISTINCT", "RADIX_BITS", "item_rows", "ranked_groups", "ranked_order", "root_mean"]
+__all__ = ["DISTINCT", "MATRIX", "MOMENTS", "NOMINAL", "PACKED", "RADIX_BITS", "item_rows",
+           "item_summary_into", "ranked_groups", "ranked_order", "root_mean"]
 
 _JIT: dict[str, Any] = {"cache": True, "nogil": True, "fastmath": False}
 
+
+#: ``form`` of :func:`item_summary_into`: nominal (0/1), interval (moments), K x K matrix.
+NOMINAL, MOMENTS, MATRIX = 0, 1, 2
+
+#: Up to this many categories :func:`item_summary_into` counts a group's in one integer.
+PACKED = 8
 
 #: Bits of the key sorted per pass of the radix sort (four passes over 64 bits).
 RADIX_BITS = 16
@@ -37,16 +45,16 @@ def _descending_keys(neg: np.ndarray) -> np.ndarray:
 
 
 @njit(**_JIT)
-def _by_distinct(key: np.ndarray, item: np.ndarray, out: np.ndarray) -> bool:
+def _by_distinct(key: np.ndarray, item: np.ndarray, out: np.ndarray,
+                 which: np.ndarray) -> bool:
     """``item`` stably sorted by ``key`` into ``out`` through the keys' ranks among
-    their distinct values; False (``out`` untouched) when there are more than
-    :data:`DISTINCT` of them."""
+    their distinct values (``which`` (n,) scratch); False (``out`` untouched) when
+    there are more than :data:`DISTINCT` of them."""
     n = key.shape[0]
     slot_key = np.empty(_SLOTS, dtype=np.uint64)
     slot_id = np.full(_SLOTS, -1, dtype=np.int64)
     found = np.empty(DISTINCT, dtype=np.uint64)
     count = np.zeros(DISTINCT + 1, dtype=np.int64)
-    which = np.empty(n, dtype=np.int64)
     mask = np.uint64(_SLOTS - 1)
     k = 0
     for a in range(n):
@@ -78,18 +86,19 @@ def _by_distinct(key: np.ndarray, item: np.ndarray, out: np.ndarray) -> bool:
 
 
 @njit(**_JIT)
-def _sort_by_key(key: np.ndarray, item: np.ndarray) -> np.ndarray:
-    """``item`` stably sorted by the unsigned ``key`` (both (n,); ``key`` is reused):
+def _sort_by_key(key: np.ndarray, item: np.ndarray, scratch: np.ndarray) -> np.ndarray:
+    """``item`` stably sorted by the unsigned ``key`` (both (n,), both overwritten):
     a counting sort when the keys take few values, else a radix sort of
-    :data:`RADIX_BITS` bits a pass, moving keys and items together."""
+    :data:`RADIX_BITS` bits a pass, moving keys and items together. ``scratch``
+    (2, >= n) int64; the result is a row of it or ``item``."""
     n = key.shape[0]
-    out = np.empty(n, dtype=np.int64)
-    if _by_distinct(key, item, out):
+    out = scratch[0, :n]
+    if _by_distinct(key, item, out, scratch[1, :n]):
         return out
-    tmp_key = np.empty(n, dtype=np.uint64)
+    tmp_key = scratch[1, :n].view(np.uint64)
     count = np.zeros(RADIX + 1, dtype=np.int64)
     mask = np.uint64(RADIX - 1)
-    src_key, src, dst_key, dst = key, item.copy(), tmp_key, out
+    src_key, src, dst_key, dst = key, item, tmp_key, out
     for shift in range(0, 64, RADIX_BITS):
         count[:] = 0
         s = np.uint64(shift)
@@ -109,12 +118,12 @@ def _sort_by_key(key: np.ndarray, item: np.ndarray) -> np.ndarray:
 
 
 @njit(**_JIT)
-def _by_replication(order: np.ndarray, group: np.ndarray, n_rep: int) -> np.ndarray:
-    """``order`` stably sorted by replication ``group[order] % n_rep``."""
+def _by_replication(order: np.ndarray, group: np.ndarray, n_rep: int,
+                    out: np.ndarray) -> np.ndarray:
+    """``order`` stably sorted by replication ``group[order] % n_rep`` into ``out``."""
     if n_rep <= 1:
         return order
     n = order.shape[0]
-    out = np.empty(n, dtype=np.int64)
     rc = np.zeros(n_rep + 1, dtype=np.int64)
     for a in range(n):
         rc[group[order[a]] % n_rep + 1] += 1
@@ -144,31 +153,35 @@ def ranked_order(group: np.ndarray, score: np.ndarray, n_rep: int) -> np.ndarray
     neg = np.empty(n, dtype=np.float64)
     for a in range(n):
         neg[a] = -score[a] + 0.0
-    return _by_replication(_sort_by_key(_descending_keys(neg), np.arange(n)), group,
-                           n_rep)
+    scratch = np.empty((2, n), dtype=np.int64)
+    by = _sort_by_key(_descending_keys(neg), np.arange(n), scratch)
+    return _by_replication(by, group, n_rep, np.empty(n, dtype=np.int64))
 
 
 @njit(**_JIT)
-def ranked_groups(n: np.ndarray, score: np.ndarray, n_rep: int) -> np.ndarray:
+def ranked_groups(n: np.ndarray, score: np.ndarray, n_rep: int,
+                  scratch: np.ndarray) -> np.ndarray:
     """The groups ``g`` with ``n[g] > 0`` sorted as :func:`ranked_order` sorts them
     (replication ``g % n_rep``, ``score[g]`` from the largest, NaN last, ties by
-    ``g``): ``g[ranked_order(g, score[g], n_rep)]`` for ``g = flatnonzero(n > 0)``."""
+    ``g``): ``g[ranked_order(g, score[g], n_rep)]`` for ``g = flatnonzero(n > 0)``.
+    ``scratch`` (4, >= G) int64 is the memory it works in (the result is a row
+    of it)."""
     m = 0
     for g in range(n.shape[0]):
         if n[g] > 0:
             m += 1
-    neg = np.empty(m, dtype=np.float64)
-    group = np.empty(m, dtype=np.int64)
+    neg = scratch[0, :m].view(np.float64)
+    group = scratch[1, :m]
     a = 0
     for g in range(n.shape[0]):
         if n[g] > 0:
             neg[a] = -score[g] + 0.0
             group[a] = g
             a += 1
-    by = _sort_by_key(_descending_keys(neg), group)
+    by = _sort_by_key(_descending_keys(neg), group, scratch[2:])  # in row 1 or 2
     if n_rep <= 1:
         return by
-    out = np.empty(m, dtype=np.int64)
+    out = scratch[3, :m]  # free once sorted: stably by replication into it
     rc = np.zeros(n_rep + 1, dtype=np.int64)
     for a in range(m):
         rc[by[a] % n_rep + 1] += 1
@@ -228,3 +241,105 @@ def item_rows(order: np.ndarray, n: np.ndarray, d: np.ndarray, mode: np.ndarray,
         ints[3, i] = g // n_rep
         ints[4, i] = r
         undefined[i] = d[g] != d[g]
+
+
+@njit(**_JIT)
+def item_summary_into(offsets: np.ndarray, order: np.ndarray, codes: np.ndarray,
+                      values: np.ndarray, dist: np.ndarray, n_cat: int, n_rep: int,
+                      form: int, ints: np.ndarray, floats: np.ndarray) -> None:
+    """:func:`~xrr_accessor.kernels.diagnostics.item_summary` written into ``ints``
+    (4, >= G) rows n, mode, mode_count, n_modes and ``floats`` (4, >= G) rows
+    pair_sum, lo, hi, mean (memory the caller allocates: two blocks, not eight
+    arrays to fault in)."""
+    n_group = offsets.shape[0] - 1
+    numeric = values.shape[0] > 0
+    n, mode, mode_count, n_modes = ints[0], ints[1], ints[2], ints[3]
+    pair_sum, lo, hi, mean = floats[0], floats[1], floats[2], floats[3]
+    inplace = order.shape[0] == 0
+    # up to PACKED categories (no K x K matrix), a group of fewer than 256 rows counts
+    # its categories in the bytes of one integer: no scratch table, no branch per row
+    packed = n_cat <= PACKED and form != MATRIX
+    count = np.zeros(n_cat, dtype=np.int64)
+    seen = np.empty(n_cat, dtype=np.int64)
+    for g in range(n_group):
+        start, stop = offsets[g], offsets[g + 1]
+        while start < stop and (codes[start] if inplace else codes[order[start]]) < 0:
+            start += 1  # the first annotation: its value shifts the group's
+        small = packed and stop - start < 256
+        m = 0
+        k = 0
+        bag = np.uint64(0)
+        s1 = 0.0
+        s2 = 0.0
+        shift = values[codes[start] if inplace else codes[order[start]]] if (
+            numeric and start < stop) else np.nan
+        low = shift
+        high = shift
+        for p in range(start, stop):
+            c = codes[p] if inplace else codes[order[p]]
+            if c < 0:
+                continue
+            m += 1
+            if small:
+                bag += np.uint64(1) << np.uint64(8 * c)
+            else:
+                if count[c] == 0:
+                    seen[k] = c
+                    k += 1
+                count[c] += 1
+            if numeric:
+                v = values[c]
+                low = min(low, v)
+                high = max(high, v)
+                s1 += v - shift
+                s2 += (v - shift) ** 2
+        n[g] = m
+        lo[g] = low
+        hi[g] = high
+        mean[g] = np.nan
+        pair_sum[g] = 0.0
+        mode[g] = -1
+        mode_count[g] = 0
+        n_modes[g] = 0
+        if m == 0:
+            continue
+        if numeric:
+            mean[g] = shift + s1 / m
+        best = -1
+        top = 0
+        ties = 0
+        sq = 0
+        if small:  # without a branch per category (their order is random)
+            for c in range(n_cat):
+                cu = np.int64((bag >> np.uint64(8 * c)) & np.uint64(255))
+                sq += cu * cu
+                top = max(top, cu)
+            for c in range(n_cat - 1, -1, -1):  # the smallest code at the top count
+                at_top = np.int64((bag >> np.uint64(8 * c)) & np.uint64(255)) == top
+                best = c if at_top else best
+                ties += at_top
+        else:
+            for u in range(k):
+                c = seen[u]
+                cu = count[c]
+                sq += cu * cu
+                if form == MATRIX:
+                    r = g % n_rep
+                    for w in range(u + 1, k):
+                        pair_sum[g] += cu * count[seen[w]] * dist[r, c, seen[w]]
+                if cu > top:
+                    top = cu
+                    best = c
+                    ties = 1
+                elif cu == top:
+                    ties += 1
+                    best = min(best, c)
+            for u in range(k):
+                count[seen[u]] = 0  # reset the scratch for the next group
+        if form == MOMENTS:
+            pair_sum[g] = max(m * s2 - s1 * s1, 0.0)
+        elif form == NOMINAL:
+            pair_sum[g] = (m * m - sq) / 2.0
+        mode[g] = best
+        mode_count[g] = top
+        n_modes[g] = ties
