@@ -155,9 +155,8 @@ def summarize(read_: Read, label: int, counts: bool = False) -> dict[str, np.nda
     With ``counts`` at the ordinal level (a dask partition, whose own marginals
     are not the replication's), D is left out and each group's category counts
     ``counts`` (G, K) are returned instead, for :func:`ordinal_d` once the
-    marginals of every partition are known. The arrays are rows of two blocks
-    (fresh memory is faulted in page by page: two blocks cost less than eight
-    arrays).
+    marginals of every partition are known. The arrays are columns of two
+    blocks of records, one per group (:func:`records`).
     """
     offsets, order = read_.grouped()
     codes = read_.codes(label)
@@ -168,35 +167,47 @@ def summarize(read_: Read, label: int, counts: bool = False) -> dict[str, np.nda
     form = _form(read_)
     later = counts and read_.level.name == "ordinal"
     dist = np.zeros((0, 0, 0))
-    both = blocks(8, len(offsets) - 1)
-    ints, floats = both[:4], both[4:].view(np.float64)
+    ints, floats = records(len(offsets) - 1)
     if form == MATRIX and later:
         form = NOMINAL  # D once the marginals are known; the rest needs no D
     elif form == MATRIX:
-        item_summary_into(offsets, order, codes, vals, dist, k, n_rep, NOMINAL, ints, floats)
+        item_summary_into(offsets, order, codes, vals, dist, k, n_rep, NOMINAL, ints, floats,
+                          1.0)
         marginals = _marginals(ints[0], _key(read_), codes, n_rep, k)
         dist = np.stack([dist_for(read_, label, marginals[r]) for r in range(n_rep)])
     # interval: values divided by a power of two (exact) so the squared differences
     # neither overflow (values near 1e154) nor underflow (near 1e-200); scaled back
     big = float(np.abs(vals).max()) if form == MOMENTS and vals.size else 0.0
     shift = int(np.frexp(big)[1]) if big > 0 and np.isfinite(big) else 0
+    scale = 2.0**shift if shift < 1024 else 1.0  # 2^1024 is not a double: ldexp below
     item_summary_into(offsets, order, codes, np.ldexp(vals, -shift), dist, k, n_rep, form,
-                      ints, floats)
+                      ints, floats, scale)
     n, mode, mode_count = ints[0], ints[1], ints[2]
     pair_sum, lo, hi, mean = floats
-    if shift:  # in place: every array of the size of the items is new memory to fault in
+    if shift >= 1024:
         for a in (lo, hi, mean):
             np.ldexp(a, shift, out=a)
-    out = {"n": n, "mode": mode, "mode_count": mode_count, "lo": lo, "hi": hi, "mean": mean}
+    out = {"n": n, "mode": mode, "mode_count": mode_count, "lo": lo, "hi": hi, "mean": mean,
+           "ints": ints, "floats": floats}
     if later:
         key = _key(read_)
         sel = codes >= 0
         out["counts"] = np.bincount(key[sel] * k + codes[sel], minlength=len(n) * k
                                     ).reshape(len(n), k)
     else:
-        root_mean(n, pair_sum, shift)
+        root_mean(n, pair_sum, scale)
+        if shift >= 1024:
+            np.ldexp(pair_sum, shift, out=pair_sum)
         out["d"] = pair_sum
     return out
+
+
+def records(n_group: int) -> tuple[np.ndarray, np.ndarray]:
+    """(ints (4, G), floats (4, G)): per group n, mode, mode count, modes tied and D
+    (or its sum over pairs), lo, hi, mean, each group's a record of adjacent
+    numbers (the table gathers the groups in ranked order: two cache lines a
+    group, not eight), in huge-page-aligned memory (:func:`._common.blocks`)."""
+    return blocks(n_group, 4).T, blocks(n_group, 4).view(np.float64).T
 
 
 def _key(read_: Read) -> np.ndarray:
@@ -214,26 +225,27 @@ def _marginals(n: np.ndarray, key: np.ndarray, codes: np.ndarray, n_rep: int,
         n_rep, k).astype(float)
 
 
-def ordinal_d(read_: Read, label: int, n: np.ndarray, counts: np.ndarray) -> np.ndarray:
-    """D at the ordinal level from each group's category counts (G, K): the metric
-    ranks over each replication's pairable values (groups of n >= 2), as alpha does."""
+def ordinal_d(read_: Read, label: int, n: np.ndarray, counts: np.ndarray,
+              out: np.ndarray) -> None:
+    """D at the ordinal level from each group's category counts (G, K), into ``out``:
+    the metric ranks over each replication's pairable values (groups of n >= 2), as
+    alpha does."""
     n_rep = len(read_.ann.replications)
     rep = np.arange(len(n)) % n_rep
-    pair_sum = np.zeros(len(n))
     for r in range(n_rep):
         mine = rep == r
         c = counts[mine].astype(float)
         dist = dist_for(read_, label, c[n[mine] >= 2].sum(axis=0))
-        pair_sum[mine] = ((c @ dist) * c).sum(axis=1) / 2.0
-    root_mean(n, pair_sum, 0)
-    return pair_sum
+        out[mine] = ((c @ dist) * c).sum(axis=1) / 2.0
+    root_mean(n, out, 1.0)
 
 
 def item_job(part: Part, level: Level) -> Pieces:
     """A partition's per-item summaries (every label) with its item ids and input
     positions: a :class:`~xrr_accessor.engine.staged.Job`'s function."""
     read_ = Read(part.ann, level, "pandas")
-    sums = [summarize(read_, j, counts=True) for j in range(len(part.ann.labels))]
+    sums = [{k: v for k, v in summarize(read_, j, counts=True).items()
+             if k not in ("ints", "floats")} for j in range(len(part.ann.labels))]
     return Pieces([(part.ann.items, np.asarray(part.place, dtype=float), sums)])
 
 
@@ -250,10 +262,17 @@ def _assemble(read_: Read, pieces: Pieces) -> list[dict[str, np.ndarray]]:
     read_.ann = replace(ann, items=ids[by])
     out = []
     for j in range(len(ann.labels)):
-        s = {k: np.concatenate([p[2][j][k] for p in parts])[groups]
-             for k in parts[0][2][j]} if parts else {}
-        if "counts" in s:
-            s["d"] = ordinal_d(read_, j, s["n"], s.pop("counts"))
+        got = {k: np.concatenate([p[2][j][k] for p in parts])[groups]
+               for k in parts[0][2][j]} if parts else {}
+        ints, floats = records(len(groups))  # the in-memory records, as summarize's
+        s = dict(zip(("n", "mode", "mode_count"), ints[:3], strict=True))
+        s.update(zip(("d", "lo", "hi", "mean"), floats, strict=True))
+        for k, v in s.items():
+            if k in got:
+                v[:] = got[k]
+        s.update(ints=ints, floats=floats)
+        if "counts" in got:
+            ordinal_d(read_, j, s["n"], got["counts"], s["d"])
         out.append(s)
     return out
 
@@ -270,37 +289,42 @@ def _table(read_: Read, label: int, s: dict[str, np.ndarray], numeric: bool
     is undefined."""
     ann = read_.ann
     n_rep = len(ann.replications)
+    ints, floats = s["ints"], s["floats"]
     # (replication, D descending, item)
-    order = ranked_groups(s["n"], s["d"], n_rep, blocks(4, len(s["n"])))
+    order = ranked_groups(ints[0], floats[0], n_rep, blocks(4, len(ints[0])))
     m = len(order)
-    rows = blocks(10 if numeric else 8, m)  # the table's columns and index, one block
-    floats = rows[:4 if numeric else 2].view(np.float64)
-    ints = rows[len(floats):]  # n, mode, rank, item, replication, item id
+    with_rep = len(ann.replications) > 1 or ann.has_replication
+    rows = blocks((4 if numeric else 2) + (5 if with_rep else 4), m)  # columns and index
+    out_floats = rows[:4 if numeric else 2].view(np.float64)
+    out_ints = rows[len(out_floats):]  # n, mode, rank, item id or code, replication
     undefined = np.empty(m, dtype=bool)
-    item_rows(order, s["n"], s["d"], s["mode"], s["mode_count"], s["lo"], s["hi"],
-              s["mean"], n_rep, floats, ints, undefined)
+    alone = not (ann.has_label or with_rep)  # the item the only index level
+    ids = ann.items.to_numpy() if alone and ann.items.dtype == np.int64 else np.zeros(
+        0, np.int64)
+    item_rows(order, ints, floats, n_rep, ids, out_floats, out_ints, undefined)
     cats = ann.categories[label]
     names = list(COLUMNS if numeric else COLUMNS[:5])
     columns: list[tuple[Any, list[str]]] = [
-        (floats, ["disagreement", "mode_share", "mean", "spread"][:len(floats)]),
-        (pd.arrays.IntegerArray(ints[2], undefined), ["rank"])]
+        (out_floats, ["disagreement", "mode_share", "mean", "spread"][:len(out_floats)]),
+        (pd.arrays.IntegerArray(out_ints[2], undefined), ["rank"])]
     if cats.dtype == np.int64:  # the mode's values in place of its codes, beside n
-        np.take(cats.to_numpy(), ints[1], out=ints[1])
-        columns.append((ints[:2], ["n_annotations", "mode"]))
+        np.take(cats.to_numpy(), out_ints[1], out=out_ints[1])
+        columns.append((out_ints[:2], ["n_annotations", "mode"]))
     else:
-        columns += [(ints[:1], ["n_annotations"]), (cats.take(ints[1]), ["mode"])]
+        columns += [(out_ints[:1], ["n_annotations"]), (cats.take(out_ints[1]), ["mode"])]
+    item = out_ints[3]  # the items' ids (``ids``) or codes
     levels = [("label", ann.labels, lambda: np.full(m, label), ann.has_label),
-              ("replication", ann.replications, lambda: ints[4], ann.has_replication),
-              ("item", ann.items, lambda: ints[3], True)]
+              ("replication", ann.replications, lambda: out_ints[4], with_rep),
+              ("item", ann.items, lambda: item, True)]
     kept = [(name, values, codes()) for name, values, codes, had in levels if had]
     if len(kept) > 1:
         index = multi_index(kept)
-    elif ann.items.dtype == np.int64:
-        index = pd.Index(np.take(ann.items.to_numpy(), ints[3], out=ints[5]), name="item",
-                         copy=False)
+    elif len(ids):
+        index = pd.Index(item, name="item", copy=False)
     else:
-        index = ann.items.take(ints[3]).rename("item")
-    return frame_of(columns, names, index), ints[4][undefined]
+        index = ann.items.take(item).rename("item")
+    rep = out_ints[4][undefined] if with_rep else np.zeros(int(undefined.sum()), np.int64)
+    return frame_of(columns, names, index), rep
 
 
 @deferrable

@@ -195,62 +195,70 @@ def ranked_groups(n: np.ndarray, score: np.ndarray, n_rep: int,
 
 
 @njit(**_JIT)
-def root_mean(n: np.ndarray, pair_sum: np.ndarray, shift: int) -> None:
-    """D in place of ``pair_sum``: sqrt(pair_sum / C(n, 2)) * 2^shift, NaN below two
-    annotations."""
+def root_mean(n: np.ndarray, pair_sum: np.ndarray, scale: float) -> None:
+    """D in place of ``pair_sum``: sqrt(pair_sum / C(n, 2)) * ``scale`` (a power of
+    two: exact), NaN below two annotations."""
     for g in range(n.shape[0]):
         m = n[g]
         if m < 2:
             pair_sum[g] = np.nan
         else:
-            pair_sum[g] = math.ldexp(math.sqrt(pair_sum[g] / (m * (m - 1) / 2.0)), shift)
+            pair_sum[g] = math.sqrt(pair_sum[g] / (m * (m - 1) / 2.0)) * scale
 
 
 @njit(**_JIT)
-def item_rows(order: np.ndarray, n: np.ndarray, d: np.ndarray, mode: np.ndarray,
-              mode_count: np.ndarray, lo: np.ndarray, hi: np.ndarray, mean: np.ndarray,
-              n_rep: int, floats: np.ndarray, ints: np.ndarray, undefined: np.ndarray
-              ) -> None:
+def item_rows(order: np.ndarray, ints: np.ndarray, floats: np.ndarray, n_rep: int,
+              ids: np.ndarray, out_floats: np.ndarray, out_ints: np.ndarray,
+              undefined: np.ndarray) -> None:
     """The rows of item_disagreement's table in ``order`` (groups, from
     :func:`ranked_groups`), written into memory the caller allocates.
 
-    ``floats`` (2 or 4, M): D, mode share, and with 4 rows the mean and spread
-    (max - min); ``ints`` (>= 5, M): annotations, mode code, competition rank
-    within the replication (1, 2, 2, 4: ties share the better rank), item and
-    replication; ``undefined`` (M,): D is NaN (its rank is <NA>).
+    Per group g: ``ints[:, g]`` = annotations, mode code, mode count and
+    ``floats[:, g]`` = D, lo, hi, mean (:func:`item_summary_into`'s records).
+    ``out_floats`` (2 or 4, M): D, mode share, and with 4 rows the mean and
+    spread (max - min); ``out_ints`` (4 or 5, M): annotations, mode code,
+    competition rank within the replication (1, 2, 2, 4: ties share the better
+    rank), the item's id (``ids[item]``; its code when ``ids`` is empty) and with
+    5 rows the replication; ``undefined`` (M,): D is NaN (its rank is <NA>).
     """
-    numeric = floats.shape[0] > 2
+    numeric = out_floats.shape[0] > 2
+    with_rep = out_ints.shape[0] > 4
+    with_ids = ids.shape[0] > 0
     group_start = 0
     run_start = 0
     for i in range(order.shape[0]):
         g = order[i]
         r = g % n_rep
-        if i == 0 or r != ints[4, i - 1]:
+        d = floats[0, g]
+        if i == 0 or r != order[i - 1] % n_rep:
             group_start = i
             run_start = i
-        elif d[g] != d[order[i - 1]]:
+        elif d != out_floats[0, i - 1]:
             run_start = i
-        floats[0, i] = d[g]
-        floats[1, i] = mode_count[g] / n[g]
+        out_floats[0, i] = d
+        out_floats[1, i] = ints[2, g] / ints[0, g]
         if numeric:
-            floats[2, i] = mean[g]
-            floats[3, i] = hi[g] - lo[g]
-        ints[0, i] = n[g]
-        ints[1, i] = mode[g]
-        ints[2, i] = run_start - group_start + 1
-        ints[3, i] = g // n_rep
-        ints[4, i] = r
-        undefined[i] = d[g] != d[g]
+            out_floats[2, i] = floats[3, g]
+            out_floats[3, i] = floats[2, g] - floats[1, g]
+        out_ints[0, i] = ints[0, g]
+        out_ints[1, i] = ints[1, g]
+        out_ints[2, i] = run_start - group_start + 1
+        out_ints[3, i] = ids[g // n_rep] if with_ids else g // n_rep
+        if with_rep:
+            out_ints[4, i] = r
+        undefined[i] = d != d
 
 
 @njit(**_JIT)
 def item_summary_into(offsets: np.ndarray, order: np.ndarray, codes: np.ndarray,
                       values: np.ndarray, dist: np.ndarray, n_cat: int, n_rep: int,
-                      form: int, ints: np.ndarray, floats: np.ndarray) -> None:
+                      form: int, ints: np.ndarray, floats: np.ndarray,
+                      scale: float = 1.0) -> None:
     """:func:`~xrr_accessor.kernels.diagnostics.item_summary` written into ``ints``
     (4, >= G) rows n, mode, mode_count, n_modes and ``floats`` (4, >= G) rows
-    pair_sum, lo, hi, mean (memory the caller allocates: two blocks, not eight
-    arrays to fault in)."""
+    pair_sum, lo, hi, mean (memory the caller allocates: one block of records, not
+    eight arrays to fault in); lo, hi and mean times ``scale`` (a power of two:
+    exact; ``values`` scaled by its inverse keep squares in range)."""
     n_group = offsets.shape[0] - 1
     numeric = values.shape[0] > 0
     n, mode, mode_count, n_modes = ints[0], ints[1], ints[2], ints[3]
@@ -294,8 +302,8 @@ def item_summary_into(offsets: np.ndarray, order: np.ndarray, codes: np.ndarray,
                 s1 += v - shift
                 s2 += (v - shift) ** 2
         n[g] = m
-        lo[g] = low
-        hi[g] = high
+        lo[g] = low * scale
+        hi[g] = high * scale
         mean[g] = np.nan
         pair_sum[g] = 0.0
         mode[g] = -1
@@ -304,7 +312,7 @@ def item_summary_into(offsets: np.ndarray, order: np.ndarray, codes: np.ndarray,
         if m == 0:
             continue
         if numeric:
-            mean[g] = shift + s1 / m
+            mean[g] = (shift + s1 / m) * scale
         best = -1
         top = 0
         ties = 0
