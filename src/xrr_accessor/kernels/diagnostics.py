@@ -96,8 +96,9 @@ def rater_categorical(offsets: np.ndarray, order: np.ndarray, codes: np.ndarray,
     seen = np.empty(n_cat, dtype=np.int64)
     drop_diag = np.zeros(n_cat)  # per category c of a group: ddiag of an annotation c
     inplace = order.shape[0] == 0
+    r = n_rep - 1
     for g in range(offsets.shape[0] - 1):
-        r = g % n_rep
+        r = r + 1 if r + 1 < n_rep else 0  # g % n_rep without a division
         lo, hi = offsets[g], offsets[g + 1]
         m = 0
         k = 0
@@ -192,8 +193,9 @@ def rater_moments(offsets: np.ndarray, order: np.ndarray, codes: np.ndarray,
     tot = np.zeros((n_rep, 4))
     drop = np.zeros((n_rep, n_rater, 4))
     inplace = order.shape[0] == 0
+    r = n_rep - 1
     for g in range(offsets.shape[0] - 1):
-        r = g % n_rep
+        r = r + 1 if r + 1 < n_rep else 0  # g % n_rep without a division
         lo, hi = offsets[g], offsets[g + 1]
         m = 0
         s1 = 0.0

@@ -226,13 +226,15 @@ def item_rows(order: np.ndarray, ints: np.ndarray, floats: np.ndarray, n_rep: in
     with_ids = ids.shape[0] > 0
     group_start = 0
     run_start = 0
+    r_last = -1
     for i in range(order.shape[0]):
         g = order[i]
-        r = g % n_rep
+        r = g % n_rep if n_rep > 1 else 0  # no division for one replication
         d = floats[0, g]
-        if i == 0 or r != order[i - 1] % n_rep:
+        if r != r_last:
             group_start = i
             run_start = i
+            r_last = r
         elif d != out_floats[0, i - 1]:
             run_start = i
         out_floats[0, i] = d
@@ -243,7 +245,8 @@ def item_rows(order: np.ndarray, ints: np.ndarray, floats: np.ndarray, n_rep: in
         out_ints[0, i] = ints[0, g]
         out_ints[1, i] = ints[1, g]
         out_ints[2, i] = run_start - group_start + 1
-        out_ints[3, i] = ids[g // n_rep] if with_ids else g // n_rep
+        item = g // n_rep if n_rep > 1 else g
+        out_ints[3, i] = ids[item] if with_ids else item
         if with_rep:
             out_ints[4, i] = r
         undefined[i] = d != d
@@ -332,7 +335,7 @@ def item_summary_into(offsets: np.ndarray, order: np.ndarray, codes: np.ndarray,
                 cu = count[c]
                 sq += cu * cu
                 if form == MATRIX:
-                    r = g % n_rep
+                    r = g % n_rep if n_rep > 1 else 0
                     for w in range(u + 1, k):
                         pair_sum[g] += cu * count[seen[w]] * dist[r, c, seen[w]]
                 if cu > top:
