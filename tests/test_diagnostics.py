@@ -147,6 +147,40 @@ def test_item_counts_packed_and_in_a_table_equal_naive(n_cat, level):
         assert row["spread"] == pytest.approx(ref["spread"], abs=1e-12)
 
 
+@pytest.mark.parametrize("values", ["few", "many"])
+def test_item_table_by_buckets_and_by_sort_equal_pandas(values):
+    """The table's rows are written bucket by bucket when D takes at most 1024 values
+    and sorted (radix) beyond: both against a pandas groupby and np.lexsort (two
+    replications, items with one annotation, ties by item id in the data's order)."""
+    rng = np.random.default_rng(5)
+    n_items = 3000
+    n = rng.integers(1, 5, size=(n_items, 2))
+    rows = [(f"i{i}", f"r{k}", pool, float(rng.integers(1, 4)) if values == "few" else
+             round(float(rng.normal()), 6))
+            for i in rng.permutation(n_items) for p, pool in enumerate(("A", "B"))
+            for k in range(n[i, p])]
+    df = pd.DataFrame(rows, columns=["item", "rater", "pool", "value"])
+    got, _ = quietly(xrr.item_disagreement, df, replication="pool")
+    g = df.groupby(["pool", "item"], sort=False)["value"]
+    c, s1, s2 = g.count(), g.sum(), (df["value"] ** 2).groupby([df["pool"], df["item"]],
+                                                                sort=False).sum()
+    d = np.sqrt((c * s2 - s1**2).clip(lower=0) / (c * (c - 1) / 2)).where(c >= 2)
+    assert (d.nunique() > 1024) == (values == "many")
+    mine = got["disagreement"].reindex(d.index)  # the order from our D (pandas' may
+    np.testing.assert_allclose(mine, d, rtol=1e-9, atol=1e-12)  # differ by an ulp)
+    first = pd.Index(pd.unique(df["item"]))  # ties: the items' order in the data
+    pool = d.index.get_level_values(0).to_numpy()
+    order = np.lexsort((first.get_indexer(d.index.get_level_values(1)),
+                        np.where(np.isnan(mine), np.inf, -mine.to_numpy()), pool))
+    want = mine.iloc[order]
+    assert got.index.tolist() == want.index.tolist()
+    for _, part in want.groupby(level=0, sort=False):
+        defined = part.dropna().to_numpy()
+        above = [int((defined > v).sum()) + 1 for v in defined]
+        assert got.loc[part.index[:len(defined)], "rank"].tolist() == above
+        assert got.loc[part.index[len(defined):], "rank"].isna().all()
+
+
 @given(df=annotation_frames(max_items=10, max_raters=5, max_reps=2))
 def test_items_ranked_most_disagreement_first(df):
     got, _ = quietly(xrr.item_disagreement, df.iloc[::-1], level="interval")

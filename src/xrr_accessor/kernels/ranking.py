@@ -253,6 +253,94 @@ def item_rows(order: np.ndarray, ints: np.ndarray, floats: np.ndarray, n_rep: in
 
 
 @njit(**_JIT)
+def _slot(table_key: np.ndarray, table_id: np.ndarray, v: np.uint64) -> np.uint64:
+    """The slot of key ``v`` in an open-addressing table (its own or the free one
+    where it goes)."""
+    mask = np.uint64(table_key.shape[0] - 1)
+    h = ((v * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(40)) & mask
+    while table_id[h] >= 0 and table_key[h] != v:
+        h = (h + np.uint64(1)) & mask
+    return h
+
+
+@njit(**_JIT)
+def bucket_rows(ints: np.ndarray, floats: np.ndarray, n_rep: int, ids: np.ndarray,
+                out_floats: np.ndarray, out_ints: np.ndarray, undefined: np.ndarray
+                ) -> bool:
+    """:func:`ranked_groups` and :func:`item_rows` in two passes over the groups in
+    their own order when D takes at most :data:`DISTINCT` values: the first
+    counts the groups of each (replication, D), the second writes each group at
+    the next row of its bucket (the buckets in order of replication, then D from
+    the largest), so the records are read in sequence and nothing is gathered.
+    A row's rank is its bucket's first row within the replication, plus one.
+    False (nothing written) when there are more distinct D.
+    """
+    n_group = ints.shape[1]
+    one = np.empty(1, dtype=np.float64)
+    table_key = np.empty(_SLOTS, dtype=np.uint64)
+    table_id = np.full(_SLOTS, -1, dtype=np.int64)
+    found = np.empty(DISTINCT, dtype=np.uint64)
+    count = np.zeros((n_rep, DISTINCT), dtype=np.int64)
+    k = 0
+    r = n_rep - 1
+    for g in range(n_group):
+        r = r + 1 if r + 1 < n_rep else 0
+        if ints[0, g] == 0:
+            continue
+        one[0] = -floats[0, g] + 0.0
+        v = _descending_keys(one)[0]
+        h = _slot(table_key, table_id, v)
+        if table_id[h] < 0:
+            if k == DISTINCT:
+                return False
+            table_key[h] = v
+            table_id[h] = k
+            found[k] = v
+            k += 1
+        count[r, table_id[h]] += 1
+    rank = np.argsort(found[:k])
+    start = np.empty((n_rep, max(k, 1)), dtype=np.int64)
+    first = np.empty((n_rep, max(k, 1)), dtype=np.int64)  # rank - 1 of the bucket
+    total = 0
+    for r in range(n_rep):
+        at = total
+        for j in range(k):
+            u = rank[j]
+            start[r, u] = total
+            first[r, u] = total - at
+            total += count[r, u]
+    numeric = out_floats.shape[0] > 2
+    with_rep = out_ints.shape[0] > 4
+    with_ids = ids.shape[0] > 0
+    r = n_rep - 1
+    item = -1
+    for g in range(n_group):
+        r = r + 1 if r + 1 < n_rep else 0
+        item += 1 if r == 0 else 0
+        m = ints[0, g]
+        if m == 0:
+            continue
+        d = floats[0, g]
+        one[0] = -d + 0.0
+        u = table_id[_slot(table_key, table_id, _descending_keys(one)[0])]
+        i = start[r, u]
+        start[r, u] = i + 1
+        out_floats[0, i] = d
+        out_floats[1, i] = ints[2, g] / m
+        if numeric:
+            out_floats[2, i] = floats[3, g]
+            out_floats[3, i] = floats[2, g] - floats[1, g]
+        out_ints[0, i] = m
+        out_ints[1, i] = ints[1, g]
+        out_ints[2, i] = first[r, u] + 1
+        out_ints[3, i] = ids[item] if with_ids else item
+        if with_rep:
+            out_ints[4, i] = r
+        undefined[i] = d != d
+    return True
+
+
+@njit(**_JIT)
 def item_summary_into(offsets: np.ndarray, order: np.ndarray, codes: np.ndarray,
                       values: np.ndarray, dist: np.ndarray, n_cat: int, n_rep: int,
                       form: int, ints: np.ndarray, floats: np.ndarray,
