@@ -148,10 +148,11 @@ def test_item_counts_packed_and_in_a_table_equal_naive(n_cat, level):
 
 
 @pytest.mark.parametrize("values", ["few", "many"])
-def test_item_table_by_buckets_and_by_sort_equal_pandas(values):
-    """The table's rows are written bucket by bucket when D takes at most 1024 values
-    and sorted (radix) beyond: both against a pandas groupby and np.lexsort (two
-    replications, items with one annotation, ties by item id in the data's order)."""
+def test_item_table_ranked_by_counting_and_by_radix_equal_pandas(values):
+    """The table's rows are ordered by a counting sort when D takes at most 1024
+    values and by a radix sort beyond: both against a pandas groupby and np.lexsort
+    (two replications, items with one annotation, ties by the items' order in the
+    data)."""
     rng = np.random.default_rng(5)
     n_items = 3000
     n = rng.integers(1, 5, size=(n_items, 2))

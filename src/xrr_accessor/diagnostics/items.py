@@ -21,7 +21,6 @@ from ..kernels.ranking import (
     MATRIX,
     MOMENTS,
     NOMINAL,
-    bucket_rows,
     item_rows,
     item_summary_into,
     ranked_groups,
@@ -291,7 +290,9 @@ def _table(read_: Read, label: int, s: dict[str, np.ndarray], numeric: bool
     ann = read_.ann
     n_rep = len(ann.replications)
     ints, floats = s["ints"], s["floats"]
-    m = int(np.count_nonzero(ints[0]))  # the items (of each replication) annotated
+    # (replication, D descending, item)
+    order = ranked_groups(ints[0], floats[0], n_rep, blocks(4, len(ints[0])))
+    m = len(order)
     with_rep = len(ann.replications) > 1 or ann.has_replication
     rows = blocks((4 if numeric else 2) + (5 if with_rep else 4), m)  # columns and index
     out_floats = rows[:4 if numeric else 2].view(np.float64)
@@ -300,10 +301,7 @@ def _table(read_: Read, label: int, s: dict[str, np.ndarray], numeric: bool
     alone = not (ann.has_label or with_rep)  # the item the only index level
     ids = ann.items.to_numpy() if alone and ann.items.dtype == np.int64 else np.zeros(
         0, np.int64)
-    if not bucket_rows(ints, floats, n_rep, ids, out_floats, out_ints, undefined):
-        # more than DISTINCT values of D: (replication, D descending, item) sorted
-        order = ranked_groups(ints[0], floats[0], n_rep, blocks(4, len(ints[0])))
-        item_rows(order, ints, floats, n_rep, ids, out_floats, out_ints, undefined)
+    item_rows(order, ints, floats, n_rep, ids, out_floats, out_ints, undefined)
     cats = ann.categories[label]
     names = list(COLUMNS if numeric else COLUMNS[:5])
     columns: list[tuple[Any, list[str]]] = [
