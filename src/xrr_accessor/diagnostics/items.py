@@ -204,10 +204,10 @@ def summarize(read_: Read, label: int, counts: bool = False) -> dict[str, np.nda
 
 def records(n_group: int) -> tuple[np.ndarray, np.ndarray]:
     """(ints (4, G), floats (4, G)): per group n, mode, mode count, modes tied and D
-    (or its sum over pairs), lo, hi, mean, each group's a record of adjacent
-    numbers (the table gathers the groups in ranked order: two cache lines a
-    group, not eight), in huge-page-aligned memory (:func:`._common.blocks`)."""
-    return blocks(n_group, 4).T, blocks(n_group, 4).view(np.float64).T
+    (or its sum over pairs), lo, hi, mean, in one huge-page-aligned block
+    (:func:`._common.blocks`)."""
+    both = blocks(8, n_group)
+    return both[:4], both[4:].view(np.float64)
 
 
 def _key(read_: Read) -> np.ndarray:

@@ -44,8 +44,8 @@ def item_summary(offsets: np.ndarray, order: np.ndarray, codes: np.ndarray,
     code, the smallest on ties; -1 for an empty group), mode_count (G,) int64,
     n_modes (G,) int64 (categories tied at the top), lo, hi, mean (G,).
     """
-    ints = np.empty((offsets.shape[0] - 1, 4), dtype=np.int64).T  # a record per group
-    floats = np.empty((offsets.shape[0] - 1, 4)).T
+    ints = np.empty((4, offsets.shape[0] - 1), dtype=np.int64)
+    floats = np.empty((4, offsets.shape[0] - 1))
     item_summary_into(offsets, order, codes, values, dist, n_cat, n_rep, form, ints,
                       floats, 1.0)
     return (ints[0], floats[0], ints[1], ints[2], ints[3], floats[1], floats[2],
