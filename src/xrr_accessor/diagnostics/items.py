@@ -33,6 +33,7 @@ from ._common import (
     dist_for,
     finish,
     frame_of,
+    in_blocks,
     multi_index,
     read,
     warn_undefined_rows,
@@ -171,8 +172,9 @@ def summarize(read_: Read, label: int, counts: bool = False) -> dict[str, np.nda
     if form == MATRIX and later:
         form = NOMINAL  # D once the marginals are known; the rest needs no D
     elif form == MATRIX:
-        item_summary_into(offsets, order, codes, vals, dist, k, n_rep, NOMINAL, ints, floats,
-                          1.0)
+        in_blocks(len(offsets) - 1, lambda lo, hi: item_summary_into(
+            offsets, order, codes, vals, dist, k, n_rep, NOMINAL, ints, floats, 1.0, False,
+            lo, hi))
         marginals = _marginals(ints[0], _key(read_), codes, n_rep, k)
         dist = np.stack([dist_for(read_, label, marginals[r]) for r in range(n_rep)])
     # interval: values divided by a power of two (exact) so the squared differences
@@ -180,8 +182,10 @@ def summarize(read_: Read, label: int, counts: bool = False) -> dict[str, np.nda
     big = float(np.abs(vals).max()) if form == MOMENTS and vals.size else 0.0
     shift = int(np.frexp(big)[1]) if big > 0 and np.isfinite(big) else 0
     scale = 2.0**shift if shift < 1024 else 1.0  # 2^1024 is not a double: ldexp below
-    item_summary_into(offsets, order, codes, np.ldexp(vals, -shift), dist, k, n_rep, form,
-                      ints, floats, scale)
+    scaled = np.ldexp(vals, -shift)
+    in_blocks(len(offsets) - 1, lambda lo, hi: item_summary_into(
+        offsets, order, codes, scaled, dist, k, n_rep, form, ints, floats, scale, not later,
+        lo, hi))  # D in place of the pair sums, unless the counts are asked for
     n, mode, mode_count = ints[0], ints[1], ints[2]
     pair_sum, lo, hi, mean = floats
     if shift >= 1024:
@@ -195,7 +199,6 @@ def summarize(read_: Read, label: int, counts: bool = False) -> dict[str, np.nda
         out["counts"] = np.bincount(key[sel] * k + codes[sel], minlength=len(n) * k
                                     ).reshape(len(n), k)
     else:
-        root_mean(n, pair_sum, scale)
         if shift >= 1024:
             np.ldexp(pair_sum, shift, out=pair_sum)
         out["d"] = pair_sum
@@ -301,14 +304,17 @@ def _table(read_: Read, label: int, s: dict[str, np.ndarray], numeric: bool
     alone = not (ann.has_label or with_rep)  # the item the only index level
     ids = ann.items.to_numpy() if alone and ann.items.dtype == np.int64 else np.zeros(
         0, np.int64)
-    item_rows(order, ints, floats, n_rep, ids, out_floats, out_ints, undefined)
     cats = ann.categories[label]
+    values = cats.to_numpy() if cats.dtype == np.int64 else np.zeros(0, np.int64)
+    reps = np.bincount(order % n_rep, minlength=n_rep) if n_rep > 1 else np.zeros(1, int)
+    rep_start = np.concatenate([[0], np.cumsum(reps)[:-1]]).astype(np.int64)
+    in_blocks(m, lambda lo, hi: item_rows(order, ints, floats, n_rep, ids, values,
+                                          out_floats, out_ints, undefined, rep_start, lo, hi))
     names = list(COLUMNS if numeric else COLUMNS[:5])
     columns: list[tuple[Any, list[str]]] = [
         (out_floats, ["disagreement", "mode_share", "mean", "spread"][:len(out_floats)]),
         (pd.arrays.IntegerArray(out_ints[2], undefined), ["rank"])]
-    if cats.dtype == np.int64:  # the mode's values in place of its codes, beside n
-        np.take(cats.to_numpy(), out_ints[1], out=out_ints[1])
+    if len(values):  # the mode's values (item_rows wrote them), beside n
         columns.append((out_ints[:2], ["n_annotations", "mode"]))
     else:
         columns += [(out_ints[:1], ["n_annotations"]), (cats.take(out_ints[1]), ["mode"])]

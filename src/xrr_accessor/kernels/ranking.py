@@ -208,33 +208,38 @@ def root_mean(n: np.ndarray, pair_sum: np.ndarray, scale: float) -> None:
 
 @njit(**_JIT)
 def item_rows(order: np.ndarray, ints: np.ndarray, floats: np.ndarray, n_rep: int,
-              ids: np.ndarray, out_floats: np.ndarray, out_ints: np.ndarray,
-              undefined: np.ndarray) -> None:
-    """The rows of item_disagreement's table in ``order`` (groups, from
-    :func:`ranked_groups`), written into memory the caller allocates.
+              ids: np.ndarray, cats: np.ndarray, out_floats: np.ndarray,
+              out_ints: np.ndarray, undefined: np.ndarray, rep_start: np.ndarray,
+              first: int, last: int) -> None:
+    """The rows ``first`` to ``last`` - 1 of item_disagreement's table in ``order``
+    (groups, from :func:`ranked_groups`), written into memory the caller allocates
+    (threads take blocks of rows).
 
     Per group g: ``ints[:, g]`` = annotations, mode code, mode count and
-    ``floats[:, g]`` = D, lo, hi, mean (:func:`item_summary_into`'s records).
+    ``floats[:, g]`` = D, lo, hi, mean (:func:`item_summary_into`'s rows).
     ``out_floats`` (2 or 4, M): D, mode share, and with 4 rows the mean and
-    spread (max - min); ``out_ints`` (4 or 5, M): annotations, mode code,
-    competition rank within the replication (1, 2, 2, 4: ties share the better
-    rank), the item's id (``ids[item]``; its code when ``ids`` is empty) and with
-    5 rows the replication; ``undefined`` (M,): D is NaN (its rank is <NA>).
+    spread (max - min); ``out_ints`` (4 or 5, M): annotations, the mode
+    (``cats[code]``; its code when ``cats`` is empty), competition rank within
+    the replication (1, 2, 2, 4: ties share the better rank; ``rep_start[r]``
+    is replication r's first row), the item's id (``ids[item]``; its code when
+    ``ids`` is empty) and with 5 rows the replication; ``undefined`` (M,): D is
+    NaN (its rank is <NA>).
     """
     numeric = out_floats.shape[0] > 2
     with_rep = out_ints.shape[0] > 4
     with_ids = ids.shape[0] > 0
-    group_start = 0
-    run_start = 0
+    with_cats = cats.shape[0] > 0
     r_last = -1
-    for i in range(order.shape[0]):
+    run_start = 0
+    for i in range(first, last):
         g = order[i]
         r = g % n_rep if n_rep > 1 else 0  # no division for one replication
         d = floats[0, g]
-        if r != r_last:
-            group_start = i
-            run_start = i
+        if r != r_last:  # the block's first row, or a new replication
             r_last = r
+            run_start = i
+            while run_start > rep_start[r] and floats[0, order[run_start - 1]] == d:
+                run_start -= 1  # a tie that began in the block before
         elif d != out_floats[0, i - 1]:
             run_start = i
         out_floats[0, i] = d
@@ -243,8 +248,8 @@ def item_rows(order: np.ndarray, ints: np.ndarray, floats: np.ndarray, n_rep: in
             out_floats[2, i] = floats[3, g]
             out_floats[3, i] = floats[2, g] - floats[1, g]
         out_ints[0, i] = ints[0, g]
-        out_ints[1, i] = ints[1, g]
-        out_ints[2, i] = run_start - group_start + 1
+        out_ints[1, i] = cats[ints[1, g]] if with_cats else ints[1, g]
+        out_ints[2, i] = run_start - rep_start[r] + 1
         item = g // n_rep if n_rep > 1 else g
         out_ints[3, i] = ids[item] if with_ids else item
         if with_rep:
@@ -255,14 +260,15 @@ def item_rows(order: np.ndarray, ints: np.ndarray, floats: np.ndarray, n_rep: in
 @njit(**_JIT)
 def item_summary_into(offsets: np.ndarray, order: np.ndarray, codes: np.ndarray,
                       values: np.ndarray, dist: np.ndarray, n_cat: int, n_rep: int,
-                      form: int, ints: np.ndarray, floats: np.ndarray,
-                      scale: float = 1.0) -> None:
+                      form: int, ints: np.ndarray, floats: np.ndarray, scale: float,
+                      root: bool, first: int, last: int) -> None:
     """:func:`~xrr_accessor.kernels.diagnostics.item_summary` written into ``ints``
     (4, >= G) rows n, mode, mode_count, n_modes and ``floats`` (4, >= G) rows
     pair_sum, lo, hi, mean (memory the caller allocates: one block of records, not
     eight arrays to fault in); lo, hi and mean times ``scale`` (a power of two:
-    exact; ``values`` scaled by its inverse keep squares in range)."""
-    n_group = offsets.shape[0] - 1
+    exact; ``values`` scaled by its inverse keep squares in range). With ``root``
+    D in place of pair_sum (as :func:`root_mean`). Only the groups ``first`` to
+    ``last`` - 1 (threads take blocks of groups)."""
     numeric = values.shape[0] > 0
     n, mode, mode_count, n_modes = ints[0], ints[1], ints[2], ints[3]
     pair_sum, lo, hi, mean = floats[0], floats[1], floats[2], floats[3]
@@ -272,7 +278,7 @@ def item_summary_into(offsets: np.ndarray, order: np.ndarray, codes: np.ndarray,
     packed = n_cat <= PACKED and form != MATRIX
     count = np.zeros(n_cat, dtype=np.int64)
     seen = np.empty(n_cat, dtype=np.int64)
-    for g in range(n_group):
+    for g in range(first, last):
         start, stop = offsets[g], offsets[g + 1]
         while start < stop and (codes[start] if inplace else codes[order[start]]) < 0:
             start += 1  # the first annotation: its value shifts the group's
@@ -313,6 +319,8 @@ def item_summary_into(offsets: np.ndarray, order: np.ndarray, codes: np.ndarray,
         mode_count[g] = 0
         n_modes[g] = 0
         if m == 0:
+            if root:
+                pair_sum[g] = np.nan
             continue
         if numeric:
             mean[g] = (shift + s1 / m) * scale
@@ -351,6 +359,9 @@ def item_summary_into(offsets: np.ndarray, order: np.ndarray, codes: np.ndarray,
             pair_sum[g] = max(m * s2 - s1 * s1, 0.0)
         elif form == NOMINAL:
             pair_sum[g] = (m * m - sq) / 2.0
+        if root:
+            pair_sum[g] = math.sqrt(pair_sum[g] / (m * (m - 1) / 2.0)) * scale if m >= 2 \
+                else np.nan
         mode[g] = best
         mode_count[g] = top
         n_modes[g] = ties
