@@ -267,6 +267,62 @@ def test_standard_errors_and_intervals_equal_irrcac(name, weights):
         assert got["p_value"] == pytest.approx(factor * want["p_value"], abs=1e-9), method
 
 
+def naive_conger_se(grid: np.ndarray, k: int, w: np.ndarray) -> tuple[float, float]:
+    """Conger's kappa and Gwet's standard error, term by term with loops over items,
+    raters and categories (Gwet 2014, ch. 5: kappa*_i = kappa_i - 2 (1 - kappa)
+    (p_e|i - p_e) / (1 - p_e), p_e|i from u_igl = n / n_g (delta_igl - (eps_ig - n_g / n)
+    p_gl)); ``grid`` items x raters of codes, -1 where a rater did not rate."""
+    grid = grid[(grid >= 0).any(axis=1)][:, (grid >= 0).any(axis=0)]  # raters present
+    n, b = grid.shape
+    n_g = [(grid[:, g] >= 0).sum() for g in range(b)]
+    p = [[(grid[:, g] == c).sum() / n_g[g] for c in range(k)] for g in range(b)]
+    s = [sum(p[g][c] for g in range(b)) for c in range(k)]
+    pe = sum(w[c, d] * (s[c] * s[d] - sum(p[g][c] * p[g][d] for g in range(b)))
+             for c in range(k) for d in range(k)) / (b * (b - 1))
+    r_i, pa_i = [], []
+    for i in range(n):
+        cnt = [(grid[i] == c).sum() for c in range(k)]
+        r = sum(cnt)
+        r_i.append(r)
+        pa_i.append(sum(cnt[c] * (sum(w[c, d] * cnt[d] for d in range(k)) - 1)
+                        for c in range(k)) / (r * (r - 1)) if r >= 2 else 0.0)
+    n2 = sum(r >= 2 for r in r_i)
+    if b < 2 or n2 == 0 or 1 - pe <= 1e-11:  # undefined, as the one rule says
+        return math.nan, math.nan
+    kappa = (sum(pa_i) / n2 - pe) / (1 - pe)
+    star = []
+    for i in range(n):
+        pe_i = 0.0
+        for g in range(b):
+            eps = float(grid[i, g] >= 0)
+            for d in range(k):
+                u = n / n_g[g] * (float(grid[i, g] == d) - (eps - n_g[g] / n) * p[g][d])
+                pe_i += u * sum(w[c, d] * (s[c] - p[g][c]) for c in range(k))
+        pe_i /= b * (b - 1)
+        k_i = n / n2 * (pa_i[i] - pe * (r_i[i] >= 2)) / (1 - pe)
+        star.append(k_i - 2 * (1 - kappa) * (pe_i - pe) / (1 - pe))
+    return kappa, math.sqrt(sum((x - kappa) ** 2 for x in star) / (n * (n - 1)))
+
+
+@given(seed=st.integers(0, 2**16), n_items=st.integers(4, 25), b=st.integers(2, 6),
+       k=st.integers(2, 4), weights=st.sampled_from(["unweighted", "quadratic"]))
+def test_conger_se_equals_gwets_formula_term_by_term(seed, n_items, b, k, weights):
+    """The O(N) pseudo-values (read by rater from the annotations) equal Gwet's formula
+    over the dense items x raters grid, with missing ratings."""
+    rng = np.random.default_rng(seed)
+    grid = rng.integers(0, k, (n_items, b))
+    grid[rng.random(grid.shape) < 0.3] = -1
+    grid[0, :2] = rng.integers(0, k, 2)  # at least one pairable item
+    frame = pd.DataFrame(np.where(grid >= 0, grid, np.nan))
+    got, _ = quietly(lambda: frame.xrr(wide=True, categories=list(range(k))).irr(
+        metric="conger", weights=weights, ci=0.95))
+    w = np.eye(k) if weights == "unweighted" else 1 - (np.subtract.outer(
+        np.arange(k), np.arange(k)) / (k - 1)) ** 2
+    kappa, se = naive_conger_se(grid, k, w)
+    assert_close_or_both_nan(got["estimate"], kappa)
+    assert_close_or_both_nan(got["se"], se)
+
+
 def test_cohen_se_is_conger_with_two_raters_and_percent_se():
     entry = IRRCAC["tables"]["cac.ben.gerry"]
     ratings = pd.DataFrame(entry["ratings"]["data"], columns=entry["ratings"]["columns"])

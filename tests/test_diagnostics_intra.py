@@ -27,7 +27,7 @@ from helpers import annotation_frames, assert_close_or_both_nan, quietly
 from naive import kappa_x as naive_kappa_x
 
 DATA = Path(__file__).parent / "data"
-LEVELS = ["nominal", "interval", "ordinal"]
+LEVELS = ["nominal", "interval", "ordinal", "ratio"]
 
 
 def _aad(level: str, cats: list):
@@ -97,16 +97,24 @@ def test_intra_equals_naive(df, level):
     np.testing.assert_allclose(shares, 1.0)
 
 
-def test_intra_matches_cross_kappa_of_one_rater():
-    """A rater's two sessions are two replications of one rater: the library's kappa_x."""
+@pytest.mark.parametrize("level", LEVELS)
+def test_intra_matches_cross_kappa_of_one_rater(level):
+    """A rater's two sessions are two replications of one rater: the library's kappa_x,
+    and the pooled row is the same with (item, rater) as the item."""
     rng = np.random.default_rng(3)
     rows = [(i, r, s, int(rng.integers(1, 6))) for r in ("a", "b") for s in (1, 2, 3)
             for i in range(30) if rng.random() < 0.8]
     df = pd.DataFrame(rows, columns=["item", "rater", "round", "score"])
-    out = xrr.intra(df, session="round", level="interval")
+    out = xrr.intra(df, session="round", level=level)
     for (_, rater, s, t), row in out.kappa.iterrows():
         sub = df[(df.rater == rater) & df["round"].isin([s, t])]
-        want = xrr.cross_kappa(sub, replication="round", level="interval")
+        want = xrr.cross_kappa(sub, replication="round", level=level)
+        assert row["kappa_x"] == pytest.approx(float(want.iloc[0, 0]), abs=1e-10)
+    for (_, s, t), row in out.pooled.iterrows():
+        sub = df[df["round"].isin([s, t])].assign(
+            unit=lambda d: d["item"].astype(str) + "/" + d["rater"], rater="one")
+        want = xrr.cross_kappa(sub.drop(columns="item"), item="unit", replication="round",
+                               level=level)
         assert row["kappa_x"] == pytest.approx(float(want.iloc[0, 0]), abs=1e-10)
     assert out.attrs["session"] == "round"
 

@@ -1,6 +1,7 @@
 """One undefined rule (coefficients.base.defined) behind every family: the registry's
-coefficients, the rater diagnostics, intra-rater kappa_x, Spearman's disattenuated
-correlation and the multi-label kappas (augmented kappa, sharpen) all decide "undefined"
+coefficients (the alpha/kappa_x family and the chance family), the rater diagnostics,
+intra-rater kappa_x, Spearman's disattenuated correlation and the multi-label kappas
+(augmented kappa, sharpen) all decide "undefined"
 through it, so moving its one threshold moves them all.
 
 With ROUNDING set to 1, no expected disagreement that is a difference of sums (or
@@ -49,6 +50,10 @@ def _calls() -> dict[str, object]:
             crowd, level="interval")[["kappa_x", "alpha"]],
         "disattenuated_correlation": lambda: xrr.disattenuated_correlation(
             df, n_splits=5)[["rho"]],
+        "fleiss": lambda: xrr.irr(df, metric="fleiss"),
+        "gwet quadratic": lambda: xrr.irr(df, metric="gwet", weights="quadratic"),
+        "intra interval": lambda: xrr.intra(df, session="pool", level="interval").kappa[
+            ["kappa_x"]],
         "augmented_kappa": lambda: xrr.augmented_kappa(sets, p=0.8),
         "sharpen": lambda: xrr.sharpen(sets),
     }

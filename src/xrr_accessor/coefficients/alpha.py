@@ -12,9 +12,9 @@ import numpy as np
 
 from ..engine.additive import Stats
 from .base import Context, Estimates, one_minus_ratio, rounded_counts
-from .sums import within_sums
+from .sums import WithinSums, within_sums
 
-__all__ = ["alpha"]
+__all__ = ["alpha", "alpha_of"]
 
 CITATION = "Krippendorff (2011), Computing Krippendorff's Alpha-Reliability"
 
@@ -46,6 +46,24 @@ def alpha(stats: Stats, ctx: Context) -> Estimates:
     est.undefined(
         est.counts["n_items"] == 0, "no item has two or more annotations (nothing to pair)"
     )
+    return alpha_of(sums, est)
+
+
+def alpha_of(sums: WithinSums, est: Estimates | None = None) -> Estimates:
+    """alpha = 1 - (n - 1) d_o / d_e from its sums, the one finalize of every alpha:
+    the registry's and the pool's with and without each rater
+    (:mod:`~..diagnostics.raters`). ``est`` (its value overwritten) keeps earlier
+    reasons.
+
+    Examples
+    --------
+    >>> from xrr_accessor.coefficients.sums import within_counts
+    >>> t = np.array([[2.0, 2.0]])  # two items, each annotated (0, 1): all disagree
+    >>> alpha_of(within_counts(t, np.array([4.0]))).value.tolist()
+    [-0.5]
+    """
+    if est is None:
+        est = Estimates(np.full(np.shape(sums.observed), np.nan))
     one_minus_ratio((sums.n_values - 1) * sums.observed, sums.expected, est, _ONE_VALUE,
                     sums.scale)
     return est

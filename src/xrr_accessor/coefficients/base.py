@@ -10,8 +10,8 @@ import pandas as pd
 from ..engine.additive import Meta
 from ..engine.levels import Level, distance_matrix
 
-__all__ = ["ROUNDING", "Context", "Estimates", "chance_defined", "defined", "one_minus_ratio",
-           "ratio_or_nan"]
+__all__ = ["ROUNDING", "Context", "Estimates", "chance_defined", "chance_kappa", "defined",
+           "one_minus_ratio", "ratio_or_nan"]
 
 
 @dataclass(frozen=True)
@@ -121,6 +121,22 @@ def chance_defined(p_e: np.ndarray) -> np.ndarray:
     """
     p_e = np.asarray(p_e, dtype=float)
     return defined(1.0 - p_e, np.ones_like(p_e))
+
+
+def chance_kappa(p_a: np.ndarray, p_e: np.ndarray) -> np.ndarray:
+    """``(p_a - p_e) / (1 - p_e)`` where :func:`chance_defined`, else NaN: the one
+    finalize of the kappas from proportions (the registry's chance family, augmented
+    kappa, sharpen).
+
+    Examples
+    --------
+    >>> chance_kappa(np.array([0.75, 1.0]), np.array([0.5, 1.0])).tolist()
+    [0.5, nan]
+    """
+    p_a, p_e = np.asarray(p_a, dtype=float), np.asarray(p_e, dtype=float)
+    ok = chance_defined(p_e)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(ok, (p_a - p_e) / np.where(ok, 1.0 - p_e, 1.0), np.nan)
 
 
 def ratio_or_nan(num: np.ndarray, den: np.ndarray,

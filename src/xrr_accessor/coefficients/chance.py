@@ -34,7 +34,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..engine.additive import Stats
-from .base import Context, Estimates, rounded_counts
+from .base import Context, Estimates, chance_defined, chance_kappa, rounded_counts
 from .sums import rater_totals
 
 __all__ = ["CHANCE", "Cell", "Chance", "brennan_prediger", "chance_corrected", "chance_terms",
@@ -156,11 +156,9 @@ def chance_corrected(stats: Stats, ctx: Context, chance: Chance,
     if chance is no_chance:
         est.value[...] = np.where(est.reason == "", pa, np.nan)
         return est
-    with np.errstate(divide="ignore", invalid="ignore"):
-        value = (pa - pe) / (1 - pe)
-    est.value[...] = np.where(est.reason == "", value, np.nan)
+    est.value[...] = np.where(est.reason == "", chance_kappa(pa, pe), np.nan)
     if undefined_chance:
         est.undefined(~np.isfinite(pe) & np.isfinite(pa), undefined_chance)
-    est.undefined(~(pe < 1) & (est.reason == ""), "chance agreement is 1 (a single "
-                  "category in use, or weights that make every pair agree)")
+    est.undefined(~chance_defined(pe) & (est.reason == ""), "chance agreement is 1 (a "
+                  "single category in use, or weights that make every pair agree)")
     return est

@@ -11,9 +11,9 @@ import numpy as np
 
 from ..engine.additive import Stats
 from .base import Context, Estimates, one_minus_ratio, rounded_counts
-from .sums import cross_sums, sum_of_squares
+from .sums import CrossSums, cross_sums, sum_of_squares
 
-__all__ = ["SHARED_MIN", "SPREAD_RATIO", "cross_kappa", "scale_gaps"]
+__all__ = ["SHARED_MIN", "SPREAD_RATIO", "cross_kappa", "kappa_x_of", "scale_gaps"]
 
 CITATION = "Wong, Paritosh & Aroyo (2021), Cross-replication Reliability, ACL, Eq 9-11"
 
@@ -33,6 +33,25 @@ def cross_kappa(stats: Stats, ctx: Context) -> Estimates:
                 "n_unpairable": rounded_counts(sums.unpaired)},
     )
     est.undefined(est.counts["n_items"] == 0, "no item is annotated in both replications")
+    return kappa_x_of(sums, est)
+
+
+def kappa_x_of(sums: CrossSums, est: Estimates | None = None) -> Estimates:
+    """kappa_x = 1 - d_o / d_e from its sums, the one finalize of every kappa_x:
+    the registry's, each rater against the rest (:mod:`~..diagnostics.raters`) and a
+    rater's two sessions (:mod:`~..diagnostics.intra`) build :class:`~.sums.CrossSums`
+    their own way and end here. ``est`` (its value overwritten) keeps earlier reasons.
+
+    Examples
+    --------
+    >>> from xrr_accessor.coefficients.sums import cross_counts
+    >>> x, y = np.array([[2.0, 0.0]]), np.array([[1.0, 1.0]])  # marginals of each side
+    >>> sums = cross_counts(x, y, np.ones(1), np.zeros(1), observed=np.array([2.0]))
+    >>> kappa_x_of(sums).value.tolist()  # d_o = 2 / 4, d_e = 2 / 4
+    [0.0]
+    """
+    if est is None:
+        est = Estimates(np.full(sums.used.shape, np.nan))
     total = sums.r + sums.s
     with np.errstate(divide="ignore", invalid="ignore"):
         d_o = np.where(total > 0, sums.observed / total, 0.0)

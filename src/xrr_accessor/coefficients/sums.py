@@ -26,7 +26,9 @@ import numpy as np
 from ..engine.additive import Stats
 from .base import Context
 
-__all__ = ["CrossSums", "WithinSums", "cross_sums", "same_rater_sums", "within_sums"]
+__all__ = ["CrossSums", "WithinSums", "cross_counts", "cross_moments", "cross_sums",
+           "expected_disagreement", "pair_disagreement", "same_rater_sums", "within_counts",
+           "within_moments", "within_sums"]
 
 
 @dataclass
@@ -67,16 +69,14 @@ def within_sums(stats: Stats, ctx: Context, sel: np.ndarray) -> WithinSums:
     form = ctx.meta.form
     if form == "moments":
         mom = _select(stats["strata_mom"], sel)
-        n = mom[..., 0]
-        ss = sum_of_squares(n, mom[..., 1], mom[..., 2])
-        return WithinSums(_select(stats["strata_ss"], sel), 2.0 * n * ss, n, None,
-                          2.0 * n * mom[..., 2])
+        return within_moments(_select(stats["strata_ss"], sel), mom[..., 0], mom[..., 1],
+                              mom[..., 2])
     t = _select(stats["pairable"], sel)
-    n = t.sum(axis=-1)
     if form == "vector":
         diag = _select(stats["pair_diag"], sel).sum(axis=-1)
-        return WithinSums(n - diag, n**2 - (t**2).sum(axis=-1), n, t)
+        return within_counts(t, t.sum(axis=-1) - diag)
     o = _select(stats["pair_o"], sel)
+    n = t.sum(axis=-1)
     observed = np.zeros(n.shape)
     expected = np.zeros(n.shape)
     for lab, r in np.ndindex(n.shape):
@@ -84,9 +84,46 @@ def within_sums(stats: Stats, ctx: Context, sel: np.ndarray) -> WithinSums:
             continue
         d = ctx.distance(lab, t[lab, r])
         k = d.shape[0]
-        observed[lab, r] = (o[lab, r, :k, :k] * d).sum()
-        expected[lab, r] = t[lab, r, :k] @ d @ t[lab, r, :k]
+        observed[lab, r], expected[lab, r] = pair_disagreement(
+            o[lab, r, :k, :k], t[lab, r, :k], t[lab, r, :k], d)
     return WithinSums(observed, expected, n, t)
+
+
+def within_moments(observed: np.ndarray, n: np.ndarray, s1: np.ndarray, s2: np.ndarray
+                   ) -> WithinSums:
+    """:class:`WithinSums` of numbers from the pairable values' count ``n``, sum and sum
+    of squares (squared differences: all ordered pairs disagree 2 n SS)."""
+    return WithinSums(observed, 2.0 * n * sum_of_squares(n, s1, s2), n, None, 2.0 * n * s2)
+
+
+def within_counts(t: np.ndarray, observed: np.ndarray | None, o: np.ndarray | None = None,
+                  d: np.ndarray | None = None) -> WithinSums:
+    """:class:`WithinSums` from the pairable values' marginals ``t`` (..., K): with no
+    ``d`` (nominal) ``observed`` is the disagreeing share of the pairs; with the
+    coincidences ``o`` (..., K, K) and D, :func:`pair_disagreement` of them."""
+    n = t.sum(axis=-1)
+    if d is None:
+        assert observed is not None
+        return WithinSums(observed, n**2 - (t**2).sum(axis=-1), n, t)
+    assert o is not None
+    return WithinSums(*pair_disagreement(o, t, t, d), n, t)
+
+
+def pair_disagreement(joint: np.ndarray, x: np.ndarray, y: np.ndarray, d: np.ndarray
+                      ) -> tuple[np.ndarray, np.ndarray]:
+    """(observed, expected) = (sum of ``joint`` * D, X D Y) over the cells of the
+    leading axes: ``joint`` (..., K, K), marginals (..., K), ``d`` one K x K matrix or
+    one per cell (..., K, K)."""
+    if d.ndim == 2:
+        return np.einsum("...cd,cd->...", joint, d), expected_disagreement(x, y, d)
+    return np.einsum("...cd,...cd->...", joint, d), expected_disagreement(x, y, d)
+
+
+def expected_disagreement(x: np.ndarray, y: np.ndarray, d: np.ndarray) -> np.ndarray:
+    """X D Y over the cells of the leading axes (``d`` as in :func:`pair_disagreement`)."""
+    if d.ndim == 2:
+        return np.einsum("...c,cd,...d->...", x, d, y)
+    return np.einsum("...c,...cd,...d->...", x, d, y)
 
 
 def rater_totals(stats: Stats) -> np.ndarray:
@@ -128,21 +165,12 @@ def cross_sums(stats: Stats, ctx: Context) -> CrossSums:
     """
     used, unpaired = stats["cross_used"], stats["cross_unpaired"]
     if ctx.meta.form == "moments":
-        s = stats["cross_mom"]
-        r, sy = s[..., 1], s[..., 2]
-        ssx = sum_of_squares(r, s[..., 3], s[..., 4])
-        ssy = sum_of_squares(sy, s[..., 5], s[..., 6])
-        dm = safe_div(s[..., 3], r) - safe_div(s[..., 5], sy)
-        expected = r * sy * dm**2 + sy * ssx + r * ssy
-        return CrossSums(s[..., 0], expected, r, sy, used, unpaired,
-                         sy * s[..., 4] + r * s[..., 6])
+        return cross_moments(stats["cross_mom"], used, unpaired)
     x, y = stats["cross_x"], stats["cross_y"]
-    big_r, big_s = x.sum(axis=-1), y.sum(axis=-1)
     if ctx.meta.form == "vector":
-        observed = stats["cross_total"] - stats["cross_agree"]
-        expected = big_r * big_s - (x * y).sum(axis=-1)
-        return CrossSums(observed, expected, big_r, big_s, used, unpaired)
+        return cross_counts(x, y, used, unpaired, stats["cross_total"] - stats["cross_agree"])
     cross = stats["cross_o"]
+    big_r, big_s = x.sum(axis=-1), y.sum(axis=-1)
     observed = np.zeros(used.shape)
     expected = np.zeros(used.shape)
     for lab, p in np.ndindex(used.shape):
@@ -150,8 +178,38 @@ def cross_sums(stats: Stats, ctx: Context) -> CrossSums:
             continue
         d = ctx.distance(lab, x[lab, p] + y[lab, p])
         k = d.shape[0]
-        observed[lab, p] = (cross[lab, p, :k, :k] * d).sum()
-        expected[lab, p] = x[lab, p, :k] @ d @ y[lab, p, :k]
+        observed[lab, p], expected[lab, p] = pair_disagreement(
+            cross[lab, p, :k, :k], x[lab, p, :k], y[lab, p, :k], d)
+    return CrossSums(observed, expected, big_r, big_s, used, unpaired)
+
+
+def cross_moments(m: np.ndarray, used: np.ndarray, unpaired: np.ndarray) -> CrossSums:
+    """:class:`CrossSums` of numbers from ``m`` (..., 7): the weighted observed sum, the
+    counts R and S, then sum and sum of squares of x and of y."""
+    r, s = m[..., 1], m[..., 2]
+    ssx = sum_of_squares(r, m[..., 3], m[..., 4])
+    ssy = sum_of_squares(s, m[..., 5], m[..., 6])
+    dm = safe_div(m[..., 3], r) - safe_div(m[..., 5], s)
+    expected = r * s * dm**2 + s * ssx + r * ssy
+    return CrossSums(m[..., 0], expected, r, s, used, unpaired, s * m[..., 4] + r * m[..., 6])
+
+
+def cross_counts(x: np.ndarray, y: np.ndarray, used: np.ndarray, unpaired: np.ndarray,
+                 observed: np.ndarray | None = None, joint: np.ndarray | None = None,
+                 d: np.ndarray | None = None) -> CrossSums:
+    """:class:`CrossSums` from the two sides' marginals ``x``, ``y`` (..., K) and the
+    weighted observed disagreement, given as ``observed`` or as the weighted cross
+    pairs ``joint`` (..., K, K) with D. Expected: R S - X.Y with no ``d`` (nominal),
+    X D Y with D (one K x K matrix, or one per cell (..., K, K))."""
+    big_r, big_s = x.sum(axis=-1), y.sum(axis=-1)
+    if d is None:
+        expected = big_r * big_s - (x * y).sum(axis=-1)
+    elif observed is None:
+        assert joint is not None
+        observed, expected = pair_disagreement(joint, x, y, d)
+    else:
+        expected = expected_disagreement(x, y, d)
+    assert observed is not None
     return CrossSums(observed, expected, big_r, big_s, used, unpaired)
 
 

@@ -72,8 +72,8 @@ class Interval:
 @dataclass(frozen=True)
 class Items:
     """One label's per-item counts, read by a coefficient's pseudo-values: ``c`` (R, n,
-    k) category counts per replication and item, ``ri`` (R, n) their totals, ``grid``
-    the label's (item x rater) codes of replication ``r`` on demand."""
+    k) category counts per replication and item, ``ri`` (R, n) their totals; ``ann`` the
+    annotations themselves (Conger's terms read them by rater)."""
 
     ann: Annotations
     ctx: Context
@@ -86,9 +86,6 @@ class Items:
         """Agreement weights of the call (identity when unweighted)."""
         w = self.ctx.weights(self.lab)
         return np.eye(self.k) if w is None else w
-
-    def grid(self, r: int) -> np.ndarray:
-        return self.ann.grid(self.lab, r)
 
 
 #: Pseudo-values of one (label, replication): ``terms(items, r, estimate)`` ->
@@ -227,20 +224,34 @@ def alpha_terms(items: Items, r: int, alpha: float) -> tuple[np.ndarray, float, 
 
 def _conger_terms(items: Items, r: int, kappa: float, complete: bool
                   ) -> tuple[np.ndarray, float, int]:
-    """kappa*_i of Conger's kappa (and Cohen's, on the items both raters rated)."""
-    grid, c, ri, w, k = items.grid(r), items.c[r], items.ri[r], items.weights(), items.k
-    b = grid.shape[1]
-    keep = (grid >= 0).all(axis=1) if complete else ri >= 1
-    grid, c, ri = grid[keep], c[keep], ri[keep]
+    """kappa*_i of Conger's kappa (and Cohen's, on the items both raters rated).
+
+    Gwet's p_e,i = sum_g sum_l u_igl (w S_{-g})_l / (b (b - 1)), with u_igl =
+    n / n_g (delta_igl - (eps_ig - n_g / n) p_gl), is read from the annotations:
+    where rater g did not rate item i, u_igl = p_gl, so p_e,i = sum_g B_g + sum over
+    the item's annotations (g, l) of n / n_g (A_gl - B_g), with A = (S - p_g) w and
+    B_g = sum_l p_gl A_gl. O(annotations + raters x K^2), not items x raters.
+    """
+    c, ri, w, k = items.c[r], items.ri[r], items.weights(), items.k
+    codes = items.ann.codes[items.lab]
+    sel = (codes >= 0) & (items.ann.replication == r)
+    raters, g = np.unique(items.ann.rater[sel], return_inverse=True)
+    b = len(raters)
+    keep = ri == b if complete else ri >= 1  # duplicates are refused: r_i raters rated i
+    kept = keep[items.ann.item[sel]]
+    g, x = g.reshape(-1)[kept], codes[sel][kept]
+    at = (np.cumsum(keep) - 1)[items.ann.item[sel][kept]]  # position among kept items
+    c, ri = c[keep], ri[keep]
     n, n2 = len(ri), int((ri >= 2).sum())
-    onehot = (grid[..., None] == np.arange(k)).astype(float)  # delta_igl: (n, b, k)
-    eps = (grid >= 0).astype(float)  # eps_ig
-    n_g = eps.sum(axis=0)
-    p = onehot.sum(axis=0) / n_g[:, None]  # p_gk
-    pe = (p.sum(0) @ w @ p.sum(0) - np.einsum("gk,kl,gl->", p, w, p)) / (b * (b - 1))
-    u = n / n_g[None, :, None] * (onehot - (eps - n_g / n)[..., None] * p[None])
-    others = p.sum(axis=0)[None, :] - p  # S_k - p_gk: (b, k)
-    pe_i = np.einsum("igl,kl,gk->i", u, w, others) / (b * (b - 1))
+    n_g = np.bincount(g, minlength=b).astype(float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = np.bincount(g * k + x, minlength=b * k).reshape(b, k) / n_g[:, None]  # p_gl
+    total = p.sum(axis=0)
+    pe = (total @ w @ total - np.einsum("gk,kl,gl->", p, w, p)) / (b * (b - 1))
+    a_gl = (total[None, :] - p) @ w
+    b_g = (p * a_gl).sum(axis=1)
+    pe_i = (b_g.sum() + np.bincount(at, weights=n / n_g[g] * (a_gl[g, x] - b_g[g]),
+                                    minlength=n)) / (b * (b - 1))
     return _centred(kappa, _pa_items(c, ri, w), ri, pe, pe_i, n, n2)
 
 

@@ -19,7 +19,9 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from ..coefficients.base import ratio_or_nan
+from ..coefficients.cross import kappa_x_of
+from ..coefficients.sums import cross_counts, cross_moments
+from ..engine.levels import ordinal_matrices
 from ..errors import InputError, RoleError, per_call
 from ..kernels.accumulate import item_order
 from ..kernels.diagnostics import group_pairs, same_rater_pairs
@@ -127,45 +129,37 @@ def _aad(read_: Read, label: int, x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 def _kappa(read_: Read, label: int, cell: np.ndarray, n_cell: int, x: np.ndarray,
            y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """kappa_x per cell of one-to-one paired annotations (x, y), and the pair counts.
-
-    With one annotation per item on each side, d_o is the mean D over pairs and
-    d_e the mean over every cross pair of the two sides' values."""
+    """kappa_x per cell of one-to-one paired annotations (x, y), and the pair counts:
+    each cell's two sessions as a replication pair, finalized as every kappa_x is
+    (:func:`~xrr_accessor.coefficients.cross.kappa_x_of`). With one annotation per item
+    on each side, an item's pair weighs (1 + 1) / (1 x 1) = 2 in the observed sum."""
     n = np.bincount(cell, minlength=n_cell).astype(float)
     name = read_.level.name
-    obs: np.ndarray
-    exp: np.ndarray
     if name == "interval":
         v = read_.values(label)
         assert v is not None
         v = v - (v.min() + v.max()) / 2.0
-        sums = [np.bincount(cell, weights=w, minlength=n_cell)
-                for w in (v[x], v[x] ** 2, v[y], v[y] ** 2, (v[x] - v[y]) ** 2)]
-        sx, sxx, sy, syy, obs = sums
-        with np.errstate(divide="ignore", invalid="ignore"):
-            mx, my = np.where(n > 0, sx / n, 0.0), np.where(n > 0, sy / n, 0.0)
-            ssx, ssy = np.maximum(sxx - sx * mx, 0.0), np.maximum(syy - sy * my, 0.0)
-            exp = n * ssx + n * ssy + n * n * (mx - my) ** 2
-        return ratio_or_nan(obs * n, exp, n * (sxx + syy)), n
+        obs, sx, sxx, sy, syy = (np.bincount(cell, weights=w, minlength=n_cell) for w in (
+            (v[x] - v[y]) ** 2, v[x], v[x] ** 2, v[y], v[y] ** 2))
+        moments = np.stack([2.0 * obs, n, n, sx, sxx, sy, syy], axis=-1)
+        return kappa_x_of(cross_moments(moments, n, 0 * n)).value, n
     k = read_.n_cat(label)
     check_cells(n_cell * k * (k if name == "ordinal" else 1), "intra",
                 "use level='nominal' or 'interval', or fewer raters or sessions at a time.")
     xs = np.bincount(cell * k + x, minlength=n_cell * k).reshape(n_cell, k).astype(float)
     ys = np.bincount(cell * k + y, minlength=n_cell * k).reshape(n_cell, k).astype(float)
     if name == "nominal":
-        obs, exp = np.bincount(cell, weights=(x != y), minlength=n_cell), n * n - (xs * ys).sum(1)
+        sums = cross_counts(xs, ys, n, 0 * n, observed=2.0 * np.bincount(
+            cell, weights=(x != y), minlength=n_cell))
     elif name != "ordinal":
         d = dist_for(read_, label, None)
-        obs = np.bincount(cell, weights=d[x, y], minlength=n_cell)
-        exp = np.einsum("nc,cd,nd->n", xs, d, ys)
+        sums = cross_counts(xs, ys, n, 0 * n, d=d, observed=2.0 * np.bincount(
+            cell, weights=d[x, y], minlength=n_cell))
     else:  # D ranks over each cell's own paired values, as kappa_x of two replications
         joint = np.bincount((cell * k + x) * k + y, minlength=n_cell * k * k).reshape(
             n_cell, k, k)
-        obs, exp = np.zeros(n_cell), np.zeros(n_cell)
-        for c in np.flatnonzero(n > 0):
-            d = dist_for(read_, label, xs[c] + ys[c])
-            obs[c], exp[c] = (joint[c] * d).sum(), xs[c] @ d @ ys[c]
-    return ratio_or_nan(obs * n, exp), n
+        sums = cross_counts(xs, ys, n, 0 * n, joint=2.0 * joint, d=ordinal_matrices(xs + ys))
+    return kappa_x_of(sums).value, n
 
 
 #: Up to this many categories AAD is looked up in a K x K table of codes (no sort).

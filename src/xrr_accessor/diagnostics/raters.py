@@ -16,7 +16,16 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..coefficients.base import ratio_or_nan
+from ..coefficients.alpha import alpha_of
+from ..coefficients.cross import kappa_x_of
+from ..coefficients.sums import (
+    CrossSums,
+    WithinSums,
+    cross_counts,
+    cross_moments,
+    within_counts,
+    within_moments,
+)
 from ..engine.draws import Draws
 from ..engine.levels import ordinal_matrices
 from ..engine.staged import Job, Planned, Staged
@@ -31,24 +40,26 @@ __all__ = ["METRICS", "rater_agreement"]
 #: How :func:`rater_agreement` ranks raters.
 METRICS = ("kappa_x", "alpha")
 
+def _kappa(sums: CrossSums) -> np.ndarray:
+    return kappa_x_of(sums).value
+
+
+def _alpha(sums: WithinSums) -> np.ndarray:
+    return alpha_of(sums).value
+
+
 def _moments(s: Sums) -> dict[str, np.ndarray]:
+    """Numbers: b against the rest as a replication pair, the pool with and without b."""
     n_ann, per, tot, drop = s["n_ann"], s["per"], s["tot"], s["drop"]
-    shared, other, obs, sx, sxx, sy, syy = np.moveaxis(per, -1, 0)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        ssx = np.maximum(sxx - sx * np.where(shared > 0, sx / shared, 0.0), 0.0)
-        ssy = np.maximum(syy - sy * np.where(other > 0, sy / other, 0.0), 0.0)
-        dm = np.where(shared > 0, sx / np.maximum(shared, 1), 0.0) - np.where(
-            other > 0, sy / np.maximum(other, 1), 0.0)
-        expected = other * ssx + shared * ssy + shared * other * dm**2
-        kappa = ratio_or_nan(obs * shared * other / np.maximum(shared + other, 1),
-                       expected, other * sxx + shared * syy)
-    n, s1, s2, o = (tot[:, k] for k in range(4))
-    alpha = ratio_or_nan((n - 1) * o, 2.0 * (n * s2 - s1**2), 2.0 * n * s2)
-    n2, s12, s22, o2 = (tot[:, None, k] - drop[..., k] for k in range(4))
-    alpha_wo = ratio_or_nan((n2 - 1) * o2, 2.0 * (n2 * s22 - s12**2), 2.0 * n2 * s22)
+    shared = per[..., 0]
+    # per: shared, other, observed, sx, sxx, sy, syy; cross_moments reads observed first
+    kappa = _kappa(cross_moments(per[..., [2, 0, 1, 3, 4, 5, 6]], shared, 0 * shared))
+    alpha = _alpha(within_moments(tot[:, 3], tot[:, 0], tot[:, 1], tot[:, 2]))
+    wo = tot[:, None, :] - drop
+    alpha_wo = _alpha(within_moments(wo[..., 3], wo[..., 0], wo[..., 1], wo[..., 2]))
     return {"kappa_x": kappa, "alpha_without": alpha_wo,
             "alpha": np.broadcast_to(alpha[:, None], kappa.shape),
-            "n_annotations": n_ann, "n_shared": shared, "n_other": other}
+            "n_annotations": n_ann, "n_shared": shared, "n_other": per[..., 1]}
 
 
 def _cells(read_: Read) -> int:
@@ -71,29 +82,23 @@ def _cells(read_: Read) -> int:
 
 def _categorical(read_: Read, label: int, s: Sums,
                  keep: np.ndarray | None = None) -> dict[str, np.ndarray]:
-    matrix = read_.level.name != "nominal"
-    n_ann, shared, other, obs, x, y, w = (s[k] for k in ("n_ann", "shared", "other", "obs",
-                                                          "x", "y", "w"))
-    tot_n, tot_t, tot_diag, tot_o, dn, dt, ddiag, do = (
-        s[k] for k in ("tot_n", "tot_t", "tot_diag", "tot_o", "dn", "dt", "ddiag", "do"))
-    scale = shared * other / np.maximum(shared + other, 1)
-    if not matrix:
-        kappa = ratio_or_nan(obs * scale, shared * other - (x * y).sum(-1))
-        alpha = ratio_or_nan((tot_n - 1) * (tot_n - tot_diag), tot_n**2 - (tot_t**2).sum(-1))
-        n2 = tot_n[:, None] - dn
-        t2 = tot_t[:, None, :] - dt
-        alpha_wo = ratio_or_nan((n2 - 1) * (n2 - (tot_diag[:, None] - ddiag)),
-                          n2**2 - (t2**2).sum(-1))
+    """Categories: b against the rest as a replication pair (b's values and the others'
+    on b's items), the pool with and without b."""
+    n_ann, shared, other = s["n_ann"], s["shared"], s["other"]
+    if read_.level.name != "nominal":
+        kappa, alpha, alpha_wo = _matrix(read_, label, s, keep)
     else:
-        kappa, alpha, alpha_wo = _matrix(read_, label, {
-            "n_ann": n_ann, "scale": scale, "x": x, "y": y, "w": w, "tot_n": tot_n,
-            "tot_t": tot_t, "tot_o": tot_o, "dn": dn, "dt": dt, "do": do}, keep)
+        kappa = _kappa(cross_counts(s["x"], s["y"], shared, 0 * shared, observed=s["obs"]))
+        alpha = _alpha(within_counts(s["tot_t"], s["tot_n"] - s["tot_diag"]))
+        alpha_wo = _alpha(within_counts(
+            s["tot_t"][:, None, :] - s["dt"],
+            s["tot_n"][:, None] - s["dn"] - (s["tot_diag"][:, None] - s["ddiag"])))
     return {"kappa_x": kappa, "alpha_without": alpha_wo,
             "alpha": np.broadcast_to(alpha[:, None], kappa.shape),
             "n_annotations": n_ann, "n_shared": shared, "n_other": other}
 
 
-def _matrix(read_: Read, label: int, s: dict[str, Any], keep: np.ndarray | None = None
+def _matrix(read_: Read, label: int, s: Sums, keep: np.ndarray | None = None
             ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """kappa_x, alpha and alpha without each rater through K x K disagreements.
 
@@ -103,7 +108,7 @@ def _matrix(read_: Read, label: int, s: dict[str, Any], keep: np.ndarray | None 
     values with or without the rater; so it is built per rater.
     """
     ordinal = read_.level.name == "ordinal"
-    n_ann, tot_n, tot_t = s["n_ann"], s["tot_n"], s["tot_t"]
+    n_ann, tot_t, tot_o = s["n_ann"], s["tot_t"], s["tot_o"]
     n_rep, n_rater = n_ann.shape
     kappa = np.full((n_rep, n_rater), np.nan)
     alpha_wo = np.full((n_rep, n_rater), np.nan)
@@ -111,32 +116,16 @@ def _matrix(read_: Read, label: int, s: dict[str, Any], keep: np.ndarray | None 
     fixed = None if ordinal else dist_for(read_, label, None)
     for r in range(n_rep):
         d = fixed if fixed is not None else dist_for(read_, label, tot_t[r])
-        alpha[r] = ratio_or_nan((tot_n[r] - 1) * (s["tot_o"][r] * d).sum(),
-                          tot_t[r] @ d @ tot_t[r])
+        alpha[r] = _alpha(within_counts(tot_t[r], None, tot_o[r], d))
         raters = np.flatnonzero((n_ann[r] > 0) & (True if keep is None else keep[r]))
-        if fixed is not None:
-            x, y = s["x"][r, raters], s["y"][r, raters]
-            obs = np.einsum("bcd,cd->b", s["w"][r, raters], d)
-            kappa[r, raters] = ratio_or_nan(obs * s["scale"][r, raters],
-                                      np.einsum("bc,cd,bd->b", x, d, y))
-            t2 = tot_t[r] - s["dt"][r, raters]
-            o2 = s["tot_o"][r] - s["do"][r, raters]
-            n2 = tot_n[r] - s["dn"][r, raters]
-            alpha_wo[r, raters] = ratio_or_nan((n2 - 1) * np.einsum("bcd,cd->b", o2, d),
-                                         np.einsum("bc,cd,bd->b", t2, d, t2))
-            continue
-        # ordinal: D from each rater's own marginals, one K x K matrix per rater
         x, y = s["x"][r, raters], s["y"][r, raters]
-        db = ordinal_matrices(x + y)
-        kappa[r, raters] = ratio_or_nan(
-            np.einsum("bcd,bcd->b", s["w"][r, raters], db) * s["scale"][r, raters],
-            np.einsum("bc,bcd,bd->b", x, db, y))
-        t2 = tot_t[r] - s["dt"][r, raters]
-        d2 = ordinal_matrices(t2)
-        alpha_wo[r, raters] = ratio_or_nan(
-            (tot_n[r] - s["dn"][r, raters] - 1)
-            * np.einsum("bcd,bcd->b", s["tot_o"][r] - s["do"][r, raters], d2),
-            np.einsum("bc,bcd,bd->b", t2, d2, t2))
+        t2, o2 = tot_t[r] - s["dt"][r, raters], tot_o[r] - s["do"][r, raters]
+        # ordinal: D from each rater's own marginals, one K x K matrix per rater
+        kappa[r, raters] = _kappa(cross_counts(
+            x, y, s["shared"][r, raters], 0 * x[..., 0], joint=s["w"][r, raters],
+            d=fixed if fixed is not None else ordinal_matrices(x + y)))
+        alpha_wo[r, raters] = _alpha(within_counts(
+            t2, None, o2, fixed if fixed is not None else ordinal_matrices(t2)))
     return kappa, alpha, alpha_wo
 
 

@@ -46,7 +46,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..coefficients.base import chance_defined
+from ..coefficients.base import chance_kappa
 from ..errors import DroppedDataWarning, InputError, UndefinedWarning, per_call, warn
 from ..kernels.augmented import annotation_pairs, pair_sums
 from ..schema.readsets import read_sets, set_roles
@@ -151,9 +151,7 @@ def summed_pairs(sets: LabelSets, ps: Sequence[float]) -> PairSums:
     p_a = agree / n
     freq = freq / n[None, :, None, None]
     p_e = (freq[:, :, 0, :] * freq[:, :, 1, :]).sum(axis=-1)
-    ok = chance_defined(p_e)
-    kappa = np.full_like(p_a, np.nan)
-    kappa[ok] = (p_a[ok] - p_e[ok]) / (1.0 - p_e[ok])
+    kappa = chance_kappa(p_a, p_e)
     return PairSums(np.column_stack([uniq // n_rater, uniq % n_rater]), n, p_a, p_e, freq,
                      kappa, entry, pair_of, of_item)
 

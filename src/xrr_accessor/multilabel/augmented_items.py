@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..coefficients.base import chance_defined
+from ..coefficients.base import chance_defined, chance_kappa
 from ..errors import InputError, UndefinedWarning, per_call, warn
 from .augmented import CITATION, check_p, label_weights, sets_of, summed_pairs
 
@@ -104,7 +104,7 @@ def augmented_items(
         agree = np.bincount(sums.entry_item, weights=sums.entry[j], minlength=n_item)
         p_e = sums.p_e[j][sums.entry_pair]
         ok = chance_defined(p_e)
-        k_entry = np.where(ok, (sums.entry[j] - p_e) / np.where(ok, 1.0 - p_e, 1.0), 0.0)
+        k_entry = np.where(ok, chance_kappa(sums.entry[j], p_e), 0.0)
         k_sum = np.bincount(sums.entry_item, weights=k_entry, minlength=n_item)
         k_n = np.bincount(sums.entry_item, weights=ok.astype(float), minlength=n_item)
         cols[f"agreement_{p:.1f}"] = np.divide(agree, counts, out=np.full(n_item, np.nan),

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..coefficients.base import chance_defined
+from ..coefficients.base import chance_kappa
 from ..errors import InputError, UndefinedWarning, XRRWarning, per_call, warn
 from ..kernels.augmented import consensus, rater_agreement
 from ..schema.sets import LabelSets
@@ -99,10 +99,7 @@ def _rater_kappa(agree: np.ndarray, seen: np.ndarray, own: np.ndarray,
     ok = seen > 0
     p_a = agree[ok] / seen[ok]
     p_e = (own[ok] * other[ok]).sum(axis=1) / seen[ok] ** 2
-    live = chance_defined(p_e)
-    k = np.full(len(p_a), np.nan)
-    k[live] = (p_a[live] - p_e[live]) / (1.0 - p_e[live])
-    kappa[ok] = k
+    kappa[ok] = chance_kappa(p_a, p_e)
     return kappa
 
 

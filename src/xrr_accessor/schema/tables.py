@@ -198,17 +198,6 @@ class Annotations:
             out += f" in replication {self.replications[replication]!r}"
         return out
 
-    def grid(self, label: int, replication: int) -> np.ndarray:
-        """Codes of one label in one replication as items x raters present (-1 = none).
-
-        Columns follow the rater codes of the raters with at least one annotation.
-        """
-        sel = (self.codes[label] >= 0) & (self.replication == replication)
-        raters = np.unique(self.rater[sel])
-        out = np.full((len(self.items), len(raters)), -1, dtype=np.int64)
-        out[self.item[sel], np.searchsorted(raters, self.rater[sel])] = self.codes[label][sel]
-        return out
-
     @property
     def n_category(self) -> int:
         """Largest number of categories of any label (at least 1)."""
