@@ -9,9 +9,7 @@ label by label and returns a table: a DataFrame from pandas input, a Dataset
 
 from __future__ import annotations
 
-import os
-from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -39,7 +37,6 @@ __all__ = [
     "finish",
     "frame_of",
     "group_codes",
-    "in_blocks",
     "read",
     "unbind",
     "warn_undefined_rows",
@@ -167,34 +164,6 @@ def finish(frame: pd.DataFrame, read_: Read, attrs: dict[str, Any],
         return ds
     frame.attrs.update(attrs)
     return frame
-
-
-#: Fewest items (or rows) :func:`in_blocks` splits over threads.
-PARALLEL_MIN = 50_000
-
-
-def in_blocks(n: int, fn: Callable[[int, int], Any]) -> None:
-    """``fn(lo, hi)`` over blocks of ``range(n)``, one a core, in threads (the
-    kernels release the GIL) when ``n`` >= :data:`PARALLEL_MIN`: for kernels whose
-    every group (or row) is computed on its own, so the numbers do not depend
-    on the split.
-
-    Examples
-    --------
-    >>> out = np.zeros(100_000, dtype=np.int64)
-    >>> def fill(lo, hi):
-    ...     out[lo:hi] = np.arange(lo, hi)
-    >>> in_blocks(len(out), fill)
-    >>> bool((out == np.arange(100_000)).all())
-    True
-    """
-    cores = min(os.cpu_count() or 1, 8)
-    if n < PARALLEL_MIN or cores == 1:
-        fn(0, n)
-        return
-    edges = np.linspace(0, n, cores + 1).astype(np.int64)
-    with ThreadPoolExecutor(cores) as pool:
-        list(pool.map(fn, edges[:-1], edges[1:]))
 
 
 #: Bytes of a huge page (Linux on x86-64 and arm64).

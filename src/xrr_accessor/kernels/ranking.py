@@ -213,7 +213,8 @@ def item_rows(order: np.ndarray, ints: np.ndarray, floats: np.ndarray, n_rep: in
               first: int, last: int) -> None:
     """The rows ``first`` to ``last`` - 1 of item_disagreement's table in ``order``
     (groups, from :func:`ranked_groups`), written into memory the caller allocates
-    (threads take blocks of rows).
+    (a block of rows gives the same rows as the whole: a tie begun before
+    ``first`` is found by looking back).
 
     Per group g: ``ints[:, g]`` = annotations, mode code, mode count and
     ``floats[:, g]`` = D, lo, hi, mean (:func:`item_summary_into`'s rows).
@@ -268,7 +269,8 @@ def item_summary_into(offsets: np.ndarray, order: np.ndarray, codes: np.ndarray,
     eight arrays to fault in); lo, hi and mean times ``scale`` (a power of two:
     exact; ``values`` scaled by its inverse keep squares in range). With ``root``
     D in place of pair_sum (as :func:`root_mean`). Only the groups ``first`` to
-    ``last`` - 1 (threads take blocks of groups)."""
+    ``last`` - 1 (each group is computed on its own: blocks of groups give the
+    same numbers)."""
     numeric = values.shape[0] > 0
     n, mode, mode_count, n_modes = ints[0], ints[1], ints[2], ints[3]
     pair_sum, lo, hi, mean = floats[0], floats[1], floats[2], floats[3]
