@@ -172,7 +172,7 @@ def summarize(read_: Read, label: int, counts: bool = False) -> dict[str, np.nda
         form = NOMINAL  # D once the marginals are known; the rest needs no D
     elif form == MATRIX:
         item_summary_into(offsets, order, codes, vals, dist, k, n_rep, NOMINAL, ints, floats,
-                          1.0, False, 0, len(offsets) - 1)
+                          1.0, False)
         marginals = _marginals(ints[0], _key(read_), codes, n_rep, k)
         dist = np.stack([dist_for(read_, label, marginals[r]) for r in range(n_rep)])
     # interval: values divided by a power of two (exact) so the squared differences
@@ -181,8 +181,8 @@ def summarize(read_: Read, label: int, counts: bool = False) -> dict[str, np.nda
     shift = int(np.frexp(big)[1]) if big > 0 and np.isfinite(big) else 0
     scale = 2.0**shift if shift < 1024 else 1.0  # 2^1024 is not a double: ldexp below
     item_summary_into(offsets, order, codes, np.ldexp(vals, -shift), dist, k, n_rep, form,
-                      ints, floats, scale, not later, 0, len(offsets) - 1)  # D in place
-    # of the pair sums, unless the counts are asked for
+                      ints, floats, scale, not later)  # D in place of the pair sums,
+    # unless the counts are asked for
     n, mode, mode_count = ints[0], ints[1], ints[2]
     pair_sum, lo, hi, mean = floats
     if shift >= 1024:
@@ -306,7 +306,7 @@ def _table(read_: Read, label: int, s: dict[str, np.ndarray], numeric: bool
     reps = np.bincount(order % n_rep, minlength=n_rep) if n_rep > 1 else np.zeros(1, int)
     rep_start = np.concatenate([[0], np.cumsum(reps)[:-1]]).astype(np.int64)
     item_rows(order, ints, floats, n_rep, ids, values, out_floats, out_ints, undefined,
-              rep_start, 0, m)
+              rep_start)
     names = list(COLUMNS if numeric else COLUMNS[:5])
     columns: list[tuple[Any, list[str]]] = [
         (out_floats, ["disagreement", "mode_share", "mean", "spread"][:len(out_floats)]),

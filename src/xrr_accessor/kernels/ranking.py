@@ -209,12 +209,9 @@ def root_mean(n: np.ndarray, pair_sum: np.ndarray, scale: float) -> None:
 @njit(**_JIT)
 def item_rows(order: np.ndarray, ints: np.ndarray, floats: np.ndarray, n_rep: int,
               ids: np.ndarray, cats: np.ndarray, out_floats: np.ndarray,
-              out_ints: np.ndarray, undefined: np.ndarray, rep_start: np.ndarray,
-              first: int, last: int) -> None:
-    """The rows ``first`` to ``last`` - 1 of item_disagreement's table in ``order``
-    (groups, from :func:`ranked_groups`), written into memory the caller allocates
-    (a block of rows gives the same rows as the whole: a tie begun before
-    ``first`` is found by looking back).
+              out_ints: np.ndarray, undefined: np.ndarray, rep_start: np.ndarray) -> None:
+    """The rows of item_disagreement's table in ``order`` (groups, from
+    :func:`ranked_groups`), written into memory the caller allocates.
 
     Per group g: ``ints[:, g]`` = annotations, mode code, mode count and
     ``floats[:, g]`` = D, lo, hi, mean (:func:`item_summary_into`'s rows).
@@ -232,15 +229,13 @@ def item_rows(order: np.ndarray, ints: np.ndarray, floats: np.ndarray, n_rep: in
     with_cats = cats.shape[0] > 0
     r_last = -1
     run_start = 0
-    for i in range(first, last):
+    for i in range(order.shape[0]):
         g = order[i]
         r = g % n_rep if n_rep > 1 else 0  # no division for one replication
         d = floats[0, g]
-        if r != r_last:  # the block's first row, or a new replication
+        if r != r_last:  # a new replication
             r_last = r
             run_start = i
-            while run_start > rep_start[r] and floats[0, order[run_start - 1]] == d:
-                run_start -= 1  # a tie that began in the block before
         elif d != out_floats[0, i - 1]:
             run_start = i
         out_floats[0, i] = d
@@ -262,15 +257,13 @@ def item_rows(order: np.ndarray, ints: np.ndarray, floats: np.ndarray, n_rep: in
 def item_summary_into(offsets: np.ndarray, order: np.ndarray, codes: np.ndarray,
                       values: np.ndarray, dist: np.ndarray, n_cat: int, n_rep: int,
                       form: int, ints: np.ndarray, floats: np.ndarray, scale: float,
-                      root: bool, first: int, last: int) -> None:
+                      root: bool) -> None:
     """:func:`~xrr_accessor.kernels.diagnostics.item_summary` written into ``ints``
     (4, >= G) rows n, mode, mode_count, n_modes and ``floats`` (4, >= G) rows
     pair_sum, lo, hi, mean (memory the caller allocates: one block of records, not
     eight arrays to fault in); lo, hi and mean times ``scale`` (a power of two:
     exact; ``values`` scaled by its inverse keep squares in range). With ``root``
-    D in place of pair_sum (as :func:`root_mean`). Only the groups ``first`` to
-    ``last`` - 1 (each group is computed on its own: blocks of groups give the
-    same numbers)."""
+    D in place of pair_sum (as :func:`root_mean`)."""
     numeric = values.shape[0] > 0
     n, mode, mode_count, n_modes = ints[0], ints[1], ints[2], ints[3]
     pair_sum, lo, hi, mean = floats[0], floats[1], floats[2], floats[3]
@@ -280,7 +273,7 @@ def item_summary_into(offsets: np.ndarray, order: np.ndarray, codes: np.ndarray,
     packed = n_cat <= PACKED and form != MATRIX
     count = np.zeros(n_cat, dtype=np.int64)
     seen = np.empty(n_cat, dtype=np.int64)
-    for g in range(first, last):
+    for g in range(offsets.shape[0] - 1):
         start, stop = offsets[g], offsets[g + 1]
         while start < stop and (codes[start] if inplace else codes[order[start]]) < 0:
             start += 1  # the first annotation: its value shifts the group's
