@@ -147,6 +147,26 @@ def test_item_counts_packed_and_in_a_table_equal_naive(n_cat, level):
         assert row["spread"] == pytest.approx(ref["spread"], abs=1e-12)
 
 
+@pytest.mark.parametrize("kind", ["int64", "float", "str"])
+def test_item_mode_is_the_category_not_its_code(kind):
+    """The mode column holds the category (written by the row kernel for integer
+    categories, taken from the categories otherwise), never its code: categories
+    whose codes differ from their values, against the naive mode."""
+    rng = np.random.default_rng(3)
+    raw = rng.choice([30, -7, 12, 5], size=(400, 3))
+    df = pd.DataFrame({"item": np.repeat(np.arange(400), 3), "rater": list("abc") * 400,
+                       "v": raw.reshape(-1)})
+    df["v"] = df["v"].astype(float) if kind == "float" else (
+        "c" + df["v"].astype(str) if kind == "str" else df["v"])
+    got, _ = quietly(xrr.item_disagreement, df, level="nominal")
+    got = got.xs("v", level="label") if "label" in got.index.names else got
+    for item, part in df.groupby("item"):
+        counts = Counter(part["v"])
+        top = max(counts.values())
+        assert got.loc[item, "mode"] == min(v for v, c in counts.items() if c == top)
+    assert got["mode"].dtype == df["v"].dtype
+
+
 @pytest.mark.parametrize("values", ["few", "many"])
 def test_item_table_ranked_by_counting_and_by_radix_equal_pandas(values):
     """The table's rows are ordered by a counting sort when D takes at most 1024
