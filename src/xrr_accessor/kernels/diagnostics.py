@@ -115,6 +115,7 @@ def rater_categorical(offsets: np.ndarray, order: np.ndarray, codes: np.ndarray,
                 a = p if inplace else order[p]
                 if codes[a] >= 0:
                     n_ann[r, rater[a]] += 1
+                    shared[r, rater[a]] -= 1  # n_ann is added to shared at the end
         if m >= 2:
             q = 0.0
             for u in range(k):
@@ -139,21 +140,20 @@ def rater_categorical(offsets: np.ndarray, order: np.ndarray, codes: np.ndarray,
                     continue
                 b = rater[a]
                 n_ann[r, b] += 1
-                shared[r, b] += 1
                 other[r, b] += m - 1
                 x[r, b, c] += 1
                 obs[r, b] += wgt * (m - count[c])
                 for u in range(k):
-                    d = seen[u]
-                    y[r, b, d] += count[d] - (1 if d == c else 0)
-                dt[r, b, c] += 1
+                    y[r, b, seen[u]] += count[seen[u]]
+                y[r, b, c] -= 1
+                # shared, dn and dt add x's and n_ann's counts at the end (whole
+                # numbers: the same sums); here only what differs from them
                 if m == 2:  # the item leaves the pairable values with its other annotation
                     partner = c if count[c] == 2 else (seen[1] if seen[0] == c else seen[0])
                     dt[r, b, partner] += 1
-                    dn[r, b] += 2
+                    dn[r, b] += 1
                     ddiag[r, b] += q
                 else:
-                    dn[r, b] += 1
                     ddiag[r, b] += drop_diag[c]
                 if matrix:
                     for u in range(k):
@@ -172,6 +172,9 @@ def rater_categorical(offsets: np.ndarray, order: np.ndarray, codes: np.ndarray,
                             do[r, b, cu, cv] += before - after
         for u in range(k):
             count[seen[u]] = 0
+    shared += n_ann  # each annotation of an item of m >= 2
+    dn += shared  # and one more for those of an item of two
+    dt += x
     return (n_ann, shared, other, obs, x, y, w, tot_n, tot_t, tot_diag, tot_o, dn, dt,
             ddiag, do)
 
