@@ -28,7 +28,7 @@ from ..schema import Annotations
 try:  # pandas >= 3: a DataFrame over given blocks
     from pandas.api.internals import create_dataframe_from_blocks as _from_blocks
 except ImportError:  # pragma: no cover - pandas < 3
-    _from_blocks = None  # type: ignore[assignment]
+    _from_blocks = None
 
 __all__ = [
     "Read",

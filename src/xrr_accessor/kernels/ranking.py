@@ -325,11 +325,11 @@ def item_summary_into(offsets: np.ndarray, order: np.ndarray, codes: np.ndarray,
         sq = 0
         if small:  # without a branch per category (their order is random)
             for c in range(n_cat):
-                cu = np.int64((bag >> np.uint64(8 * c)) & np.uint64(255))
+                cu = int((bag >> np.uint64(8 * c)) & np.uint64(255))
                 sq += cu * cu
                 top = max(top, cu)
             for c in range(n_cat - 1, -1, -1):  # the smallest code at the top count
-                at_top = np.int64((bag >> np.uint64(8 * c)) & np.uint64(255)) == top
+                at_top = int((bag >> np.uint64(8 * c)) & np.uint64(255)) == top
                 best = c if at_top else best
                 ties += at_top
         else:
