@@ -3,11 +3,14 @@
 Annotations of one label arrive grouped (CSR): group ``g`` holds the rows
 ``order[offsets[g]:offsets[g + 1]]``; a group is an (item, replication) with
 ``g = item * n_rep + replication`` unless said otherwise. ``codes`` (N,) are
-category codes (-1 = missing). Every kernel counts a group's categories in a
-scratch table of K entries, touching (and resetting) only the categories the
-group has, so there is no items x categories table and each pass is O(N) plus,
-for a K x K disagreement, O(k^2) per group or annotation for its k distinct
-categories. Only numpy and numba are imported here.
+category codes (-1 = missing); ``order`` empty: the rows are already grouped
+and read in place. Every kernel counts a group's categories in a scratch table
+of K entries, touching (and resetting) only the categories the group has (the
+per-item kernel, up to 8 categories, in the bytes of one integer), so there is
+no items x categories table and each pass is O(N) plus, for a K x K
+disagreement, O(k^2) per group or annotation for its k distinct categories.
+Only numpy and numba are imported here (and the per-item kernel from
+:mod:`.ranking`, beside the table it feeds).
 """
 
 from __future__ import annotations
