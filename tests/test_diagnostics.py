@@ -167,6 +167,27 @@ def test_item_mode_is_the_category_not_its_code(kind):
     assert got["mode"].dtype == df["v"].dtype
 
 
+def test_item_table_from_blocks_equals_the_dataframe_constructor(monkeypatch):
+    """The table's columns handed to pandas as blocks (pandas >= 3) are the frame the
+    DataFrame constructor builds from the same columns (the path for older pandas):
+    integer, float and string categories, labels and replications."""
+    from xrr_accessor.diagnostics import _common
+
+    rng = np.random.default_rng(8)
+    df = pd.DataFrame({"item": rng.integers(0, 50, 600), "rater": rng.integers(0, 20, 600),
+                       "pool": rng.choice(["A", "B"], 600),
+                       "x": rng.integers(1, 6, 600), "y": rng.choice(["lo", "hi", "mid"], 600)})
+    df = df.drop_duplicates(["item", "rater", "pool"])
+    calls = [lambda: xrr.item_disagreement(df[["item", "rater", "x"]].drop_duplicates(
+                 ["item", "rater"])),
+             lambda: xrr.item_disagreement(df, level="nominal", labels=["x", "y"],
+                                           replication="pool")]
+    got = [quietly(call)[0] for call in calls]
+    monkeypatch.setattr(_common, "_from_blocks", None)
+    for frame, call in zip(got, calls, strict=True):
+        pd.testing.assert_frame_equal(frame, quietly(call)[0], check_exact=True)
+
+
 @pytest.mark.parametrize("values", ["few", "many"])
 def test_item_table_ranked_by_counting_and_by_radix_equal_pandas(values):
     """The table's rows are ordered by a counting sort when D takes at most 1024

@@ -218,7 +218,7 @@ def frame_of(blocks: Sequence[tuple[Any, Sequence[str]]], columns: Sequence[str]
         if isinstance(values, np.ndarray) and values.ndim == 1:
             values = values.reshape(1, -1)
         parts.append((values, np.array([at[n] for n in names], dtype=np.intp)))
-    if _from_blocks is None:  # pragma: no cover - pandas < 3
+    if _from_blocks is None:  # pandas < 3
         cols = {}
         for values, place in parts:
             for k, p in enumerate(place):

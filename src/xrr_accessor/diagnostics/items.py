@@ -155,8 +155,8 @@ def summarize(read_: Read, label: int, counts: bool = False) -> dict[str, np.nda
     With ``counts`` at the ordinal level (a dask partition, whose own marginals
     are not the replication's), D is left out and each group's category counts
     ``counts`` (G, K) are returned instead, for :func:`ordinal_d` once the
-    marginals of every partition are known. The arrays are columns of two
-    blocks of records, one per group (:func:`records`).
+    marginals of every partition are known. The arrays are rows of one
+    huge-page-aligned block (:func:`_records`).
     """
     offsets, order = read_.grouped()
     codes = read_.codes(label)
@@ -167,7 +167,7 @@ def summarize(read_: Read, label: int, counts: bool = False) -> dict[str, np.nda
     form = _form(read_)
     later = counts and read_.level.name == "ordinal"
     dist = np.zeros((0, 0, 0))
-    ints, floats = records(len(offsets) - 1)
+    ints, floats = _records(len(offsets) - 1)
     if form == MATRIX and later:
         form = NOMINAL  # D once the marginals are known; the rest needs no D
     elif form == MATRIX:
@@ -202,7 +202,7 @@ def summarize(read_: Read, label: int, counts: bool = False) -> dict[str, np.nda
     return out
 
 
-def records(n_group: int) -> tuple[np.ndarray, np.ndarray]:
+def _records(n_group: int) -> tuple[np.ndarray, np.ndarray]:
     """(ints (4, G), floats (4, G)): per group n, mode, mode count, modes tied and D
     (or its sum over pairs), lo, hi, mean, in one huge-page-aligned block
     (:func:`._common.blocks`)."""
@@ -264,7 +264,7 @@ def _assemble(read_: Read, pieces: Pieces) -> list[dict[str, np.ndarray]]:
     for j in range(len(ann.labels)):
         got = {k: np.concatenate([p[2][j][k] for p in parts])[groups]
                for k in parts[0][2][j]} if parts else {}
-        ints, floats = records(len(groups))  # the in-memory records, as summarize's
+        ints, floats = _records(len(groups))  # the in-memory records, as summarize's
         s = dict(zip(("n", "mode", "mode_count"), ints[:3], strict=True))
         s.update(zip(("d", "lo", "hi", "mean"), floats, strict=True))
         for k, v in s.items():
