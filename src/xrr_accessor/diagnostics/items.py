@@ -181,23 +181,17 @@ def summarize(read_: Read, label: int, counts: bool = False) -> dict[str, np.nda
     shift = int(np.frexp(big)[1]) if big > 0 and np.isfinite(big) else 0
     scale = 2.0**shift if shift < 1024 else 1.0  # 2^1024 is not a double: ldexp below
     item_summary_into(offsets, order, codes, np.ldexp(vals, -shift), dist, k, n_rep, form,
-                      ints, floats, scale, not later)  # D in place of the pair sums,
-    # unless the counts are asked for
-    n, mode, mode_count = ints[0], ints[1], ints[2]
-    pair_sum, lo, hi, mean = floats
+                      ints, floats, scale, not later)  # D over the pair sums unless counts
     if shift >= 1024:
-        for a in (lo, hi, mean):
-            np.ldexp(a, shift, out=a)
-    out = {"n": n, "mode": mode, "mode_count": mode_count, "lo": lo, "hi": hi, "mean": mean,
+        np.ldexp(floats, shift, out=floats)
+    n, pair_sum, (lo, hi, mean) = ints[0], floats[0], floats[1:]
+    out = {"n": n, "mode": ints[1], "mode_count": ints[2], "lo": lo, "hi": hi, "mean": mean,
            "ints": ints, "floats": floats}
     if later:
-        key = _key(read_)
-        sel = codes >= 0
+        key, sel = _key(read_), codes >= 0
         out["counts"] = np.bincount(key[sel] * k + codes[sel], minlength=len(n) * k
                                     ).reshape(len(n), k)
     else:
-        if shift >= 1024:
-            np.ldexp(pair_sum, shift, out=pair_sum)
         out["d"] = pair_sum
     return out
 
@@ -299,14 +293,10 @@ def _table(read_: Read, label: int, s: dict[str, np.ndarray], numeric: bool
     out_ints = rows[len(out_floats):]  # n, mode, rank, item id or code, replication
     undefined = np.empty(m, dtype=bool)
     alone = not (ann.has_label or with_rep)  # the item the only index level
-    ids = ann.items.to_numpy() if alone and ann.items.dtype == np.int64 else np.zeros(
-        0, np.int64)
+    ids = ann.items.to_numpy() if alone and ann.items.dtype == np.int64 else np.zeros(0, int)
     cats = ann.categories[label]
     values = cats.to_numpy() if cats.dtype == np.int64 else np.zeros(0, np.int64)
-    reps = np.bincount(order % n_rep, minlength=n_rep) if n_rep > 1 else np.zeros(1, int)
-    rep_start = np.concatenate([[0], np.cumsum(reps)[:-1]]).astype(np.int64)
-    item_rows(order, ints, floats, n_rep, ids, values, out_floats, out_ints, undefined,
-              rep_start)
+    item_rows(order, ints, floats, n_rep, ids, values, out_floats, out_ints, undefined)
     names = list(COLUMNS if numeric else COLUMNS[:5])
     columns: list[tuple[Any, list[str]]] = [
         (out_floats, ["disagreement", "mode_share", "mean", "spread"][:len(out_floats)]),
@@ -319,7 +309,7 @@ def _table(read_: Read, label: int, s: dict[str, np.ndarray], numeric: bool
     levels = [("label", ann.labels, lambda: np.full(m, label), ann.has_label),
               ("replication", ann.replications, lambda: out_ints[4], with_rep),
               ("item", ann.items, lambda: item, True)]
-    kept = [(name, values, codes()) for name, values, codes, had in levels if had]
+    kept = [(name, lev, codes()) for name, lev, codes, had in levels if had]
     if len(kept) > 1:
         index = multi_index(kept)
     elif len(ids):

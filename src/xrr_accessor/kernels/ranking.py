@@ -209,7 +209,7 @@ def root_mean(n: np.ndarray, pair_sum: np.ndarray, scale: float) -> None:
 @njit(**_JIT)
 def item_rows(order: np.ndarray, ints: np.ndarray, floats: np.ndarray, n_rep: int,
               ids: np.ndarray, cats: np.ndarray, out_floats: np.ndarray,
-              out_ints: np.ndarray, undefined: np.ndarray, rep_start: np.ndarray) -> None:
+              out_ints: np.ndarray, undefined: np.ndarray) -> None:
     """The rows of item_disagreement's table in ``order`` (groups, from
     :func:`ranked_groups`), written into memory the caller allocates.
 
@@ -218,16 +218,16 @@ def item_rows(order: np.ndarray, ints: np.ndarray, floats: np.ndarray, n_rep: in
     ``out_floats`` (2 or 4, M): D, mode share, and with 4 rows the mean and
     spread (max - min); ``out_ints`` (4 or 5, M): annotations, the mode
     (``cats[code]``; its code when ``cats`` is empty), competition rank within
-    the replication (1, 2, 2, 4: ties share the better rank; ``rep_start[r]``
-    is replication r's first row), the item's id (``ids[item]``; its code when
-    ``ids`` is empty) and with 5 rows the replication; ``undefined`` (M,): D is
-    NaN (its rank is <NA>).
+    the replication (1, 2, 2, 4: ties share the better rank), the item's id
+    (``ids[item]``; its code when ``ids`` is empty) and with 5 rows the
+    replication; ``undefined`` (M,): D is NaN (its rank is <NA>).
     """
     numeric = out_floats.shape[0] > 2
     with_rep = out_ints.shape[0] > 4
     with_ids = ids.shape[0] > 0
     with_cats = cats.shape[0] > 0
     r_last = -1
+    group_start = 0
     run_start = 0
     for i in range(order.shape[0]):
         g = order[i]
@@ -235,6 +235,7 @@ def item_rows(order: np.ndarray, ints: np.ndarray, floats: np.ndarray, n_rep: in
         d = floats[0, g]
         if r != r_last:  # a new replication
             r_last = r
+            group_start = i
             run_start = i
         elif d != out_floats[0, i - 1]:
             run_start = i
@@ -245,7 +246,7 @@ def item_rows(order: np.ndarray, ints: np.ndarray, floats: np.ndarray, n_rep: in
             out_floats[3, i] = floats[2, g] - floats[1, g]
         out_ints[0, i] = ints[0, g]
         out_ints[1, i] = cats[ints[1, g]] if with_cats else ints[1, g]
-        out_ints[2, i] = run_start - rep_start[r] + 1
+        out_ints[2, i] = run_start - group_start + 1
         item = g // n_rep if n_rep > 1 else g
         out_ints[3, i] = ids[item] if with_ids else item
         if with_rep:
