@@ -25,7 +25,7 @@ from ..errors import InputError
 from ..textsafe import figure_text
 from .items import top_items
 
-__all__ = ["aad", "items", "raters", "validity"]
+__all__ = ["aad", "items", "place_labels", "raters", "validity"]
 
 
 def _frame(table: Any) -> pd.DataFrame:
@@ -128,16 +128,64 @@ def raters(table: Any, label: Any = None, annotate: int = 3, ax: Any = None) -> 
     ax.scatter(rows["kappa_x"], rows["delta_alpha"], s=18 + 2 * np.sqrt(
         rows["n_annotations"].to_numpy(dtype=float)), alpha=0.7)
     worst = rows.dropna(subset=["kappa_x"]).sort_values("kappa_x").head(annotate)
-    for k, (who, row) in enumerate(zip(_cell_names(worst.index), worst.itertuples(),
-                                       strict=True)):
-        ax.annotate(who, (row.kappa_x, row.delta_alpha), fontsize=8,  # staggered: no overlap
-                    xytext=(6, 6 + 14 * k), textcoords="offset points",
-                    arrowprops={"arrowstyle": "-", "color": "0.5", "linewidth": 0.6})
     ax.axhline(0, color="0.5", linewidth=0.8)
     ax.set(xlabel="kappa_x of the rater against the rest of the pool",
            ylabel="alpha without the rater - alpha",
            title=f"Raters{': ' + name if name else ''}")
+    place_labels(ax, _cell_names(worst.index), worst["kappa_x"].to_numpy(dtype=float),
+                 worst["delta_alpha"].to_numpy(dtype=float))
     return ax
+
+
+#: Offsets (points) tried for a point's label, nearest first, in 8 directions.
+_OFFSETS = [(r * dx, r * dy) for r in (7, 14, 24, 36, 52, 72)
+            for dx, dy in ((1, 1), (1, -1), (-1, 1), (-1, -1), (1, 0), (-1, 0), (0, 1),
+                           (0, -1))]
+
+
+def place_labels(ax: Any, names: list[str], x: np.ndarray, y: np.ndarray) -> list[Any]:
+    """Name points ``(x, y)`` of ``ax``, each label at the nearest offset whose text
+    (measured by the renderer) overlaps no label placed before it and stays inside
+    the axes, joined to its point by a thin line: neighbouring points' names never
+    print over each other ("254" and "121" as "2521"). When no offset fits, the
+    farthest is used.
+
+    Examples
+    --------
+    >>> from xrr_accessor._optional import new_axes
+    >>> ax = new_axes(None, (4, 3))
+    >>> _ = ax.scatter([0.0, 0.001], [0.0, 0.0]); _ = ax.set(xlim=(-1, 1), ylim=(-1, 1))
+    >>> a, b = place_labels(ax, ["254", "121"], np.array([0.0, 0.001]), np.zeros(2))
+    >>> r = ax.figure.canvas.get_renderer()
+    >>> a.get_window_extent(r).overlaps(b.get_window_extent(r))
+    False
+    """
+    from matplotlib.text import Text
+
+    fig = ax.figure
+    fig.canvas.draw()  # the layout (limits, axes box) the labels are measured in
+    renderer = fig.canvas.get_renderer()
+    inside = ax.get_window_extent(renderer)
+    placed, boxes = [], []
+    for who, px, py in zip(names, x, y, strict=True):
+        if not (np.isfinite(px) and np.isfinite(py)):
+            continue
+        for k, (dx, dy) in enumerate(_OFFSETS):
+            t = ax.annotate(who, (px, py), fontsize=8, xytext=(dx, dy),
+                            textcoords="offset points",
+                            ha="left" if dx > 0 else "right" if dx < 0 else "center",
+                            va="bottom" if dy > 0 else "top" if dy < 0 else "center",
+                            arrowprops={"arrowstyle": "-", "color": "0.5", "linewidth": 0.6})
+            t.update_positions(renderer)  # where the offset puts it, before measuring
+            box = Text.get_window_extent(t, renderer)
+            fits = (inside.x0 <= box.x0 and box.x1 <= inside.x1 and inside.y0 <= box.y0
+                    and box.y1 <= inside.y1)
+            if (fits and not any(box.overlaps(b) for b in boxes)) or k == len(_OFFSETS) - 1:
+                placed.append(t)
+                boxes.append(box.expanded(1.15, 1.3))  # a margin: not touching either
+                break
+            t.remove()
+    return placed
 
 
 def aad(result: Any, which: str = "intra", label: Any = None, ax: Any = None) -> Any:

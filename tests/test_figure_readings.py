@@ -1,0 +1,55 @@
+"""What a person reads on the figures, checked against the drawn artists (found by a
+new-user trial on real data): labels that print over each other, a pool hidden under
+another's line, a title that reads oddly with some column names."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import xrr_accessor as xrr
+
+plt = pytest.importorskip("matplotlib.pyplot")
+from matplotlib.text import Text  # noqa: E402
+
+from xrr_accessor.diagnostics import plots  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _close():
+    yield
+    plt.close("all")
+
+
+def _text_boxes(ax):
+    ax.figure.canvas.draw()
+    renderer = ax.figure.canvas.get_renderer()
+    return [Text.get_window_extent(t, renderer) for t in ax.texts]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_rater_names_never_print_over_each_other(seed):
+    """pq/raters.png: "254" and "121", neighbours at the low end, printed as "2521".
+    Clustered worst raters (the usual case: a few close together at the left), every
+    drawn name measured by the renderer: no two overlap, and the names are the worst."""
+    rng = np.random.default_rng(seed)
+    n = 60
+    kappa = rng.uniform(0.1, 0.6, n)
+    kappa[:5] = 0.03 + rng.uniform(0, 0.015, 5)  # five worst, close together
+    delta = 0.006 - 0.01 * kappa + rng.normal(0, 0.0004, n)
+    table = pd.DataFrame({"kappa_x": kappa, "delta_alpha": delta,
+                          "n_annotations": rng.integers(20, 200, n)},
+                         index=pd.Index([f"{100 + 7 * k}" for k in range(n)], name="rater"))
+    ax = plots.raters(table, annotate=5)
+    worst = table.sort_values("kappa_x").index[:5].tolist()
+    assert [t.get_text() for t in ax.texts] == worst
+    boxes = _text_boxes(ax)
+    for (i, a), (j, b) in itertools.combinations(enumerate(boxes), 2):
+        assert not a.overlaps(b), (worst[i], worst[j], a, b)
+    # and each name is drawn within the axes, not over the title
+    inside = ax.get_window_extent(ax.figure.canvas.get_renderer())
+    assert all(inside.x0 <= b.x0 and b.x1 <= inside.x1 and inside.y0 <= b.y0
+               and b.y1 <= inside.y1 for b in boxes)
