@@ -53,3 +53,17 @@ def test_rater_names_never_print_over_each_other(seed):
     inside = ax.get_window_extent(ax.figure.canvas.get_renderer())
     assert all(inside.x0 <= b.x0 and b.x1 <= inside.x1 and inside.y0 <= b.y0
                and b.y1 <= inside.y1 for b in boxes)
+
+
+@pytest.mark.parametrize("column", ["truth", "stance", "is_toxic", "label"])
+def test_validity_title_reads_whatever_the_label_is_called(column):
+    """ro/validity.png: "Against the gold truth", the label's name read as a noun after
+    "gold". The title says what the bars are and names the label apart."""
+    df = pd.DataFrame({"item": [1, 1, 2, 2, 3, 3], "rater": ["a", "b"] * 3,
+                       column: ["x", "y", "y", "y", "x", "x"]})
+    out = xrr.validity(df, gold=pd.Series({1: "x", 2: "y", 3: "x"}))
+    ax = out.plot()
+    assert ax.get_title() == f"Recall and precision against the gold, label: {column}"
+    heights = [p.get_height() for p in ax.patches]
+    assert heights == pytest.approx(out.classes["recall"].tolist()
+                                    + out.classes["precision"].tolist())

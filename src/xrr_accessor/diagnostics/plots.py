@@ -249,6 +249,7 @@ def validity(result: Any, label: Any = None, ax: Any = None) -> Any:
     ax.bar(x + 0.2, rows["precision"], 0.4, label="precision", color="C1")
     ax.set_xticks(x, _cell_names(rows.index), rotation=30 if len(rows) > 6 else 0)
     ax.set(ylim=(0, 1.05), ylabel="share of annotations",
-           title=f"Against the gold {name}".strip())
+           title="Recall and precision against the gold" + (f", label: {name}" if name
+                                                             else ""))
     ax.legend(frameon=False, fontsize=8)
     return ax
