@@ -67,3 +67,51 @@ def test_validity_title_reads_whatever_the_label_is_called(column):
     heights = [p.get_height() for p in ax.patches]
     assert heights == pytest.approx(out.classes["recall"].tolist()
                                     + out.classes["precision"].tolist())
+
+
+def _pools_report(irrs):
+    """A report-like object of one label whose pools have the IRRs ``irrs``."""
+    from types import SimpleNamespace
+
+    from xrr_accessor.reporting.plotting import ReportPlots
+
+    frame = pd.DataFrame({"statistic": "irr", "label": "offensiveness",
+                          "replication": list(irrs), "replication_other": np.nan,
+                          "estimate": list(irrs.values())})
+    return ReportPlots(SimpleNamespace(frame=frame, attrs={"irr": "alpha"}))
+
+
+@pytest.mark.parametrize("irrs", [
+    {"Man": 0.268, "Non-binary": 0.326, "Woman": 0.287},  # pq/irr_hist.png: one bin, two
+    {"A": 0.5, "B": 0.5, "C": 0.5, "D": 0.9},  # equal values
+])
+def test_irr_hist_shows_every_pool_even_in_one_bin(irrs):
+    """pq/irr_hist.png: Man's and Woman's IRRs (0.268, 0.287) shared a bin and Woman's
+    dotted outline lay under Man's: the legend listed 3 pools, the plot showed 2. Every
+    pool has a bar of its own, of the right height, that no other pool's bar covers."""
+    ax = _pools_report(irrs).irr_hist()
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == list(irrs)
+    drawn = [[p for p in c if p.get_height() > 0] for c in ax.containers]
+    assert len(drawn) == len(irrs)
+    edges = None
+    for (pool, value), bars in zip(irrs.items(), drawn, strict=True):
+        assert len(bars) == 1 and bars[0].get_height() == 1, pool  # one label: one bar
+        x0, x1 = bars[0].get_x(), bars[0].get_x() + bars[0].get_width()
+        assert x1 - x0 > 0.01, pool  # a bar, not a sliver
+        edges = [] if edges is None else edges
+        assert all(x1 <= a or x0 >= b for a, b in edges), pool  # overlaps no other's
+        edges.append((x0, x1))
+    # each bar sits within the bin of its pool's IRR
+    bins = np.linspace(0, 1, 11)
+    for value, bars in zip(irrs.values(), drawn, strict=True):
+        k = np.searchsorted(bins, value, side="right") - 1
+        assert bins[k] <= bars[0].get_x() and bars[0].get_x() + bars[0].get_width() <= bins[k + 1]
+
+
+def test_irr_hist_says_when_a_pool_has_no_irr_to_draw():
+    """A pool whose IRR is undefined (popquorn's Arab American) is in the legend, and
+    the legend says it is not drawn, rather than listing a pool the plot never shows."""
+    ax = _pools_report({"A": 0.4, "B": np.nan}).irr_hist()
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == [
+        "A", "B (IRR undefined: not drawn)"]
+    assert [sum(p.get_height() for p in c) for c in ax.containers] == [1, 0]

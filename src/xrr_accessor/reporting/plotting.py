@@ -97,7 +97,10 @@ class ReportPlots:
         raise InputError(f"label {name!r} is not in the report; labels: {labels[:10]}")
 
     def irr_hist(self, ax: Any = None, bins: int | np.ndarray = 10) -> Any:
-        """IRR across labels, one step histogram per replication (Fig 2)."""
+        """IRR across labels, a histogram per replication (Fig 2), the replications'
+        bars side by side within each bin: two pools whose IRRs share a bin are both
+        seen (drawn as outlines one on top of the other, one was hidden). A
+        replication with no defined IRR is said so in the legend."""
         ax = new_axes(ax, (6, 3.5))  # first: without matplotlib, the error naming the extra
         from matplotlib.ticker import MaxNLocator
 
@@ -106,10 +109,16 @@ class ReportPlots:
         finite = values[np.isfinite(values)]
         if isinstance(bins, int) and finite.size:
             bins = np.linspace(min(0.0, finite.min()), max(1.0, finite.max()), bins + 1)
-        styles = ["-", "--", ":", "-."]
-        for k, (rep, part) in enumerate(rows.groupby("replication", sort=False)):
-            ax.hist(part["estimate"].dropna(), bins=bins, histtype="step", linewidth=2,
-                    linestyle=styles[k % len(styles)], label=figure_text(rep))
+        parts = list(rows.groupby("replication", sort=False))
+        data = [part["estimate"].dropna().to_numpy(dtype=float) for _, part in parts]
+        names = [figure_text(rep) + ("" if len(d) else " (IRR undefined: not drawn)")
+                 for (rep, _), d in zip(parts, data, strict=True)]
+        hatches = ["", "//", "..", "xx", "\\\\", "oo"]
+        _, _, drawn = ax.hist(data, bins=bins, histtype="bar", rwidth=0.9, label=names,
+                              edgecolor="white", linewidth=0.5)
+        for k, bars in enumerate(drawn if len(data) > 1 else [drawn]):
+            for bar in bars:
+                bar.set_hatch(hatches[k % len(hatches)])
         ax.yaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set(xlabel=f"IRR ({self._report.attrs.get('irr')})", ylabel="labels",
                title="IRR of each label, by replication")
