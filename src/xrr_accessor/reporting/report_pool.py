@@ -22,6 +22,7 @@ from ..engine.staged import Staged
 from ..errors import DroppedDataWarning, UndefinedWarning, warn
 from ..uncertainty.orchestration import Uncertainty
 from .agreement import agreement_table, interpret
+from .item_scale import largest_d
 
 __all__ = ["WEIGHTS_OF_LEVEL", "band_digits", "irr_readings", "pool_parts", "shown_in_band"]
 
@@ -73,6 +74,10 @@ def pool_parts(data: Any, level: Any, uncertainty: Uncertainty, min_items: int,
 
         names = [k for k, v in calls.items() if v is not None]
         calls.update(zip(names, compute_all(*(calls[k] for k in names)), strict=True))
+    items = calls["items"]
+    if not lazy and isinstance(items, pd.DataFrame):  # what D means: its largest value
+        items.attrs["largest_d"] = largest_d(data, level, roles).reset_index().to_dict(
+            "records")  # records, not a frame: attrs are compared when frames combine
     return calls
 
 
