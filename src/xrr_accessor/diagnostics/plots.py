@@ -111,7 +111,9 @@ def _wrap(text: str, width: int = 70) -> str:
 
 def raters(table: Any, label: Any = None, annotate: int = 3, ax: Any = None) -> Any:
     """Each rater's kappa_x against the pool (x) and the change of the pool's alpha
-    without them (y); the ``annotate`` worst by kappa_x are named.
+    without them (y); the ``annotate`` worst by kappa_x are named, each name placed
+    where it overlaps no other (:func:`place_labels`; a rater whose point is not
+    drawn, alpha without them undefined, is not named).
 
     Examples
     --------
