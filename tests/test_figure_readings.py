@@ -93,12 +93,11 @@ def test_irr_hist_shows_every_pool_even_in_one_bin(irrs):
     assert [t.get_text() for t in ax.get_legend().get_texts()] == list(irrs)
     drawn = [[p for p in c if p.get_height() > 0] for c in ax.containers]
     assert len(drawn) == len(irrs)
-    edges = None
-    for (pool, value), bars in zip(irrs.items(), drawn, strict=True):
+    edges: list[tuple[float, float]] = []
+    for pool, bars in zip(irrs, drawn, strict=True):
         assert len(bars) == 1 and bars[0].get_height() == 1, pool  # one label: one bar
         x0, x1 = bars[0].get_x(), bars[0].get_x() + bars[0].get_width()
         assert x1 - x0 > 0.01, pool  # a bar, not a sliver
-        edges = [] if edges is None else edges
         assert all(x1 <= a or x0 >= b for a, b in edges), pool  # overlaps no other's
         edges.append((x0, x1))
     # each bar sits within the bin of its pool's IRR
