@@ -168,7 +168,8 @@ def place_labels(ax: Any, names: list[str], x: np.ndarray, y: np.ndarray) -> lis
     fig.canvas.draw()  # the layout (limits, axes box) the labels are measured in
     renderer = fig.canvas.get_renderer()
     inside = ax.get_window_extent(renderer)
-    placed, boxes = [], []
+    placed: list[Any] = []
+    boxes: list[Any] = []
     for who, px, py in zip(names, x, y, strict=True):
         if not (np.isfinite(px) and np.isfinite(py)):
             continue
