@@ -114,3 +114,16 @@ def test_irr_hist_says_when_a_pool_has_no_irr_to_draw():
     assert [t.get_text() for t in ax.get_legend().get_texts()] == [
         "A", "B (IRR undefined: not drawn)"]
     assert [sum(p.get_height() for p in c) for c in ax.containers] == [1, 0]
+
+
+@pytest.mark.parametrize("level", ["nominal", "ordinal", "interval", "ratio"])
+def test_items_figure_axis_names_the_unit_of_its_level(level):
+    """The items figure drew ordinal D = 4371.5 on an axis called "D_i": the axis says
+    the unit of the level the table was computed at, and the bars are the table's D."""
+    df = pd.DataFrame({"item": [1, 1, 2, 2, 3, 3], "rater": ["a", "b"] * 3,
+                       "score": [1, 5, 2, 3, 3, 3]})
+    table = xrr.item_disagreement(df, level=level)
+    ax = plots.items(table)
+    assert ax.get_xlabel().startswith(f"D_i, {plots.D_UNITS[level]} (n:")
+    assert [p.get_width() for p in ax.patches] == pytest.approx(
+        table["disagreement"].tolist())

@@ -25,7 +25,7 @@ from ..errors import InputError
 from ..textsafe import figure_text
 from .items import top_items
 
-__all__ = ["aad", "items", "place_labels", "raters", "validity"]
+__all__ = ["D_UNITS", "aad", "items", "place_labels", "raters", "validity"]
 
 
 def _frame(table: Any) -> pd.DataFrame:
@@ -98,9 +98,18 @@ def items(table: Any, label: Any = None, top: int = 20, kind: str = "top",
     ax.barh(y, best["disagreement"], color="C3")
     ax.set_yticks(y, [f"{who}  (n={n})" for who, n in zip(
         _cell_names(best.index), best["n_annotations"], strict=True)], fontsize=8)
-    ax.set(xlabel="D_i (n: the item's annotations)" + (f"\n{_wrap(tie)}" if tie else ""),
+    unit = D_UNITS.get(str(_frame(table).attrs.get("level")), "")
+    ax.set(xlabel=f"D_i{', ' + unit if unit else ''} (n: the item's annotations)"
+           + (f"\n{_wrap(tie)}" if tie else ""),
            title=f"Most disagreed-on items{': ' + name if name else ''}")
     return ax
+
+
+#: The unit of D_i at each level, on the items figure's axis (the one-pool page's
+#: table caption says more: reporting.item_scale.d_meaning).
+D_UNITS = {"nominal": "root share of differing pairs, at most 1",
+           "ordinal": "Krippendorff's rank units (counts of annotations)",
+           "interval": "in the ratings' unit", "ratio": "no unit, at most 1"}
 
 
 def _wrap(text: str, width: int = 70) -> str:
@@ -159,7 +168,7 @@ def place_labels(ax: Any, names: list[str], x: np.ndarray, y: np.ndarray) -> lis
     >>> _ = ax.scatter([0.0, 0.001], [0.0, 0.0]); _ = ax.set(xlim=(-1, 1), ylim=(-1, 1))
     >>> a, b = place_labels(ax, ["254", "121"], np.array([0.0, 0.001]), np.zeros(2))
     >>> r = ax.figure.canvas.get_renderer()
-    >>> a.get_window_extent(r).overlaps(b.get_window_extent(r))
+    >>> bool(a.get_window_extent(r).overlaps(b.get_window_extent(r)))
     False
     """
     from matplotlib.text import Text
