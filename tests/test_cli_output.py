@@ -217,6 +217,28 @@ def test_bootstrap_records_say_how_and_attrs_what_was_used(capsys, tmp_path):
     assert all("p_value" not in r for r in doc["records"])  # the bootstrap gives none
 
 
+@pytest.mark.parametrize(("args", "weights", "level"), [
+    (["--metric", "gwet", "--weights", "quadratic"], "quadratic", None),
+    (["--metric", "fleiss"], "unweighted", None),
+    (["--metric", "alpha", "--level", "ordinal"], None, "ordinal"),
+])
+def test_attrs_name_the_level_or_the_weights_a_coefficient_took(capsys, tmp_path, args,
+                                                                 weights, level):
+    """A coefficient weighted by weights= has agreement weights, not a level: its attrs
+    (Python and the CLI's JSON) say which weights, and hold no level (not a placeholder)."""
+    demo = load_demo().iloc[:, :4]
+    path = tmp_path / "pools.csv"
+    demo.to_csv(path, index=False)
+    doc = json.loads(_out(capsys, "irr", str(path), *args, "--format", "json"))
+    metric = args[1]
+    kwargs = {"weights": weights} if weights else {"level": level}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", xrr.XRRWarning)
+        attrs = demo.xrr.irr(metric=metric, **kwargs).attrs
+    for got in (doc["attrs"], attrs):
+        assert got.get("weights") == weights and got.get("level") == level, got
+
+
 def test_json_notes_are_a_list_of_the_stderr_notes(capsys, tmp_path):
     demo = load_demo()
     one = demo[demo["pool"] == "Budapest"].iloc[:, :4]

@@ -92,6 +92,31 @@ def test_default_warns_with_the_item_counts_when_normalized_exceeds_1():
     assert common.frame.set_index("statistic").loc["normalized", "estimate"] < norm
 
 
+def test_normalized_alone_warns_above_1_and_takes_items_common():
+    """normalized() says what summary() says when it exceeds 1 on different item sets,
+    and takes the items="common" that warning recommends: the same numbers as summary."""
+    df = _uneven()
+    with pytest.warns(UndefinedWarning, match=r"exceeds 1 where the IRRs and kappa_x use "
+                      r"different item sets: 'value', A x B: [\d.]+ \(IRR items: A 100, "
+                      r"B 60; kappa_x items: 90\)"):
+        alone = xa.normalized(df)
+    ua, ub = _units(df, "A"), _units(df, "B")
+    assert float(np.ravel(alone)[0]) == pytest.approx(naive.normalized_kappa_x(ua, ub),
+                                                    abs=1e-12)
+    assert alone.attrs["items"] == "all"
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        common = df.xrr.normalized(items="common")
+        s = xa.summary(df, items="common")
+    assert not any("exceeds 1" in str(w.message) for w in caught)
+    assert float(np.ravel(common)[0]) == pytest.approx(s[("normalized", "A", "B")].iloc[0],
+                                                     abs=1e-14)
+    assert common.attrs["items"] == "common"
+    assert float(np.ravel(common)[0]) < float(np.ravel(alone)[0])
+    with pytest.raises(InputError, match=r"items='some'"):
+        xa.normalized(df, items="some")
+
+
 def test_common_items_is_per_label_and_leaves_ann_alone():
     df = _uneven()
     df["other"] = df["value"]

@@ -144,6 +144,37 @@ def test_replications_on_one_scale_never_warn(k, seed):
         warnings.simplefilter("error", ScaleWarning)
         for level in ("nominal", "interval"):
             df.xrr.cross_kappa(level=level)
+        for metric in ("gwet", "bp"):  # q counts the one scale's categories
+            df.xrr.irr(metric=metric)
+
+
+def test_q_counting_coefficients_warn_when_a_pool_uses_few_of_the_labels_categories():
+    """Gwet's and Brennan-Prediger's q counts every category of the label: a 3-point pool
+    beside a 0-100 one gets q of the 0-100 scale. A ScaleWarning says which pool uses how
+    many of q (counted here with pandas), once; alone, the pool has its own q and no
+    warning; alpha and Fleiss do not depend on unused categories and stay quiet."""
+    df = load_snow2008("anger")
+    crowd = df[df["pool"] == "crowd"].drop(columns="pool")
+    both = pd.concat([crowd.assign(pool="raw"), _binned(crowd).assign(pool="binned")])
+    used = _binned(crowd)["response"].nunique()
+    q = both["response"].nunique()
+    for metric in ("gwet", "bp"):
+        with pytest.warns(ScaleWarning, match=rf"^{metric} counts all q categories") as rec:
+            shared = both.xrr.irr(metric=metric)
+        message = str(rec[0].message)
+        assert len(rec) == 1 and f"binned uses {used} of {q}" in message, message
+        assert "raw uses" not in message  # the 0-100 pool uses most of q
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", ScaleWarning)
+            alone = float(np.ravel(_binned(crowd).xrr.irr(metric=metric))[0])
+        assert alone != pytest.approx(float(shared.loc["binned"]), abs=1e-3)
+    with pytest.warns(ScaleWarning, match=r"^bp and gwet count all q") as rec:
+        xrr.agreement_table(both)
+    assert len([w for w in rec if w.category is ScaleWarning]) == 1
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ScaleWarning)
+        both.xrr.irr(metric="fleiss")
+        both.xrr.irr()
 
 
 def test_one_value_a_pool_never_uses_is_not_another_scale():

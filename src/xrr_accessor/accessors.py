@@ -87,11 +87,13 @@ class XRRAccessor:
         self, other: Any = None, irr: str = "alpha", level: Any = "nominal",
         reference: Any = None, ci: float | None = None, n_boot: int = 1000,
         seed: int | None = None, interval: str = "bca", progress: bool | None = None,
+        items: str = "all",
     ) -> Any:
         """Normalized kappa_x (Eq 13); see :func:`xrr_accessor.normalized`."""
         return api.normalized(
             self._obj, other, irr=irr, level=level, reference=reference, ci=ci,
-            n_boot=n_boot, seed=seed, interval=interval, progress=progress, **self._roles
+            n_boot=n_boot, seed=seed, interval=interval, progress=progress, items=items,
+            **self._roles
         )
 
     def summary(

@@ -18,6 +18,7 @@ from .engine.convert import to_frame, to_xarray
 from .engine.pipeline import annotations, entry_level
 from .errors import InputError
 from .lazy import deferrable
+from .reporting.summary import check_items, common_items, warn_above_one
 from .uncertainty.orchestration import Uncertainty, evaluate
 from .uncertainty.resample import Target
 
@@ -221,6 +222,7 @@ def normalized(
     seed: int | None = None,
     interval: str = "bca",
     progress: bool | None = None,
+    items: str = "all",
     **roles: Any,
 ) -> Any:
     """Normalized kappa_x: replication similarity (Eq 13), or kappa_x / IRR_reference.
@@ -246,13 +248,19 @@ def normalized(
     ci, n_boot, seed, interval, progress
         Bootstrap intervals, as in :func:`cross_kappa`: kappa_x and the IRRs
         of each replicate come from the same draws of items.
+    items : {"all", "common"}
+        ``"all"`` (default): each IRR on the items its replication rated at
+        least twice, kappa_x on the items both rated; where that gives a value
+        above 1 on different item sets, a warning says so. ``"common"``: all
+        three on the items every replication rated at least twice (as
+        :func:`~xrr_accessor.summary`; data in memory).
     **roles
         Column or dimension names.
 
     Returns
     -------
     float, Series, DataFrame or DataArray
-        Labeled like :func:`cross_kappa`.
+        Labeled like :func:`cross_kappa`; ``attrs["items"]`` says which items.
 
     Examples
     --------
@@ -267,6 +275,17 @@ def normalized(
                               progress=progress)
     rel = normalizing(irr)
     entry = lookup("normalized_kappa_x", kind="cross")
-    return evaluate(data, [Target(entry.name, entry, {"irr": rel.name})], uncertainty,
-                    other=other, level=level, reference=reference, **roles
-                    ).label(irr=rel.name, reference=reference)
+    check_items(items)
+    known: dict[str, Any] = {}
+    if items == "common":
+        ann, lvl = annotations(data, other, level=level, **roles)
+        known = {"ann": common_items(ann), "lvl": lvl}
+    found = evaluate(data, [Target(entry.name, entry, {"irr": rel.name})], uncertainty,
+                     other=other, level=level, reference=reference, **known, **roles)
+    if items == "all":
+        result = found.run
+        kx = lookup("kappa_x", kind="cross")
+        warn_above_one(result.ann, result.pairs, {
+            "normalized": found.estimates[entry.name], "irr": result.estimate(rel),
+            "kappa_x": result.estimate(kx)}, result.reference)
+    return found.label(irr=rel.name, reference=reference, items=items)

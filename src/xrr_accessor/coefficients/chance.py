@@ -38,7 +38,7 @@ from .base import Context, Estimates, chance_defined, chance_kappa, rounded_coun
 from .sums import rater_totals
 
 __all__ = ["CHANCE", "Cell", "Chance", "brennan_prediger", "chance_corrected", "chance_terms",
-           "conger", "fleiss", "gwet", "no_chance", "scott"]
+           "conger", "fleiss", "gwet", "no_chance", "scott", "unused_categories"]
 
 #: Coefficients of the (p_a - p_e) / (1 - p_e) family, by metric name (the registry's
 #: entries carry their chance term; this tuple only orders documentation).
@@ -118,6 +118,30 @@ def conger(cell: Cell) -> float:
         return float((mean**2 - var / b).sum())
     cov = (p.T @ p - b * np.outer(mean, mean)) / (b - 1)
     return float((cell.w * (np.outer(mean, mean) - cov / b)).sum())
+
+
+#: A replication using at most this share of its label's categories, while others use
+#: the rest, looks like it rates on a scale of its own (see :func:`unused_categories`).
+USED_MAX = 0.5
+
+
+def unused_categories(stats: Stats, ctx: Context) -> list[tuple[int, int, int, int]]:
+    """(label, replication, categories it uses, q) where a replication uses at most
+    :data:`USED_MAX` of its label's q categories and two or more of the others are
+    used by other replications: q counts categories of another scale, so a
+    coefficient that counts them (Gwet, Brennan-Prediger) is not the replication's own.
+    """
+    if "shares" not in stats:
+        return []
+    out = []
+    for lab, k in enumerate(ctx.meta.n_categories):
+        shares = stats["shares"][lab, :, :k] > 0  # (R, K) categories each replication uses
+        for r in range(shares.shape[0]):
+            used = int(shares[r].sum())
+            elsewhere = int((shares.any(axis=0) & ~shares[r]).sum())
+            if 0 < used <= USED_MAX * k and elsewhere >= 2:
+                out.append((lab, r, used, k))
+    return out
 
 
 def chance_terms(stats: Stats, ctx: Context, chance: Chance

@@ -78,6 +78,11 @@ class Coefficient:
         Its analytic interval needs only the summed statistics (the ICC's F
         limits), so it works on dask-backed data; else it reads each item's
         annotations again.
+    counts_categories : bool
+        Its value depends on the number of categories q, used or not (Gwet's
+        AC1/AC2, Brennan-Prediger): a replication using few of the label's
+        categories, which other replications use, gets a
+        :class:`~xrr_accessor.errors.ScaleWarning`.
     """
 
     name: str
@@ -99,6 +104,7 @@ class Coefficient:
     depends: Callable[[dict[str, Any]], Requirements] | None = None
     shown: str = ""
     analytic_from_sums: bool = False
+    counts_categories: bool = False
 
     @property
     def default_level(self) -> str:
@@ -238,13 +244,13 @@ register(Coefficient(
     _CHANCE, "weights", ("weights",), "Brennan & Prediger (1981)",
     "Brennan-Prediger: chance 1/q", analytic=_variance.analytic(_variance.bp_terms),
     aliases=("brennan_prediger", "brennan_and_prediger"),
-    in_table=True))
+    in_table=True, counts_categories=True))
 register(Coefficient(
     "gwet", "irr", partial(_chance.chance_corrected, chance=_chance.gwet), _CHANCE,
     "weights", ("weights",), "Gwet (2008)", "Gwet's AC1 (unweighted) / AC2 (weighted)",
     analytic=_variance.analytic(_variance.gwet_terms),
     aliases=("ac1", "ac2", "gwet_ac1", "gwet_ac2"),
-    in_table=True))
+    in_table=True, counts_categories=True))
 register(Coefficient(
     "alpha", "irr", _alpha.alpha, _WITHIN, "level", LEVELS, _alpha.CITATION,
     "Krippendorff's alpha: pairable values, any number of raters, missing data",

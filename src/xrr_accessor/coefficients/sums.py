@@ -24,11 +24,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..engine.additive import Stats
+from ..kernels.ordinal import ordinal_sums
 from .base import Context
 
 __all__ = ["CrossSums", "WithinSums", "cross_counts", "cross_moments", "cross_sums",
-           "expected_disagreement", "pair_disagreement", "same_rater_sums", "within_counts",
-           "within_moments", "within_sums"]
+           "expected_disagreement", "ordinal_disagreement", "pair_disagreement",
+           "same_rater_sums", "within_counts", "within_moments", "within_sums"]
 
 
 @dataclass
@@ -97,11 +98,15 @@ def within_moments(observed: np.ndarray, n: np.ndarray, s1: np.ndarray, s2: np.n
 
 
 def within_counts(t: np.ndarray, observed: np.ndarray | None, o: np.ndarray | None = None,
-                  d: np.ndarray | None = None) -> WithinSums:
+                  d: np.ndarray | None = None, ordinal: bool = False) -> WithinSums:
     """:class:`WithinSums` from the pairable values' marginals ``t`` (..., K): with no
     ``d`` (nominal) ``observed`` is the disagreeing share of the pairs; with the
-    coincidences ``o`` (..., K, K) and D, :func:`pair_disagreement` of them."""
+    coincidences ``o`` (..., K, K) and D, :func:`pair_disagreement` of them;
+    ``ordinal``: D from each cell's ``t`` (:func:`ordinal_disagreement`)."""
     n = t.sum(axis=-1)
+    if ordinal:
+        assert o is not None
+        return WithinSums(*ordinal_disagreement(o, t, t, t), n, t)
     if d is None:
         assert observed is not None
         return WithinSums(observed, n**2 - (t**2).sum(axis=-1), n, t)
@@ -117,6 +122,34 @@ def pair_disagreement(joint: np.ndarray, x: np.ndarray, y: np.ndarray, d: np.nda
     if d.ndim == 2:
         return np.einsum("...cd,cd->...", joint, d), expected_disagreement(x, y, d)
     return np.einsum("...cd,...cd->...", joint, d), expected_disagreement(x, y, d)
+
+
+def ordinal_disagreement(joint: np.ndarray, x: np.ndarray, y: np.ndarray,
+                         marginals: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`pair_disagreement` at the ordinal level, D from each cell's own
+    ``marginals`` (..., K), without forming a K x K matrix per cell (one kernel pass).
+
+    Examples
+    --------
+    >>> from xrr_accessor.engine.levels import ordinal_matrices
+    >>> t = np.array([[2.0, 1.0, 1.0]])
+    >>> o = np.array([[[0.0, 1.0, 1.0], [1.0, 0.0, 0.0], [1.0, 0.0, 0.0]]])
+    >>> ordinal_disagreement(o, t, t, t)[0].tolist()  # D(0, 1) = 2.25, D(0, 2) = 6.25
+    [17.0]
+    >>> bool(np.allclose(ordinal_disagreement(o, t, t, t),
+    ...                  pair_disagreement(o, t, t, ordinal_matrices(t))))
+    True
+    """
+    lead = x.shape[:-1]
+    k = x.shape[-1]
+
+    def flat(a: np.ndarray, *tail: int) -> np.ndarray:
+        return np.ascontiguousarray(np.broadcast_to(a, (*lead, *tail)), dtype=np.float64
+                                    ).reshape(-1, *tail)
+
+    observed, expected = ordinal_sums(flat(joint, k, k), flat(x, k), flat(y, k),
+                                      flat(marginals, k))
+    return observed.reshape(lead), expected.reshape(lead)
 
 
 def expected_disagreement(x: np.ndarray, y: np.ndarray, d: np.ndarray) -> np.ndarray:
@@ -196,12 +229,17 @@ def cross_moments(m: np.ndarray, used: np.ndarray, unpaired: np.ndarray) -> Cros
 
 def cross_counts(x: np.ndarray, y: np.ndarray, used: np.ndarray, unpaired: np.ndarray,
                  observed: np.ndarray | None = None, joint: np.ndarray | None = None,
-                 d: np.ndarray | None = None) -> CrossSums:
+                 d: np.ndarray | None = None, ordinal: bool = False) -> CrossSums:
     """:class:`CrossSums` from the two sides' marginals ``x``, ``y`` (..., K) and the
     weighted observed disagreement, given as ``observed`` or as the weighted cross
     pairs ``joint`` (..., K, K) with D. Expected: R S - X.Y with no ``d`` (nominal),
-    X D Y with D (one K x K matrix, or one per cell (..., K, K))."""
+    X D Y with D (one K x K matrix, or one per cell (..., K, K)); ``ordinal``: D from
+    each cell's pooled values X + Y (:func:`ordinal_disagreement`)."""
     big_r, big_s = x.sum(axis=-1), y.sum(axis=-1)
+    if ordinal:
+        assert joint is not None
+        return CrossSums(*ordinal_disagreement(joint, x, y, x + y), big_r, big_s, used,
+                         unpaired)
     if d is None:
         expected = big_r * big_s - (x * y).sum(axis=-1)
     elif observed is None:

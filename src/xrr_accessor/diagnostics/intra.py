@@ -21,7 +21,6 @@ import xarray as xr
 
 from ..coefficients.cross import kappa_x_of
 from ..coefficients.sums import cross_counts, cross_moments
-from ..engine.levels import ordinal_matrices
 from ..errors import InputError, RoleError, per_call
 from ..kernels.accumulate import item_order
 from ..kernels.diagnostics import group_pairs, same_rater_pairs
@@ -158,7 +157,7 @@ def _kappa(read_: Read, label: int, cell: np.ndarray, n_cell: int, x: np.ndarray
     else:  # D ranks over each cell's own paired values, as kappa_x of two replications
         joint = np.bincount((cell * k + x) * k + y, minlength=n_cell * k * k).reshape(
             n_cell, k, k)
-        sums = cross_counts(xs, ys, n, 0 * n, joint=2.0 * joint, d=ordinal_matrices(xs + ys))
+        sums = cross_counts(xs, ys, n, 0 * n, joint=2.0 * joint, ordinal=True)
     return kappa_x_of(sums).value, n
 
 

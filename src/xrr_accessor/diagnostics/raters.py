@@ -27,7 +27,6 @@ from ..coefficients.sums import (
     within_moments,
 )
 from ..engine.draws import Draws
-from ..engine.levels import ordinal_matrices
 from ..engine.staged import Job, Planned, Staged
 from ..errors import DroppedDataWarning, InputError, UndefinedWarning, warn
 from ..lazy import deferrable
@@ -120,12 +119,11 @@ def _matrix(read_: Read, label: int, s: Sums, keep: np.ndarray | None = None
         raters = np.flatnonzero((n_ann[r] > 0) & (True if keep is None else keep[r]))
         x, y = s["x"][r, raters], s["y"][r, raters]
         t2, o2 = tot_t[r] - s["dt"][r, raters], tot_o[r] - s["do"][r, raters]
-        # ordinal: D from each rater's own marginals, one K x K matrix per rater
+        # ordinal: D from each rater's own marginals (no K x K matrix formed per rater)
         kappa[r, raters] = _kappa(cross_counts(
-            x, y, s["shared"][r, raters], 0 * x[..., 0], joint=s["w"][r, raters],
-            d=fixed if fixed is not None else ordinal_matrices(x + y)))
-        alpha_wo[r, raters] = _alpha(within_counts(
-            t2, None, o2, fixed if fixed is not None else ordinal_matrices(t2)))
+            x, y, s["shared"][r, raters], 0 * x[..., 0], joint=s["w"][r, raters], d=fixed,
+            ordinal=fixed is None))
+        alpha_wo[r, raters] = _alpha(within_counts(t2, None, o2, fixed, ordinal=fixed is None))
     return kappa, alpha, alpha_wo
 
 

@@ -18,6 +18,7 @@ import pandas as pd
 import xarray as xr
 
 from ..coefficients import Coefficient, Context, Estimates
+from ..coefficients.chance import unused_categories
 from ..coefficients.cross import scale_gaps
 from ..coefficients.light import MAX_LIGHT_RATERS
 from ..coefficients.registry import finalize, needs
@@ -31,6 +32,7 @@ from .results import (
     label_result,
     label_table,
     pair_index,
+    warn_categories,
     warn_dropped,
     warn_scales,
     warn_undefined,
@@ -258,12 +260,23 @@ class Run:
 
     def warn(self, entry: Coefficient, est: Estimates, what: str | None = None) -> None:
         """The undefined-value and dropped-item warnings of ``est`` (and, once per
-        run, for cross coefficients, replications that look like different scales)."""
+        run, for cross coefficients, replications that look like different scales;
+        for a coefficient that counts categories, a replication using few of them)."""
         warn_undefined(est, self.ann, self.cells(entry), what or entry.name)
         warn_dropped(est, self.ann, entry.name)
         if entry.kind == "cross" and "scales" not in self._warned:
             self._warned.add("scales")
             warn_scales(scale_gaps(self.stats, self.ctx), self.ann, self.cells(entry))
+        if entry.counts_categories:
+            self.warn_categories(what or entry.display)
+
+    def warn_categories(self, what: str) -> None:
+        """Once per run: a :class:`~xrr_accessor.errors.ScaleWarning` where a replication
+        uses few of its label's q categories, for the coefficients ``what`` that count
+        them (:attr:`~xrr_accessor.coefficients.Coefficient.counts_categories`)."""
+        if "categories" not in self._warned:
+            self._warned.add("categories")
+            warn_categories(unused_categories(self.stats, self.ctx), self.ann, what)
 
     def label(self, entry: Coefficient, est: Estimates, attrs: dict[str, Any],
               columns: dict[str, np.ndarray] | None = None,

@@ -26,8 +26,8 @@ from ..errors import DroppedDataWarning, ScaleWarning, UndefinedWarning, warn
 from ..schema import Annotations
 
 __all__ = [
-    "cell_name", "label_result", "label_table", "pair_index", "warn_dropped", "warn_scales",
-    "warn_undefined",
+    "cell_name", "label_result", "label_table", "pair_index", "warn_categories", "warn_dropped",
+    "warn_scales", "warn_undefined",
 ]
 
 
@@ -170,6 +170,26 @@ def warn_scales(found: list[tuple[int, int, str]], ann: Annotations, pairs: pd.I
          + "; ".join(parts) + more + ". If they are, recode one side to the other's scale "
          "(e.g. bin a 0-100 rating into the categories of a 3-point one) before comparing.",
          ScaleWarning)
+
+
+def warn_categories(found: list[tuple[int, int, int, int]], ann: Annotations, what: str
+                    ) -> None:
+    """One :class:`ScaleWarning` naming the replications that use few of their label's
+    q categories while others use the rest (see
+    :func:`~xrr_accessor.coefficients.chance.unused_categories`): ``what`` counts q."""
+    if not found:
+        return
+    parts = []
+    for lab, r, used, k in found[:3]:
+        where = f"label {ann.labels[lab]!r}, " if ann.has_label else ""
+        parts.append(f"{where}{ann.replications[r]!s} uses {used} of {k}")
+    more = f" (and {len(found) - 3} more)" if len(found) > 3 else ""
+    verb = "count" if " and " in what else "counts"
+    warn(f"{what} {verb} all q categories of a label, those of every replication, and "
+         "some replications use few of them: " + "; ".join(parts) + more + ". If a "
+         "replication rates on a scale of its own, compute it on its own rows (its q is "
+         "then its own categories), or recode the scales to one; alpha, Fleiss and "
+         "Conger do not depend on unused categories.", ScaleWarning)
 
 
 def warn_dropped(est: Estimates, ann: Annotations, what: str) -> None:

@@ -201,6 +201,9 @@ def agreement_table(
     ann = result.ann
     most = int((rater_totals(result.stats) > 0).sum(axis=-1).max(initial=0))
     two = most == 2
+    counting = [e.display for e in entries if e.counts_categories]
+    if counting:  # said once for the table (its reasons column holds only NaN reasons)
+        result.warn_categories(" and ".join(counting))
     blocks = []
     for entry in entries:
         if entry.max_raters is not None and most > entry.max_raters:

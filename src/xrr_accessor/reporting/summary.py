@@ -23,8 +23,8 @@ from ..uncertainty.intervals import limits, standard_error
 from ..uncertainty.orchestration import Uncertainty, evaluate
 from ..uncertainty.resample import Target
 
-__all__ = ["ITEMS", "QUANTITIES", "XrrTable", "common_items", "compute", "pooled_frame",
-           "summary"]
+__all__ = ["ITEMS", "QUANTITIES", "XrrTable", "check_items", "common_items", "compute",
+           "pooled_frame", "summary", "warn_above_one"]
 
 #: What ``items=`` accepts: every item each coefficient can use, or the common ones.
 ITEMS = ("all", "common")
@@ -151,7 +151,7 @@ def common_items(ann: Annotations) -> Annotations:
     return replace(ann, codes=codes)
 
 
-def _warn_above_one(ann: Annotations, pairs: np.ndarray, est: dict[str, Any],
+def warn_above_one(ann: Annotations, pairs: np.ndarray, est: dict[str, Any],
                     ref: int | None) -> None:
     """At items="all": say where normalized kappa_x exceeds 1 on different item sets."""
     norm = est["normalized"].value
@@ -179,16 +179,21 @@ def _warn_above_one(ann: Annotations, pairs: np.ndarray, est: dict[str, Any],
                 if ann.tally is not None else "") + ".", UndefinedWarning)
 
 
+def check_items(items: str) -> None:
+    """Refuse an ``items=`` other than :data:`ITEMS`, saying what each means."""
+    if items not in ITEMS:
+        raise InputError(f"items={items!r}; use 'all' (each coefficient on the items it "
+                         "can use) or 'common' (the items every replication rated at "
+                         "least twice).")
+
+
 def compute(data: Any, other: Any, irr: str | None, level: Any, reference: Any,
             uncertainty: Uncertainty, roles: dict[str, Any], items: str = "all") -> XrrTable:
     """IRR, kappa_x and normalized kappa_x from one pass (and one set of bootstrap
     draws when ``uncertainty`` asks for intervals). ``irr=None``: Cohen's kappa where no
     replication has more than two raters (the paper's choice), else alpha.
     ``items="common"``: on :func:`common_items` only."""
-    if items not in ITEMS:
-        raise InputError(f"items={items!r}; use 'all' (each coefficient on the items it "
-                         "can use) or 'common' (the items every replication rated at "
-                         "least twice).")
+    check_items(items)
     ann, lvl = canonical(data, other, level=level, **roles)
     if items == "common":
         ann = common_items(ann)
@@ -208,7 +213,7 @@ def compute(data: Any, other: Any, irr: str | None, level: Any, reference: Any,
         raise InputError(str(exc).replace("metric=", "irr=")) from None
     result, estimates, ref = found.run, found.estimates, found.run.reference
     if items == "all":
-        _warn_above_one(result.ann, result.pairs, estimates, ref)
+        warn_above_one(result.ann, result.pairs, estimates, ref)
     attrs: dict[str, Any] = {"irr": rel.name, "level": result.level.name, "items": items}
     if reference is not None:
         attrs["reference"] = reference

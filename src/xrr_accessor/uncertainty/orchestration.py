@@ -157,15 +157,18 @@ class Evaluation:
         return next(t for t in self.targets if t.key == key)
 
     def attrs(self, key: str | None = None, **extra: Any) -> dict[str, Any]:
-        """A target's attrs: name, metric, level, citation, the caller's ``extra``
-        (``form``, ``irr``, ``reference``...), the agreement weights when weighted,
-        then the interval :attr:`settings`."""
+        """A target's attrs: name, metric, the level of measurement (a coefficient
+        weighted by ``weights=`` has agreement weights instead: ``weights``), citation,
+        the caller's ``extra`` (``form``, ``irr``, ``reference``...), then the interval
+        :attr:`settings`."""
         t = self.target(key)
         level = self.run.level
-        out: dict[str, Any] = {"name": t.entry.name, "metric": t.entry.name,
-                               "level": level.name, "citation": t.entry.citation, **extra}
+        out: dict[str, Any] = {"name": t.entry.name, "metric": t.entry.name}
         if level.name == "weights":
             out["weights"] = level.custom if isinstance(level.custom, str) else "custom"
+        else:
+            out["level"] = level.name
+        out.update(citation=t.entry.citation, **extra)
         return {**out, **self.settings}
 
     def label(self, key: str | None = None, **extra: Any) -> Any:
