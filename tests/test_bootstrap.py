@@ -271,6 +271,7 @@ def test_summary_with_intervals_keeps_the_estimates():
                                table["irr"].xs("se", axis=1, level="quantity").to_numpy())
 
 
+@pytest.mark.filterwarnings("ignore:normalized kappa_x exceeds 1")  # on other item sets
 def test_compare_differences_and_p_values():
     df = simulate(n_items=400, labels=["joy", "awe"], pools=["A", "B", "C"], seed=5)
     with warnings.catch_warnings():

@@ -113,6 +113,116 @@ def test_item_disagreement_equals_naive(df, level):
         assert row["spread"] == pytest.approx(ref["spread"], abs=1e-12)
 
 
+@pytest.mark.parametrize("n_cat", [1, 2, 8, 9, 12])
+@pytest.mark.parametrize("level", ["nominal", "interval", "ordinal"])
+def test_item_counts_packed_and_in_a_table_equal_naive(n_cat, level):
+    """The per-item kernel counts up to 8 categories in the bytes of one integer when
+    an item has fewer than 256 rows, in a scratch table otherwise: items of 2 to 300
+    annotations (one past 255), 1 to 12 categories, ties for the mode, a missing
+    value first in an item, rows in random order; each against the naive loops."""
+    rng = np.random.default_rng(n_cat)
+    sizes = [2, 3, 5, 8, 255, 256, 300, 1]
+    rows = []
+    for i, size in enumerate(sizes * 3):
+        values = rng.integers(0, n_cat, size)
+        if i % 4 == 0:
+            values[: size // 2] = 0  # a tie for the mode between 0 and the rest
+            values[size // 2:] = n_cat - 1
+        rows += [(i, f"r{k}", "P0", 0.5 * float(v) - 1.0) for k, v in enumerate(values)]
+    df = pd.DataFrame(rows, columns=["item", "rater", "pool", "value"])
+    df = df.sample(frac=1.0, random_state=n_cat).reset_index(drop=True)
+    first_missing = df.index[df["item"] == 1][0]
+    df.loc[first_missing, "value"] = np.nan  # missing, first of its item after sorting
+    df = df.sort_values(["item"], kind="stable").reset_index(drop=True)
+    got, _ = quietly(xrr.item_disagreement, df, level=level, replication="pool")
+    want = naive_items(df.dropna(subset=["value"]), level)
+    assert len(got) == len(want)
+    for (_, item), row in got.iterrows():
+        ref = want[("P0", item)]
+        assert_close_or_both_nan(row["disagreement"], ref["d"])
+        assert row["n_annotations"] == ref["n"]
+        assert row["mode"] == ref["mode"]
+        assert row["mode_share"] == pytest.approx(ref["mode_share"], abs=1e-12)
+        assert row["mean"] == pytest.approx(ref["mean"], abs=1e-12)
+        assert row["spread"] == pytest.approx(ref["spread"], abs=1e-12)
+
+
+@pytest.mark.parametrize("kind", ["int64", "float", "str"])
+def test_item_mode_is_the_category_not_its_code(kind):
+    """The mode column holds the category (written by the row kernel for integer
+    categories, taken from the categories otherwise), never its code: categories
+    whose codes differ from their values, against the naive mode."""
+    rng = np.random.default_rng(3)
+    raw = rng.choice([30, -7, 12, 5], size=(400, 3))
+    df = pd.DataFrame({"item": np.repeat(np.arange(400), 3), "rater": list("abc") * 400,
+                       "v": raw.reshape(-1)})
+    df["v"] = df["v"].astype(float) if kind == "float" else (
+        "c" + df["v"].astype(str) if kind == "str" else df["v"])
+    got, _ = quietly(xrr.item_disagreement, df, level="nominal")
+    got = got.xs("v", level="label") if "label" in got.index.names else got
+    for item, part in df.groupby("item"):
+        counts = Counter(part["v"])
+        top = max(counts.values())
+        assert got.loc[item, "mode"] == min(v for v, c in counts.items() if c == top)
+    assert got["mode"].dtype == df["v"].dtype
+
+
+def test_item_table_from_blocks_equals_the_dataframe_constructor(monkeypatch):
+    """The table's columns handed to pandas as blocks (pandas >= 3) are the frame the
+    DataFrame constructor builds from the same columns (the path for older pandas):
+    integer, float and string categories, labels and replications."""
+    from xrr_accessor.diagnostics import _common
+
+    rng = np.random.default_rng(8)
+    df = pd.DataFrame({"item": rng.integers(0, 50, 600), "rater": rng.integers(0, 20, 600),
+                       "pool": rng.choice(["A", "B"], 600),
+                       "x": rng.integers(1, 6, 600), "y": rng.choice(["lo", "hi", "mid"], 600)})
+    df = df.drop_duplicates(["item", "rater", "pool"])
+    calls = [lambda: xrr.item_disagreement(df[["item", "rater", "x"]].drop_duplicates(
+                 ["item", "rater"])),
+             lambda: xrr.item_disagreement(df, level="nominal", labels=["x", "y"],
+                                           replication="pool")]
+    got = [quietly(call)[0] for call in calls]
+    monkeypatch.setattr(_common, "_from_blocks", None)
+    for frame, call in zip(got, calls, strict=True):
+        pd.testing.assert_frame_equal(frame, quietly(call)[0], check_exact=True)
+
+
+@pytest.mark.parametrize("values", ["few", "many"])
+def test_item_table_ranked_by_counting_and_by_radix_equal_pandas(values):
+    """The table's rows are ordered by a counting sort when D takes at most 1024
+    values and by a radix sort beyond: both against a pandas groupby and np.lexsort
+    (two replications, items with one annotation, ties by the items' order in the
+    data)."""
+    rng = np.random.default_rng(5)
+    n_items = 3000
+    n = rng.integers(1, 5, size=(n_items, 2))
+    rows = [(f"i{i}", f"r{k}", pool, float(rng.integers(1, 4)) if values == "few" else
+             round(float(rng.normal()), 6))
+            for i in rng.permutation(n_items) for p, pool in enumerate(("A", "B"))
+            for k in range(n[i, p])]
+    df = pd.DataFrame(rows, columns=["item", "rater", "pool", "value"])
+    got, _ = quietly(xrr.item_disagreement, df, replication="pool")
+    g = df.groupby(["pool", "item"], sort=False)["value"]
+    c, s1, s2 = g.count(), g.sum(), (df["value"] ** 2).groupby([df["pool"], df["item"]],
+                                                                sort=False).sum()
+    d = np.sqrt((c * s2 - s1**2).clip(lower=0) / (c * (c - 1) / 2)).where(c >= 2)
+    assert (d.nunique() > 1024) == (values == "many")
+    mine = got["disagreement"].reindex(d.index)  # the order from our D (pandas' may
+    np.testing.assert_allclose(mine, d, rtol=1e-9, atol=1e-12)  # differ by an ulp)
+    first = pd.Index(pd.unique(df["item"]))  # ties: the items' order in the data
+    pool = d.index.get_level_values(0).to_numpy()
+    order = np.lexsort((first.get_indexer(d.index.get_level_values(1)),
+                        np.where(np.isnan(mine), np.inf, -mine.to_numpy()), pool))
+    want = mine.iloc[order]
+    assert got.index.tolist() == want.index.tolist()
+    for _, part in want.groupby(level=0, sort=False):
+        defined = part.dropna().to_numpy()
+        above = [int((defined > v).sum()) + 1 for v in defined]
+        assert got.loc[part.index[:len(defined)], "rank"].tolist() == above
+        assert got.loc[part.index[len(defined):], "rank"].isna().all()
+
+
 @given(df=annotation_frames(max_items=10, max_raters=5, max_reps=2))
 def test_items_ranked_most_disagreement_first(df):
     got, _ = quietly(xrr.item_disagreement, df.iloc[::-1], level="interval")
@@ -329,15 +439,27 @@ def test_inputs_are_not_modified():
 @settings(max_examples=300, deadline=None)
 @given(scores=st.lists(st.sampled_from([np.nan, 0.0, -0.0, 0.5, 1.0, 1.5, 2.0, 1e-300, 1e300,
                                         np.inf, 0.1 + 0.2, 0.3]), max_size=50),
-       n_rep=st.integers(1, 3), seed=st.integers(0, 2**16))
-def test_ranked_order_equals_lexsort(scores, n_rep, seed):
+       n_rep=st.integers(1, 3), seed=st.integers(0, 2**16),
+       n_distinct=st.sampled_from([0, 0, 1100, 3000]))
+def test_ranked_order_equals_lexsort(scores, n_rep, seed, n_distinct):
     """item_disagreement's row order (replication, D from the largest, NaN last, ties by
-    item) from the radix kernel, against the np.lexsort it replaces; ties, signed zeros,
-    infinities and numbers one ulp apart included."""
-    from xrr_accessor.kernels.ranking import ranked_order
+    item) from the ranking kernels, against the np.lexsort they replace; ties, signed
+    zeros, infinities and numbers one ulp apart included; up to 1024 distinct scores
+    (a counting sort by their rank) and more (the radix sort); ranked_groups (the
+    groups with annotations, in that order) as g[ranked_order(g, d[g])]."""
+    from xrr_accessor.kernels.ranking import DISTINCT, ranked_groups, ranked_order
 
-    d = np.array(scores, dtype=float)
     rng = np.random.default_rng(seed)
+    d = np.r_[np.array(scores, dtype=float), rng.normal(size=n_distinct),
+              np.array(scores, dtype=float)]
+    rng.shuffle(d)
+    assert (len(np.unique(d)) > DISTINCT) == (n_distinct > 0)
     g = np.sort(rng.choice(10 * len(d) + 1, len(d), replace=False)).astype(np.int64)
     want = np.lexsort((g // n_rep, np.where(np.isnan(d), np.inf, -d), g % n_rep))
     np.testing.assert_array_equal(ranked_order(g, d, n_rep), want)
+    n = np.zeros(10 * len(d) + 1, dtype=np.int64)
+    n[g] = rng.integers(1, 4, len(g))
+    score = np.full(len(n), -7.0)  # groups without annotations: any score, left out
+    score[g] = d
+    scratch = np.full((4, len(n)), -1, dtype=np.int64)
+    np.testing.assert_array_equal(ranked_groups(n, score, n_rep, scratch), g[want])

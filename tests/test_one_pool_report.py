@@ -166,7 +166,7 @@ def test_printed_numbers_fall_in_the_bands_the_sentence_names(x, a, b, edge, nea
     read back, falls in the band the sentence gives it."""
     from types import SimpleNamespace
 
-    from xrr_accessor.reporting.report_pool import irr_readings
+    from xrr_accessor.reporting.report_pool import band_digits, irr_readings
 
     if near:  # limits within rounding of a band edge
         x, a, b = edge + 0.0004, 0.03, 0.0004 - 0.0003
@@ -184,6 +184,31 @@ def test_printed_numbers_fall_in_the_bands_the_sentence_names(x, a, b, edge, nea
     assert tail, text
     first, last = (tail[1], tail[1]) if tail[1] else (tail[2], tail[3])
     assert interpret(lo) == first and interpret(hi) == last, text
+    # one precision for the whole sentence: the most any of its numbers needs
+    places = {len(m[i].partition(".")[2]) for i in (1, 2, 3)}
+    assert len(places) == 1, text
+    need = max(band_digits(v, 2) for v in (x, x - a, x + b))
+    assert places == {need}, text
+
+
+def test_a_sentence_prints_its_estimate_and_limits_with_one_precision():
+    """Found by a new-user trial: "alpha 0.34 [0.28, 0.401]" (the third decimal keeps
+    0.40068 off the fair/moderate edge) read like a typo beside two-digit numbers."""
+    from types import SimpleNamespace
+
+    from xrr_accessor.reporting.report_pool import irr_readings
+
+    def text(x, lo, hi):
+        frame = pd.DataFrame({"statistic": ["irr"], "label": ["aggressive"],
+                              "replication": [None], "estimate": [x], "lower": [lo],
+                              "upper": [hi]})
+        rep = SimpleNamespace(frame=frame, attrs={"irr": "alpha", "pool": None})
+        return irr_readings(rep, 2).loc[0, "text"]
+
+    assert "alpha 0.340 [0.280, 0.401], fair" in text(0.3404, 0.2801, 0.40068)
+    assert "alpha 0.34 [0.28, 0.39], fair" in text(0.3404, 0.2801, 0.39)
+    assert "alpha 0.41, moderate" in text(0.4123, np.nan, np.nan)
+    assert "alpha 0.401, moderate" in text(0.40068, np.nan, np.nan)
 
 
 def test_one_pool_figures_refuse_pairs_and_draw_the_irr(pool):

@@ -239,31 +239,69 @@ def test_figures_say_undefined_and_legends_list_what_is_drawn(shared):
     plt.close(ax.figure)
 
 
-def test_pairwise_heatmap_marks_pairs_without_shared_items():
-    """The rater heatmap's NaN cells (two raters with no item in common) are grey with
-    "NaN" in dark ink and counted in the title; the diagonal (no pair) is not counted."""
+def test_pairwise_heatmap_tells_unshared_pairs_from_undefined_ones():
+    """The rater heatmap's cells without a number: pairs that never shared an item are
+    white with "none", pairs that shared items whose kappa is undefined (a single value
+    throughout) grey with "NaN" in dark ink; each kind counted in the title, the
+    diagonal (no pair) in neither. Found by a new-user trial: "grey: undefined (NaN),
+    8112 of 17030 cells" counted 4,644 pairs that never shared an item as undefined."""
     pytest.importorskip("matplotlib")
     import matplotlib.pyplot as plt
     from matplotlib.colors import to_rgb
 
-    from xrr_accessor.reporting.plotting import UNDEFINED_COLOR, pairwise_heatmap
+    from xrr_accessor.reporting.plotting import (
+        UNDEFINED_COLOR,
+        UNSHARED_COLOR,
+        pairwise_heatmap,
+    )
 
     rows = [(i, r, (i + (r == "c")) % 2) for i in range(12) for r in "abc"]
     rows += [(i, "d", i % 2) for i in range(12, 20)] + [(i, "a", i % 2) for i in range(12, 20)]
+    rows += [(i, r, 1) for i in range(20, 24) for r in "ef"]  # e, f: one value throughout
     df = pd.DataFrame(rows, columns=["item", "rater", "joy"])
     table = _quiet(xa.pairwise, df)
-    matrix = table["estimate"].unstack().to_numpy(dtype=float)
+    joy = table.xs("joy", level="label")
+    order = list(pd.unique(df["rater"]))
+    matrix = joy["estimate"].unstack().reindex(index=order, columns=order).to_numpy(float)
+    listed = joy["n_items"].unstack().reindex(index=order, columns=order).to_numpy(float)
     off = ~np.eye(len(matrix), dtype=bool)
-    n_nan = int(np.isnan(matrix[off]).sum())
-    assert n_nan == 4  # d shares no item with b or c, both orders
+    never = off & ~(np.nan_to_num(listed) > 0)
+    undefined = off & np.isnan(matrix) & ~never
+    # the counts, from the table: d, e and f share nothing with the others; e x f undefined
+    assert never.sum() == 2 * table.attrs["n_pairs_without_items"] == 20
+    assert undefined.sum() == 2
     ax = pairwise_heatmap(table)
-    assert f"grey: undefined (NaN), {n_nan} of {off.sum()} cells" in ax.get_title()
-    grey = np.round(np.array(to_rgb(UNDEFINED_COLOR)) * 255)
-    for i, j in zip(*np.nonzero(np.isnan(matrix) & off), strict=True):
-        assert np.allclose(_pixel(ax, j + 0.3, i + 0.3), grey, atol=2)
-        (text,) = [t for t in ax.texts if t.get_position() == (j, i)]
-        assert text.get_text() == "NaN"
-        assert np.all(np.array(to_rgb(text.get_color())) < 0.5)
+    title = ax.get_title()
+    assert (f"grey: undefined (NaN), {undefined.sum()} of {off.sum()} cells" in title
+            and f"white: never shared an item, {never.sum()} of {off.sum()} cells" in title)
+    for cells, colour, word in ((undefined, UNDEFINED_COLOR, "NaN"),
+                                (never, UNSHARED_COLOR, "none")):
+        ink = np.round(np.array(to_rgb(colour)) * 255)
+        for i, j in zip(*np.nonzero(cells), strict=True):
+            assert np.allclose(_pixel(ax, j + 0.3, i + 0.3), ink, atol=2), (i, j, word)
+            (text,) = [t for t in ax.texts if t.get_position() == (j, i)]
+            assert text.get_text() == word
+            assert np.all(np.array(to_rgb(text.get_color())) < 0.5)
+    assert sum(t.get_text() == "none" for t in ax.texts) == never.sum()
+    assert sum(t.get_text() == "NaN" for t in ax.texts) == undefined.sum()
+    plt.close(ax.figure)
+    # a pair listed with 0 items: it shares items in another label, none in this one
+    df["awe"] = np.where(df["rater"] == "d", np.nan, df["joy"])
+    awe = _quiet(xa.pairwise, df)
+    assert awe.loc[("awe", "a", "d"), "n_items"] == 0
+    ax = pairwise_heatmap(awe, label="awe")
+    assert "white: never shared an item, 22 of 30 cells" in ax.get_title()  # a x d too
+    assert "grey: undefined (NaN), 2 of 30 cells" in ax.get_title()
+    plt.close(ax.figure)
+    # each pair listed once: the same cells, the same counts
+    once = _quiet(xa.pairwise, df, both_orders=False)
+    ax = pairwise_heatmap(once)
+    assert ax.get_title() == title
+    names = [t.get_text() for t in ax.get_yticklabels()]
+    assert sorted(names) == sorted(order)
+    want = joy["estimate"].unstack().reindex(index=names, columns=names).to_numpy(float)
+    np.testing.assert_allclose(np.ma.filled(ax.images[0].get_array(), np.nan), want,
+                               equal_nan=True)
     plt.close(ax.figure)
 
 

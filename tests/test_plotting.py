@@ -57,8 +57,12 @@ def _error_ends(container) -> np.ndarray:
 def test_irr_hist_one_histogram_per_replication(rep):
     ax = rep.plot.irr_hist(bins=5)
     assert [t.get_text() for t in ax.get_legend().get_texts()] == ["A", "B", "C"]
-    assert len(ax.patches) == 3  # one step outline per replication
-    assert len({p.get_linestyle() for p in ax.patches}) == 3  # told apart where they overlap
+    bars = _bars(ax)
+    assert len(bars) == 3 and all(len(b) == 5 for b in bars)  # one histogram each, 5 bins
+    irr = rep.frame[rep.frame["statistic"] == "irr"]
+    for (_, part), b in zip(irr.groupby("replication", sort=False), bars, strict=True):
+        assert sum(p.get_height() for p in b) == part["estimate"].notna().sum()
+    assert len({b[0].get_hatch() for b in bars}) == 3  # told apart without colour
     assert all(float(t).is_integer() for t in ax.get_yticks())  # counts of labels
     assert ax.get_xlabel() == "IRR (cohen)"
 

@@ -140,11 +140,12 @@ def test_diagnostic_figures_escape_names():
 
     from xrr_accessor.diagnostics import plots
 
-    df = simulate(n_items=60, labels=["joy"], pools=["A"], seed=1)
+    # three raters: with two, alpha without one is undefined and no point is drawn (nor named)
+    df = simulate(n_items=60, labels=["joy"], pools=["A"], raters_per_item=3, seed=1)
     df = df.rename(columns={"joy": "$$"}).assign(rater=lambda d: "$" + d["rater"] + "$")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", xa.XRRWarning)
-        ax = plots.raters(xa.rater_agreement(df), label="$$", annotate=3)
+        ax = plots.raters(xa.rater_agreement(df), label="$$", annotate=2)
         ax2 = plots.items(xa.item_disagreement(df, level="nominal"), label="$$")
     try:
         for a in (ax, ax2):

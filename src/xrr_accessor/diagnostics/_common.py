@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import xarray as xr
+from pandas.api.extensions import ExtensionDtype
 
 from ..engine.levels import Level, distance_matrix, resolve_level, standardized
 from ..engine.pipeline import annotations as canonical
@@ -24,7 +25,22 @@ from ..errors import InputError, UndefinedWarning, warn
 from ..kernels.accumulate import item_order
 from ..schema import Annotations
 
-__all__ = ["Read", "dist_for", "finish", "group_codes", "read", "unbind", "warn_undefined_rows"]
+try:  # pandas >= 3: a DataFrame over given blocks
+    from pandas.api.internals import create_dataframe_from_blocks as _from_blocks
+except ImportError:  # pragma: no cover - pandas < 3
+    _from_blocks = None
+
+__all__ = [
+    "Read",
+    "blocks",
+    "dist_for",
+    "finish",
+    "frame_of",
+    "group_codes",
+    "read",
+    "unbind",
+    "warn_undefined_rows",
+]
 
 #: Largest per-rater table (cells) a leave-one-out or pair pass builds for one label.
 MAX_CELLS = 20_000_000
@@ -38,6 +54,7 @@ class Read:
         self.level = level
         self.kind = kind
         self._groups: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        self._grouped: tuple[np.ndarray, np.ndarray] | None = None
 
     def groups(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(offsets, order, group of each annotation) for groups (item, replication),
@@ -46,6 +63,18 @@ class Read:
             self._groups = group_codes(self.ann.item, self.ann.replication,
                                        len(self.ann.items), len(self.ann.replications))
         return self._groups
+
+    def grouped(self) -> tuple[np.ndarray, np.ndarray]:
+        """(offsets, order) of the (item, replication) groups as :meth:`groups`, but
+        ``order`` empty when the rows already come in group order (the kernels then
+        read them in place): no arrays of the size of the data when one replication's
+        rows come grouped by item."""
+        if self._grouped is None:
+            ann = self.ann
+            n_rep = len(ann.replications)
+            self._grouped = (item_order(ann.item, len(ann.items)) if n_rep == 1
+                             else self.groups()[:2])
+        return self._grouped
 
     def values(self, label: int) -> np.ndarray | None:
         """The numbers label ``label``'s categories stand for, or None when they are
@@ -135,6 +164,67 @@ def finish(frame: pd.DataFrame, read_: Read, attrs: dict[str, Any],
         return ds
     frame.attrs.update(attrs)
     return frame
+
+
+#: Bytes of a huge page (Linux on x86-64 and arm64).
+HUGE_PAGE = 2 << 20
+
+
+def blocks(rows: int, n: int) -> np.ndarray:
+    """Uninitialized int64 rows (``rows``, ``n``) (view rows as float64 with
+    ``.view``), starting on a huge-page boundary when they span one or more.
+
+    Fresh memory is faulted in page by page, and the kernels' outputs are fresh
+    at every call: numpy asks the kernel for huge pages for arrays of 4 MiB and
+    more, which cover only the 2 MiB-aligned part of an allocation; aligned and
+    rounded up, every page of the rows is a huge one (one fault per 2 MiB instead
+    of 512). Where the system gives no huge pages this costs at most 4 MiB more.
+
+    Examples
+    --------
+    >>> b = blocks(3, 200_000)
+    >>> b.shape, b.dtype, b.ctypes.data % HUGE_PAGE
+    ((3, 200000), dtype('int64'), 0)
+    """
+    nbytes = rows * n * 8
+    if nbytes < HUGE_PAGE:
+        return np.empty((rows, n), dtype=np.int64)
+    raw = np.empty(-(-nbytes // HUGE_PAGE) * HUGE_PAGE + HUGE_PAGE, dtype=np.uint8)
+    start = -raw.ctypes.data % HUGE_PAGE
+    return raw[start:start + nbytes].view(np.int64).reshape(rows, n)
+
+
+def frame_of(blocks: Sequence[tuple[Any, Sequence[str]]], columns: Sequence[str],
+             index: pd.Index) -> pd.DataFrame:
+    """A DataFrame with ``columns`` from ``blocks``: (2-D ndarray, the names of its
+    rows) or (1-D array, [its name]), taken as they are (pandas' blocks, no copy:
+    the constructor would copy every column into new memory).
+
+    Examples
+    --------
+    >>> block = np.array([[1.0, 2.0], [3.0, 4.0]])
+    >>> frame_of([(block, ["a", "c"]), (np.array([5, 6]), ["b"])], ["a", "b", "c"],
+    ...          pd.Index(["x", "y"]))
+         a  b    c
+    x  1.0  5  3.0
+    y  2.0  6  4.0
+    """
+    at = {name: k for k, name in enumerate(columns)}
+    parts = []
+    for values, names in blocks:
+        if isinstance(values, pd.Index):
+            values = values.array if isinstance(values.dtype, ExtensionDtype) \
+                else values.to_numpy()
+        if isinstance(values, np.ndarray) and values.ndim == 1:
+            values = values.reshape(1, -1)
+        parts.append((values, np.array([at[n] for n in names], dtype=np.intp)))
+    if _from_blocks is None:  # pandas < 3
+        cols = {}
+        for values, place in parts:
+            for k, p in enumerate(place):
+                cols[columns[p]] = values[k] if isinstance(values, np.ndarray) else values
+        return pd.DataFrame({c: cols[c] for c in columns}, index=index)
+    return _from_blocks(parts, index=index, columns=pd.Index(list(columns)))
 
 
 def multi_index(parts: Sequence[tuple[str, pd.Index, np.ndarray]]) -> pd.MultiIndex:

@@ -9,7 +9,6 @@ n S2 - S1^2), the item's category counts otherwise.
 
 from __future__ import annotations
 
-import weakref
 from dataclasses import replace
 from typing import Any
 
@@ -18,16 +17,23 @@ import pandas as pd
 
 from ..engine.levels import Level
 from ..engine.staged import Job, Part, Pieces, Planned, Staged
-from ..kernels.accumulate import item_order
-from ..kernels.diagnostics import MATRIX, MOMENTS, NOMINAL, item_summary
-from ..kernels.ranking import ranked_order
+from ..kernels.ranking import (
+    MATRIX,
+    MOMENTS,
+    NOMINAL,
+    item_rows,
+    item_summary_into,
+    ranked_groups,
+    root_mean,
+)
 from ..lazy import deferrable
 from ._common import (
     Read,
+    blocks,
     dist_for,
     finish,
+    frame_of,
     multi_index,
-    ranks,
     read,
     warn_undefined_rows,
     where_counts,
@@ -149,9 +155,10 @@ def summarize(read_: Read, label: int, counts: bool = False) -> dict[str, np.nda
     With ``counts`` at the ordinal level (a dask partition, whose own marginals
     are not the replication's), D is left out and each group's category counts
     ``counts`` (G, K) are returned instead, for :func:`ordinal_d` once the
-    marginals of every partition are known.
+    marginals of every partition are known. The arrays are rows of one
+    huge-page-aligned block (:func:`_records`).
     """
-    offsets, order, key = _groups(read_)
+    offsets, order = read_.grouped()
     codes = read_.codes(label)
     k = read_.n_cat(label)
     n_rep = len(read_.ann.replications)
@@ -160,45 +167,47 @@ def summarize(read_: Read, label: int, counts: bool = False) -> dict[str, np.nda
     form = _form(read_)
     later = counts and read_.level.name == "ordinal"
     dist = np.zeros((0, 0, 0))
+    ints, floats = _records(len(offsets) - 1)
     if form == MATRIX and later:
         form = NOMINAL  # D once the marginals are known; the rest needs no D
     elif form == MATRIX:
-        n = item_summary(offsets, order, codes, vals, dist, k, n_rep, NOMINAL)[0]
-        marginals = _marginals(n, key, codes, n_rep, k)
+        item_summary_into(offsets, order, codes, vals, dist, k, n_rep, NOMINAL, ints, floats,
+                          1.0, False)
+        marginals = _marginals(ints[0], _key(read_), codes, n_rep, k)
         dist = np.stack([dist_for(read_, label, marginals[r]) for r in range(n_rep)])
     # interval: values divided by a power of two (exact) so the squared differences
     # neither overflow (values near 1e154) nor underflow (near 1e-200); scaled back
     big = float(np.abs(vals).max()) if form == MOMENTS and vals.size else 0.0
     shift = int(np.frexp(big)[1]) if big > 0 and np.isfinite(big) else 0
-    n, pair_sum, mode, mode_count, _, lo, hi, mean = item_summary(
-        offsets, order, codes, np.ldexp(vals, -shift), dist, k, n_rep, form)
-    if shift:  # in place: every array of the size of the items is new memory to fault in
-        for a in (lo, hi, mean):
-            np.ldexp(a, shift, out=a)
-    out = {"n": n, "mode": mode, "mode_count": mode_count, "lo": lo, "hi": hi, "mean": mean}
+    scale = 2.0**shift if shift < 1024 else 1.0  # 2^1024 is not a double: ldexp below
+    item_summary_into(offsets, order, codes, np.ldexp(vals, -shift), dist, k, n_rep, form,
+                      ints, floats, scale, not later)  # D over the pair sums unless counts
+    if shift >= 1024:
+        np.ldexp(floats, shift, out=floats)
+    n, pair_sum, (lo, hi, mean) = ints[0], floats[0], floats[1:]
+    out = {"n": n, "mode": ints[1], "mode_count": ints[2], "lo": lo, "hi": hi, "mean": mean,
+           "ints": ints, "floats": floats}
     if later:
-        sel = codes >= 0
+        key, sel = _key(read_), codes >= 0
         out["counts"] = np.bincount(key[sel] * k + codes[sel], minlength=len(n) * k
                                     ).reshape(len(n), k)
     else:
-        out["d"] = _root_mean(n, pair_sum, shift)
+        out["d"] = pair_sum
     return out
 
 
-#: (offsets, order, key) of each Read, while it lives (one grouping for every label).
-_GROUPS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+def _records(n_group: int) -> tuple[np.ndarray, np.ndarray]:
+    """(ints (4, G), floats (4, G)): per group n, mode, mode count, modes tied and D
+    (or its sum over pairs), lo, hi, mean, in one huge-page-aligned block
+    (:func:`._common.blocks`)."""
+    both = blocks(8, n_group)
+    return both[:4], both[4:].view(np.float64)
 
 
-def _groups(read_: Read) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The (item, replication) groups: as ``read_.groups()``, but with one replication
-    the key is the item code itself and rows already in item order keep an empty
-    ``order`` (the kernel reads them in place): no copies of the size of the data."""
-    if len(read_.ann.replications) > 1:
-        return read_.groups()
-    if read_ not in _GROUPS:
-        item = read_.ann.item
-        _GROUPS[read_] = (*item_order(item, len(read_.ann.items)), item)
-    return _GROUPS[read_]
+def _key(read_: Read) -> np.ndarray:
+    """Each annotation's group, ``item * n_rep + replication`` (the item itself with
+    one replication: no new array)."""
+    return read_.ann.item if len(read_.ann.replications) == 1 else read_.groups()[2]
 
 
 def _marginals(n: np.ndarray, key: np.ndarray, codes: np.ndarray, n_rep: int,
@@ -210,38 +219,27 @@ def _marginals(n: np.ndarray, key: np.ndarray, codes: np.ndarray, n_rep: int,
         n_rep, k).astype(float)
 
 
-def _root_mean(n: np.ndarray, pair_sum: np.ndarray, shift: int = 0) -> np.ndarray:
-    """D from the disagreement summed over pairs (NaN below two annotations), written
-    over ``pair_sum`` (float64): sqrt(pair_sum / C(n, 2)) * 2^shift."""
-    d = pair_sum
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        np.divide(d, n * (n - 1) / 2.0, out=d)
-        np.sqrt(d, out=d)
-        if shift:
-            np.ldexp(d, shift, out=d)
-    d[n < 2] = np.nan
-    return d
-
-
-def ordinal_d(read_: Read, label: int, n: np.ndarray, counts: np.ndarray) -> np.ndarray:
-    """D at the ordinal level from each group's category counts (G, K): the metric
-    ranks over each replication's pairable values (groups of n >= 2), as alpha does."""
+def ordinal_d(read_: Read, label: int, n: np.ndarray, counts: np.ndarray,
+              out: np.ndarray) -> None:
+    """D at the ordinal level from each group's category counts (G, K), into ``out``:
+    the metric ranks over each replication's pairable values (groups of n >= 2), as
+    alpha does."""
     n_rep = len(read_.ann.replications)
     rep = np.arange(len(n)) % n_rep
-    pair_sum = np.zeros(len(n))
     for r in range(n_rep):
         mine = rep == r
         c = counts[mine].astype(float)
         dist = dist_for(read_, label, c[n[mine] >= 2].sum(axis=0))
-        pair_sum[mine] = ((c @ dist) * c).sum(axis=1) / 2.0
-    return _root_mean(n, pair_sum)
+        out[mine] = ((c @ dist) * c).sum(axis=1) / 2.0
+    root_mean(n, out, 1.0)
 
 
 def item_job(part: Part, level: Level) -> Pieces:
     """A partition's per-item summaries (every label) with its item ids and input
     positions: a :class:`~xrr_accessor.engine.staged.Job`'s function."""
     read_ = Read(part.ann, level, "pandas")
-    sums = [summarize(read_, j, counts=True) for j in range(len(part.ann.labels))]
+    sums = [{k: v for k, v in summarize(read_, j, counts=True).items()
+             if k not in ("ints", "floats")} for j in range(len(part.ann.labels))]
     return Pieces([(part.ann.items, np.asarray(part.place, dtype=float), sums)])
 
 
@@ -258,12 +256,68 @@ def _assemble(read_: Read, pieces: Pieces) -> list[dict[str, np.ndarray]]:
     read_.ann = replace(ann, items=ids[by])
     out = []
     for j in range(len(ann.labels)):
-        s = {k: np.concatenate([p[2][j][k] for p in parts])[groups]
-             for k in parts[0][2][j]} if parts else {}
-        if "counts" in s:
-            s["d"] = ordinal_d(read_, j, s["n"], s.pop("counts"))
+        got = {k: np.concatenate([p[2][j][k] for p in parts])[groups]
+               for k in parts[0][2][j]} if parts else {}
+        ints, floats = _records(len(groups))  # the in-memory records, as summarize's
+        s = dict(zip(("n", "mode", "mode_count"), ints[:3], strict=True))
+        s.update(zip(("d", "lo", "hi", "mean"), floats, strict=True))
+        for k, v in s.items():
+            if k in got:
+                v[:] = got[k]
+        s.update(ints=ints, floats=floats)
+        if "counts" in got:
+            ordinal_d(read_, j, s["n"], got["counts"], s["d"])
         out.append(s)
     return out
+
+
+#: The columns of item_disagreement's table, in order.
+COLUMNS = ("disagreement", "rank", "n_annotations", "mode", "mode_share", "mean", "spread")
+
+
+def _table(read_: Read, label: int, s: dict[str, np.ndarray], numeric: bool
+           ) -> tuple[pd.DataFrame, np.ndarray]:
+    """One label's rows, ranked (:func:`~xrr_accessor.kernels.ranking.item_rows`
+    writes them into two blocks that become the table's columns without a copy),
+    with the index levels the input has; and the replication of each row where D
+    is undefined."""
+    ann = read_.ann
+    n_rep = len(ann.replications)
+    ints, floats = s["ints"], s["floats"]
+    # (replication, D descending, item)
+    order = ranked_groups(ints[0], floats[0], n_rep, blocks(4, len(ints[0])))
+    m = len(order)
+    with_rep = len(ann.replications) > 1 or ann.has_replication
+    rows = blocks((4 if numeric else 2) + (5 if with_rep else 4), m)  # columns and index
+    out_floats = rows[:4 if numeric else 2].view(np.float64)
+    out_ints = rows[len(out_floats):]  # n, mode, rank, item id or code, replication
+    undefined = np.empty(m, dtype=bool)
+    alone = not (ann.has_label or with_rep)  # the item the only index level
+    ids = ann.items.to_numpy() if alone and ann.items.dtype == np.int64 else np.zeros(0, int)
+    cats = ann.categories[label]
+    values = cats.to_numpy() if cats.dtype == np.int64 else np.zeros(0, np.int64)
+    item_rows(order, ints, floats, n_rep, ids, values, out_floats, out_ints, undefined)
+    names = list(COLUMNS if numeric else COLUMNS[:5])
+    columns: list[tuple[Any, list[str]]] = [
+        (out_floats, ["disagreement", "mode_share", "mean", "spread"][:len(out_floats)]),
+        (pd.arrays.IntegerArray(out_ints[2], undefined), ["rank"])]
+    if len(values):  # the mode's values (item_rows wrote them), beside n
+        columns.append((out_ints[:2], ["n_annotations", "mode"]))
+    else:
+        columns += [(out_ints[:1], ["n_annotations"]), (cats.take(out_ints[1]), ["mode"])]
+    item = out_ints[3]  # the items' ids (``ids``) or codes
+    levels = [("label", ann.labels, lambda: np.full(m, label), ann.has_label),
+              ("replication", ann.replications, lambda: out_ints[4], with_rep),
+              ("item", ann.items, lambda: item, True)]
+    kept = [(name, lev, codes()) for name, lev, codes, had in levels if had]
+    if len(kept) > 1:
+        index = multi_index(kept)
+    elif len(ids):
+        index = pd.Index(item, name="item", copy=False)
+    else:
+        index = ann.items.take(item).rename("item")
+    rep = out_ints[4][undefined] if with_rep else np.zeros(int(undefined.sum()), np.int64)
+    return frame_of(columns, names, index), rep
 
 
 @deferrable
@@ -328,34 +382,14 @@ def item_disagreement(data: Any, level: Any = "interval", **roles: Any) -> Any:
     else:
         every = [summarize(read_, j) for j in range(len(read_.ann.labels))]
     ann = read_.ann
-    n_rep = len(ann.replications)
     numeric = any(read_.values(j) is not None for j in range(len(ann.labels)))
     parts, n_bad, bad_lab, bad_rep = [], 0, [], []
     for j in range(len(ann.labels)):
-        s = every[j]
-        g = np.flatnonzero(s["n"] > 0)
-        d = s["d"][g]
-        rep = g % n_rep
-        order = ranked_order(g, d, n_rep)  # np.lexsort((g // n_rep, -d, rep)), NaN last
-        g, d, rep = g[order], d[order], rep[order]
-        rank = ranks(rep, d)
-        n = s["n"][g]
-        cats = ann.categories[j]
-        cols: dict[str, Any] = {
-            "disagreement": d, "rank": rank, "n_annotations": n,
-            "mode": cats[s["mode"][g]], "mode_share": s["mode_count"][g] / n,
-        }
-        if numeric:
-            cols["mean"] = s["mean"][g]
-            cols["spread"] = s["hi"][g] - s["lo"][g]
-        index = multi_index([("label", ann.labels, np.full(len(g), j)),
-                             ("replication", ann.replications, rep),
-                             ("item", ann.items, g // n_rep)])
-        parts.append(pd.DataFrame(cols, index=index))
-        bad = np.isnan(d)
-        n_bad += int(bad.sum())
-        bad_lab.append(np.full(int(bad.sum()), j))
-        bad_rep.append(rep[bad])
+        part, rep = _table(read_, j, every[j], numeric)
+        parts.append(part)
+        n_bad += len(rep)
+        bad_lab.append(np.full(len(rep), j))
+        bad_rep.append(rep)
     frame = parts[0] if len(parts) == 1 else pd.concat(parts)
     warn_undefined_rows(
         "item_disagreement", n_bad, len(frame),

@@ -25,7 +25,8 @@ from ..errors import InputError
 from ..textsafe import figure_text
 from .items import top_items
 
-__all__ = ["aad", "items", "raters", "validity"]
+__all__ = ["aad", "items", "raters", "validity"]  # the figures (the gallery draws each);
+# D_UNITS and place_labels are public helpers, not figures
 
 
 def _frame(table: Any) -> pd.DataFrame:
@@ -98,9 +99,18 @@ def items(table: Any, label: Any = None, top: int = 20, kind: str = "top",
     ax.barh(y, best["disagreement"], color="C3")
     ax.set_yticks(y, [f"{who}  (n={n})" for who, n in zip(
         _cell_names(best.index), best["n_annotations"], strict=True)], fontsize=8)
-    ax.set(xlabel="D_i (n: the item's annotations)" + (f"\n{_wrap(tie)}" if tie else ""),
+    unit = D_UNITS.get(str(_frame(table).attrs.get("level")), "")
+    ax.set(xlabel=f"D_i{', ' + unit if unit else ''} (n: the item's annotations)"
+           + (f"\n{_wrap(tie)}" if tie else ""),
            title=f"Most disagreed-on items{': ' + name if name else ''}")
     return ax
+
+
+#: The unit of D_i at each level, on the items figure's axis (the one-pool page's
+#: table caption says more: reporting.item_scale.d_meaning).
+D_UNITS = {"nominal": "root share of differing pairs, at most 1",
+           "ordinal": "Krippendorff's rank units (counts of annotations)",
+           "interval": "in the ratings' unit", "ratio": "no unit, at most 1"}
 
 
 def _wrap(text: str, width: int = 70) -> str:
@@ -111,7 +121,9 @@ def _wrap(text: str, width: int = 70) -> str:
 
 def raters(table: Any, label: Any = None, annotate: int = 3, ax: Any = None) -> Any:
     """Each rater's kappa_x against the pool (x) and the change of the pool's alpha
-    without them (y); the ``annotate`` worst by kappa_x are named.
+    without them (y); the ``annotate`` worst by kappa_x are named, each name placed
+    where it overlaps no other (:func:`place_labels`; a rater whose point is not
+    drawn, alpha without them undefined, is not named).
 
     Examples
     --------
@@ -128,16 +140,65 @@ def raters(table: Any, label: Any = None, annotate: int = 3, ax: Any = None) -> 
     ax.scatter(rows["kappa_x"], rows["delta_alpha"], s=18 + 2 * np.sqrt(
         rows["n_annotations"].to_numpy(dtype=float)), alpha=0.7)
     worst = rows.dropna(subset=["kappa_x"]).sort_values("kappa_x").head(annotate)
-    for k, (who, row) in enumerate(zip(_cell_names(worst.index), worst.itertuples(),
-                                       strict=True)):
-        ax.annotate(who, (row.kappa_x, row.delta_alpha), fontsize=8,  # staggered: no overlap
-                    xytext=(6, 6 + 14 * k), textcoords="offset points",
-                    arrowprops={"arrowstyle": "-", "color": "0.5", "linewidth": 0.6})
     ax.axhline(0, color="0.5", linewidth=0.8)
     ax.set(xlabel="kappa_x of the rater against the rest of the pool",
            ylabel="alpha without the rater - alpha",
            title=f"Raters{': ' + name if name else ''}")
+    place_labels(ax, _cell_names(worst.index), worst["kappa_x"].to_numpy(dtype=float),
+                 worst["delta_alpha"].to_numpy(dtype=float))
     return ax
+
+
+#: Offsets (points) tried for a point's label, nearest first, in 8 directions.
+_OFFSETS = [(r * dx, r * dy) for r in (7, 14, 24, 36, 52, 72)
+            for dx, dy in ((1, 1), (1, -1), (-1, 1), (-1, -1), (1, 0), (-1, 0), (0, 1),
+                           (0, -1))]
+
+
+def place_labels(ax: Any, names: list[str], x: np.ndarray, y: np.ndarray) -> list[Any]:
+    """Name points ``(x, y)`` of ``ax``, each label at the nearest offset whose text
+    (measured by the renderer) overlaps no label placed before it and stays inside
+    the axes, joined to its point by a thin line: neighbouring points' names never
+    print over each other ("254" and "121" as "2521"). When no offset fits, the
+    farthest is used.
+
+    Examples
+    --------
+    >>> from xrr_accessor._optional import new_axes
+    >>> ax = new_axes(None, (4, 3))
+    >>> _ = ax.scatter([0.0, 0.001], [0.0, 0.0]); _ = ax.set(xlim=(-1, 1), ylim=(-1, 1))
+    >>> a, b = place_labels(ax, ["254", "121"], np.array([0.0, 0.001]), np.zeros(2))
+    >>> r = ax.figure.canvas.get_renderer()
+    >>> bool(a.get_window_extent(r).overlaps(b.get_window_extent(r)))
+    False
+    """
+    from matplotlib.text import Text
+
+    fig = ax.figure
+    fig.canvas.draw()  # the layout (limits, axes box) the labels are measured in
+    renderer = fig.canvas.get_renderer()
+    inside = ax.get_window_extent(renderer)
+    placed: list[Any] = []
+    boxes: list[Any] = []
+    for who, px, py in zip(names, x, y, strict=True):
+        if not (np.isfinite(px) and np.isfinite(py)):
+            continue
+        for k, (dx, dy) in enumerate(_OFFSETS):
+            t = ax.annotate(who, (px, py), fontsize=8, xytext=(dx, dy),
+                            textcoords="offset points",
+                            ha="left" if dx > 0 else "right" if dx < 0 else "center",
+                            va="bottom" if dy > 0 else "top" if dy < 0 else "center",
+                            arrowprops={"arrowstyle": "-", "color": "0.5", "linewidth": 0.6})
+            t.update_positions(renderer)  # where the offset puts it, before measuring
+            box = Text.get_window_extent(t, renderer)
+            fits = (inside.x0 <= box.x0 and box.x1 <= inside.x1 and inside.y0 <= box.y0
+                    and box.y1 <= inside.y1)
+            if (fits and not any(box.overlaps(b) for b in boxes)) or k == len(_OFFSETS) - 1:
+                placed.append(t)
+                boxes.append(box.expanded(1.15, 1.3))  # a margin: not touching either
+                break
+            t.remove()
+    return placed
 
 
 def aad(result: Any, which: str = "intra", label: Any = None, ax: Any = None) -> Any:
@@ -201,6 +262,7 @@ def validity(result: Any, label: Any = None, ax: Any = None) -> Any:
     ax.bar(x + 0.2, rows["precision"], 0.4, label="precision", color="C1")
     ax.set_xticks(x, _cell_names(rows.index), rotation=30 if len(rows) > 6 else 0)
     ax.set(ylim=(0, 1.05), ylabel="share of annotations",
-           title=f"Against the gold {name}".strip())
+           title="Recall and precision against the gold" + (f", label: {name}" if name
+                                                             else ""))
     ax.legend(frameon=False, fontsize=8)
     return ax

@@ -45,7 +45,8 @@ KEYS = {
 
 
 def label_sums(read_: Read, label: int, groups: Groups) -> Sums:
-    """One label's leave-one-rater-out sums over ``groups`` (one kernel pass)."""
+    """One label's leave-one-rater-out sums over ``groups`` (one kernel pass; an empty
+    ``order``: the rows are already grouped)."""
     offsets, order = groups
     ann = read_.ann
     rater = np.ascontiguousarray(ann.rater, dtype=np.int64)
@@ -128,10 +129,9 @@ def rater_job(part: Part, level: Level) -> Stats:
     jackknife group's too, stacked on a first axis): a
     :class:`~xrr_accessor.engine.staged.Job`'s function."""
     read_ = Read(part.ann, level, "pandas")
-    offsets, order, _ = read_.groups()
     out: dict[str, np.ndarray] = {}
     for j in range(len(part.ann.labels)):
-        for k, v in label_sums(read_, j, (offsets, order)).items():
+        for k, v in label_sums(read_, j, read_.grouped()).items():
             out[f"{j}:{k}"] = v
     if part.draws is None:
         return Stats(out)

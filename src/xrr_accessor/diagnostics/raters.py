@@ -226,7 +226,7 @@ def rater_agreement(data: Any, metric: str = "kappa_x", level: Any = "nominal",
             raise Planned(Job(rater_job, (read_.level,), cells))
         point, reps = unstack(data.stats, len(ann.labels))
     else:
-        groups = read_.groups()[:2]
+        groups = read_.grouped()  # rows read in place when they come by item
         point = [label_sums(read_, j, groups) for j in range(len(ann.labels))]
         reps = replicates(read_, draws) if draws is not None else iter(())
     every = [_stats(read_, j, point[j]) for j in range(len(ann.labels))]

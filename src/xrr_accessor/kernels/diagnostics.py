@@ -3,11 +3,14 @@
 Annotations of one label arrive grouped (CSR): group ``g`` holds the rows
 ``order[offsets[g]:offsets[g + 1]]``; a group is an (item, replication) with
 ``g = item * n_rep + replication`` unless said otherwise. ``codes`` (N,) are
-category codes (-1 = missing). Every kernel counts a group's categories in a
-scratch table of K entries, touching (and resetting) only the categories the
-group has, so there is no items x categories table and each pass is O(N) plus,
-for a K x K disagreement, O(k^2) per group or annotation for its k distinct
-categories. Only numpy and numba are imported here.
+category codes (-1 = missing); ``order`` empty: the rows are already grouped
+and read in place. Every kernel counts a group's categories in a scratch table
+of K entries, touching (and resetting) only the categories the group has (the
+per-item kernel, up to 8 categories, in the bytes of one integer), so there is
+no items x categories table and each pass is O(N) plus, for a K x K
+disagreement, O(k^2) per group or annotation for its k distinct categories.
+Only numpy and numba are imported here (and the per-item kernel from
+:mod:`.ranking`, beside the table it feeds).
 """
 
 from __future__ import annotations
@@ -17,10 +20,13 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from .ranking import MATRIX, MOMENTS, NOMINAL, item_summary_into
+
 _JIT: dict[str, Any] = {"cache": True, "nogil": True, "fastmath": False}
 
-#: ``form`` of :func:`item_summary`: nominal (0/1), interval (moments), K x K matrix.
-NOMINAL, MOMENTS, MATRIX = 0, 1, 2
+__all__ = ["MATRIX", "MOMENTS", "NOMINAL", "group_pairs", "item_summary", "rater_categorical",
+           "rater_moments", "same_rater_pairs"]
+
 
 
 @njit(**_JIT)
@@ -34,88 +40,19 @@ def item_summary(offsets: np.ndarray, order: np.ndarray, codes: np.ndarray,
     sum_{c < d} n_c n_d D[r, c, d] with ``dist`` (R, K, K) per replication r
     (group g is replication g % n_rep). ``values`` (K,) are the categories' numbers,
     empty when they are not numbers (then ``lo``/``hi``/``mean`` are NaN).
+    ``order`` empty: the rows are already grouped (group g is rows
+    ``offsets[g]:offsets[g + 1]``).
 
     Returns n (G,) int64, pair_sum (G,), mode (G,) int64 (the most frequent
     code, the smallest on ties; -1 for an empty group), mode_count (G,) int64,
     n_modes (G,) int64 (categories tied at the top), lo, hi, mean (G,).
     """
-    n_group = offsets.shape[0] - 1
-    numeric = values.shape[0] > 0
-    n = np.zeros(n_group, dtype=np.int64)
-    pair_sum = np.zeros(n_group)
-    mode = np.full(n_group, -1, dtype=np.int64)
-    mode_count = np.zeros(n_group, dtype=np.int64)
-    n_modes = np.zeros(n_group, dtype=np.int64)
-    lo = np.full(n_group, np.nan)
-    hi = np.full(n_group, np.nan)
-    mean = np.full(n_group, np.nan)
-    count = np.zeros(n_cat, dtype=np.int64)
-    seen = np.empty(n_cat, dtype=np.int64)
-    for g in range(n_group):
-        m = 0
-        k = 0
-        s1 = 0.0
-        s2 = 0.0
-        shift = np.nan
-        low = np.nan
-        high = np.nan
-        for p in range(offsets[g], offsets[g + 1]):
-            c = codes[order[p]] if order.shape[0] else codes[p]
-            if c < 0:
-                continue
-            if count[c] == 0:
-                seen[k] = c
-                k += 1
-            count[c] += 1
-            m += 1
-            if numeric:
-                v = values[c]
-                if m == 1:
-                    shift = v
-                    low = v
-                    high = v
-                low = min(low, v)
-                high = max(high, v)
-                s1 += v - shift
-                s2 += (v - shift) ** 2
-        if m == 0:
-            continue
-        n[g] = m
-        if numeric:
-            lo[g] = low
-            hi[g] = high
-            mean[g] = shift + s1 / m
-        if form == MOMENTS:
-            pair_sum[g] = max(m * s2 - s1 * s1, 0.0)
-        elif form == NOMINAL:
-            sq = 0
-            for u in range(k):
-                sq += count[seen[u]] ** 2
-            pair_sum[g] = (m * m - sq) / 2.0
-        else:
-            total = 0.0
-            r = g % n_rep
-            for u in range(k):
-                for w in range(u + 1, k):
-                    total += count[seen[u]] * count[seen[w]] * dist[r, seen[u], seen[w]]
-            pair_sum[g] = total
-        best = -1
-        top = 0
-        ties = 0
-        for u in range(k):
-            c = seen[u]
-            if count[c] > top:
-                top = count[c]
-                best = c
-                ties = 1
-            elif count[c] == top:
-                ties += 1
-                best = min(best, c)
-            count[c] = 0  # reset the scratch for the next group
-        mode[g] = best
-        mode_count[g] = top
-        n_modes[g] = ties
-    return n, pair_sum, mode, mode_count, n_modes, lo, hi, mean
+    ints = np.empty((4, offsets.shape[0] - 1), dtype=np.int64)
+    floats = np.empty((4, offsets.shape[0] - 1))
+    item_summary_into(offsets, order, codes, values, dist, n_cat, n_rep, form, ints,
+                      floats, 1.0, False)
+    return (ints[0], floats[0], ints[1], ints[2], ints[3], floats[1], floats[2],
+            floats[3])
 
 
 @njit(**_JIT)
@@ -160,13 +97,16 @@ def rater_categorical(offsets: np.ndarray, order: np.ndarray, codes: np.ndarray,
     do = np.zeros((n_rep, nb, nk, nk))
     count = np.zeros(n_cat, dtype=np.int64)
     seen = np.empty(n_cat, dtype=np.int64)
+    drop_diag = np.zeros(n_cat)  # per category c of a group: ddiag of an annotation c
+    inplace = order.shape[0] == 0
+    r = n_rep - 1
     for g in range(offsets.shape[0] - 1):
-        r = g % n_rep
+        r = r + 1 if r + 1 < n_rep else 0  # g % n_rep without a division
         lo, hi = offsets[g], offsets[g + 1]
         m = 0
         k = 0
         for p in range(lo, hi):
-            c = codes[order[p]]
+            c = codes[p if inplace else order[p]]
             if c >= 0:
                 if count[c] == 0:
                     seen[k] = c
@@ -175,9 +115,10 @@ def rater_categorical(offsets: np.ndarray, order: np.ndarray, codes: np.ndarray,
                 m += 1
         if m == 1:
             for p in range(lo, hi):
-                a = order[p]
+                a = p if inplace else order[p]
                 if codes[a] >= 0:
                     n_ann[r, rater[a]] += 1
+                    shared[r, rater[a]] -= 1  # n_ann is added to shared at the end
         if m >= 2:
             q = 0.0
             for u in range(k):
@@ -191,29 +132,32 @@ def rater_categorical(offsets: np.ndarray, order: np.ndarray, codes: np.ndarray,
             tot_n[r] += m
             tot_diag[r] += q / (m - 1.0)
             wgt = m / (m - 1.0)
+            if m > 2:
+                for u in range(k):
+                    c = seen[u]
+                    drop_diag[c] = q / (m - 1.0) - (q - 2.0 * (count[c] - 1)) / (m - 2.0)
             for p in range(lo, hi):
-                a = order[p]
+                a = p if inplace else order[p]
                 c = codes[a]
                 if c < 0:
                     continue
                 b = rater[a]
                 n_ann[r, b] += 1
-                shared[r, b] += 1
                 other[r, b] += m - 1
                 x[r, b, c] += 1
                 obs[r, b] += wgt * (m - count[c])
                 for u in range(k):
-                    d = seen[u]
-                    y[r, b, d] += count[d] - (1 if d == c else 0)
-                dt[r, b, c] += 1
+                    y[r, b, seen[u]] += count[seen[u]]
+                y[r, b, c] -= 1
+                # shared, dn and dt add x's and n_ann's counts at the end (whole
+                # numbers: the same sums); here only what differs from them
                 if m == 2:  # the item leaves the pairable values with its other annotation
                     partner = c if count[c] == 2 else (seen[1] if seen[0] == c else seen[0])
                     dt[r, b, partner] += 1
-                    dn[r, b] += 2
+                    dn[r, b] += 1
                     ddiag[r, b] += q
                 else:
-                    dn[r, b] += 1
-                    ddiag[r, b] += q / (m - 1.0) - (q - 2.0 * (count[c] - 1)) / (m - 2.0)
+                    ddiag[r, b] += drop_diag[c]
                 if matrix:
                     for u in range(k):
                         cu = seen[u]
@@ -231,6 +175,9 @@ def rater_categorical(offsets: np.ndarray, order: np.ndarray, codes: np.ndarray,
                             do[r, b, cu, cv] += before - after
         for u in range(k):
             count[seen[u]] = 0
+    shared += n_ann  # each annotation of an item of m >= 2
+    dn += shared  # and one more for those of an item of two
+    dt += x
     return (n_ann, shared, other, obs, x, y, w, tot_n, tot_t, tot_diag, tot_o, dn, dt,
             ddiag, do)
 
@@ -251,21 +198,23 @@ def rater_moments(offsets: np.ndarray, order: np.ndarray, codes: np.ndarray,
     per = np.zeros((n_rep, n_rater, 7))  # shared, other, obs, sx, sxx, sy, syy
     tot = np.zeros((n_rep, 4))
     drop = np.zeros((n_rep, n_rater, 4))
+    inplace = order.shape[0] == 0
+    r = n_rep - 1
     for g in range(offsets.shape[0] - 1):
-        r = g % n_rep
+        r = r + 1 if r + 1 < n_rep else 0  # g % n_rep without a division
         lo, hi = offsets[g], offsets[g + 1]
         m = 0
         s1 = 0.0
         s2 = 0.0
         for p in range(lo, hi):
-            c = codes[order[p]]
+            c = codes[p if inplace else order[p]]
             if c >= 0:
                 m += 1
                 s1 += values[c]
                 s2 += values[c] ** 2
         if m == 1:
             for p in range(lo, hi):
-                a = order[p]
+                a = p if inplace else order[p]
                 if codes[a] >= 0:
                     n_ann[r, rater[a]] += 1
         if m < 2:
@@ -277,7 +226,7 @@ def rater_moments(offsets: np.ndarray, order: np.ndarray, codes: np.ndarray,
         tot[r, 3] += o_i
         wgt = m / (m - 1.0)
         for p in range(lo, hi):
-            a = order[p]
+            a = p if inplace else order[p]
             c = codes[a]
             if c < 0:
                 continue

@@ -1,20 +1,140 @@
-"""Ranking kernels: the order of a table's rows from the largest score, in O(n)."""
+"""The per-item table's kernels: each item's sums, the order of the rows from the
+largest score (in O(n)), the rows."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
 from numba import njit
 
-__all__ = ["RADIX_BITS", "ranked_order"]
+__all__ = ["DISTINCT", "MATRIX", "MOMENTS", "NOMINAL", "PACKED", "RADIX_BITS", "item_rows",
+           "item_summary_into", "ranked_groups", "ranked_order", "root_mean"]
 
 _JIT: dict[str, Any] = {"cache": True, "nogil": True, "fastmath": False}
 
 
-#: Bits of the key sorted per pass of :func:`ranked_order` (four passes over 64 bits).
+#: ``form`` of :func:`item_summary_into`: nominal (0/1), interval (moments), K x K matrix.
+NOMINAL, MOMENTS, MATRIX = 0, 1, 2
+
+#: Up to this many categories :func:`item_summary_into` counts a group's in one integer.
+PACKED = 8
+
+#: Bits of the key sorted per pass of the radix sort (four passes over 64 bits).
 RADIX_BITS = 16
 RADIX = 1 << RADIX_BITS
+
+#: Up to this many distinct scores, one counting sort by the score's rank among them
+#: replaces the radix passes (scores of a few annotations per item on a scale repeat).
+DISTINCT = 1024
+_SLOTS = 4 * DISTINCT  # open-addressing table, at most a quarter full
+
+
+@njit(**_JIT)
+def _descending_keys(neg: np.ndarray) -> np.ndarray:
+    """``neg`` (float64, the scores negated plus 0.0 so -0.0 and 0.0 are one key)
+    turned in place into unsigned keys that sort as the scores from the largest,
+    NaN after every number; returned as a view of ``neg``'s memory."""
+    key = neg.view(np.uint64)
+    sign = np.uint64(1) << np.uint64(63)
+    for a in range(neg.shape[0]):
+        b = key[a]
+        key[a] = ~np.uint64(0) if neg[a] != neg[a] else (~b if b & sign else b | sign)
+    return key
+
+
+@njit(**_JIT)
+def _by_distinct(key: np.ndarray, item: np.ndarray, out: np.ndarray,
+                 which: np.ndarray) -> bool:
+    """``item`` stably sorted by ``key`` into ``out`` through the keys' ranks among
+    their distinct values (``which`` (n,) scratch); False (``out`` untouched) when
+    there are more than :data:`DISTINCT` of them."""
+    n = key.shape[0]
+    slot_key = np.empty(_SLOTS, dtype=np.uint64)
+    slot_id = np.full(_SLOTS, -1, dtype=np.int64)
+    found = np.empty(DISTINCT, dtype=np.uint64)
+    count = np.zeros(DISTINCT + 1, dtype=np.int64)
+    mask = np.uint64(_SLOTS - 1)
+    k = 0
+    for a in range(n):
+        v = key[a]
+        h = ((v * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(40)) & mask
+        while slot_id[h] >= 0 and slot_key[h] != v:
+            h = (h + np.uint64(1)) & mask
+        if slot_id[h] < 0:
+            if k == DISTINCT:
+                return False
+            slot_key[h] = v
+            slot_id[h] = k
+            found[k] = v
+            k += 1
+        u = slot_id[h]
+        which[a] = u
+        count[u] += 1
+    rank = np.argsort(found[:k])  # the distinct keys in order
+    start = np.empty(k, dtype=np.int64)
+    total = 0
+    for r in range(k):
+        start[rank[r]] = total
+        total += count[rank[r]]
+    for a in range(n):
+        u = which[a]
+        out[start[u]] = item[a]
+        start[u] += 1
+    return True
+
+
+@njit(**_JIT)
+def _sort_by_key(key: np.ndarray, item: np.ndarray, scratch: np.ndarray) -> np.ndarray:
+    """``item`` stably sorted by the unsigned ``key`` (both (n,), both overwritten):
+    a counting sort when the keys take few values, else a radix sort of
+    :data:`RADIX_BITS` bits a pass, moving keys and items together. ``scratch``
+    (2, >= n) int64; the result is a row of it or ``item``."""
+    n = key.shape[0]
+    out = scratch[0, :n]
+    if _by_distinct(key, item, out, scratch[1, :n]):
+        return out
+    tmp_key = scratch[1, :n].view(np.uint64)
+    count = np.zeros(RADIX + 1, dtype=np.int64)
+    mask = np.uint64(RADIX - 1)
+    src_key, src, dst_key, dst = key, item, tmp_key, out
+    for shift in range(0, 64, RADIX_BITS):
+        count[:] = 0
+        s = np.uint64(shift)
+        for a in range(n):
+            count[((src_key[a] >> s) & mask) + np.uint64(1)] += 1
+        if count.max() == n:  # one digit value: nothing moves
+            continue
+        for d in range(RADIX):
+            count[d + 1] += count[d]
+        for a in range(n):
+            d = (src_key[a] >> s) & mask
+            dst_key[count[d]] = src_key[a]
+            dst[count[d]] = src[a]
+            count[d] += 1
+        src_key, src, dst_key, dst = dst_key, dst, src_key, src
+    return src
+
+
+@njit(**_JIT)
+def _by_replication(order: np.ndarray, group: np.ndarray, n_rep: int,
+                    out: np.ndarray) -> np.ndarray:
+    """``order`` stably sorted by replication ``group[order] % n_rep`` into ``out``."""
+    if n_rep <= 1:
+        return order
+    n = order.shape[0]
+    rc = np.zeros(n_rep + 1, dtype=np.int64)
+    for a in range(n):
+        rc[group[order[a]] % n_rep + 1] += 1
+    for r in range(n_rep):
+        rc[r + 1] += rc[r]
+    for a in range(n):
+        p = order[a]
+        r = group[p] % n_rep
+        out[rc[r]] = p
+        rc[r] += 1
+    return out
 
 
 @njit(**_JIT)
@@ -23,49 +143,221 @@ def ranked_order(group: np.ndarray, score: np.ndarray, n_rep: int) -> np.ndarray
     largest, NaN last), ties in the order given: ``np.lexsort((group // n_rep, -score,
     group % n_rep))`` for ``group`` ascending, in O(n).
 
-    A stable radix sort (:data:`RADIX_BITS` bits a pass) of the score's float bits
-    turned into an unsigned key that sorts as the descending score; then a stable
-    counting sort by replication when there are several. (Scores are never -inf:
-    NaN sorts after every number.)
+    A stable sort of the score's float bits turned into an unsigned key that
+    sorts as the descending score (a counting sort by rank when there are at
+    most :data:`DISTINCT` distinct scores, else a radix sort); then a stable
+    counting sort by replication when there are several. (Scores are never
+    -inf: NaN sorts after every number.)
     """
     n = score.shape[0]
     neg = np.empty(n, dtype=np.float64)
     for a in range(n):
-        neg[a] = -score[a] + 0.0  # descending; -0.0 and 0.0 one key
-    key = neg.view(np.uint64)  # in place: the bits as a key that sorts as the number
-    sign = np.uint64(1) << np.uint64(63)
-    for a in range(n):
-        b = key[a]
-        key[a] = ~np.uint64(0) if score[a] != score[a] else (~b if b & sign else b | sign)
-    order = np.arange(n)
-    tmp = np.empty(n, dtype=np.int64)
-    count = np.zeros(RADIX + 1, dtype=np.int64)
-    mask = np.uint64(RADIX - 1)
-    for shift in range(0, 64, RADIX_BITS):
-        count[:] = 0
-        s = np.uint64(shift)
-        for a in range(n):
-            count[((key[a] >> s) & mask) + np.uint64(1)] += 1
-        if count.max() == n:  # one digit value: nothing moves
+        neg[a] = -score[a] + 0.0
+    scratch = np.empty((2, n), dtype=np.int64)
+    by = _sort_by_key(_descending_keys(neg), np.arange(n), scratch)
+    return _by_replication(by, group, n_rep, np.empty(n, dtype=np.int64))
+
+
+@njit(**_JIT)
+def ranked_groups(n: np.ndarray, score: np.ndarray, n_rep: int,
+                  scratch: np.ndarray) -> np.ndarray:
+    """The groups ``g`` with ``n[g] > 0`` sorted as :func:`ranked_order` sorts them
+    (replication ``g % n_rep``, ``score[g]`` from the largest, NaN last, ties by
+    ``g``): ``g[ranked_order(g, score[g], n_rep)]`` for ``g = flatnonzero(n > 0)``.
+    ``scratch`` (4, >= G) int64 is the memory it works in (the result is a row
+    of it)."""
+    m = 0
+    for g in range(n.shape[0]):
+        if n[g] > 0:
+            m += 1
+    neg = scratch[0, :m].view(np.float64)
+    group = scratch[1, :m]
+    a = 0
+    for g in range(n.shape[0]):
+        if n[g] > 0:
+            neg[a] = -score[g] + 0.0
+            group[a] = g
+            a += 1
+    by = _sort_by_key(_descending_keys(neg), group, scratch[2:])  # in row 1 or 2
+    if n_rep <= 1:
+        return by
+    out = scratch[3, :m]  # free once sorted: stably by replication into it
+    rc = np.zeros(n_rep + 1, dtype=np.int64)
+    for a in range(m):
+        rc[by[a] % n_rep + 1] += 1
+    for r in range(n_rep):
+        rc[r + 1] += rc[r]
+    for a in range(m):
+        r = by[a] % n_rep
+        out[rc[r]] = by[a]
+        rc[r] += 1
+    return out
+
+
+@njit(**_JIT)
+def root_mean(n: np.ndarray, pair_sum: np.ndarray, scale: float) -> None:
+    """D in place of ``pair_sum``: sqrt(pair_sum / C(n, 2)) * ``scale`` (a power of
+    two: exact), NaN below two annotations."""
+    for g in range(n.shape[0]):
+        m = n[g]
+        if m < 2:
+            pair_sum[g] = np.nan
+        else:
+            pair_sum[g] = math.sqrt(pair_sum[g] / (m * (m - 1) / 2.0)) * scale
+
+
+@njit(**_JIT)
+def item_rows(order: np.ndarray, ints: np.ndarray, floats: np.ndarray, n_rep: int,
+              ids: np.ndarray, cats: np.ndarray, out_floats: np.ndarray,
+              out_ints: np.ndarray, undefined: np.ndarray) -> None:
+    """The rows of item_disagreement's table in ``order`` (groups, from
+    :func:`ranked_groups`), written into memory the caller allocates.
+
+    Per group g: ``ints[:, g]`` = annotations, mode code, mode count and
+    ``floats[:, g]`` = D, lo, hi, mean (:func:`item_summary_into`'s rows).
+    ``out_floats`` (2 or 4, M): D, mode share, and with 4 rows the mean and
+    spread (max - min); ``out_ints`` (4 or 5, M): annotations, the mode
+    (``cats[code]``; its code when ``cats`` is empty), competition rank within
+    the replication (1, 2, 2, 4: ties share the better rank), the item's id
+    (``ids[item]``; its code when ``ids`` is empty) and with 5 rows the
+    replication; ``undefined`` (M,): D is NaN (its rank is <NA>).
+    """
+    numeric = out_floats.shape[0] > 2
+    with_rep = out_ints.shape[0] > 4
+    with_ids = ids.shape[0] > 0
+    with_cats = cats.shape[0] > 0
+    r_last = -1
+    group_start = 0
+    run_start = 0
+    for i in range(order.shape[0]):
+        g = order[i]
+        r = g % n_rep if n_rep > 1 else 0  # no division for one replication
+        d = floats[0, g]
+        if r != r_last:  # a new replication
+            r_last = r
+            group_start = i
+            run_start = i
+        elif d != out_floats[0, i - 1]:
+            run_start = i
+        out_floats[0, i] = d
+        out_floats[1, i] = ints[2, g] / ints[0, g]
+        if numeric:
+            out_floats[2, i] = floats[3, g]
+            out_floats[3, i] = floats[2, g] - floats[1, g]
+        out_ints[0, i] = ints[0, g]
+        out_ints[1, i] = cats[ints[1, g]] if with_cats else ints[1, g]
+        out_ints[2, i] = run_start - group_start + 1
+        item = g // n_rep if n_rep > 1 else g
+        out_ints[3, i] = ids[item] if with_ids else item
+        if with_rep:
+            out_ints[4, i] = r
+        undefined[i] = d != d
+
+
+@njit(**_JIT)
+def item_summary_into(offsets: np.ndarray, order: np.ndarray, codes: np.ndarray,
+                      values: np.ndarray, dist: np.ndarray, n_cat: int, n_rep: int,
+                      form: int, ints: np.ndarray, floats: np.ndarray, scale: float,
+                      root: bool) -> None:
+    """:func:`~xrr_accessor.kernels.diagnostics.item_summary` written into ``ints``
+    (4, >= G) rows n, mode, mode_count, n_modes and ``floats`` (4, >= G) rows
+    pair_sum, lo, hi, mean (memory the caller allocates: one block of records, not
+    eight arrays to fault in); lo, hi and mean times ``scale`` (a power of two:
+    exact; ``values`` scaled by its inverse keep squares in range). With ``root``
+    D in place of pair_sum (as :func:`root_mean`)."""
+    numeric = values.shape[0] > 0
+    n, mode, mode_count, n_modes = ints[0], ints[1], ints[2], ints[3]
+    pair_sum, lo, hi, mean = floats[0], floats[1], floats[2], floats[3]
+    inplace = order.shape[0] == 0
+    # up to PACKED categories (no K x K matrix), a group of fewer than 256 rows counts
+    # its categories in the bytes of one integer: no scratch table, no branch per row
+    packed = n_cat <= PACKED and form != MATRIX
+    count = np.zeros(n_cat, dtype=np.int64)
+    seen = np.empty(n_cat, dtype=np.int64)
+    for g in range(offsets.shape[0] - 1):
+        start, stop = offsets[g], offsets[g + 1]
+        while start < stop and (codes[start] if inplace else codes[order[start]]) < 0:
+            start += 1  # the first annotation: its value shifts the group's
+        small = packed and stop - start < 256
+        m = 0
+        k = 0
+        bag = np.uint64(0)
+        s1 = 0.0
+        s2 = 0.0
+        shift = values[codes[start] if inplace else codes[order[start]]] if (
+            numeric and start < stop) else np.nan
+        low = shift
+        high = shift
+        for p in range(start, stop):
+            c = codes[p] if inplace else codes[order[p]]
+            if c < 0:
+                continue
+            m += 1
+            if small:
+                bag += np.uint64(1) << np.uint64(8 * c)
+            else:
+                if count[c] == 0:
+                    seen[k] = c
+                    k += 1
+                count[c] += 1
+            if numeric:
+                v = values[c]
+                low = min(low, v)
+                high = max(high, v)
+                s1 += v - shift
+                s2 += (v - shift) ** 2
+        n[g] = m
+        lo[g] = low * scale
+        hi[g] = high * scale
+        mean[g] = np.nan
+        pair_sum[g] = 0.0
+        mode[g] = -1
+        mode_count[g] = 0
+        n_modes[g] = 0
+        if m == 0:
+            if root:
+                pair_sum[g] = np.nan
             continue
-        for d in range(RADIX):
-            count[d + 1] += count[d]
-        for a in range(n):
-            p = order[a]
-            d = (key[p] >> s) & mask
-            tmp[count[d]] = p
-            count[d] += 1
-        order, tmp = tmp, order
-    if n_rep > 1:
-        rc = np.zeros(n_rep + 1, dtype=np.int64)
-        for a in range(n):
-            rc[group[a] % n_rep + 1] += 1
-        for r in range(n_rep):
-            rc[r + 1] += rc[r]
-        for a in range(n):
-            p = order[a]
-            r = group[p] % n_rep
-            tmp[rc[r]] = p
-            rc[r] += 1
-        order = tmp
-    return order
+        if numeric:
+            mean[g] = (shift + s1 / m) * scale
+        best = -1
+        top = 0
+        ties = 0
+        sq = 0
+        if small:  # without a branch per category (their order is random)
+            for c in range(n_cat):
+                cu = int((bag >> np.uint64(8 * c)) & np.uint64(255))
+                sq += cu * cu
+                top = max(top, cu)
+            for c in range(n_cat - 1, -1, -1):  # the smallest code at the top count
+                at_top = int((bag >> np.uint64(8 * c)) & np.uint64(255)) == top
+                best = c if at_top else best
+                ties += at_top
+        else:
+            for u in range(k):
+                c = seen[u]
+                cu = count[c]
+                sq += cu * cu
+                if form == MATRIX:
+                    r = g % n_rep if n_rep > 1 else 0
+                    for w in range(u + 1, k):
+                        pair_sum[g] += cu * count[seen[w]] * dist[r, c, seen[w]]
+                if cu > top:
+                    top = cu
+                    best = c
+                    ties = 1
+                elif cu == top:
+                    ties += 1
+                    best = min(best, c)
+            for u in range(k):
+                count[seen[u]] = 0  # reset the scratch for the next group
+        if form == MOMENTS:
+            pair_sum[g] = max(m * s2 - s1 * s1, 0.0)
+        elif form == NOMINAL:
+            pair_sum[g] = (m * m - sq) / 2.0
+        if root:
+            pair_sum[g] = math.sqrt(pair_sum[g] / (m * (m - 1) / 2.0)) * scale if m >= 2 \
+                else np.nan
+        mode[g] = best
+        mode_count[g] = top
+        n_modes[g] = ties

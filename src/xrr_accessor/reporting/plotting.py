@@ -31,7 +31,8 @@ from ..errors import InputError
 from ..textsafe import figure_text
 from .cells import TITLES, cell_names
 
-__all__ = ["UNDEFINED_COLOR", "ReportPlots", "pairwise_heatmap", "plan", "rho_vs_normalized"]
+__all__ = ["UNDEFINED_COLOR", "UNSHARED_COLOR", "ReportPlots", "pair_counts_note",
+           "pairwise_heatmap", "plan", "rho_vs_normalized"]
 
 
 def _fold(name: Any) -> str:
@@ -62,6 +63,33 @@ def _with_undefined(name: str) -> Any:
 def _ink(v: float, dark_below: float) -> str:
     """Text colour on a heatmap cell: readable on grey (NaN), dark and light cells."""
     return "0.15" if np.isnan(v) else "white" if v < dark_below else "black"
+
+
+#: The colour of a rater heatmap's cell whose two raters never shared an item.
+UNSHARED_COLOR = "white"
+
+
+def pair_counts_note(values: np.ndarray, never: np.ndarray) -> str:
+    """The rater heatmap title's lines counting the cells of no number (off the
+    diagonal): pairs that never shared an item (white, "none"), apart from pairs
+    that did and whose agreement is undefined (grey, NaN); "" when there are none.
+
+    Examples
+    --------
+    >>> v = np.array([[np.nan, 0.5, np.nan], [0.5, np.nan, np.nan], [np.nan] * 3])
+    >>> never = np.array([[False, False, True], [False] * 3, [True, False, False]])
+    >>> print(pair_counts_note(v, never))
+    <BLANKLINE>
+    grey: undefined (NaN), 2 of 6 cells
+    white: never shared an item, 2 of 6 cells
+    """
+    off = ~np.eye(len(values), dtype=bool)
+    cells = int(off.sum())
+    bad = int((np.isnan(values) & off & ~never).sum())
+    unshared = int((never & off).sum())
+    return ((f"\ngrey: undefined (NaN), {bad:,} of {cells:,} cells" if bad else "")
+            + (f"\nwhite: never shared an item, {unshared:,} of {cells:,} cells"
+               if unshared else ""))
 
 
 def _undefined_note(values: np.ndarray) -> str:
@@ -97,7 +125,10 @@ class ReportPlots:
         raise InputError(f"label {name!r} is not in the report; labels: {labels[:10]}")
 
     def irr_hist(self, ax: Any = None, bins: int | np.ndarray = 10) -> Any:
-        """IRR across labels, one step histogram per replication (Fig 2)."""
+        """IRR across labels, a histogram per replication (Fig 2), the replications'
+        bars side by side within each bin: two pools whose IRRs share a bin are both
+        seen (drawn as outlines one on top of the other, one was hidden). A
+        replication with no defined IRR is said so in the legend."""
         ax = new_axes(ax, (6, 3.5))  # first: without matplotlib, the error naming the extra
         from matplotlib.ticker import MaxNLocator
 
@@ -106,10 +137,16 @@ class ReportPlots:
         finite = values[np.isfinite(values)]
         if isinstance(bins, int) and finite.size:
             bins = np.linspace(min(0.0, finite.min()), max(1.0, finite.max()), bins + 1)
-        styles = ["-", "--", ":", "-."]
-        for k, (rep, part) in enumerate(rows.groupby("replication", sort=False)):
-            ax.hist(part["estimate"].dropna(), bins=bins, histtype="step", linewidth=2,
-                    linestyle=styles[k % len(styles)], label=figure_text(rep))
+        parts = list(rows.groupby("replication", sort=False))
+        data = [part["estimate"].dropna().to_numpy(dtype=float) for _, part in parts]
+        names = [figure_text(rep) + ("" if len(d) else " (IRR undefined: not drawn)")
+                 for (rep, _), d in zip(parts, data, strict=True)]
+        hatches = ["", "//", "..", "xx", "\\\\", "oo"]
+        _, _, drawn = ax.hist(data, bins=bins, histtype="bar", rwidth=0.9, label=names,
+                              edgecolor="white", linewidth=0.5)
+        for k, bars in enumerate(drawn if len(data) > 1 else [drawn]):
+            for bar in bars:
+                bar.set_hatch(hatches[k % len(hatches)])
         ax.yaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set(xlabel=f"IRR ({self._report.attrs.get('irr')})", ylabel="labels",
                title="IRR of each label, by replication")
@@ -277,7 +314,10 @@ PAIRWISE_MAX_NAMES = 60
 def pairwise_heatmap(table: pd.DataFrame, label: Any = None, replication: Any = None,
                      ax: Any = None) -> Any:
     """The rater x rater matrix of :func:`~xrr_accessor.pairwise` as a heatmap (one
-    label and replication: the first unless named), numbers written in when few."""
+    label and replication: the first unless named), numbers written in when few.
+    Cells without a number are told apart and counted in the title: white ("none")
+    where the two raters never shared an item, grey (NaN) where they did and their
+    agreement is undefined (:func:`pair_counts_note`)."""
     t = table
     for level, want in (("label", label), ("replication", replication)):
         if level in (t.index.names or []):
@@ -286,16 +326,29 @@ def pairwise_heatmap(table: pd.DataFrame, label: Any = None, replication: Any = 
                 raise InputError(f"{level}={key!r} is not in the table; it has "
                                  f"{list(pd.unique(t.index.get_level_values(level)))}.")
             t = t.xs(key, level=level)
-    matrix = t["estimate"].unstack()
-    order = list(pd.unique(t.index.get_level_values(0)))
-    matrix = matrix.reindex(index=order, columns=order)
+    order = list(pd.unique(np.concatenate([t.index.get_level_values(0),  # each pair
+                                           t.index.get_level_values(1)])))  # once: both
+    matrix = t["estimate"].unstack().reindex(index=order, columns=order)
+    shared = (t["n_items"] if "n_items" in t.columns else t["estimate"].notna()
+              ).unstack().reindex(index=order, columns=order).to_numpy(dtype=float)
+    values = matrix.to_numpy(dtype=float)
+    if table.attrs.get("both_orders") is False:  # each pair once: the other order too
+        values = np.where(np.isnan(values), values.T, values)
+        shared = np.where(np.isnan(shared), shared.T, shared)
     n = len(order)
+    off = ~np.eye(n, dtype=bool)  # the diagonal is no pair
+    never = off & ~(np.nan_to_num(shared) > 0)  # left out of the table, or 0 items
     side = min(PAIRWISE_MAX_INCHES, max(4.5, 2.0 + 0.45 * n))  # a crowd: a readable size
     ax = new_axes(ax, (side, min(PAIRWISE_MAX_INCHES - 0.7, max(3.8, 1.6 + 0.4 * n))))
-    values = matrix.to_numpy(dtype=float)
     im = ax.imshow(values, cmap=_with_undefined("viridis"),
                    vmin=min(0.0, np.nanmin(values, initial=0.0)), vmax=1.0, aspect="auto",
                    interpolation="nearest")
+    if never.any():  # over the grey: white, where no agreement was ever possible
+        from matplotlib.colors import ListedColormap
+
+        ax.imshow(np.where(never, 1.0, np.nan), aspect="auto", interpolation="nearest",
+                  cmap=ListedColormap([UNSHARED_COLOR]).with_extremes(bad=(0, 0, 0, 0)),
+                  vmin=0.0, vmax=1.0)
     if n <= PAIRWISE_MAX_NAMES:
         ax.set_xticks(range(n), [figure_text(c) for c in matrix.columns], rotation=30,
                       ha="right")
@@ -305,10 +358,10 @@ def pairwise_heatmap(table: pd.DataFrame, label: Any = None, replication: Any = 
     if values.size <= 100:
         for (i, j), v in np.ndenumerate(values):
             if i != j:
-                ax.text(j, i, "NaN" if np.isnan(v) else f"{v:.2f}", ha="center",
-                        va="center", color=_ink(v, 0.6), fontsize=8)
+                text = "none" if never[i, j] else "NaN" if np.isnan(v) else f"{v:.2f}"
+                ax.text(j, i, text, ha="center", va="center", color=_ink(v, 0.6),
+                        fontsize=8)
     ax.figure.colorbar(im, ax=ax, label=table.attrs.get("metric", "kappa"))
-    off = values[~np.eye(n, dtype=bool)] if n else values  # the diagonal is no pair
     ax.set_title(f"{table.attrs.get('metric', 'kappa')} per pair of raters"
-                 + _undefined_note(off))
+                 + pair_counts_note(values, never))
     return ax

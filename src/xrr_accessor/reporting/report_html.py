@@ -20,9 +20,10 @@ import numpy as np
 import pandas as pd
 
 from .._optional import require
-from ..diagnostics.items import FEW_ANNOTATIONS, tie_sentence, ties, top_items
+from ..diagnostics.items import tie_sentence, ties, top_items
 from .agreement import LANDIS_KOCH
 from .cells import TITLES, cell_names
+from .item_scale import d_meaning
 from .reading import readings
 from .verdicts import VERDICTS
 
@@ -171,7 +172,8 @@ def _pool_tables(report: Any, digits: int) -> list[dict[str, Any]]:
             f"out: {report.raters.attrs.get('n_below_min_items')})"
             if report.raters is not None and report.raters.attrs.get("min_items", 1) > 1
             else "") + ".", report.raters),
-        ("items", "Items most disagreed on", _items_note(report.items), report.items),
+        ("items", "Items most disagreed on", _items_note(report.items, digits),
+         report.items),
     ]
     for key, title, note, table in specs:
         if table is None or not isinstance(table, pd.DataFrame):
@@ -211,13 +213,17 @@ def _agreement_note(report: Any) -> str:
                    "(see reason)." if names else ".")
 
 
-def _items_note(items: pd.DataFrame | None) -> str:
-    """The caption of the one-pool page's item table: how many rows, the ties the rows
-    shown are chosen among (per label and replication), and why items with few
+def _items_note(items: pd.DataFrame | None, digits: int = 3) -> str:
+    """The caption of the one-pool page's item table: how many rows, what D means at
+    the table's level (its unit and largest value, :func:`d_meaning`), the ties the
+    rows shown are chosen among (per label and replication), and why items with few
     annotations come first."""
     note = f"Per-item disagreement, most first, up to {TOP_ROWS} per label."
     if items is None or not len(items):
         return note
+    found_d = items.attrs.get("largest_d")
+    note += " " + d_meaning(items.attrs.get("level"), None if found_d is None else
+                            pd.DataFrame(found_d).set_index(["label", "replication"]), digits)
     found = ties(items, TOP_ROWS)
     said = []
     for key, row in found.iterrows():
@@ -228,8 +234,14 @@ def _items_note(items: pd.DataFrame | None) -> str:
                         else text[0].upper() + text[1:] + ".")
     more = len(said) - MAX_TIE_NOTES
     said = said[:MAX_TIE_NOTES] + ([f"({more} more labels with ties.)"] if more > 0 else [])
-    return " ".join([note, *said, FEW_ANNOTATIONS])
+    return " ".join([note, *said, FEW_ANNOTATIONS_ANY_LEVEL])
 
+
+#: Why the most disagreed-on items are often those with few annotations, at any level
+#: (the nominal example that diagnostics.items.FEW_ANNOTATIONS gives is in d_meaning).
+FEW_ANNOTATIONS_ANY_LEVEL = ("An item's largest D_i is reached with two annotations and is "
+                             "often lower with more, so the list favours items with few "
+                             "annotations: read n_annotations beside D.")
 
 #: Tie sentences written in the item table's caption (the rest counted).
 MAX_TIE_NOTES = 10

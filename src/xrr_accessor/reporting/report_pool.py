@@ -22,8 +22,9 @@ from ..engine.staged import Staged
 from ..errors import DroppedDataWarning, UndefinedWarning, warn
 from ..uncertainty.orchestration import Uncertainty
 from .agreement import agreement_table, interpret
+from .item_scale import largest_d
 
-__all__ = ["WEIGHTS_OF_LEVEL", "irr_readings", "pool_parts"]
+__all__ = ["WEIGHTS_OF_LEVEL", "band_digits", "irr_readings", "pool_parts", "shown_in_band"]
 
 #: The agreement table's weights that match a level of measurement.
 WEIGHTS_OF_LEVEL = {"nominal": "unweighted", "interval": "quadratic"}
@@ -73,6 +74,10 @@ def pool_parts(data: Any, level: Any, uncertainty: Uncertainty, min_items: int,
 
         names = [k for k, v in calls.items() if v is not None]
         calls.update(zip(names, compute_all(*(calls[k] for k in names)), strict=True))
+    items = calls["items"]
+    if not lazy and isinstance(items, pd.DataFrame):  # what D means: its largest value
+        items.attrs["largest_d"] = largest_d(data, level, roles).reset_index().to_dict(
+            "records")  # records, not a frame: attrs are compared when frames combine
     return calls
 
 
@@ -80,20 +85,35 @@ def _band_of(v: float) -> str:
     return str(interpret(v)) if np.isfinite(v) else "undefined"
 
 
-def shown_in_band(v: float, digits: int) -> str:
-    """``v`` with ``digits`` decimals, or more where rounding would carry it into
-    another Landis-Koch band than its own (0.40068 is moderate, and "0.40" would
-    read as fair): the number a sentence prints agrees with the band it names.
+def band_digits(v: float, digits: int) -> int:
+    """The decimals ``v`` needs: ``digits``, or more where rounding would carry it
+    into another Landis-Koch band than its own (0.40068 is moderate, and "0.40"
+    would read as fair), at most 12 (within EDGE, 1e-12, a value is on the edge).
 
     Examples
     --------
-    >>> shown_in_band(0.40068, 2), shown_in_band(0.3512, 2), shown_in_band(0.4 + 8e-9, 2)
-    ('0.401', '0.35', '0.40000001')
+    >>> band_digits(0.40068, 2), band_digits(0.3512, 2), band_digits(0.4 + 8e-9, 2)
+    (3, 2, 8)
     """
-    for d in range(digits, 13):  # 12 decimals: within EDGE (1e-12) a value is on the edge
+    for d in range(digits, 13):
         if _band_of(round(v, d)) == _band_of(v):
-            return f"{v:.{d}f}"
-    return f"{v:.2g}"  # pragma: no cover - a band is always reached by 12 decimals
+            return d
+    return 12  # pragma: no cover - a band is always reached by 12 decimals
+
+
+def shown_in_band(values: list[float], digits: int) -> list[str]:
+    """The numbers of one sentence, all with the same decimals: ``digits``, or the
+    most any of them needs to stay in its own Landis-Koch band
+    (:func:`band_digits`), so that every number printed agrees with the band the
+    sentence names and none stands out with a digit more than its neighbours.
+
+    Examples
+    --------
+    >>> shown_in_band([0.3512], 2), shown_in_band([0.34, 0.28, 0.40068], 2)
+    (['0.35'], ['0.340', '0.280', '0.401'])
+    """
+    d = max(band_digits(v, digits) for v in values)
+    return [f"{v:.{d}f}" for v in values]
 
 
 def irr_readings(report: Any, digits: int = 2) -> pd.DataFrame:
@@ -137,9 +157,10 @@ def irr_readings(report: Any, digits: int = 2) -> pd.DataFrame:
                     "annotations, or a single value throughout: see the report's notes).")
         else:
             band = _band_of(x)
-            text = (f"On {r.label}, {raters} agree at {what} {shown_in_band(x, digits)}"
-                    + (f" [{shown_in_band(lo, digits)}, {shown_in_band(hi, digits)}]"
-                       if np.isfinite(lo) and np.isfinite(hi) else "")
+            limits = bool(np.isfinite(lo) and np.isfinite(hi))
+            shown = shown_in_band([x, lo, hi] if limits else [x], digits)
+            text = (f"On {r.label}, {raters} agree at {what} {shown[0]}"
+                    + (f" [{shown[1]}, {shown[2]}]" if limits else "")
                     + f", {band} on Landis and Koch's scale")
             if np.isfinite(lo) and np.isfinite(hi):
                 a, b = _band_of(lo), _band_of(hi)
