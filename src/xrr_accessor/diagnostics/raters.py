@@ -39,6 +39,9 @@ __all__ = ["METRICS", "rater_agreement"]
 #: How :func:`rater_agreement` ranks raters.
 METRICS = ("kappa_x", "alpha")
 
+#: Decimals of the score raters are ranked on: values equal to rounding are ties.
+RANK_DECIMALS = 12
+
 def _kappa(sums: CrossSums) -> np.ndarray:
     return kappa_x_of(sums).value
 
@@ -241,7 +244,10 @@ def rater_agreement(data: Any, metric: str = "kappa_x", level: Any = "nominal",
         cols = {"kappa_x": s["kappa_x"][r, b], "alpha_without": s["alpha_without"][r, b],
                 "alpha": s["alpha"][r, b]}
         cols["delta_alpha"] = cols["alpha_without"] - cols["alpha"]
-        score = cols["kappa_x"] if key == "kappa_x" else -cols["delta_alpha"]
+        # ranked on 12 decimals: a tie in exact arithmetic stays a tie whatever the order
+        # the sums were added in (memory, or dask's partitions)
+        score = np.round(cols["kappa_x"] if key == "kappa_x" else -cols["delta_alpha"],
+                         RANK_DECIMALS)
         order = np.lexsort((b, np.where(np.isnan(score), np.inf, score), r))
         r, b = r[order], b[order]
         cols = {k: v[order] for k, v in cols.items()}
