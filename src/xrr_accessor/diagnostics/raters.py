@@ -42,6 +42,7 @@ METRICS = ("kappa_x", "alpha")
 #: Decimals of the score raters are ranked on: values equal to rounding are ties.
 RANK_DECIMALS = 12
 
+
 def _kappa(sums: CrossSums) -> np.ndarray:
     return kappa_x_of(sums).value
 
