@@ -11,7 +11,7 @@ from ..engine.additive import Meta
 from ..engine.levels import Level, distance_matrix
 
 __all__ = ["ROUNDING", "Context", "Estimates", "chance_defined", "chance_kappa", "defined",
-           "one_minus_ratio", "ratio_or_nan"]
+           "one_minus_ratio"]
 
 
 @dataclass(frozen=True)
@@ -137,20 +137,6 @@ def chance_kappa(p_a: np.ndarray, p_e: np.ndarray) -> np.ndarray:
     ok = chance_defined(p_e)
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.where(ok, (p_a - p_e) / np.where(ok, 1.0 - p_e, 1.0), np.nan)
-
-
-def ratio_or_nan(num: np.ndarray, den: np.ndarray,
-                 scale: np.ndarray | None = None) -> np.ndarray:
-    """``1 - num / den`` where :func:`defined`, else NaN.
-
-    Examples
-    --------
-    >>> ratio_or_nan(np.array([1.0, 1.0]), np.array([4.0, 0.0])).tolist()
-    [0.75, nan]
-    """
-    ok = defined(den, scale)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(ok, 1.0 - num / np.where(ok, den, 1.0), np.nan)
 
 
 def one_minus_ratio(num: np.ndarray, den: np.ndarray, est: Estimates, why_zero: str,
