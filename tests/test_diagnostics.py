@@ -98,19 +98,23 @@ def test_published_poster_value():
     assert out["spread"].iloc[0] == 2
 
 
+def _same_item_row(row: pd.Series, ref: dict) -> None:
+    """One row of item_disagreement against the naive item's numbers."""
+    assert_close_or_both_nan(row["disagreement"], ref["d"])
+    assert row["n_annotations"] == ref["n"]
+    assert row["mode"] == ref["mode"]
+    assert row["mode_share"] == pytest.approx(ref["mode_share"], abs=1e-12)
+    assert row["mean"] == pytest.approx(ref["mean"], abs=1e-12)
+    assert row["spread"] == pytest.approx(ref["spread"], abs=1e-12)
+
+
 @given(df=annotation_frames(max_items=10, max_raters=5), level=st.sampled_from(LEVELS))
 def test_item_disagreement_equals_naive(df, level):
     got, _ = quietly(xrr.item_disagreement, df, level=level)
     want = naive_items(df, level)
     assert len(got) == len(want)
     for (pool, item), row in got.iterrows():
-        ref = want[(pool, item)]
-        assert_close_or_both_nan(row["disagreement"], ref["d"])
-        assert row["n_annotations"] == ref["n"]
-        assert row["mode"] == ref["mode"]
-        assert row["mode_share"] == pytest.approx(ref["mode_share"], abs=1e-12)
-        assert row["mean"] == pytest.approx(ref["mean"], abs=1e-12)
-        assert row["spread"] == pytest.approx(ref["spread"], abs=1e-12)
+        _same_item_row(row, want[(pool, item)])
 
 
 @pytest.mark.parametrize("n_cat", [1, 2, 8, 9, 12])
@@ -138,13 +142,7 @@ def test_item_counts_packed_and_in_a_table_equal_naive(n_cat, level):
     want = naive_items(df.dropna(subset=["value"]), level)
     assert len(got) == len(want)
     for (_, item), row in got.iterrows():
-        ref = want[("P0", item)]
-        assert_close_or_both_nan(row["disagreement"], ref["d"])
-        assert row["n_annotations"] == ref["n"]
-        assert row["mode"] == ref["mode"]
-        assert row["mode_share"] == pytest.approx(ref["mode_share"], abs=1e-12)
-        assert row["mean"] == pytest.approx(ref["mean"], abs=1e-12)
-        assert row["spread"] == pytest.approx(ref["spread"], abs=1e-12)
+        _same_item_row(row, want[("P0", item)])
 
 
 @pytest.mark.parametrize("kind", ["int64", "float", "str"])

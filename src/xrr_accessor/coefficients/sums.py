@@ -119,8 +119,6 @@ def pair_disagreement(joint: np.ndarray, x: np.ndarray, y: np.ndarray, d: np.nda
     """(observed, expected) = (sum of ``joint`` * D, X D Y) over the cells of the
     leading axes: ``joint`` (..., K, K), marginals (..., K), ``d`` one K x K matrix or
     one per cell (..., K, K)."""
-    if d.ndim == 2:
-        return np.einsum("...cd,cd->...", joint, d), expected_disagreement(x, y, d)
     return np.einsum("...cd,...cd->...", joint, d), expected_disagreement(x, y, d)
 
 
@@ -154,8 +152,6 @@ def ordinal_disagreement(joint: np.ndarray, x: np.ndarray, y: np.ndarray,
 
 def expected_disagreement(x: np.ndarray, y: np.ndarray, d: np.ndarray) -> np.ndarray:
     """X D Y over the cells of the leading axes (``d`` as in :func:`pair_disagreement`)."""
-    if d.ndim == 2:
-        return np.einsum("...c,cd,...d->...", x, d, y)
     return np.einsum("...c,...cd,...d->...", x, d, y)
 
 

@@ -238,9 +238,10 @@ def _conger_terms(items: Items, r: int, kappa: float, complete: bool
     raters, g = np.unique(items.ann.rater[sel], return_inverse=True)
     b = len(raters)
     keep = ri == b if complete else ri >= 1  # duplicates are refused: r_i raters rated i
-    kept = keep[items.ann.item[sel]]
+    item = items.ann.item[sel]
+    kept = keep[item]
     g, x = g.reshape(-1)[kept], codes[sel][kept]
-    at = (np.cumsum(keep) - 1)[items.ann.item[sel][kept]]  # position among kept items
+    at = (np.cumsum(keep) - 1)[item[kept]]  # position among kept items
     c, ri = c[keep], ri[keep]
     n, n2 = len(ri), int((ri >= 2).sum())
     n_g = np.bincount(g, minlength=b).astype(float)
