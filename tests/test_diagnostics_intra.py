@@ -98,7 +98,7 @@ def test_intra_equals_naive(df, level):
 
 
 @pytest.mark.parametrize("level", LEVELS)
-def test_intra_matches_cross_kappa_of_one_rater(level):
+def test_intra_matches_cross_kappa_per_rater_and_pooled(level):
     """A rater's two sessions are two replications of one rater: the library's kappa_x,
     and the pooled row is the same with (item, rater) as the item."""
     rng = np.random.default_rng(3)
