@@ -127,3 +127,7 @@ def test_items_figure_axis_names_the_unit_of_its_level(level):
     assert ax.get_xlabel().startswith(f"D_i, {plots.D_UNITS[level]} (n:")
     assert [p.get_width() for p in ax.patches] == pytest.approx(
         table["disagreement"].tolist())
+    # xarray input: its table is a Dataset, whose level is in its attrs too
+    ds = df.set_index(["item", "rater"]).to_xarray()
+    ax = plots.items(xrr.item_disagreement(ds, level=level))
+    assert ax.get_xlabel().startswith(f"D_i, {plots.D_UNITS[level]} (n:")

@@ -39,18 +39,10 @@ from ._common import (
     where_counts,
 )
 
-__all__ = ["FEW_ANNOTATIONS", "item_disagreement", "tie_sentence", "ties", "top_items"]
+__all__ = ["item_disagreement", "tie_sentence", "ties", "top_items"]
 
 CITATION = ("Du, Labat, Demeester & Hoste (2024), Beyond Kappa and Alpha: a simple but "
             "effective method for annotation agreement measurement and prediction (poster)")
-
-
-#: Why the most disagreed-on items are often those with few annotations (said where
-#: the list is shown).
-FEW_ANNOTATIONS = ("An item's largest possible D_i is reached with two annotations that "
-                   "differ and is often lower with more (nominal, two categories: 1.0 at "
-                   "n = 2, 0.775 for a 3-2 split of 5), so the list favours items with few "
-                   "annotations: read n_annotations beside D.")
 
 
 def ties(table: pd.DataFrame, top: int) -> pd.DataFrame:

@@ -31,7 +31,9 @@ __all__ = ["aad", "items", "raters", "validity"]  # the figures (the gallery dra
 
 def _frame(table: Any) -> pd.DataFrame:
     if isinstance(table, xr.Dataset):
-        return table.to_dataframe().dropna(how="all")
+        out = table.to_dataframe().dropna(how="all")
+        out.attrs = dict(table.attrs)  # level, metric: what the figures label
+        return out
     if not isinstance(table, pd.DataFrame):
         raise InputError(f"cannot plot a {type(table).__name__}; pass the table a "
                          "diagnostic returned.")
@@ -78,7 +80,8 @@ def items(table: Any, label: Any = None, top: int = 20, kind: str = "top",
     >>> [t.get_text() for t in ax.get_yticklabels()]
     ['1  (n=2)', '2  (n=2)']
     """
-    rows, name = _one_label(_frame(table), label)
+    frame = _frame(table)
+    rows, name = _one_label(frame, label)
     if kind == "hist":
         ax = new_axes(ax, (6, 3.5))
         if "replication" in (rows.index.names or []):
@@ -99,7 +102,7 @@ def items(table: Any, label: Any = None, top: int = 20, kind: str = "top",
     ax.barh(y, best["disagreement"], color="C3")
     ax.set_yticks(y, [f"{who}  (n={n})" for who, n in zip(
         _cell_names(best.index), best["n_annotations"], strict=True)], fontsize=8)
-    unit = D_UNITS.get(str(_frame(table).attrs.get("level")), "")
+    unit = D_UNITS.get(str(frame.attrs.get("level")), "")
     ax.set(xlabel=f"D_i{', ' + unit if unit else ''} (n: the item's annotations)"
            + (f"\n{_wrap(tie)}" if tie else ""),
            title=f"Most disagreed-on items{': ' + name if name else ''}")

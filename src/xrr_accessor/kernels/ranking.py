@@ -10,7 +10,7 @@ import numpy as np
 from numba import njit
 
 __all__ = ["DISTINCT", "MATRIX", "MOMENTS", "NOMINAL", "PACKED", "RADIX_BITS", "item_rows",
-           "item_summary_into", "ranked_groups", "ranked_order", "root_mean"]
+           "item_summary_into", "ranked_groups", "root_mean"]
 
 _JIT: dict[str, Any] = {"cache": True, "nogil": True, "fastmath": False}
 
@@ -118,52 +118,15 @@ def _sort_by_key(key: np.ndarray, item: np.ndarray, scratch: np.ndarray) -> np.n
 
 
 @njit(**_JIT)
-def _by_replication(order: np.ndarray, group: np.ndarray, n_rep: int,
-                    out: np.ndarray) -> np.ndarray:
-    """``order`` stably sorted by replication ``group[order] % n_rep`` into ``out``."""
-    if n_rep <= 1:
-        return order
-    n = order.shape[0]
-    rc = np.zeros(n_rep + 1, dtype=np.int64)
-    for a in range(n):
-        rc[group[order[a]] % n_rep + 1] += 1
-    for r in range(n_rep):
-        rc[r + 1] += rc[r]
-    for a in range(n):
-        p = order[a]
-        r = group[p] % n_rep
-        out[rc[r]] = p
-        rc[r] += 1
-    return out
-
-
-@njit(**_JIT)
-def ranked_order(group: np.ndarray, score: np.ndarray, n_rep: int) -> np.ndarray:
-    """Positions of ``score`` sorted by (replication ``group % n_rep``, score from the
-    largest, NaN last), ties in the order given: ``np.lexsort((group // n_rep, -score,
-    group % n_rep))`` for ``group`` ascending, in O(n).
-
-    A stable sort of the score's float bits turned into an unsigned key that
-    sorts as the descending score (a counting sort by rank when there are at
-    most :data:`DISTINCT` distinct scores, else a radix sort); then a stable
-    counting sort by replication when there are several. (Scores are never
-    -inf: NaN sorts after every number.)
-    """
-    n = score.shape[0]
-    neg = np.empty(n, dtype=np.float64)
-    for a in range(n):
-        neg[a] = -score[a] + 0.0
-    scratch = np.empty((2, n), dtype=np.int64)
-    by = _sort_by_key(_descending_keys(neg), np.arange(n), scratch)
-    return _by_replication(by, group, n_rep, np.empty(n, dtype=np.int64))
-
-
-@njit(**_JIT)
 def ranked_groups(n: np.ndarray, score: np.ndarray, n_rep: int,
                   scratch: np.ndarray) -> np.ndarray:
-    """The groups ``g`` with ``n[g] > 0`` sorted as :func:`ranked_order` sorts them
-    (replication ``g % n_rep``, ``score[g]`` from the largest, NaN last, ties by
-    ``g``): ``g[ranked_order(g, score[g], n_rep)]`` for ``g = flatnonzero(n > 0)``.
+    """The groups ``g`` with ``n[g] > 0`` sorted by (replication ``g % n_rep``,
+    ``score[g]`` from the largest, NaN last, ties by ``g``): ``g[np.lexsort((g // n_rep,
+    -score[g], g % n_rep))]`` for ``g = flatnonzero(n > 0)``, in O(G). A stable sort of
+    the score's float bits turned into an unsigned key that sorts as the descending
+    score (a counting sort by rank when there are at most :data:`DISTINCT` distinct
+    scores, else a radix sort), then a stable counting sort by replication. (Scores
+    are never -inf: NaN sorts after every number.)
     ``scratch`` (4, >= G) int64 is the memory it works in (the result is a row
     of it)."""
     m = 0

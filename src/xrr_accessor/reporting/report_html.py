@@ -238,7 +238,7 @@ def _items_note(items: pd.DataFrame | None, digits: int = 3) -> str:
 
 
 #: Why the most disagreed-on items are often those with few annotations, at any level
-#: (the nominal example that diagnostics.items.FEW_ANNOTATIONS gives is in d_meaning).
+#: (a nominal example is in reporting.item_scale.d_meaning).
 FEW_ANNOTATIONS_ANY_LEVEL = ("An item's largest D_i is reached with two annotations and is "
                              "often lower with more, so the list favours items with few "
                              "annotations: read n_annotations beside D.")
