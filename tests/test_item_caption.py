@@ -113,3 +113,16 @@ def test_largest_d_per_label_and_without_a_pair():
     single = largest_d(pd.DataFrame({"item": [1, 2], "rater": ["a", "b"], "x": [1, 2]}),
                        "interval", {})
     assert np.isnan(single["largest"].iloc[0])
+
+
+def test_largest_d_is_each_replications_own():
+    """Per pool, from that pool's pairable values only (pandas counts them here): pool A
+    rates 1-5, pool B 2-3; an item B rated once is not pairable in B."""
+    rows = [(1, "a", "A", 1), (1, "b", "A", 5), (2, "a", "A", 3), (2, "b", "A", 3),
+            (1, "c", "B", 2), (1, "d", "B", 3), (2, "c", "B", 3), (3, "c", "B", 9)]
+    df = pd.DataFrame(rows, columns=["item", "rater", "pool", "score"])
+    out = largest_d(df, "interval", {"replication": "pool"})
+    sizes = df.groupby(["pool", "item"])["score"].transform("size")
+    for pool, part in df[sizes >= 2].groupby("pool"):
+        assert out.loc[("score", pool), "largest"] == part["score"].max() - part["score"].min()
+        assert out.loc[("score", pool), "n_pairable"] == len(part)

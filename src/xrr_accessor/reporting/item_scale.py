@@ -59,17 +59,17 @@ def largest_d(data: Any, level: Any, roles: dict[str, Any]) -> pd.DataFrame:
     n_rep = len(ann.replications)
     reps = list(ann.replications) if ann.has_replication else ["all"]
     rows, index = [], []
+    key = ann.item * n_rep + ann.replication
     for j, label in enumerate(ann.labels):
         codes = read_.codes(j)
         k = read_.n_cat(j)
         rated = codes >= 0
-        key = ann.item * n_rep + ann.replication
         n = np.bincount(key[rated], minlength=len(ann.items) * n_rep)
         pairable = rated & (n[key] >= 2)
+        counts = np.bincount(ann.replication[pairable] * k + codes[pairable],
+                             minlength=n_rep * k).reshape(n_rep, k).astype(float)
         for r, rep in enumerate(reps):
-            counts = np.bincount(codes[pairable & (ann.replication == r)], minlength=k
-                                 ).astype(float)
-            rows.append(_largest(read_, j, counts))
+            rows.append(_largest(read_, j, counts[r]))
             index.append((label, rep))
     return pd.DataFrame(rows, columns=["largest", "low", "high", "n_pairable"],
                         index=pd.MultiIndex.from_tuples(index, names=["label", "replication"]))
