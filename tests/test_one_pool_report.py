@@ -160,6 +160,8 @@ _BANDS = "|".join(["poor", "slight", "fair", "moderate", "substantial", "almost 
        edge=st.sampled_from([0.0, 0.2, 0.4, 0.6, 0.8]), near=st.booleans())
 @example(x=0.4, a=0.0, b=8e-09, edge=0.0, near=False)  # found by CI: an upper limit
 # 8e-9 above an edge printed as "0.4" (fair) in a sentence calling it moderate
+@example(x=-1e-13, a=1.3e-12, b=0.0, edge=0.0, near=False)  # found in a README run: a
+# lower limit of -1.4e-12 (poor) printed at 12 decimals as -1e-12, on the edge (slight)
 def test_printed_numbers_fall_in_the_bands_the_sentence_names(x, a, b, edge, near):
     """Found by a new-user trial: "alpha 0.38 [0.36, 0.40] ... spans fair to moderate"
     (0.40068 is moderate; printed as 0.40 it reads as fair). Each number as printed,

@@ -88,17 +88,25 @@ def _band_of(v: float) -> str:
 def band_digits(v: float, digits: int) -> int:
     """The decimals ``v`` needs: ``digits``, or more where rounding would carry it
     into another Landis-Koch band than its own (0.40068 is moderate, and "0.40"
-    would read as fair), at most 12 (within EDGE, 1e-12, a value is on the edge).
+    would read as fair). Within EDGE (1e-12) of an edge a value is on the edge, so
+    one just beyond it can need more than 12 (-1.4e-12 is poor, and 12 decimals
+    print -1e-12, on the edge: slight); at most :data:`MAX_DIGITS`.
 
     Examples
     --------
     >>> band_digits(0.40068, 2), band_digits(0.3512, 2), band_digits(0.4 + 8e-9, 2)
     (3, 2, 8)
+    >>> band_digits(-1.4e-12, 2)
+    13
     """
-    for d in range(digits, 13):
+    for d in range(digits, MAX_DIGITS + 1):
         if _band_of(round(v, d)) == _band_of(v):
             return d
-    return 12  # pragma: no cover - a band is always reached by 12 decimals
+    return MAX_DIGITS  # pragma: no cover - a value within 1e-17 beyond EDGE of an edge
+
+
+#: The most decimals a reading prints (a float's 17 significant digits below 1).
+MAX_DIGITS = 17
 
 
 def shown_in_band(values: list[float], digits: int) -> list[str]:
