@@ -186,6 +186,39 @@ def test_item_table_from_blocks_equals_the_dataframe_constructor(monkeypatch):
         pd.testing.assert_frame_equal(frame, quietly(call)[0], check_exact=True)
 
 
+@pytest.mark.parametrize("level", ["interval", "nominal", "ordinal"])
+@pytest.mark.parametrize("n_threads", [2, 3, 5])
+def test_item_table_in_thread_blocks_equals_one_block(monkeypatch, level, n_threads):
+    """The item sums and the table's rows are written by blocks of groups and rows in
+    threads; the table equals the one-thread table to the last bit: ranks whose ties
+    run across a block's edge, items with one annotation (NaN D, rank <NA>) at the
+    edges, three replications (blocks of whole items), the ordinal level's two passes."""
+    from xrr_accessor.diagnostics import items
+    from xrr_accessor.kernels import threads
+
+    rng = np.random.default_rng(n_threads)
+    n_items = 400
+    rows = [(i, f"r{k}", pool, int(rng.integers(1, 4)))
+            for i in rng.permutation(n_items) for pool in ("A", "B", "C")
+            for k in range(int(rng.integers(1, 4)))]
+    df = pd.DataFrame(rows, columns=["item", "rater", "pool", "value"])
+    one, _ = quietly(xrr.item_disagreement, df, level=level, replication="pool")
+    monkeypatch.setattr(items, "MIN_BLOCK", 7)
+    monkeypatch.setattr(threads, "cores", lambda: n_threads)
+    calls = []
+    real = threads.threading.Thread
+
+    def counted(*args, **kwargs):
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(threads.threading, "Thread", counted)
+    got, _ = quietly(xrr.item_disagreement, df, level=level, replication="pool")
+    assert len(calls) >= n_threads - 1  # the blocks did run in threads
+    assert got["rank"].isna().any() and got["rank"].duplicated().any()  # NaN and ties
+    pd.testing.assert_frame_equal(got, one, check_exact=True)
+
+
 @pytest.mark.parametrize("values", ["few", "many"])
 def test_item_table_ranked_by_counting_and_by_radix_equal_pandas(values):
     """The table's rows are ordered by a counting sort when D takes at most 1024

@@ -26,6 +26,7 @@ from ..kernels.ranking import (
     ranked_groups,
     root_mean,
 )
+from ..kernels.threads import in_blocks
 from ..lazy import deferrable
 from ._common import (
     Read,
@@ -43,6 +44,9 @@ __all__ = ["item_disagreement", "tie_sentence", "ties", "top_items"]
 
 CITATION = ("Du, Labat, Demeester & Hoste (2024), Beyond Kappa and Alpha: a simple but "
             "effective method for annotation agreement measurement and prediction (poster)")
+
+#: Fewest groups (or rows) a thread takes: smaller tables are summed on one thread.
+MIN_BLOCK = 10_000
 
 
 def ties(table: pd.DataFrame, top: int) -> pd.DataFrame:
@@ -160,11 +164,17 @@ def summarize(read_: Read, label: int, counts: bool = False) -> dict[str, np.nda
     later = counts and read_.level.name == "ordinal"
     dist = np.zeros((0, 0, 0))
     ints, floats = _records(len(offsets) - 1)
+    n_group = len(offsets) - 1
+
+    def sums(v: np.ndarray, form: int, scale: float, root: bool) -> None:
+        in_blocks(n_group, lambda lo, hi: item_summary_into(  # blocks of groups in threads
+            offsets, order, codes, v, dist, k, n_rep, form, ints, floats, scale, root, lo,
+            hi), MIN_BLOCK)
+
     if form == MATRIX and later:
         form = NOMINAL  # D once the marginals are known; the rest needs no D
     elif form == MATRIX:
-        item_summary_into(offsets, order, codes, vals, dist, k, n_rep, NOMINAL, ints, floats,
-                          1.0, False)
+        sums(vals, NOMINAL, 1.0, False)
         marginals = _marginals(ints[0], _key(read_), codes, n_rep, k)
         dist = np.stack([dist_for(read_, label, marginals[r]) for r in range(n_rep)])
     # interval: values divided by a power of two (exact) so the squared differences
@@ -172,8 +182,7 @@ def summarize(read_: Read, label: int, counts: bool = False) -> dict[str, np.nda
     big = float(np.abs(vals).max()) if form == MOMENTS and vals.size else 0.0
     shift = int(np.frexp(big)[1]) if big > 0 and np.isfinite(big) else 0
     scale = 2.0**shift if shift < 1024 else 1.0  # 2^1024 is not a double: ldexp below
-    item_summary_into(offsets, order, codes, np.ldexp(vals, -shift), dist, k, n_rep, form,
-                      ints, floats, scale, not later)  # D over the pair sums unless counts
+    sums(np.ldexp(vals, -shift), form, scale, not later)  # D over the pair sums unless counts
     if shift >= 1024:
         np.ldexp(floats, shift, out=floats)
     n, pair_sum, (lo, hi, mean) = ints[0], floats[0], floats[1:]
@@ -288,7 +297,8 @@ def _table(read_: Read, label: int, s: dict[str, np.ndarray], numeric: bool
     ids = ann.items.to_numpy() if alone and ann.items.dtype == np.int64 else np.zeros(0, int)
     cats = ann.categories[label]
     values = cats.to_numpy() if cats.dtype == np.int64 else np.zeros(0, np.int64)
-    item_rows(order, ints, floats, n_rep, ids, values, out_floats, out_ints, undefined)
+    in_blocks(m, lambda lo, hi: item_rows(order, ints, floats, n_rep, ids, values, out_floats,
+                                          out_ints, undefined, lo, hi), MIN_BLOCK)
     names = list(COLUMNS if numeric else COLUMNS[:5])
     columns: list[tuple[Any, list[str]]] = [
         (out_floats, ["disagreement", "mode_share", "mean", "spread"][:len(out_floats)]),

@@ -50,7 +50,7 @@ def item_summary(offsets: np.ndarray, order: np.ndarray, codes: np.ndarray,
     ints = np.empty((4, offsets.shape[0] - 1), dtype=np.int64)
     floats = np.empty((4, offsets.shape[0] - 1))
     item_summary_into(offsets, order, codes, values, dist, n_cat, n_rep, form, ints,
-                      floats, 1.0, False)
+                      floats, 1.0, False, 0, offsets.shape[0] - 1)
     return (ints[0], floats[0], ints[1], ints[2], ints[3], floats[1], floats[2],
             floats[3])
 

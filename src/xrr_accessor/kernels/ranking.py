@@ -172,7 +172,7 @@ def root_mean(n: np.ndarray, pair_sum: np.ndarray, scale: float) -> None:
 @njit(**_JIT)
 def item_rows(order: np.ndarray, ints: np.ndarray, floats: np.ndarray, n_rep: int,
               ids: np.ndarray, cats: np.ndarray, out_floats: np.ndarray,
-              out_ints: np.ndarray, undefined: np.ndarray) -> None:
+              out_ints: np.ndarray, undefined: np.ndarray, start: int, stop: int) -> None:
     """The rows of item_disagreement's table in ``order`` (groups, from
     :func:`ranked_groups`), written into memory the caller allocates.
 
@@ -184,6 +184,11 @@ def item_rows(order: np.ndarray, ints: np.ndarray, floats: np.ndarray, n_rep: in
     the replication (1, 2, 2, 4: ties share the better rank), the item's id
     (``ids[item]``; its code when ``ids`` is empty) and with 5 rows the
     replication; ``undefined`` (M,): D is NaN (its rank is <NA>).
+
+    Only the rows ``start`` to ``stop`` - 1 are written, and nothing outside them
+    is read but the inputs: blocks of rows in threads write disjoint memory. A
+    block's first rank comes from the rows before it in ``order`` (the start of
+    its replication and of its run of equal D, found by reading back).
     """
     numeric = out_floats.shape[0] > 2
     with_rep = out_ints.shape[0] > 4
@@ -192,7 +197,19 @@ def item_rows(order: np.ndarray, ints: np.ndarray, floats: np.ndarray, n_rep: in
     r_last = -1
     group_start = 0
     run_start = 0
-    for i in range(order.shape[0]):
+    d_last = np.nan
+    if start > 0 and start < stop:  # where the row before the block left off
+        j = start - 1
+        r_last = order[j] % n_rep if n_rep > 1 else 0
+        d_last = floats[0, order[j]]
+        run_start = j  # back over its run of equal D (a NaN is a run of its own)
+        while run_start > 0 and floats[0, order[run_start - 1]] == d_last and (
+                n_rep <= 1 or order[run_start - 1] % n_rep == r_last):
+            run_start -= 1
+        group_start = run_start if n_rep > 1 else 0
+        while n_rep > 1 and group_start > 0 and order[group_start - 1] % n_rep == r_last:
+            group_start -= 1
+    for i in range(start, stop):
         g = order[i]
         r = g % n_rep if n_rep > 1 else 0  # no division for one replication
         d = floats[0, g]
@@ -200,8 +217,9 @@ def item_rows(order: np.ndarray, ints: np.ndarray, floats: np.ndarray, n_rep: in
             r_last = r
             group_start = i
             run_start = i
-        elif d != out_floats[0, i - 1]:
+        elif d != d_last:
             run_start = i
+        d_last = d
         out_floats[0, i] = d
         out_floats[1, i] = ints[2, g] / ints[0, g]
         if numeric:
@@ -221,13 +239,15 @@ def item_rows(order: np.ndarray, ints: np.ndarray, floats: np.ndarray, n_rep: in
 def item_summary_into(offsets: np.ndarray, order: np.ndarray, codes: np.ndarray,
                       values: np.ndarray, dist: np.ndarray, n_cat: int, n_rep: int,
                       form: int, ints: np.ndarray, floats: np.ndarray, scale: float,
-                      root: bool) -> None:
+                      root: bool, lo_group: int, hi_group: int) -> None:
     """:func:`~xrr_accessor.kernels.diagnostics.item_summary` written into ``ints``
     (4, >= G) rows n, mode, mode_count, n_modes and ``floats`` (4, >= G) rows
     pair_sum, lo, hi, mean (memory the caller allocates: one block of records, not
     eight arrays to fault in); lo, hi and mean times ``scale`` (a power of two:
     exact; ``values`` scaled by its inverse keep squares in range). With ``root``
-    D in place of pair_sum (as :func:`root_mean`)."""
+    D in place of pair_sum (as :func:`root_mean`). Only the groups ``lo_group`` to
+    ``hi_group`` - 1 are summed (and only their columns written): blocks of groups
+    in threads write disjoint memory."""
     numeric = values.shape[0] > 0
     n, mode, mode_count, n_modes = ints[0], ints[1], ints[2], ints[3]
     pair_sum, lo, hi, mean = floats[0], floats[1], floats[2], floats[3]
@@ -237,7 +257,7 @@ def item_summary_into(offsets: np.ndarray, order: np.ndarray, codes: np.ndarray,
     packed = n_cat <= PACKED and form != MATRIX
     count = np.zeros(n_cat, dtype=np.int64)
     seen = np.empty(n_cat, dtype=np.int64)
-    for g in range(offsets.shape[0] - 1):
+    for g in range(lo_group, hi_group):
         start, stop = offsets[g], offsets[g + 1]
         while start < stop and (codes[start] if inplace else codes[order[start]]) < 0:
             start += 1  # the first annotation: its value shifts the group's
