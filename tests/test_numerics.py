@@ -133,24 +133,38 @@ def test_lookup_table_encoders_equal_factorize(values):
         np.testing.assert_array_equal(icats[icodes], ints)
 
 
+@pytest.mark.parametrize("threads", [1, 2, 3])
 @pytest.mark.parametrize("span", [1, 2, 63, 64, 65, 300])
-def test_lookup_table_encoders_both_paths(span):
+def test_lookup_table_encoders_both_paths(monkeypatch, span, threads):
     """Around MASK_SPAN the encoders switch from a bit mask of the values present to a
     table written per value: both give pd.factorize(sort=True)'s codes, gaps in the
-    range and missing values at random included."""
+    range and missing values at random included; on one thread and in blocks on two
+    and three (each block's range, slots and ranks)."""
+    from xrr_accessor.kernels import encode
+    from xrr_accessor.kernels import threads as kernel_threads
     from xrr_accessor.kernels.encode import MASK_SPAN, small_integer_codes, whole_float_codes
 
     assert MASK_SPAN == 64
+    monkeypatch.setattr(encode, "MIN_BLOCK", 50)
+    monkeypatch.setattr(kernel_threads, "cores", lambda: threads)
+    blocks = []
+    real = encode.in_blocks
+    monkeypatch.setattr(encode, "in_blocks", lambda n, fn, m: blocks.append(
+        real(n, fn, m)) or blocks[-1])
     rng = np.random.default_rng(span)
     ints = rng.integers(-7, -7 + span, 2_000)
     ints[:2] = (-7, -8 + span)  # the whole range, so both sides of MASK_SPAN are taken
     ints = ints[(ints % 5 != 1) | (ints == -7) | (ints == -8 + span)]  # gaps
     floats = ints.astype(float)
     floats[rng.random(floats.size) < 0.3] = np.nan
-    for kernel, arr in ((small_integer_codes, ints), (whole_float_codes, floats)):
+    cases = [(kernel, a) for kernel, arr in ((small_integer_codes, ints),
+                                            (whole_float_codes, floats))
+             for a in (arr, np.sort(arr))]  # sorted: each block its own values and range
+    for kernel, arr in cases:
         want_codes, want_cats = pd.factorize(arr, sort=True)
         codes = np.full(arr.size, -7, dtype=np.int64)
         ok, cats = kernel(arr, 1024, codes)
         assert ok
         np.testing.assert_array_equal(codes, want_codes)
         np.testing.assert_array_equal(cats, want_cats)
+    assert max(len(b) for b in blocks) == threads  # the passes ran in that many blocks

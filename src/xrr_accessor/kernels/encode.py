@@ -5,111 +5,147 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .threads import in_blocks
+
 #: Ranges of at most this many values are coded with a bit mask of the values present
 #: (no lookup table written per value: a store per value costs more than the pass).
 MASK_SPAN = 64
 
 
-@njit(cache=True, nogil=True)
-def small_integer_codes(values: np.ndarray, max_span: int,
-                        out: np.ndarray) -> tuple[bool, np.ndarray]:
-    """Codes 0..K-1 of int64 ``values`` in sorted order, written to ``out``, and
-    the K categories.
+#: Fewest values a thread encodes: shorter columns are encoded on one thread.
+MIN_BLOCK = 100_000
 
-    Two passes over the values (three when some value of [min, max] is absent)
-    and a lookup table over [min, max], whose present values are found with a
-    bit mask when the range is small. When the range is wider than
-    ``max_span`` the first result is False (hash instead) and ``out`` is not
-    written.
-    """
-    n = values.shape[0]
-    lo = values[0]
-    hi = values[0]
-    for a in range(n):
+
+@njit(cache=True, nogil=True)
+def _integer_range(values: np.ndarray, start: int, stop: int) -> tuple[int, int]:
+    """min and max of int64 ``values[start:stop]`` (not empty)."""
+    lo = values[start]
+    hi = values[start]
+    for a in range(start, stop):
         v = values[a]
         lo = v if v < lo else lo
         hi = v if v > hi else hi
-    if hi - lo > max_span:
-        return False, np.empty(0, dtype=np.int64)
-    span = hi - lo + 1
-    lookup = np.zeros(span, dtype=np.int64)
-    bits = np.uint64(0)
-    for a in range(n):  # no store per value into the table (it costs more than the pass)
-        slot = values[a] - lo
-        out[a] = slot
-        bits |= np.uint64(1) << np.uint64(slot & 63)
-    if span <= MASK_SPAN:
-        for v in range(span):
-            lookup[v] = (bits >> np.uint64(v)) & np.uint64(1)
-    else:
-        for a in range(n):
-            lookup[out[a]] = 1
-    k = 0
-    for v in range(span):
-        lookup[v] = k if lookup[v] else -1
-        k += lookup[v] >= 0
-    cats = np.empty(k, dtype=np.int64)
-    for v in range(span):
-        if lookup[v] >= 0:
-            cats[lookup[v]] = v + lo
-    if k < span:  # values absent inside [lo, hi]: slots to ranks (else they are equal)
-        for a in range(n):
-            out[a] = lookup[out[a]]
-    return True, cats
+    return lo, hi
 
 
 @njit(cache=True, nogil=True)
+def _float_range(values: np.ndarray, start: int, stop: int) -> tuple[float, float, bool]:
+    """min and max of float64 ``values[start:stop]`` over the numbers (inf, -inf when
+    all are NaN), and whether one is not a whole number. No branch on the values
+    (missing values at random would defeat the branch predictor)."""
+    lo = np.inf
+    hi = -np.inf
+    bad = False
+    for a in range(start, stop):  # NaN fails both comparisons, so it never moves lo or hi
+        v = values[a]
+        lo = v if v < lo else lo
+        hi = v if v > hi else hi
+        bad |= (v != np.floor(v)) & (v == v)
+    return lo, hi, bad
+
+
+@njit(cache=True, nogil=True)
+def _slots(values: np.ndarray, base: int, out: np.ndarray, start: int,
+           stop: int) -> np.uint64:
+    """``out[a] = values[a] - base`` for ``a`` in [start, stop) (NaN: -1 at once), and a
+    bit mask of the slots present (bit ``slot & 63``)."""
+    bits = np.uint64(0)
+    for a in range(start, stop):
+        v = values[a]
+        ok = v == v
+        slot = np.int64(v if ok else base) - base
+        out[a] = slot if ok else -1
+        bits |= (np.uint64(1) << np.uint64(slot & 63)) if ok else np.uint64(0)
+    return bits
+
+
+@njit(cache=True, nogil=True)
+def _mark(out: np.ndarray, lookup: np.ndarray, span: int) -> None:
+    """``lookup[slot] = 1`` for every slot in ``out`` (missing: the spare slot ``span``)."""
+    for a in range(out.shape[0]):
+        o = out[a]
+        lookup[o if o >= 0 else span] = 1
+
+
+@njit(cache=True, nogil=True)
+def _to_ranks(out: np.ndarray, lookup: np.ndarray, span: int, start: int,
+              stop: int) -> None:
+    """Slots to ranks: ``out[a] = lookup[out[a]]`` (missing stays -1 through the spare
+    slot ``span``)."""
+    for a in range(start, stop):
+        o = out[a]
+        out[a] = lookup[o if o >= 0 else span]
+
+
+def _codes_from(values: np.ndarray, lo: float, span: int, out: np.ndarray,
+                dtype: type) -> np.ndarray:
+    """Codes 0..K-1 of the values present in [lo, lo + span) written to ``out`` (the
+    slots pass, then slots to ranks when some value of the range is absent), in
+    blocks on threads; the K categories (``dtype``)."""
+    n = values.shape[0]
+    base = int(lo)
+    bits = np.uint64(0)
+    for b in in_blocks(n, lambda a, z: _slots(values, base, out, a, z), MIN_BLOCK):
+        bits |= b
+    present = np.zeros(span + 1, dtype=np.int64)  # slot ``span``: missing
+    if span <= MASK_SPAN:  # no store per value into the table (it costs more than a pass)
+        present[:span] = (bits >> np.arange(span, dtype=np.uint64)) & np.uint64(1)
+    else:
+        _mark(out, present, span)
+    have = present[:span] > 0
+    lookup = np.where(have, np.cumsum(have) - 1, -1).astype(np.int64)
+    lookup = np.append(lookup, -1)
+    if not have.all():  # values absent inside the range: slots to ranks (else equal)
+        in_blocks(n, lambda a, z: _to_ranks(out, lookup, span, a, z), MIN_BLOCK)
+    return (np.flatnonzero(have) + base).astype(dtype)
+
+
+def small_integer_codes(values: np.ndarray, max_span: int,
+                        out: np.ndarray) -> tuple[bool, np.ndarray]:
+    """Codes 0..K-1 of int64 ``values`` (not empty) in sorted order, written to
+    ``out``, and the K categories.
+
+    Two passes over the values (three when some value of [min, max] is absent),
+    each in blocks on threads from :data:`MIN_BLOCK` values, and a lookup table
+    over [min, max], whose present values are found with a bit mask when the
+    range is small. When the range is wider than ``max_span`` the first result
+    is False (hash instead) and ``out`` is not written.
+
+    Examples
+    --------
+    >>> codes = np.empty(4, dtype=np.int64)
+    >>> ok, cats = small_integer_codes(np.array([5, 3, 5, 9]), 1024, codes)
+    >>> ok, codes.tolist(), cats.tolist()
+    (True, [1, 0, 1, 2], [3, 5, 9])
+    """
+    ranges = in_blocks(values.shape[0], lambda a, z: _integer_range(values, a, z), MIN_BLOCK)
+    lo, hi = min(r[0] for r in ranges), max(r[1] for r in ranges)
+    if hi - lo > max_span:
+        return False, np.empty(0, dtype=np.int64)
+    return True, _codes_from(values, lo, int(hi - lo) + 1, out, np.int64)
+
+
 def whole_float_codes(values: np.ndarray, max_span: int,
                       out: np.ndarray) -> tuple[bool, np.ndarray]:
     """As :func:`small_integer_codes` for float64 ratings that are whole numbers.
 
     NaN is missing (code -1). The first result is False (and ``out`` not
     written) when a value is not a whole number, is infinite, or the range is
-    wider than ``max_span``. The passes have no branch on the values (missing
-    values at random would defeat the branch predictor).
+    wider than ``max_span``.
+
+    Examples
+    --------
+    >>> codes = np.empty(4, dtype=np.int64)
+    >>> ok, cats = whole_float_codes(np.array([2.0, np.nan, 0.0, 2.0]), 1024, codes)
+    >>> ok, codes.tolist(), cats.tolist()
+    (True, [1, -1, 0, 1], [0.0, 2.0])
     """
-    n = values.shape[0]
-    lo = np.inf
-    hi = -np.inf
-    bad = False
-    for a in range(n):  # NaN fails both comparisons, so it never moves lo or hi
-        v = values[a]
-        lo = v if v < lo else lo
-        hi = v if v > hi else hi
-        bad |= (v != np.floor(v)) & (v == v)
-    if bad or not (lo <= hi) or hi - lo > max_span or abs(lo) > 2.0**52 or abs(hi) > 2.0**52:
+    ranges = in_blocks(values.shape[0], lambda a, z: _float_range(values, a, z), MIN_BLOCK)
+    lo, hi = min(r[0] for r in ranges), max(r[1] for r in ranges)
+    if any(r[2] for r in ranges) or not (lo <= hi) or hi - lo > max_span or max(
+            abs(lo), abs(hi)) > 2.0**52:
         return False, np.empty(0, dtype=np.float64)
-    base = np.int64(lo)
-    span = np.int64(hi) - base + 1
-    lookup = np.zeros(span + 1, dtype=np.int64)  # slot ``span``: missing
-    bits = np.uint64(0)
-    for a in range(n):  # missing: -1 at once (no pass of its own when no value is absent)
-        v = values[a]
-        ok = v == v
-        slot = np.int64(v if ok else lo) - base
-        out[a] = slot if ok else -1
-        bits |= (np.uint64(1) << np.uint64(slot & 63)) if ok else np.uint64(0)
-    if span <= MASK_SPAN:
-        for v in range(span):
-            lookup[v] = (bits >> np.uint64(v)) & np.uint64(1)
-    else:
-        for a in range(n):
-            o = out[a]
-            lookup[o if o >= 0 else span] = 1
-    k = 0
-    for v in range(span):
-        lookup[v] = k if lookup[v] else -1
-        k += lookup[v] >= 0
-    lookup[span] = -1
-    cats = np.empty(k, dtype=np.float64)
-    for v in range(span):
-        if lookup[v] >= 0:
-            cats[lookup[v]] = float(v + base)
-    if k < span:  # values absent inside [lo, hi]: slots to ranks (else they are equal)
-        for a in range(n):
-            o = out[a]
-            out[a] = lookup[o if o >= 0 else span]
-    return True, cats
+    return True, _codes_from(values, lo, int(hi) - int(lo) + 1, out, np.float64)
 
 
 @njit(cache=True, nogil=True)

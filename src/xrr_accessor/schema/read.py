@@ -11,6 +11,7 @@ import pandas as pd
 import xarray as xr
 
 from ..errors import DroppedDataWarning, InputError, RoleError, warn
+from ..kernels.threads import concurrently
 from .duplicates import dedupe, first_positions, key_codes
 from .labels import infer_labels
 from .roles import ROLE_ALIASES, Roles, check_given, find_role, norm, resolve_roles
@@ -56,6 +57,22 @@ def inference_candidates(df: Any, roles: Roles
     used = {found["item"], found["rater"], found["replication"]}
     candidates = [c for c in cols if c not in used]
     return (candidates, found["item"], found["rater"]) if candidates else None
+
+
+#: Rows from which a long frame's item and rater ids are factorized in two threads.
+PARALLEL_MIN_ROWS = 50_000
+
+
+def _factorize_both(df: pd.DataFrame, item: Hashable, rater: Hashable) -> tuple[Ids, Ids]:
+    """The item and rater ids factorized, side by side in threads on a large frame (the
+    integer ids' kernel releases the GIL); an error names the item column first, as
+    one after the other would."""
+    calls = [lambda col=col: Ids.factorize(df[col], f"column {col!r}", col)
+             for col in (item, rater)]
+    if len(df) < PARALLEL_MIN_ROWS:
+        return calls[0](), calls[1]()
+    item_ids, rater_ids = concurrently(calls)
+    return item_ids, rater_ids
 
 
 def _read_long(df: pd.DataFrame, roles: Roles) -> Table:
@@ -122,8 +139,7 @@ def _read_long(df: pd.DataFrame, roles: Roles) -> Table:
     dup_roles = [c for c in value_cols if c in used or c == label_col]
     if dup_roles:
         raise RoleError(f"column {dup_roles[0]!r} cannot be both a role and a value column.")
-    item = Ids.factorize(df[found["item"]], f"column {found['item']!r}", found["item"])
-    rater = Ids.factorize(df[found["rater"]], f"column {found['rater']!r}", found["rater"])
+    item, rater = _factorize_both(df, found["item"], found["rater"])
     rep = None
     if found["replication"] is not None:
         rep = Ids.factorize(df[found["replication"]], f"column {found['replication']!r}",
