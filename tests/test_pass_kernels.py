@@ -1,9 +1,10 @@
 """The statistics passes' shortcuts against what they stand for.
 
 * the small kernels of :mod:`xrr_accessor.kernels.within` (alpha's
-  within-replication sums alone, vector and matrix form) equal the general
-  categorical kernel to the last bit, and a call routed to them equals the
-  same call through the general kernel;
+  within-replication sums alone) equal the general categorical kernel: the
+  vector form to the last bit, the matrix form (summed once per distinct count
+  pattern) to rounding, and against its definition in exact fractions; a call
+  routed to them equals the same call through the general kernel (likewise);
 * the symmetric matrix outputs (``pair_o``, ``pa_mat``), added once per
   category pair by the kernel and folded after it, equal their definitions
   summed item by item in Python;
@@ -64,13 +65,21 @@ def _general(offsets, order, codes, weight, n_cat, top, matrix=False, chance=Fal
     return out
 
 
+def _same(form: str, got: np.ndarray, want: np.ndarray, name: str) -> None:
+    """The vector form to the last bit; the matrix form's pattern sums to rounding."""
+    if form == "vector":
+        np.testing.assert_array_equal(got, want, err_msg=name)
+    else:
+        np.testing.assert_allclose(got, want, rtol=1e-13, atol=1e-12, err_msg=name)
+
+
 @pytest.mark.parametrize("seed", range(12))
 @pytest.mark.parametrize("shuffled", [False, True])
 @pytest.mark.parametrize("form", ["vector", "matrix"])
-def test_within_kernels_equal_the_general_kernel_bit_for_bit(seed, shuffled, form):
+def test_within_kernels_equal_the_general_kernel(seed, shuffled, form):
     """within_vector (nominal) and within_matrix (ordinal and the other K x K levels)
-    against the general kernel on the same rows: every output equal to the last bit
-    (the matrix form after both are folded)."""
+    against the general kernel on the same rows: every output equal, the vector form
+    to the last bit, the matrix form (after both are folded) to rounding."""
     n_cat = int(np.random.default_rng(seed).integers(1, within.MAX_CATEGORIES + 1))
     top = 2 if seed % 2 else 7
     _, offsets, order, codes, weight = _random_rows(seed, n_cat, 3, shuffled)
@@ -83,14 +92,14 @@ def test_within_kernels_equal_the_general_kernel_bit_for_bit(seed, shuffled, for
     within.fold_symmetric(got)
     assert want["m_hist"].sum() > 0
     for k, v in got.items():
-        np.testing.assert_array_equal(v, want[k], err_msg=k)
+        _same(form, v, want[k], k)
 
 
 @pytest.mark.parametrize("form", ["vector", "matrix"])
 def test_a_call_routed_to_a_small_kernel_equals_the_general_one(monkeypatch, form):
     """Alpha's pass (nominal: vector form, ordinal: matrix form) takes a small kernel;
-    forced onto the general kernel (the route closed) every statistic is the same,
-    in one thread or two."""
+    forced onto the general kernel (the route closed) every statistic is the same
+    (the matrix form to rounding), in one thread or two."""
     rng = np.random.default_rng(5)
     rows = 3_000
     codes = rng.integers(0, 4, (2, rows))
@@ -121,8 +130,56 @@ def test_a_call_routed_to_a_small_kernel_equals_the_general_one(monkeypatch, for
             assert not calls
         assert routed.keys() == general.keys()
         for k in routed:
-            np.testing.assert_array_equal(routed[k], general[k], err_msg=k)
+            _same(form, routed[k], general[k], k)
         assert routed["pair_diag" if form == "vector" else "pair_o"].sum() > 0
+
+
+@pytest.mark.parametrize("case", ["patterns", "long items", "many categories", "full table"])
+def test_within_matrix_equals_its_definition_in_fractions(case):
+    """within_matrix against n_c (n_k - [c = k]) / (m - 1) summed over items in exact
+    fractions (Python's Fraction), on each of its routes: count patterns in the
+    table, items of 256 or more annotations and scales of more than 8 categories
+    item by item, and more distinct patterns than the table holds (emptied into the
+    sums when half full); weights 0, 1, 2 and 0.37, missing values. Equal to within
+    a few roundings of the exact sums."""
+    from fractions import Fraction
+
+    rng = np.random.default_rng(["patterns", "long items", "many categories",
+                                 "full table"].index(case))
+    n_cat = {"many categories": 12}.get(case, 8 if case == "full table" else 5)
+    n_item = 3000 if case == "full table" else 300
+    sizes = rng.integers(0, 9, n_item)
+    if case == "long items":
+        sizes[::7] = rng.integers(256, 400, sizes[::7].size)
+    if case == "full table":  # up to 40 annotations on 8 categories: thousands of patterns
+        sizes = rng.integers(10, 41, n_item)
+    item = np.repeat(np.arange(n_item), sizes)
+    codes = rng.integers(0, n_cat, (1, item.size))
+    codes[rng.random(codes.shape) < 0.2] = -1
+    weight = rng.choice([0.0, 1.0, 2.0, 0.37], n_item)
+    offsets, order = accumulate.item_order(item, n_item)
+    top = 3
+    got = {"m_hist": np.zeros((1, 1, top + 1)), "pairable": np.zeros((1, 1, top + 1, n_cat)),
+           "pair_o": np.zeros((1, 1, top + 1, n_cat, n_cat))}
+    within.within_matrix(offsets, order, codes, weight, n_cat, *got.values())
+    within.fold_symmetric(got)
+    want = np.full((top + 1, n_cat, n_cat), Fraction(0))
+    patterns = set()
+    for i in range(n_item):
+        x = np.bincount(codes[0, item == i][codes[0, item == i] >= 0], minlength=n_cat)
+        m = int(x.sum())
+        patterns.add(tuple(x))
+        if m < 2 or weight[i] == 0:
+            continue
+        w = Fraction(float(weight[i]))
+        for c in range(n_cat):
+            for k in range(n_cat):
+                want[min(m, top), c, k] += w * int(x[c]) * (int(x[k]) - (c == k)) / (m - 1)
+    want = want.astype(float)
+    np.testing.assert_allclose(got["pair_o"][0, 0], want, rtol=1e-14, atol=1e-13)
+    assert want.sum() > 0
+    if case == "full table":
+        assert len(patterns) > within.PATTERN_SLOTS // 2
 
 
 def _naive_matrix(item, codes, weight, n_cat, top):

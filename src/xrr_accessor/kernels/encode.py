@@ -149,6 +149,32 @@ def whole_float_codes(values: np.ndarray, max_span: int,
 
 
 @njit(cache=True, nogil=True)
+def grid_positions(size: int, inner: int, out: np.ndarray) -> None:
+    """``out[a] = (a // inner) % size``: each cell's position along one dimension of
+    a grid read in C order (the dimension has ``size`` positions, each ``inner``
+    cells long), with no division per cell.
+
+    Examples
+    --------
+    >>> out = np.empty(6, dtype=np.int64)
+    >>> grid_positions(3, 2, out); out.tolist()
+    [0, 0, 1, 1, 2, 2]
+    >>> grid_positions(2, 1, out); out.tolist()
+    [0, 1, 0, 1, 0, 1]
+    """
+    cur = 0
+    run = 0
+    for a in range(out.shape[0]):
+        out[a] = cur
+        run += 1
+        if run == inner:
+            run = 0
+            cur += 1
+            if cur == size:
+                cur = 0
+
+
+@njit(cache=True, nogil=True)
 def first_seen_codes(values: np.ndarray, max_span: int,
                      out: np.ndarray) -> tuple[bool, np.ndarray]:
     """Codes of int64 ids in order of first appearance (as ``pd.factorize``), written

@@ -4,11 +4,13 @@ Alpha (and the other within-replication coefficients) over one replication,
 one weight per item, no multiplicity: :func:`within_vector` (nominal, a few
 categories) and :func:`within_matrix` (ordinal, ratio, custom distances)
 compute the arrays the general :func:`.accumulate.categorical` computes for
-that case (``m_hist``, ``pairable`` and ``pair_diag`` or ``pair_o``), with
-the same additions in the same order, so the numbers are equal to the last
-bit. Without the general kernel's other groups they are smaller loops, and
-smaller compiles (a call that needs only these arrays compiles one of them
-alone).
+that case (``m_hist``, ``pairable`` and ``pair_diag`` or ``pair_o``).
+:func:`within_vector` makes the same additions in the same order, so its
+numbers are equal to the last bit; :func:`within_matrix` sums each distinct
+count pattern of items once (a few ratings on a short scale make few
+patterns), so its sums equal the general kernel's up to rounding. Without the
+general kernel's other groups they are smaller loops, and smaller compiles (a
+call that needs only these arrays compiles one of them alone).
 """
 
 from __future__ import annotations
@@ -103,17 +105,71 @@ np.zeros((1, 1, 4, 2))
                 cnt[c] = 0.0
 
 
+#: Up to this many categories :func:`within_matrix` counts an item's categories in the
+#: bytes of one integer (items of fewer than 256 annotations) and sums each distinct
+#: count pattern once.
+PACKED_CATEGORIES = 8
+
+#: Slots of :func:`within_matrix`'s table of count patterns (2 ** PATTERN_BITS); it is
+#: emptied into the sums when half full.
+PATTERN_BITS = 12
+PATTERN_SLOTS = 1 << PATTERN_BITS
+
+
+@njit(cache=True, nogil=True)
+def _add_patterns(keys: np.ndarray, wsum: np.ndarray, n_cat: int, top: int,
+                  m_hist: np.ndarray, pairable: np.ndarray,
+                  pair_o: np.ndarray) -> None:  # pragma: no cover - compiled by numba
+    """Add each count pattern of the table (``keys``: n_c in byte c; ``wsum``: the
+    summed weight of its items) to one label's ``m_hist`` (S,), ``pairable`` (S, K)
+    and ``pair_o`` (S, K, K) (each category pair c < d at (c, d)), and empty the
+    table."""
+    for h in range(keys.shape[0]):
+        bag = keys[h]
+        if bag == np.uint64(0):
+            continue
+        w = wsum[h]
+        keys[h] = np.uint64(0)
+        wsum[h] = 0.0
+        m = 0
+        for c in range(n_cat):
+            m += int((bag >> np.uint64(8 * c)) & np.uint64(255))
+        s = min(m, top)
+        m_hist[s] += 1.0 * w
+        if m < 2:
+            continue
+        inv = 1.0 / (m - 1.0)
+        for c in range(n_cat):
+            x = float(int((bag >> np.uint64(8 * c)) & np.uint64(255)))
+            if x == 0.0:
+                continue
+            pairable[s, c] += x * w
+            for d in range(c, n_cat):
+                y = float(int((bag >> np.uint64(8 * d)) & np.uint64(255)))
+                if y != 0.0:
+                    pair_o[s, c, d] += x * (y - (1.0 if d == c else 0.0)) * inv * w
+
+
 @njit(cache=True, nogil=True)
 def within_matrix(offsets: np.ndarray, order: np.ndarray, codes: np.ndarray,
                   weight: np.ndarray, n_cat: int, m_hist: np.ndarray, pairable: np.ndarray,
                   pair_o: np.ndarray) -> None:  # pragma: no cover - compiled by numba
     """As :func:`within_vector` for the matrix form: ``pair_o`` (L, 1, S, K, K).
 
-    Each item adds n_c (n_k - [c = k]) / (m - 1) once per pair of the
-    categories it has, at (c, k) or (k, c) in the order it met them; the full
-    matrix is :func:`fold_symmetric` of it. Missing annotations
-    are counted in a spare slot and the list of the item's categories takes a
-    store per row, so the row loop has no branch on the data.
+    Each item adds n_c (n_k - [c = k]) / (m - 1) once per pair of the categories
+    it has, at (c, k) or (k, c); the full matrix is :func:`fold_symmetric` of it.
+
+    Up to :data:`PACKED_CATEGORIES` categories an item of fewer than 256
+    annotations is its count pattern (n_c in byte c of one integer, from a row
+    loop with no branch), and the weights of the items with one pattern are
+    summed in a small open-addressing table: each distinct pattern's terms are
+    computed and added once (a few ratings on a short scale make few patterns),
+    at (c, k) with c < k. The sums then differ from the item-by-item sums of
+    :func:`.accumulate.categorical` by rounding only (fewer roundings: with
+    weights 1 the pattern's weight is an exact count). Other items take the item
+    by item route: missing annotations counted in a spare slot and the list of
+    the item's categories takes a store per row, so the row loop has no branch on
+    the data, and each pair goes where its categories were first met.
 
     Examples
     --------
@@ -128,12 +184,39 @@ def within_matrix(offsets: np.ndarray, order: np.ndarray, codes: np.ndarray,
     """
     n_item = offsets.shape[0] - 1
     top = m_hist.shape[2] - 1
+    packed = n_cat <= PACKED_CATEGORIES
+    mask = np.uint64(PATTERN_SLOTS - 1)
+    shift = np.uint64(64 - PATTERN_BITS)  # the hash's top bits
     for lab in range(codes.shape[0]):
         cnt = np.zeros(n_cat + 1, dtype=np.float64)  # slot n_cat: missing, never read
         nz = np.empty(n_cat + 1, dtype=np.int64)
+        keys = np.zeros(PATTERN_SLOTS if packed else 0, dtype=np.uint64)
+        wsum = np.zeros(PATTERN_SLOTS if packed else 0, dtype=np.float64)
+        used = 0
         for i in range(n_item):
             w = weight[i]
             if w == 0.0:
+                continue
+            if packed and offsets[i + 1] - offsets[i] < 256:
+                bag = np.uint64(0)
+                for j in range(offsets[i], offsets[i + 1]):
+                    row = j if order.shape[0] == 0 else order[j]
+                    c = codes[lab, row]
+                    ok = c >= 0
+                    bag += (np.uint64(1) << np.uint64(8 * c)) if ok else np.uint64(0)
+                if bag == np.uint64(0):
+                    continue
+                h = (bag * np.uint64(0x9E3779B97F4A7C15)) >> shift
+                while keys[h] != np.uint64(0) and keys[h] != bag:
+                    h = (h + np.uint64(1)) & mask
+                if keys[h] == np.uint64(0):
+                    keys[h] = bag
+                    used += 1
+                wsum[h] += w
+                if 2 * used > PATTERN_SLOTS:
+                    _add_patterns(keys, wsum, n_cat, top, m_hist[lab, 0], pairable[lab, 0],
+                                  pair_o[lab, 0])
+                    used = 0
                 continue
             m = 0.0
             nnz = 0
@@ -162,3 +245,6 @@ def within_matrix(offsets: np.ndarray, order: np.ndarray, codes: np.ndarray,
                         pair_o[lab, 0, s, c, d] += x * (cnt[d] - same) * inv * w
             for t in range(nnz):
                 cnt[nz[t]] = 0.0
+        if packed:
+            _add_patterns(keys, wsum, n_cat, top, m_hist[lab, 0], pairable[lab, 0],
+                          pair_o[lab, 0])

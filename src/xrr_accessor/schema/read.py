@@ -11,6 +11,7 @@ import pandas as pd
 import xarray as xr
 
 from ..errors import DroppedDataWarning, InputError, RoleError, warn
+from ..kernels.encode import grid_positions
 from ..kernels.threads import concurrently
 from .duplicates import dedupe, first_positions, key_codes
 from .labels import infer_labels
@@ -59,7 +60,7 @@ def inference_candidates(df: Any, roles: Roles
     return (candidates, found["item"], found["rater"]) if candidates else None
 
 
-#: Rows from which a long frame's item and rater ids are factorized in two threads.
+#: Rows (or cells of a grid) from which reading runs two passes side by side in threads.
 PARALLEL_MIN_ROWS = 50_000
 
 
@@ -67,11 +68,9 @@ def _factorize_both(df: pd.DataFrame, item: Hashable, rater: Hashable) -> tuple[
     """The item and rater ids factorized, side by side in threads on a large frame (the
     integer ids' kernel releases the GIL); an error names the item column first, as
     one after the other would."""
-    calls = [lambda col=col: Ids.factorize(df[col], f"column {col!r}", col)
-             for col in (item, rater)]
-    if len(df) < PARALLEL_MIN_ROWS:
-        return calls[0](), calls[1]()
-    item_ids, rater_ids = concurrently(calls)
+    item_ids, rater_ids = concurrently(
+        [lambda col=col: Ids.factorize(df[col], f"column {col!r}", col) for col in (item, rater)],
+        parallel=len(df) >= PARALLEL_MIN_ROWS)
     return item_ids, rater_ids
 
 
@@ -324,23 +323,30 @@ def _read_xarray(data: xr.Dataset | xr.DataArray, roles: Roles) -> Table:
         dim_of["rater"]]
     shape = [ds.sizes[d] for d in order]
 
-    def positions(dim: Hashable) -> np.ndarray:
-        p = order.index(dim)
-        inner, outer = int(np.prod(shape[p + 1:])), int(np.prod(shape[:p]))
-        grid = np.arange(shape[p], dtype=np.int64)
-        grid = np.repeat(grid, inner) if inner != 1 else grid  # repeat / tile: half the
-        return np.tile(grid, outer) if outer != 1 else grid    # time of a broadcast copy
+    n_cells = int(np.prod(shape))
 
-    item = Ids(positions(core[0]), index[0], core[0])
-    rater = Ids(positions(core[1]), index[1], core[1])
-    rep = Ids(positions(core[2]), index[2], core[2]) if len(core) == 3 else None
-    labels: dict[Hashable, tuple[np.ndarray | slice, pd.Series]] = {}
-    source: dict[Hashable, str] = {}
+    def positions() -> list[np.ndarray]:
+        out = []
+        for dim in core:
+            p = order.index(dim)
+            out.append(np.empty(n_cells, dtype=np.int64))
+            grid_positions(shape[p], int(np.prod(shape[p + 1:])), out[-1])
+        return out
+
     template = xr.DataArray(np.empty(shape, dtype=np.int8), dims=order)
-    for name, var in ds.data_vars.items():
-        vals = var.broadcast_like(template).transpose(*order)
-        labels[name] = (ALL_ROWS, pd.Series(vals.values.reshape(-1), copy=False))
-        source[name] = f"variable {name!r}"
+    views = {name: var.broadcast_like(template).transpose(*order).values
+             for name, var in ds.data_vars.items()}
+    # the values flattened item-major (a copy when stored otherwise) beside the
+    # positions: two passes over memory, one per thread (numpy's copy and the
+    # kernel release the GIL)
+    flat, codes = concurrently([lambda: {k: v.reshape(-1) for k, v in views.items()},
+                                positions], parallel=n_cells >= PARALLEL_MIN_ROWS)
+    item = Ids(codes[0], index[0], core[0])
+    rater = Ids(codes[1], index[1], core[1])
+    rep = Ids(codes[2], index[2], core[2]) if len(core) == 3 else None
+    labels: dict[Hashable, tuple[np.ndarray | slice, pd.Series]] = {
+        name: (ALL_ROWS, pd.Series(v, copy=False)) for name, v in flat.items()}
+    source = {name: f"variable {name!r}" for name in flat}
     return Table(
         item=item, rater=rater, replication=rep, labels=labels, source=source,
         has_label=has_label, categories=roles.categories,
