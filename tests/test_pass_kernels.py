@@ -65,9 +65,10 @@ def _general(offsets, order, codes, weight, n_cat, top, matrix=False, chance=Fal
     return out
 
 
-def _same(form: str, got: np.ndarray, want: np.ndarray, name: str) -> None:
-    """The vector form to the last bit; the matrix form's pattern sums to rounding."""
-    if form == "vector":
+def _same(n_cat: int, got: np.ndarray, want: np.ndarray, name: str) -> None:
+    """Sums of count patterns (up to PACKED_CATEGORIES categories) to rounding; item by
+    item (the vector form above them) to the last bit."""
+    if n_cat > within.PACKED_CATEGORIES:
         np.testing.assert_array_equal(got, want, err_msg=name)
     else:
         np.testing.assert_allclose(got, want, rtol=1e-13, atol=1e-12, err_msg=name)
@@ -78,8 +79,9 @@ def _same(form: str, got: np.ndarray, want: np.ndarray, name: str) -> None:
 @pytest.mark.parametrize("form", ["vector", "matrix"])
 def test_within_kernels_equal_the_general_kernel(seed, shuffled, form):
     """within_vector (nominal) and within_matrix (ordinal and the other K x K levels)
-    against the general kernel on the same rows: every output equal, the vector form
-    to the last bit, the matrix form (after both are folded) to rounding."""
+    against the general kernel on the same rows: every output equal (the matrix form
+    after both are folded), to rounding where the small kernels sum count patterns
+    (up to 8 categories), to the last bit above (item by item, as the general one)."""
     n_cat = int(np.random.default_rng(seed).integers(1, within.MAX_CATEGORIES + 1))
     top = 2 if seed % 2 else 7
     _, offsets, order, codes, weight = _random_rows(seed, n_cat, 3, shuffled)
@@ -92,14 +94,14 @@ def test_within_kernels_equal_the_general_kernel(seed, shuffled, form):
     within.fold_symmetric(got)
     assert want["m_hist"].sum() > 0
     for k, v in got.items():
-        _same(form, v, want[k], k)
+        _same(n_cat if form == "vector" else 0, v, want[k], k)
 
 
 @pytest.mark.parametrize("form", ["vector", "matrix"])
 def test_a_call_routed_to_a_small_kernel_equals_the_general_one(monkeypatch, form):
     """Alpha's pass (nominal: vector form, ordinal: matrix form) takes a small kernel;
     forced onto the general kernel (the route closed) every statistic is the same
-    (the matrix form to rounding), in one thread or two."""
+    (to rounding: the small kernels sum count patterns), in one thread or two."""
     rng = np.random.default_rng(5)
     rows = 3_000
     codes = rng.integers(0, 4, (2, rows))
@@ -130,14 +132,15 @@ def test_a_call_routed_to_a_small_kernel_equals_the_general_one(monkeypatch, for
             assert not calls
         assert routed.keys() == general.keys()
         for k in routed:
-            _same(form, routed[k], general[k], k)
+            _same(4, routed[k], general[k], k)
         assert routed["pair_diag" if form == "vector" else "pair_o"].sum() > 0
 
 
 @pytest.mark.parametrize("case", ["patterns", "long items", "many categories", "full table"])
-def test_within_matrix_equals_its_definition_in_fractions(case):
+def test_within_kernels_equal_their_definition_in_fractions(case):
     """within_matrix against n_c (n_k - [c = k]) / (m - 1) summed over items in exact
-    fractions (Python's Fraction), on each of its routes: count patterns in the
+    fractions (Python's Fraction), within_vector against its diagonal, on each of
+    their routes: count patterns in the
     table, items of 256 or more annotations and scales of more than 8 categories
     item by item, and more distinct patterns than the table holds (emptied into the
     sums when half full); weights 0, 1, 2 and 0.37, missing values. Equal to within
@@ -163,6 +166,9 @@ def test_within_matrix_equals_its_definition_in_fractions(case):
            "pair_o": np.zeros((1, 1, top + 1, n_cat, n_cat))}
     within.within_matrix(offsets, order, codes, weight, n_cat, *got.values())
     within.fold_symmetric(got)
+    vec = {"m_hist": np.zeros((1, 1, top + 1)), "pairable": np.zeros((1, 1, top + 1, n_cat)),
+           "pair_diag": np.zeros((1, 1, top + 1, n_cat))}
+    within.within_vector(offsets, order, codes, weight, n_cat, *vec.values())
     want = np.full((top + 1, n_cat, n_cat), Fraction(0))
     patterns = set()
     for i in range(n_item):
@@ -177,6 +183,10 @@ def test_within_matrix_equals_its_definition_in_fractions(case):
                 want[min(m, top), c, k] += w * int(x[c]) * (int(x[k]) - (c == k)) / (m - 1)
     want = want.astype(float)
     np.testing.assert_allclose(got["pair_o"][0, 0], want, rtol=1e-14, atol=1e-13)
+    diag = np.einsum("scc->sc", want)  # the vector form: the diagonal
+    np.testing.assert_allclose(vec["pair_diag"][0, 0], diag, rtol=1e-14, atol=1e-13)
+    for k in ("m_hist", "pairable"):
+        np.testing.assert_array_equal(vec[k], got[k], err_msg=k)
     assert want.sum() > 0
     if case == "full table":
         assert len(patterns) > within.PATTERN_SLOTS // 2

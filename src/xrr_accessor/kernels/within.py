@@ -77,11 +77,22 @@ np.zeros((1, 1, 4, 2))
     """
     n_item = offsets.shape[0] - 1
     top = m_hist.shape[2] - 1
+    packed = n_cat <= PACKED_CATEGORIES
     for lab in range(codes.shape[0]):
         cnt = np.zeros(n_cat, dtype=np.float64)
+        keys = np.zeros(PATTERN_SLOTS if packed else 0, dtype=np.uint64)
+        wsum = np.zeros(PATTERN_SLOTS if packed else 0, dtype=np.float64)
+        used = 0
         for i in range(n_item):
             w = weight[i]
             if w == 0.0:
+                continue
+            if packed and offsets[i + 1] - offsets[i] < 256:
+                used += _count_pattern(offsets, order, codes, lab, i, keys, wsum, w)
+                if 2 * used > PATTERN_SLOTS:
+                    _add_patterns(keys, wsum, n_cat, top, m_hist[lab, 0], pairable[lab, 0],
+                                  pair_diag[lab, 0][:, :, np.newaxis], True)
+                    used = 0
                 continue
             m = 0.0
             for j in range(offsets[i], offsets[i + 1]):
@@ -103,6 +114,9 @@ np.zeros((1, 1, 4, 2))
                     pair_diag[lab, 0, s, c] += x * (x - 1.0) * inv * w
             for c in range(n_cat):
                 cnt[c] = 0.0
+        if packed:
+            _add_patterns(keys, wsum, n_cat, top, m_hist[lab, 0], pairable[lab, 0],
+                          pair_diag[lab, 0][:, :, np.newaxis], True)
 
 
 #: Up to this many categories :func:`within_matrix` counts an item's categories in the
@@ -116,14 +130,41 @@ PATTERN_BITS = 12
 PATTERN_SLOTS = 1 << PATTERN_BITS
 
 
+@njit(cache=True, nogil=True, inline="always")  # inlined: a call per item costs 2x
+def _count_pattern(offsets: np.ndarray, order: np.ndarray, codes: np.ndarray, lab: int,
+                   i: int, keys: np.ndarray, wsum: np.ndarray,
+                   w: float) -> int:  # pragma: no cover - compiled by numba
+    """Item ``i``'s count pattern (n_c in byte c, from a row loop with no branch) and
+    its weight ``w`` added to the table (``keys``, ``wsum``, open addressing on a
+    multiplicative hash); 1 when the pattern took a new slot, else 0. An item
+    with no annotation is left out."""
+    bag = np.uint64(0)
+    for j in range(offsets[i], offsets[i + 1]):
+        row = j if order.shape[0] == 0 else order[j]
+        c = codes[lab, row]
+        ok = c >= 0
+        bag += (np.uint64(1) << np.uint64(8 * c)) if ok else np.uint64(0)
+    if bag == np.uint64(0):
+        return 0
+    mask = np.uint64(PATTERN_SLOTS - 1)
+    h = (bag * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(64 - PATTERN_BITS)
+    while keys[h] != np.uint64(0) and keys[h] != bag:
+        h = (h + np.uint64(1)) & mask
+    new = keys[h] == np.uint64(0)
+    keys[h] = bag
+    wsum[h] += w
+    return 1 if new else 0
+
+
 @njit(cache=True, nogil=True)
 def _add_patterns(keys: np.ndarray, wsum: np.ndarray, n_cat: int, top: int,
-                  m_hist: np.ndarray, pairable: np.ndarray,
-                  pair_o: np.ndarray) -> None:  # pragma: no cover - compiled by numba
+                  m_hist: np.ndarray, pairable: np.ndarray, pair_o: np.ndarray,
+                  diag_only: bool) -> None:  # pragma: no cover - compiled by numba
     """Add each count pattern of the table (``keys``: n_c in byte c; ``wsum``: the
     summed weight of its items) to one label's ``m_hist`` (S,), ``pairable`` (S, K)
-    and ``pair_o`` (S, K, K) (each category pair c < d at (c, d)), and empty the
-    table."""
+    and ``pair_o``: (S, K, K) n_c (n_k - [c = k]) / (m - 1) (each category pair
+    c < k at (c, k)), or with ``diag_only`` its diagonal, (S, K, 1) (the vector
+    form's ``pair_diag``), and empty the table."""
     for h in range(keys.shape[0]):
         bag = keys[h]
         if bag == np.uint64(0):
@@ -144,6 +185,9 @@ def _add_patterns(keys: np.ndarray, wsum: np.ndarray, n_cat: int, top: int,
             if x == 0.0:
                 continue
             pairable[s, c] += x * w
+            if diag_only:
+                pair_o[s, c, 0] += x * (x - 1.0) * inv * w
+                continue
             for d in range(c, n_cat):
                 y = float(int((bag >> np.uint64(8 * d)) & np.uint64(255)))
                 if y != 0.0:
@@ -185,8 +229,6 @@ def within_matrix(offsets: np.ndarray, order: np.ndarray, codes: np.ndarray,
     n_item = offsets.shape[0] - 1
     top = m_hist.shape[2] - 1
     packed = n_cat <= PACKED_CATEGORIES
-    mask = np.uint64(PATTERN_SLOTS - 1)
-    shift = np.uint64(64 - PATTERN_BITS)  # the hash's top bits
     for lab in range(codes.shape[0]):
         cnt = np.zeros(n_cat + 1, dtype=np.float64)  # slot n_cat: missing, never read
         nz = np.empty(n_cat + 1, dtype=np.int64)
@@ -198,24 +240,10 @@ def within_matrix(offsets: np.ndarray, order: np.ndarray, codes: np.ndarray,
             if w == 0.0:
                 continue
             if packed and offsets[i + 1] - offsets[i] < 256:
-                bag = np.uint64(0)
-                for j in range(offsets[i], offsets[i + 1]):
-                    row = j if order.shape[0] == 0 else order[j]
-                    c = codes[lab, row]
-                    ok = c >= 0
-                    bag += (np.uint64(1) << np.uint64(8 * c)) if ok else np.uint64(0)
-                if bag == np.uint64(0):
-                    continue
-                h = (bag * np.uint64(0x9E3779B97F4A7C15)) >> shift
-                while keys[h] != np.uint64(0) and keys[h] != bag:
-                    h = (h + np.uint64(1)) & mask
-                if keys[h] == np.uint64(0):
-                    keys[h] = bag
-                    used += 1
-                wsum[h] += w
+                used += _count_pattern(offsets, order, codes, lab, i, keys, wsum, w)
                 if 2 * used > PATTERN_SLOTS:
                     _add_patterns(keys, wsum, n_cat, top, m_hist[lab, 0], pairable[lab, 0],
-                                  pair_o[lab, 0])
+                                  pair_o[lab, 0], False)
                     used = 0
                 continue
             m = 0.0
@@ -247,4 +275,4 @@ def within_matrix(offsets: np.ndarray, order: np.ndarray, codes: np.ndarray,
                 cnt[nz[t]] = 0.0
         if packed:
             _add_patterns(keys, wsum, n_cat, top, m_hist[lab, 0], pairable[lab, 0],
-                          pair_o[lab, 0])
+                          pair_o[lab, 0], False)
