@@ -154,7 +154,7 @@ def test_item_blocks_in_threads_equal_one_pass(df, form, seed):
     real = statistics._pass
     with pytest.MonkeyPatch.context() as mp:  # three 'cores', blocks from 3 items on
         blocks: list[int] = []
-        mp.setattr(statistics.os, "cpu_count", lambda: 3)
+        mp.setattr(statistics, "cores", lambda: 3)
         mp.setattr(statistics, "PARALLEL_MIN_ITEMS", 3)
         mp.setattr(statistics, "_pass", lambda r, *a: blocks.append(r.n_items) or real(r, *a))
         for weight in (None, rng.integers(0, 3, (codes.n_items, 4)).astype(float)):

@@ -45,8 +45,7 @@ __all__ = ["item_disagreement", "tie_sentence", "ties", "top_items"]
 CITATION = ("Du, Labat, Demeester & Hoste (2024), Beyond Kappa and Alpha: a simple but "
             "effective method for annotation agreement measurement and prediction (poster)")
 
-#: Fewest groups (or rows) a thread takes: smaller tables are summed on one thread.
-MIN_BLOCK = 10_000
+MIN_BLOCK = 10_000  #: fewest groups (or rows) a thread takes
 
 
 def ties(table: pd.DataFrame, top: int) -> pd.DataFrame:
@@ -164,10 +163,9 @@ def summarize(read_: Read, label: int, counts: bool = False) -> dict[str, np.nda
     later = counts and read_.level.name == "ordinal"
     dist = np.zeros((0, 0, 0))
     ints, floats = _records(len(offsets) - 1)
-    n_group = len(offsets) - 1
 
-    def sums(v: np.ndarray, form: int, scale: float, root: bool) -> None:
-        in_blocks(n_group, lambda lo, hi: item_summary_into(  # blocks of groups in threads
+    def sums(v: np.ndarray, form: int, scale: float, root: bool) -> None:  # reads dist late
+        in_blocks(len(offsets) - 1, lambda lo, hi: item_summary_into(  # groups in threads
             offsets, order, codes, v, dist, k, n_rep, form, ints, floats, scale, root, lo,
             hi), MIN_BLOCK)
 

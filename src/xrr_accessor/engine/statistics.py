@@ -9,9 +9,7 @@ makes the same pass under C sets of item weights at once (the bootstrap).
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -19,6 +17,7 @@ import numpy as np
 
 from ..errors import InputError
 from ..kernels import accumulate, cross_pass, pairs, within
+from ..kernels.threads import cores, in_blocks
 from .additive import Meta, Stats
 
 __all__ = ["PARALLEL_MIN_ITEMS", "PARALLEL_MIN_LABELS", "Rows", "chunk", "columns", "rows"]
@@ -146,17 +145,15 @@ def _accumulate(r: Rows, meta: Meta, w: np.ndarray, parallel: bool | None
                    or (_reads_rater(meta) and r.rater.size == 0)):
         raise ValueError("these Rows were built for another Meta (without the replication "
                          "or rater codes this pass reads); use rows(codes, meta).")
-    cores = os.cpu_count() or 1
+    n_cores = cores()
     if parallel is None:
         parallel = meta.n_label >= PARALLEL_MIN_LABELS or r.n_items >= PARALLEL_MIN_ITEMS
-    if not parallel or cores == 1:
+    if not parallel or n_cores == 1:
         return _pass(r, meta, w, 1)
-    if meta.n_label >= cores or r.n_items < PARALLEL_MIN_ITEMS:
-        return _pass(r, meta, w, cores)
-    edges = np.linspace(0, r.n_items, cores + 1).astype(int)
-    with ThreadPoolExecutor(cores) as pool:
-        parts = list(pool.map(lambda lo, hi: _pass(r.items(lo, hi), meta, w[lo:hi], 1),
-                              edges[:-1], edges[1:]))
+    if meta.n_label >= n_cores or r.n_items < PARALLEL_MIN_ITEMS:
+        return _pass(r, meta, w, n_cores)
+    parts = in_blocks(r.n_items, lambda lo, hi: _pass(r.items(lo, hi), meta, w[lo:hi], 1), 1,
+                      threads=n_cores)
     return {k: sum((p[k] for p in parts[1:]), parts[0][k]) for k in parts[0]}
 
 
@@ -194,9 +191,10 @@ def _pass(r: Rows, meta: Meta, w: np.ndarray, threads: int) -> dict[str, np.ndar
 def _small_pass(r: Rows, meta: Meta, w: np.ndarray, threads: int, pair_codes: np.ndarray,
                 out: dict[str, np.ndarray]) -> bool:
     """The commonest passes through the small kernels, which compute the same numbers
-    (to the last bit) with less to run and to compile: alpha's within-replication
-    sums (:mod:`..kernels.within`), kappa_x's and Table 5's
-    (:mod:`..kernels.cross_pass`). False when the call needs the general kernel."""
+    with less to run and to compile: alpha's within-replication sums
+    (:mod:`..kernels.within`: to rounding, summed per count pattern), kappa_x's and
+    Table 5's (:mod:`..kernels.cross_pass`: to the last bit). False when the call
+    needs the general kernel."""
     g = meta.groups
     if w.ndim != 1 or r.mult.size:
         return False
@@ -225,9 +223,4 @@ def _small_pass(r: Rows, meta: Meta, w: np.ndarray, threads: int, pair_codes: np
 def _by_labels(n_label: int, threads: int, fn: Callable[[int, int], Any]) -> list[Any]:
     """``fn(lo, hi)`` over blocks of labels, one per thread (the kernels release
     the GIL); the results in label order."""
-    threads = min(threads, n_label)
-    if threads <= 1:
-        return [fn(0, n_label)]
-    edges = np.linspace(0, n_label, threads + 1).astype(int)
-    with ThreadPoolExecutor(threads) as pool:
-        return list(pool.map(fn, edges[:-1], edges[1:]))
+    return in_blocks(n_label, fn, 1, threads=max(1, min(threads, n_label)))

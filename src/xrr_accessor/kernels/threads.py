@@ -20,9 +20,12 @@ __all__ = ["concurrently", "cores", "in_blocks"]
 T = TypeVar("T")
 
 
+_CORES = os.cpu_count() or 1  # read once: os.cpu_count() costs tens of microseconds
+
+
 def cores() -> int:
-    """The cores a call may use (``os.cpu_count()``, at least 1)."""
-    return os.cpu_count() or 1
+    """The cores a call may use (``os.cpu_count()`` at import, at least 1)."""
+    return _CORES
 
 
 def concurrently(calls: Sequence[Callable[[], T]], parallel: bool = True) -> list[T]:
@@ -77,4 +80,8 @@ def in_blocks(n: int, fn: Callable[[int, int], T], min_block: int,
     """
     k = max(1, min(threads or cores(), n // max(min_block, 1)))
     cut = np.linspace(0, n, k + 1).astype(int)
-    return concurrently([lambda b=b: fn(int(cut[b]), int(cut[b + 1])) for b in range(k)])
+
+    def block(b: int) -> Callable[[], T]:
+        return lambda: fn(int(cut[b]), int(cut[b + 1]))
+
+    return concurrently([block(b) for b in range(k)])

@@ -4,13 +4,15 @@ Alpha (and the other within-replication coefficients) over one replication,
 one weight per item, no multiplicity: :func:`within_vector` (nominal, a few
 categories) and :func:`within_matrix` (ordinal, ratio, custom distances)
 compute the arrays the general :func:`.accumulate.categorical` computes for
-that case (``m_hist``, ``pairable`` and ``pair_diag`` or ``pair_o``).
-:func:`within_vector` makes the same additions in the same order, so its
-numbers are equal to the last bit; :func:`within_matrix` sums each distinct
-count pattern of items once (a few ratings on a short scale make few
-patterns), so its sums equal the general kernel's up to rounding. Without the
-general kernel's other groups they are smaller loops, and smaller compiles (a
-call that needs only these arrays compiles one of them alone).
+that case (``m_hist``, ``pairable`` and ``pair_diag`` or ``pair_o``). Up to
+:data:`PACKED_CATEGORIES` categories both sum each distinct count pattern of
+items once (a few ratings on a short scale make few patterns: the terms are
+computed per pattern, not per item), so their sums equal the general kernel's
+up to rounding (fewer roundings: with weights 1 a pattern's weight is an
+exact count); above, item by item, the same additions in the same order as
+the general kernel, equal to the last bit. Without the general kernel's other
+groups they are smaller loops, and smaller compiles (a call that needs only
+these arrays compiles one of them alone).
 """
 
 from __future__ import annotations

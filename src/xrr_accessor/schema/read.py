@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -68,9 +68,11 @@ def _factorize_both(df: pd.DataFrame, item: Hashable, rater: Hashable) -> tuple[
     """The item and rater ids factorized, side by side in threads on a large frame (the
     integer ids' kernel releases the GIL); an error names the item column first, as
     one after the other would."""
-    item_ids, rater_ids = concurrently(
-        [lambda col=col: Ids.factorize(df[col], f"column {col!r}", col) for col in (item, rater)],
-        parallel=len(df) >= PARALLEL_MIN_ROWS)
+    def ids(col: Hashable) -> Callable[[], Ids]:
+        return lambda: Ids.factorize(df[col], f"column {col!r}", col)
+
+    item_ids, rater_ids = concurrently([ids(item), ids(rater)],
+                                       parallel=len(df) >= PARALLEL_MIN_ROWS)
     return item_ids, rater_ids
 
 
@@ -339,8 +341,11 @@ def _read_xarray(data: xr.Dataset | xr.DataArray, roles: Roles) -> Table:
     # the values flattened item-major (a copy when stored otherwise) beside the
     # positions: two passes over memory, one per thread (numpy's copy and the
     # kernel release the GIL)
-    flat, codes = concurrently([lambda: {k: v.reshape(-1) for k, v in views.items()},
-                                positions], parallel=n_cells >= PARALLEL_MIN_ROWS)
+    def flatten() -> list[np.ndarray]:
+        return [v.reshape(-1) for v in views.values()]
+
+    values, codes = concurrently([flatten, positions], parallel=n_cells >= PARALLEL_MIN_ROWS)
+    flat = dict(zip(views, values, strict=True))
     item = Ids(codes[0], index[0], core[0])
     rater = Ids(codes[1], index[1], core[1])
     rep = Ids(codes[2], index[2], core[2]) if len(core) == 3 else None
