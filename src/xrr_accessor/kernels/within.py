@@ -121,13 +121,13 @@ np.zeros((1, 1, 4, 2))
                           pair_diag[lab, 0][:, :, np.newaxis], True)
 
 
-#: Up to this many categories :func:`within_matrix` counts an item's categories in the
-#: bytes of one integer (items of fewer than 256 annotations) and sums each distinct
-#: count pattern once.
+#: Up to this many categories :func:`within_vector` and :func:`within_matrix` count an
+#: item's categories in the bytes of one integer (items of fewer than 256 annotations)
+#: and sum each distinct count pattern once.
 PACKED_CATEGORIES = 8
 
-#: Slots of :func:`within_matrix`'s table of count patterns (2 ** PATTERN_BITS); it is
-#: emptied into the sums when half full.
+#: Slots of their table of count patterns (2 ** PATTERN_BITS); it is emptied into the
+#: sums when half full.
 PATTERN_BITS = 12
 PATTERN_SLOTS = 1 << PATTERN_BITS
 
