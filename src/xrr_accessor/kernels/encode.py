@@ -19,10 +19,11 @@ MIN_BLOCK = 100_000
 @njit(cache=True, nogil=True)
 def _integer_range(values: np.ndarray, start: int, stop: int) -> tuple[int, int]:
     """min and max of int64 ``values[start:stop]`` (not empty)."""
-    lo = values[start]
-    hi = values[start]
-    for a in range(start, stop):
-        v = values[a]
+    block = values[start:stop]  # a loop over range(start, stop) would not vectorize
+    lo = block[0]
+    hi = block[0]
+    for a in range(block.shape[0]):
+        v = block[a]
         lo = v if v < lo else lo
         hi = v if v > hi else hi
     return lo, hi
@@ -33,11 +34,12 @@ def _float_range(values: np.ndarray, start: int, stop: int) -> tuple[float, floa
     """min and max of float64 ``values[start:stop]`` over the numbers (inf, -inf when
     all are NaN), and whether one is not a whole number. No branch on the values
     (missing values at random would defeat the branch predictor)."""
+    block = values[start:stop]  # a loop over range(start, stop) would not vectorize
     lo = np.inf
     hi = -np.inf
     bad = False
-    for a in range(start, stop):  # NaN fails both comparisons, so it never moves lo or hi
-        v = values[a]
+    for a in range(block.shape[0]):  # NaN fails both comparisons: it never moves lo or hi
+        v = block[a]
         lo = v if v < lo else lo
         hi = v if v > hi else hi
         bad |= (v != np.floor(v)) & (v == v)
@@ -50,21 +52,36 @@ def _slots(values: np.ndarray, base: int, out: np.ndarray, start: int,
     """``out[a] = values[a] - base`` for ``a`` in [start, stop) (NaN: -1 at once), and a
     bit mask of the slots present (bit ``slot & 63``)."""
     bits = np.uint64(0)
-    for a in range(start, stop):
-        v = values[a]
+    block, dest = values[start:stop], out[start:stop]  # loops over views vectorize
+    for a in range(block.shape[0]):
+        v = block[a]
         ok = v == v
         slot = np.int64(v if ok else base) - base
-        out[a] = slot if ok else -1
+        dest[a] = slot if ok else -1
         bits |= (np.uint64(1) << np.uint64(slot & 63)) if ok else np.uint64(0)
     return bits
 
 
 @njit(cache=True, nogil=True)
-def _mark(out: np.ndarray, lookup: np.ndarray, span: int) -> None:
-    """``lookup[slot] = 1`` for every slot in ``out`` (missing: the spare slot ``span``)."""
-    for a in range(out.shape[0]):
-        o = out[a]
-        lookup[o if o >= 0 else span] = 1
+def _lookup(bits: np.uint64, out: np.ndarray, span: int) -> tuple[np.ndarray, int]:
+    """The slots' ranks among the slots present (-1: absent; slot ``span``, missing:
+    -1) and their number K. Present slots from the bit mask up to :data:`MASK_SPAN`
+    slots, else from a pass over ``out`` (a store per value costs more than a pass,
+    so small ranges avoid it)."""
+    lookup = np.zeros(span + 1, dtype=np.int64)
+    if span <= MASK_SPAN:
+        for v in range(span):
+            lookup[v] = (bits >> np.uint64(v)) & np.uint64(1)
+    else:
+        for a in range(out.shape[0]):
+            o = out[a]
+            lookup[o if o >= 0 else span] = 1
+    k = 0
+    for v in range(span):
+        lookup[v] = k if lookup[v] else -1
+        k += lookup[v] >= 0
+    lookup[span] = -1
+    return lookup, k
 
 
 @njit(cache=True, nogil=True)
@@ -72,9 +89,10 @@ def _to_ranks(out: np.ndarray, lookup: np.ndarray, span: int, start: int,
               stop: int) -> None:
     """Slots to ranks: ``out[a] = lookup[out[a]]`` (missing stays -1 through the spare
     slot ``span``)."""
-    for a in range(start, stop):
-        o = out[a]
-        out[a] = lookup[o if o >= 0 else span]
+    dest = out[start:stop]
+    for a in range(dest.shape[0]):
+        o = dest[a]
+        dest[a] = lookup[o if o >= 0 else span]
 
 
 def _codes_from(values: np.ndarray, lo: float, span: int, out: np.ndarray,
@@ -87,17 +105,10 @@ def _codes_from(values: np.ndarray, lo: float, span: int, out: np.ndarray,
     bits = np.uint64(0)
     for b in in_blocks(n, lambda a, z: _slots(values, base, out, a, z), MIN_BLOCK):
         bits |= b
-    present = np.zeros(span + 1, dtype=np.int64)  # slot ``span``: missing
-    if span <= MASK_SPAN:  # no store per value into the table (it costs more than a pass)
-        present[:span] = (bits >> np.arange(span, dtype=np.uint64)) & np.uint64(1)
-    else:
-        _mark(out, present, span)
-    have = present[:span] > 0
-    lookup = np.where(have, np.cumsum(have) - 1, -1).astype(np.int64)
-    lookup = np.append(lookup, -1)
-    if not have.all():  # values absent inside the range: slots to ranks (else equal)
+    lookup, k = _lookup(bits, out, span)
+    if k < span:  # values absent inside the range: slots to ranks (else they are equal)
         in_blocks(n, lambda a, z: _to_ranks(out, lookup, span, a, z), MIN_BLOCK)
-    return (np.flatnonzero(have) + base).astype(dtype)
+    return (np.flatnonzero(lookup[:span] >= 0) + base).astype(dtype)
 
 
 def small_integer_codes(values: np.ndarray, max_span: int,

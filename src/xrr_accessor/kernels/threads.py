@@ -79,6 +79,8 @@ def in_blocks(n: int, fn: Callable[[int, int], T], min_block: int,
     [(0, 10)]
     """
     k = max(1, min(threads or cores(), n // max(min_block, 1)))
+    if k == 1:
+        return [fn(0, n)]
     cut = np.linspace(0, n, k + 1).astype(int)
 
     def block(b: int) -> Callable[[], T]:
