@@ -318,3 +318,34 @@ def test_one_shape_policy_across_entry_points():
     assert isinstance(single, pd.Series)
     assert list(single.index) == ["estimate", "se", "lower", "upper", "p_value"]
     assert single.attrs["n_items"] == 40
+
+
+def test_threads_raise_a_blocks_error_in_the_caller_after_every_block_stopped():
+    """kernels.threads: an exception in a block run on another thread reaches the caller,
+    and only once every block has stopped (none is left running); the first in the
+    calls' order wins; without threads the calls run in order on the caller."""
+    import threading
+    import time
+
+    from xrr_accessor.kernels.threads import concurrently, in_blocks
+
+    done: list[str] = []
+
+    def slow() -> None:
+        time.sleep(0.05)
+        done.append("slow")
+
+    def fail() -> None:
+        raise KeyError("block")
+
+    with pytest.raises(KeyError, match="block"):
+        concurrently([fail, slow])  # fails at once on the caller; slow runs on a thread
+    assert done == ["slow"]  # the other thread had stopped before the error was raised
+    with pytest.raises(ValueError):
+        concurrently([lambda: (_ for _ in ()).throw(ValueError()), fail])  # first in order
+    seen: list[str] = []
+    assert concurrently([lambda: seen.append(threading.current_thread().name) or 1,
+                         lambda: seen.append(threading.current_thread().name) or 2],
+                        parallel=False) == [1, 2]
+    assert seen == [threading.current_thread().name] * 2
+    assert in_blocks(7, lambda lo, hi: (lo, hi), 1, threads=3) == [(0, 2), (2, 4), (4, 7)]
