@@ -314,3 +314,24 @@ def test_bca_ties_with_the_estimate_are_ties_whatever_the_summation_order(seed: 
     kw = dict(ci=0.9, n_boot=50, seed=seed)
     _same(_quiet(lambda: xrr.rater_agreement(ddf, **kw).compute()),
           _quiet(lambda: xrr.rater_agreement(mem, **kw)))
+
+
+def test_item_sums_in_a_dask_partition_take_one_thread(monkeypatch) -> None:
+    """item_disagreement's item sums run in blocks on threads in memory, but on one
+    thread in a dask partition (dask runs partitions in threads of its own): the
+    blocks' thread count asked for, with blocks of 7 groups."""
+    from xrr_accessor.diagnostics import items
+
+    asked: list[object] = []
+    real = items.in_blocks
+    monkeypatch.setattr(items, "MIN_BLOCK", 7)
+    monkeypatch.setattr(items, "in_blocks", lambda n, fn, m, threads=None: asked.append(
+        threads) or real(n, fn, m, threads=threads))
+    df = _frame(3, n_items=60)
+    ddf, mem = _split(df, 2)
+    lazy = _quiet(lambda: xrr.item_disagreement(ddf, replication="pool").compute())
+    assert 1 in asked  # the partitions' sums
+    asked.clear()
+    eager = _quiet(lambda: xrr.item_disagreement(mem, replication="pool"))
+    assert asked and 1 not in asked  # in memory: as many threads as cores
+    _same(lazy, eager)

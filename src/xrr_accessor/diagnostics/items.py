@@ -150,8 +150,8 @@ def summarize(read_: Read, label: int, counts: bool = False) -> dict[str, np.nda
     With ``counts`` at the ordinal level (a dask partition, whose own marginals
     are not the replication's), D is left out and each group's category counts
     ``counts`` (G, K) are returned instead, for :func:`ordinal_d` once the
-    marginals of every partition are known. The arrays are rows of one
-    huge-page-aligned block (:func:`_records`).
+    marginals of every partition are known (one thread: dask runs partitions in
+    its own). The arrays are rows of one huge-page-aligned block (:func:`_records`).
     """
     offsets, order = read_.grouped()
     codes = read_.codes(label)
@@ -167,7 +167,7 @@ def summarize(read_: Read, label: int, counts: bool = False) -> dict[str, np.nda
     def sums(v: np.ndarray, form: int, scale: float, root: bool) -> None:  # reads dist late
         in_blocks(len(offsets) - 1, lambda lo, hi: item_summary_into(  # groups in threads
             offsets, order, codes, v, dist, k, n_rep, form, ints, floats, scale, root, lo,
-            hi), MIN_BLOCK)
+            hi), MIN_BLOCK, threads=1 if counts else None)
 
     if form == MATRIX and later:
         form = NOMINAL  # D once the marginals are known; the rest needs no D
