@@ -164,7 +164,7 @@ def summarize(read_: Read, label: int, counts: bool = False) -> dict[str, np.nda
     dist = np.zeros((0, 0, 0))
     ints, floats = _records(len(offsets) - 1)
 
-    def sums(v: np.ndarray, form: int, scale: float, root: bool) -> None:  # reads dist late
+    def sums(v: np.ndarray, dist: np.ndarray, form: int, scale: float, root: bool) -> None:
         in_blocks(len(offsets) - 1, lambda lo, hi: item_summary_into(  # groups in threads
             offsets, order, codes, v, dist, k, n_rep, form, ints, floats, scale, root, lo,
             hi), MIN_BLOCK, threads=1 if counts else None)
@@ -172,7 +172,7 @@ def summarize(read_: Read, label: int, counts: bool = False) -> dict[str, np.nda
     if form == MATRIX and later:
         form = NOMINAL  # D once the marginals are known; the rest needs no D
     elif form == MATRIX:
-        sums(vals, NOMINAL, 1.0, False)
+        sums(vals, dist, NOMINAL, 1.0, False)
         marginals = _marginals(ints[0], _key(read_), codes, n_rep, k)
         dist = np.stack([dist_for(read_, label, marginals[r]) for r in range(n_rep)])
     # interval: values divided by a power of two (exact) so the squared differences
@@ -180,7 +180,7 @@ def summarize(read_: Read, label: int, counts: bool = False) -> dict[str, np.nda
     big = float(np.abs(vals).max()) if form == MOMENTS and vals.size else 0.0
     shift = int(np.frexp(big)[1]) if big > 0 and np.isfinite(big) else 0
     scale = 2.0**shift if shift < 1024 else 1.0  # 2^1024 is not a double: ldexp below
-    sums(np.ldexp(vals, -shift), form, scale, not later)  # D over the pair sums unless counts
+    sums(np.ldexp(vals, -shift), dist, form, scale, not later)  # D from pair sums unless counts
     if shift >= 1024:
         np.ldexp(floats, shift, out=floats)
     n, pair_sum, (lo, hi, mean) = ints[0], floats[0], floats[1:]
