@@ -145,6 +145,37 @@ def test_item_counts_packed_and_in_a_table_equal_naive(n_cat, level):
         _same_item_row(row, want[("P0", item)])
 
 
+@pytest.mark.parametrize("level", ["nominal", "interval", "ordinal"])
+def test_item_records_per_count_pattern_equal_naive_past_a_full_table(level):
+    """Up to 8 categories a group's record is computed once per distinct count
+    pattern and kept in a table of 4,096 slots that starts again when half full:
+    over 2,048 distinct patterns in one block (the table starts again), each
+    pattern also in a second item with its rows in another order (a record read
+    back from the table), rows not grouped by item, non-integer values; against
+    the naive loops, and the two items of a pattern equal to the last bit."""
+    rng = np.random.default_rng(11)
+    n_first = 3000
+    rows, twin = [], {}
+    for i in range(n_first):
+        values = rng.integers(0, 8, int(rng.integers(2, 13))) * 0.7 - 2.1
+        rows += [(i, f"r{k}", v) for k, v in enumerate(values)]
+        twin[i] = n_first + i
+        rows += [(n_first + i, f"r{k}", v) for k, v in enumerate(rng.permutation(values))]
+    df = pd.DataFrame(rows, columns=["item", "rater", "value"]).sample(
+        frac=1.0, random_state=1)  # rows out of item order: read through the sort
+    patterns = df[df["item"] < n_first].groupby("item")["value"].apply(
+        lambda v: tuple(sorted(v)))
+    assert patterns.nunique() > 2048  # more than half the table: it starts again
+    got, _ = quietly(xrr.item_disagreement, df, level=level)
+    want = naive_items(df.assign(pool="P0"), level)
+    assert len(got) == len(want)
+    for item, row in got.iterrows():
+        _same_item_row(row, want[("P0", item)])
+    for i, j in list(twin.items())[:: 7]:
+        pd.testing.assert_series_equal(got.loc[i], got.loc[j], check_names=False,
+                                       check_exact=True)
+
+
 @pytest.mark.parametrize("kind", ["int64", "float", "str"])
 def test_item_mode_is_the_category_not_its_code(kind):
     """The mode column holds the category (written by the row kernel for integer

@@ -17,15 +17,8 @@ import pandas as pd
 
 from ..engine.levels import Level
 from ..engine.staged import Job, Part, Pieces, Planned, Staged
-from ..kernels.ranking import (
-    MATRIX,
-    MOMENTS,
-    NOMINAL,
-    item_rows,
-    item_summary_into,
-    ranked_groups,
-    root_mean,
-)
+from ..kernels.item_sums import MATRIX, MOMENTS, NOMINAL, item_summary_into
+from ..kernels.ranking import item_rows, ranked_groups, root_mean
 from ..kernels.threads import in_blocks
 from ..lazy import deferrable
 from ._common import (

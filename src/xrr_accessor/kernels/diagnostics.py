@@ -10,7 +10,7 @@ per-item kernel, up to 8 categories, in the bytes of one integer), so there is
 no items x categories table and each pass is O(N) plus, for a K x K
 disagreement, O(k^2) per group or annotation for its k distinct categories.
 Only numpy and numba are imported here (and the per-item kernel from
-:mod:`.ranking`, beside the table it feeds).
+:mod:`.item_sums`, beside the table it feeds).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from .ranking import MATRIX, MOMENTS, NOMINAL, item_summary_into
+from .item_sums import MATRIX, MOMENTS, NOMINAL, item_summary_into
 
 _JIT: dict[str, Any] = {"cache": True, "nogil": True, "fastmath": False}
 

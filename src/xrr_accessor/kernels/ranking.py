@@ -1,5 +1,5 @@
-"""The per-item table's kernels: each item's sums, the order of the rows from the
-largest score (in O(n)), the rows."""
+"""The per-item table's kernels: the order of the rows from the largest score (in
+O(n)) and the rows (each item's sums: :mod:`.item_sums`)."""
 
 from __future__ import annotations
 
@@ -9,17 +9,10 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-__all__ = ["DISTINCT", "MATRIX", "MOMENTS", "NOMINAL", "PACKED", "RADIX_BITS", "item_rows",
-           "item_summary_into", "ranked_groups", "root_mean"]
+__all__ = ["DISTINCT", "RADIX_BITS", "item_rows", "ranked_groups", "root_mean"]
 
 _JIT: dict[str, Any] = {"cache": True, "nogil": True, "fastmath": False}
 
-
-#: ``form`` of :func:`item_summary_into`: nominal (0/1), interval (moments), K x K matrix.
-NOMINAL, MOMENTS, MATRIX = 0, 1, 2
-
-#: Up to this many categories :func:`item_summary_into` counts a group's in one integer.
-PACKED = 8
 
 #: Bits of the key sorted per pass of the radix sort (four passes over 64 bits).
 RADIX_BITS = 16
@@ -28,7 +21,8 @@ RADIX = 1 << RADIX_BITS
 #: Up to this many distinct scores, one counting sort by the score's rank among them
 #: replaces the radix passes (scores of a few annotations per item on a scale repeat).
 DISTINCT = 1024
-_SLOTS = 4 * DISTINCT  # open-addressing table, at most a quarter full
+_SLOT_BITS = 12
+_SLOTS = 1 << _SLOT_BITS  # open-addressing table of 4 * DISTINCT: at most a quarter full
 
 
 @njit(**_JIT)
@@ -59,7 +53,9 @@ def _by_distinct(key: np.ndarray, item: np.ndarray, out: np.ndarray,
     k = 0
     for a in range(n):
         v = key[a]
-        h = ((v * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(40)) & mask
+        # the product's top bits (the best mixed; a middle slice of it sent the few
+        # keys of a rating scale's D values into long chains of collisions: 8x slower)
+        h = (v * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(64 - _SLOT_BITS)
         while slot_id[h] >= 0 and slot_key[h] != v:
             h = (h + np.uint64(1)) & mask
         if slot_id[h] < 0:
@@ -177,7 +173,7 @@ def item_rows(order: np.ndarray, ints: np.ndarray, floats: np.ndarray, n_rep: in
     :func:`ranked_groups`), written into memory the caller allocates.
 
     Per group g: ``ints[:, g]`` = annotations, mode code, mode count and
-    ``floats[:, g]`` = D, lo, hi, mean (:func:`item_summary_into`'s rows).
+    ``floats[:, g]`` = D, lo, hi, mean (:func:`.item_sums.item_summary_into`'s rows).
     ``out_floats`` (2 or 4, M): D, mode share, and with 4 rows the mean and
     spread (max - min); ``out_ints`` (4 or 5, M): annotations, the mode
     (``cats[code]``; its code when ``cats`` is empty), competition rank within
@@ -233,114 +229,3 @@ def item_rows(order: np.ndarray, ints: np.ndarray, floats: np.ndarray, n_rep: in
         if with_rep:
             out_ints[4, i] = r
         undefined[i] = d != d
-
-
-@njit(**_JIT)
-def item_summary_into(offsets: np.ndarray, order: np.ndarray, codes: np.ndarray,
-                      values: np.ndarray, dist: np.ndarray, n_cat: int, n_rep: int,
-                      form: int, ints: np.ndarray, floats: np.ndarray, scale: float,
-                      root: bool, lo_group: int, hi_group: int) -> None:
-    """:func:`~xrr_accessor.kernels.diagnostics.item_summary` written into ``ints``
-    (4, >= G) rows n, mode, mode_count, n_modes and ``floats`` (4, >= G) rows
-    pair_sum, lo, hi, mean (memory the caller allocates: one block of records, not
-    eight arrays to fault in); lo, hi and mean times ``scale`` (a power of two:
-    exact; ``values`` scaled by its inverse keep squares in range). With ``root``
-    D in place of pair_sum (as :func:`root_mean`). Only the groups ``lo_group`` to
-    ``hi_group`` - 1 are summed (and only their columns written): blocks of groups
-    in threads write disjoint memory."""
-    numeric = values.shape[0] > 0
-    n, mode, mode_count, n_modes = ints[0], ints[1], ints[2], ints[3]
-    pair_sum, lo, hi, mean = floats[0], floats[1], floats[2], floats[3]
-    inplace = order.shape[0] == 0
-    # up to PACKED categories (no K x K matrix), a group of fewer than 256 rows counts
-    # its categories in the bytes of one integer: no scratch table, no branch per row
-    packed = n_cat <= PACKED and form != MATRIX
-    count = np.zeros(n_cat, dtype=np.int64)
-    seen = np.empty(n_cat, dtype=np.int64)
-    for g in range(lo_group, hi_group):
-        start, stop = offsets[g], offsets[g + 1]
-        while start < stop and (codes[start] if inplace else codes[order[start]]) < 0:
-            start += 1  # the first annotation: its value shifts the group's
-        small = packed and stop - start < 256
-        m = 0
-        k = 0
-        bag = np.uint64(0)
-        s1 = 0.0
-        s2 = 0.0
-        shift = values[codes[start] if inplace else codes[order[start]]] if (
-            numeric and start < stop) else np.nan
-        low = shift
-        high = shift
-        for p in range(start, stop):
-            c = codes[p] if inplace else codes[order[p]]
-            if c < 0:
-                continue
-            m += 1
-            if small:
-                bag += np.uint64(1) << np.uint64(8 * c)
-            else:
-                if count[c] == 0:
-                    seen[k] = c
-                    k += 1
-                count[c] += 1
-            if numeric:
-                v = values[c]
-                low = min(low, v)
-                high = max(high, v)
-                s1 += v - shift
-                s2 += (v - shift) ** 2
-        n[g] = m
-        lo[g] = low * scale
-        hi[g] = high * scale
-        mean[g] = np.nan
-        pair_sum[g] = 0.0
-        mode[g] = -1
-        mode_count[g] = 0
-        n_modes[g] = 0
-        if m == 0:
-            if root:
-                pair_sum[g] = np.nan
-            continue
-        if numeric:
-            mean[g] = (shift + s1 / m) * scale
-        best = -1
-        top = 0
-        ties = 0
-        sq = 0
-        if small:  # without a branch per category (their order is random)
-            for c in range(n_cat):
-                cu = int((bag >> np.uint64(8 * c)) & np.uint64(255))
-                sq += cu * cu
-                top = max(top, cu)
-            for c in range(n_cat - 1, -1, -1):  # the smallest code at the top count
-                at_top = int((bag >> np.uint64(8 * c)) & np.uint64(255)) == top
-                best = c if at_top else best
-                ties += at_top
-        else:
-            for u in range(k):
-                c = seen[u]
-                cu = count[c]
-                sq += cu * cu
-                if form == MATRIX:
-                    r = g % n_rep if n_rep > 1 else 0
-                    for w in range(u + 1, k):
-                        pair_sum[g] += cu * count[seen[w]] * dist[r, c, seen[w]]
-                if cu > top:
-                    top = cu
-                    best = c
-                    ties = 1
-                elif cu == top:
-                    ties += 1
-                    best = min(best, c)
-            for u in range(k):
-                count[seen[u]] = 0  # reset the scratch for the next group
-        if form == MOMENTS:
-            pair_sum[g] = max(m * s2 - s1 * s1, 0.0)
-        elif form == NOMINAL:
-            pair_sum[g] = (m * m - sq) / 2.0
-        if root:
-            pair_sum[g] = math.sqrt(pair_sum[g] / (m * (m - 1) / 2.0)) * scale if m >= 2 \
-                else np.nan
-        mode[g] = best
-        mode_count[g] = top
-        n_modes[g] = ties

@@ -1,0 +1,227 @@
+"""Each item's sums, one record per (item, replication) group: its annotations,
+their disagreement summed over pairs, the mode, the lowest and highest value and
+the mean. They feed the per-item table (:mod:`.ranking` orders its rows) and the
+gold and validity diagnostics (:func:`.diagnostics.item_summary`).
+
+A group of fewer than 256 annotations on at most :data:`PACKED` categories (and a
+disagreement that is not a K x K matrix) is a function of its count pattern only:
+n_c in byte c of one integer, from a row loop with no branch. Each distinct pattern's
+record is computed once and kept in a small table (a few ratings on a short scale
+make few patterns: 126 for five ratings on five categories); every other group
+counts its categories in a scratch table.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+__all__ = ["MATRIX", "MOMENTS", "NOMINAL", "PACKED", "PATTERN_BITS", "item_summary_into"]
+
+_JIT: dict[str, Any] = {"cache": True, "nogil": True, "fastmath": False}
+
+#: ``form`` of :func:`item_summary_into`: nominal (0/1), interval (moments), K x K matrix.
+NOMINAL, MOMENTS, MATRIX = 0, 1, 2
+
+#: Up to this many categories a group's counts are one integer's bytes (its pattern).
+PACKED = 8
+
+#: Slots of the table of patterns' records (2 ** PATTERN_BITS); it starts again empty
+#: when half full.
+PATTERN_BITS = 12
+_SLOTS = 1 << PATTERN_BITS
+
+
+@njit(**_JIT, inline="always")  # inlined: one call per distinct pattern, not per group
+def _pattern_record(bag: np.uint64, n_cat: int, values: np.ndarray, form: int,
+                    scale: float, root: bool, rec_i: np.ndarray, rec_f: np.ndarray,
+                    h: int) -> None:  # pragma: no cover - compiled by numba
+    """The record of every group whose count pattern is ``bag`` (n_c in byte c, at
+    least one annotation) into slot ``h``: ``rec_i[h]`` n, mode (the smallest code
+    at the top count), mode count, modes tied; ``rec_f[h]`` pair sum (D with
+    ``root``), lo, hi, mean (:func:`item_summary_into`'s rows). Numbers are
+    shifted by the lowest category's value before the moments (no difference
+    changes; integers stay exact)."""
+    m = 0
+    sq = 0
+    top = 0
+    for c in range(n_cat):
+        cu = int((bag >> np.uint64(8 * c)) & np.uint64(255))
+        m += cu
+        sq += cu * cu
+        top = max(top, cu)
+    best = -1
+    ties = 0
+    for c in range(n_cat - 1, -1, -1):  # the smallest code at the top count
+        at_top = int((bag >> np.uint64(8 * c)) & np.uint64(255)) == top
+        best = c if at_top else best
+        ties += at_top
+    s1 = 0.0
+    s2 = 0.0
+    low = np.nan
+    high = np.nan
+    mean = np.nan
+    if values.shape[0] > 0:
+        first = True
+        shift = 0.0
+        for c in range(n_cat):
+            cu = float(int((bag >> np.uint64(8 * c)) & np.uint64(255)))
+            if cu == 0.0:
+                continue
+            v = values[c]
+            if first:
+                first = False
+                shift = v
+                low = v
+                high = v
+            low = min(low, v)
+            high = max(high, v)
+            s1 += cu * (v - shift)
+            s2 += cu * (v - shift) ** 2
+        mean = (shift + s1 / m) * scale
+    pair_sum = 0.0
+    if form == MOMENTS:
+        pair_sum = max(m * s2 - s1 * s1, 0.0)
+    elif form == NOMINAL:
+        pair_sum = (m * m - sq) / 2.0
+    if root:
+        pair_sum = math.sqrt(pair_sum / (m * (m - 1) / 2.0)) * scale if m >= 2 else np.nan
+    rec_i[h, 0] = m
+    rec_i[h, 1] = best
+    rec_i[h, 2] = top
+    rec_i[h, 3] = ties
+    rec_f[h, 0] = pair_sum
+    rec_f[h, 1] = low * scale
+    rec_f[h, 2] = high * scale
+    rec_f[h, 3] = mean
+
+
+@njit(**_JIT)
+def item_summary_into(offsets: np.ndarray, order: np.ndarray, codes: np.ndarray,
+                      values: np.ndarray, dist: np.ndarray, n_cat: int, n_rep: int,
+                      form: int, ints: np.ndarray, floats: np.ndarray, scale: float,
+                      root: bool, lo_group: int, hi_group: int) -> None:
+    """:func:`~xrr_accessor.kernels.diagnostics.item_summary` written into ``ints``
+    (4, >= G) rows n, mode, mode_count, n_modes and ``floats`` (4, >= G) rows
+    pair_sum, lo, hi, mean (memory the caller allocates: one block of records, not
+    eight arrays to fault in); lo, hi and mean times ``scale`` (a power of two:
+    exact; ``values`` scaled by its inverse keep squares in range). With ``root``
+    D in place of pair_sum (as :func:`.ranking.root_mean`). Only the groups
+    ``lo_group`` to ``hi_group`` - 1 are summed (and only their columns written):
+    blocks of groups in threads write disjoint memory. A group's record depends on
+    its annotations only, not on the order of its rows or on the block it is in."""
+    numeric = values.shape[0] > 0
+    n, mode, mode_count, n_modes = ints[0], ints[1], ints[2], ints[3]
+    pair_sum, lo, hi, mean = floats[0], floats[1], floats[2], floats[3]
+    inplace = order.shape[0] == 0
+    packed = n_cat <= PACKED and form != MATRIX  # groups of < 256 rows: by pattern
+    keys = np.zeros(_SLOTS if packed else 0, dtype=np.uint64)  # 0: a free slot
+    rec_i = np.empty((_SLOTS if packed else 0, 4), dtype=np.int64)
+    rec_f = np.empty((_SLOTS if packed else 0, 4), dtype=np.float64)
+    used = 0
+    mask = np.uint64(_SLOTS - 1)
+    count = np.zeros(n_cat, dtype=np.int64)
+    seen = np.empty(n_cat, dtype=np.int64)
+    for g in range(lo_group, hi_group):
+        start, stop = offsets[g], offsets[g + 1]
+        if packed and stop - start < 256:
+            bag = np.uint64(0)
+            for p in range(start, stop):
+                c = codes[p] if inplace else codes[order[p]]
+                bag += (np.uint64(1) << np.uint64(8 * c)) if c >= 0 else np.uint64(0)
+            if bag != np.uint64(0):
+                h = (bag * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(64 - PATTERN_BITS)
+                while keys[h] != np.uint64(0) and keys[h] != bag:
+                    h = (h + np.uint64(1)) & mask
+                if keys[h] == np.uint64(0):  # a new pattern
+                    if 2 * used >= _SLOTS:  # half full: start again with it alone
+                        keys[:] = 0
+                        used = 0
+                        h = (bag * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(
+                            64 - PATTERN_BITS)
+                    keys[h] = bag
+                    used += 1
+                    _pattern_record(bag, n_cat, values, form, scale, root, rec_i, rec_f,
+                                    h)
+                n[g] = rec_i[h, 0]
+                mode[g] = rec_i[h, 1]
+                mode_count[g] = rec_i[h, 2]
+                n_modes[g] = rec_i[h, 3]
+                pair_sum[g] = rec_f[h, 0]
+                lo[g] = rec_f[h, 1]
+                hi[g] = rec_f[h, 2]
+                mean[g] = rec_f[h, 3]
+                continue
+        while start < stop and (codes[start] if inplace else codes[order[start]]) < 0:
+            start += 1  # the first annotation: its value shifts the group's
+        m = 0
+        k = 0
+        s1 = 0.0
+        s2 = 0.0
+        shift = values[codes[start] if inplace else codes[order[start]]] if (
+            numeric and start < stop) else np.nan
+        low = shift
+        high = shift
+        for p in range(start, stop):
+            c = codes[p] if inplace else codes[order[p]]
+            if c < 0:
+                continue
+            m += 1
+            if count[c] == 0:
+                seen[k] = c
+                k += 1
+            count[c] += 1
+            if numeric:
+                v = values[c]
+                low = min(low, v)
+                high = max(high, v)
+                s1 += v - shift
+                s2 += (v - shift) ** 2
+        n[g] = m
+        lo[g] = low * scale
+        hi[g] = high * scale
+        mean[g] = np.nan
+        pair_sum[g] = 0.0
+        mode[g] = -1
+        mode_count[g] = 0
+        n_modes[g] = 0
+        if m == 0:
+            if root:
+                pair_sum[g] = np.nan
+            continue
+        if numeric:
+            mean[g] = (shift + s1 / m) * scale
+        best = -1
+        top = 0
+        ties = 0
+        sq = 0
+        for u in range(k):
+            c = seen[u]
+            cu = count[c]
+            sq += cu * cu
+            if form == MATRIX:
+                r = g % n_rep if n_rep > 1 else 0
+                for w in range(u + 1, k):
+                    pair_sum[g] += cu * count[seen[w]] * dist[r, c, seen[w]]
+            if cu > top:
+                top = cu
+                best = c
+                ties = 1
+            elif cu == top:
+                ties += 1
+                best = min(best, c)
+        for u in range(k):
+            count[seen[u]] = 0  # reset the scratch for the next group
+        if form == MOMENTS:
+            pair_sum[g] = max(m * s2 - s1 * s1, 0.0)
+        elif form == NOMINAL:
+            pair_sum[g] = (m * m - sq) / 2.0
+        if root:
+            pair_sum[g] = math.sqrt(pair_sum[g] / (m * (m - 1) / 2.0)) * scale if m >= 2 \
+                else np.nan
+        mode[g] = best
+        mode_count[g] = top
+        n_modes[g] = ties
