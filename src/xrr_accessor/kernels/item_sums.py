@@ -68,8 +68,8 @@ def _pattern_record(bag: np.uint64, n_cat: int, values: np.ndarray, form: int,
         first = True
         shift = 0.0
         for c in range(n_cat):
-            cu = float(int((bag >> np.uint64(8 * c)) & np.uint64(255)))
-            if cu == 0.0:
+            x = float(int((bag >> np.uint64(8 * c)) & np.uint64(255)))
+            if x == 0.0:
                 continue
             v = values[c]
             if first:
@@ -79,8 +79,8 @@ def _pattern_record(bag: np.uint64, n_cat: int, values: np.ndarray, form: int,
                 high = v
             low = min(low, v)
             high = max(high, v)
-            s1 += cu * (v - shift)
-            s2 += cu * (v - shift) ** 2
+            s1 += x * (v - shift)
+            s2 += x * (v - shift) ** 2
         mean = (shift + s1 / m) * scale
     pair_sum = 0.0
     if form == MOMENTS:
