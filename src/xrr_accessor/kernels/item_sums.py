@@ -111,8 +111,10 @@ def item_summary_into(offsets: np.ndarray, order: np.ndarray, codes: np.ndarray,
     exact; ``values`` scaled by its inverse keep squares in range). With ``root``
     D in place of pair_sum (as :func:`.ranking.root_mean`). Only the groups
     ``lo_group`` to ``hi_group`` - 1 are summed (and only their columns written):
-    blocks of groups in threads write disjoint memory. A group's record depends on
-    its annotations only, not on the order of its rows or on the block it is in."""
+    blocks of groups in threads write disjoint memory. A record does not depend on
+    the block its group is in; by count pattern, not on the order of its rows either
+    (the general route shifts numbers by the group's first value: the last bits of
+    the mean and the interval D can depend on the rows' order)."""
     numeric = values.shape[0] > 0
     n, mode, mode_count, n_modes = ints[0], ints[1], ints[2], ints[3]
     pair_sum, lo, hi, mean = floats[0], floats[1], floats[2], floats[3]
