@@ -124,10 +124,38 @@ def test_items_figure_axis_names_the_unit_of_its_level(level):
                        "score": [1, 5, 2, 3, 3, 3]})
     table = xrr.item_disagreement(df, level=level)
     ax = plots.items(table)
-    assert ax.get_xlabel().startswith(f"D_i, {plots.D_UNITS[level]} (n:")
+    assert " ".join(ax.get_xlabel().split()).startswith(f"D_i, {plots.D_UNITS[level]} (n:")
     assert [p.get_width() for p in ax.patches] == pytest.approx(
         table["disagreement"].tolist())
     # xarray input: its table is a Dataset, whose level is in its attrs too
     ds = df.set_index(["item", "rater"]).to_xarray()
     ax = plots.items(xrr.item_disagreement(ds, level=level))
-    assert ax.get_xlabel().startswith(f"D_i, {plots.D_UNITS[level]} (n:")
+    assert " ".join(ax.get_xlabel().split()).startswith(f"D_i, {plots.D_UNITS[level]} (n:")
+
+
+@pytest.mark.parametrize("level", ["nominal", "ordinal", "interval"])
+@pytest.mark.parametrize("name_length", [8, 40])
+def test_items_figure_text_stays_inside_the_figure(level, name_length):
+    """A one-pool page of Roitero et al.'s S6 ratings (a new-user trial): the items
+    figure's x label, the level's unit and a sentence on the ties at the top, ran past
+    the figure's right edge and was cut off mid-word. With short and long item names
+    and ties at the top, every line of the label, the title and the item names are
+    drawn inside the figure, and the label still says all of it."""
+    rng = np.random.default_rng(name_length)
+    rows = []
+    for i in range(40):  # the same 10 ratings for every item: all tie
+        name = f"item_{i}_" + "x" * name_length
+        rows += [(name, f"r{k}", int(v)) for k, v in enumerate(rng.permutation(
+            [0, 0, 1, 1, 2, 2, 3, 3, 4, 5]))]
+    df = pd.DataFrame(rows, columns=["item", "rater", "score"])
+    ax = plots.items(xrr.item_disagreement(df, level=level), top=10)
+    fig = ax.figure
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    texts = [ax.xaxis.label, ax.title, *ax.get_yticklabels()]
+    for text in texts:
+        box = text.get_window_extent(renderer)
+        assert fig.bbox.x0 <= box.x0 and box.x1 <= fig.bbox.x1, (text.get_text(), box)
+    said = " ".join(ax.get_xlabel().split())
+    assert said.startswith(f"D_i, {plots.D_UNITS[level]} (n: the item's annotations)")
+    assert "40 items tie at the top value" in said

@@ -103,9 +103,11 @@ def items(table: Any, label: Any = None, top: int = 20, kind: str = "top",
     ax.set_yticks(y, [f"{who}  (n={n})" for who, n in zip(
         _cell_names(best.index), best["n_annotations"], strict=True)], fontsize=8)
     unit = D_UNITS.get(str(frame.attrs.get("level")), "")
-    ax.set(xlabel=f"D_i{', ' + unit if unit else ''} (n: the item's annotations)"
-           + (f"\n{_wrap(tie)}" if tie else ""),
-           title=f"Most disagreed-on items{': ' + name if name else ''}")
+    # wrapped and ended at the axes' right edge: the long item names on the left push
+    # the axes right, and a label centred under them ran past the figure's edge
+    ax.set_xlabel(_wrap(f"D_i{', ' + unit if unit else ''} (n: the item's annotations)")
+                  + (f"\n{_wrap(tie)}" if tie else ""), loc="right")
+    ax.set_title(f"Most disagreed-on items{': ' + name if name else ''}")
     return ax
 
 
@@ -116,7 +118,7 @@ D_UNITS = {"nominal": "root share of differing pairs, at most 1",
            "interval": "in the ratings' unit", "ratio": "no unit, at most 1"}
 
 
-def _wrap(text: str, width: int = 70) -> str:
+def _wrap(text: str, width: int = 56) -> str:
     import textwrap
 
     return figure_text("\n".join(textwrap.wrap(text, width)))
