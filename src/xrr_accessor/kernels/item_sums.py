@@ -3,12 +3,13 @@ their disagreement summed over pairs, the mode, the lowest and highest value and
 the mean. They feed the per-item table (:mod:`.ranking` orders its rows) and the
 gold and validity diagnostics (:func:`.diagnostics.item_summary`).
 
-A group of fewer than 256 annotations on at most :data:`PACKED` categories (and a
-disagreement that is not a K x K matrix) is a function of its count pattern only:
-n_c in byte c of one integer, from a row loop with no branch. Each distinct pattern's
-record is computed once and kept in a small table (a few ratings on a short scale
-make few patterns: 126 for five ratings on five categories); every other group
-counts its categories in a scratch table.
+A group of fewer than 256 annotations on at most :data:`.within.PACKED_CATEGORIES`
+categories (and a disagreement that is not a K x K matrix) is a function of its count
+pattern only: n_c in byte c of one integer, from a row loop with no branch. Each
+distinct pattern's record is computed once and kept in a small table, :mod:`.within`'s
+table of patterns (a few ratings on a short scale make few patterns: 126 for five
+ratings on five categories); every other group counts its categories in a scratch
+table.
 """
 
 from __future__ import annotations
@@ -19,20 +20,14 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-__all__ = ["MATRIX", "MOMENTS", "NOMINAL", "PACKED", "PATTERN_BITS", "item_summary_into"]
+from .within import PACKED_CATEGORIES, PATTERN_SLOTS, count_in, pattern_slot
+
+__all__ = ["MATRIX", "MOMENTS", "NOMINAL", "item_summary_into"]
 
 _JIT: dict[str, Any] = {"cache": True, "nogil": True, "fastmath": False}
 
 #: ``form`` of :func:`item_summary_into`: nominal (0/1), interval (moments), K x K matrix.
 NOMINAL, MOMENTS, MATRIX = 0, 1, 2
-
-#: Up to this many categories a group's counts are one integer's bytes (its pattern).
-PACKED = 8
-
-#: Slots of the table of patterns' records (2 ** PATTERN_BITS); it starts again empty
-#: when half full.
-PATTERN_BITS = 12
-_SLOTS = 1 << PATTERN_BITS
 
 
 @njit(**_JIT, inline="always")  # inlined: one call per distinct pattern, not per group
@@ -49,14 +44,14 @@ def _pattern_record(bag: np.uint64, n_cat: int, values: np.ndarray, form: int,
     sq = 0
     top = 0
     for c in range(n_cat):
-        cu = int((bag >> np.uint64(8 * c)) & np.uint64(255))
+        cu = count_in(bag, c)
         m += cu
         sq += cu * cu
         top = max(top, cu)
     best = -1
     ties = 0
     for c in range(n_cat - 1, -1, -1):  # the smallest code at the top count
-        at_top = int((bag >> np.uint64(8 * c)) & np.uint64(255)) == top
+        at_top = count_in(bag, c) == top
         best = c if at_top else best
         ties += at_top
     s1 = 0.0
@@ -68,7 +63,7 @@ def _pattern_record(bag: np.uint64, n_cat: int, values: np.ndarray, form: int,
         first = True
         shift = 0.0
         for c in range(n_cat):
-            x = float(int((bag >> np.uint64(8 * c)) & np.uint64(255)))
+            x = float(count_in(bag, c))
             if x == 0.0:
                 continue
             v = values[c]
@@ -119,12 +114,11 @@ def item_summary_into(offsets: np.ndarray, order: np.ndarray, codes: np.ndarray,
     n, mode, mode_count, n_modes = ints[0], ints[1], ints[2], ints[3]
     pair_sum, lo, hi, mean = floats[0], floats[1], floats[2], floats[3]
     inplace = order.shape[0] == 0
-    packed = n_cat <= PACKED and form != MATRIX  # groups of < 256 rows: by pattern
-    keys = np.zeros(_SLOTS if packed else 0, dtype=np.uint64)  # 0: a free slot
-    rec_i = np.empty((_SLOTS if packed else 0, 4), dtype=np.int64)
-    rec_f = np.empty((_SLOTS if packed else 0, 4), dtype=np.float64)
+    packed = n_cat <= PACKED_CATEGORIES and form != MATRIX  # < 256 rows: by pattern
+    keys = np.zeros(PATTERN_SLOTS if packed else 0, dtype=np.uint64)  # 0: a free slot
+    rec_i = np.empty((PATTERN_SLOTS if packed else 0, 4), dtype=np.int64)
+    rec_f = np.empty((PATTERN_SLOTS if packed else 0, 4), dtype=np.float64)
     used = 0
-    mask = np.uint64(_SLOTS - 1)
     count = np.zeros(n_cat, dtype=np.int64)
     seen = np.empty(n_cat, dtype=np.int64)
     for g in range(lo_group, hi_group):
@@ -135,15 +129,12 @@ def item_summary_into(offsets: np.ndarray, order: np.ndarray, codes: np.ndarray,
                 c = codes[p] if inplace else codes[order[p]]
                 bag += (np.uint64(1) << np.uint64(8 * c)) if c >= 0 else np.uint64(0)
             if bag != np.uint64(0):
-                h = (bag * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(64 - PATTERN_BITS)
-                while keys[h] != np.uint64(0) and keys[h] != bag:
-                    h = (h + np.uint64(1)) & mask
+                h = pattern_slot(keys, bag)
                 if keys[h] == np.uint64(0):  # a new pattern
-                    if 2 * used >= _SLOTS:  # half full: start again with it alone
+                    if 2 * used >= PATTERN_SLOTS:  # half full: start again with it alone
                         keys[:] = 0
                         used = 0
-                        h = (bag * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(
-                            64 - PATTERN_BITS)
+                        h = pattern_slot(keys, bag)
                     keys[h] = bag
                     used += 1
                     _pattern_record(bag, n_cat, values, form, scale, root, rec_i, rec_f,

@@ -132,6 +132,23 @@ PATTERN_BITS = 12
 PATTERN_SLOTS = 1 << PATTERN_BITS
 
 
+@njit(cache=True, nogil=True, inline="always")
+def pattern_slot(keys: np.ndarray, bag: np.uint64) -> np.uint64:  # pragma: no cover
+    """The slot of count pattern ``bag`` in a table of :data:`PATTERN_SLOTS` ``keys``
+    (0: a free slot), or the free slot where it goes: open addressing on the top
+    :data:`PATTERN_BITS` bits of a multiplicative hash (the best-mixed bits)."""
+    h = (bag * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(64 - PATTERN_BITS)
+    while keys[h] != np.uint64(0) and keys[h] != bag:
+        h = (h + np.uint64(1)) & np.uint64(PATTERN_SLOTS - 1)
+    return h
+
+
+@njit(cache=True, nogil=True, inline="always")
+def count_in(bag: np.uint64, c: int) -> int:  # pragma: no cover - compiled by numba
+    """n_c of count pattern ``bag``: its byte ``c``."""
+    return int((bag >> np.uint64(8 * c)) & np.uint64(255))
+
+
 @njit(cache=True, nogil=True, inline="always")  # inlined: a call per item costs 2x
 def _count_pattern(offsets: np.ndarray, order: np.ndarray, codes: np.ndarray, lab: int,
                    i: int, keys: np.ndarray, wsum: np.ndarray,
@@ -148,10 +165,7 @@ def _count_pattern(offsets: np.ndarray, order: np.ndarray, codes: np.ndarray, la
         bag += (np.uint64(1) << np.uint64(8 * c)) if ok else np.uint64(0)
     if bag == np.uint64(0):
         return 0
-    mask = np.uint64(PATTERN_SLOTS - 1)
-    h = (bag * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(64 - PATTERN_BITS)
-    while keys[h] != np.uint64(0) and keys[h] != bag:
-        h = (h + np.uint64(1)) & mask
+    h = pattern_slot(keys, bag)
     new = keys[h] == np.uint64(0)
     keys[h] = bag
     wsum[h] += w
@@ -176,14 +190,14 @@ def _add_patterns(keys: np.ndarray, wsum: np.ndarray, n_cat: int, top: int,
         wsum[h] = 0.0
         m = 0
         for c in range(n_cat):
-            m += int((bag >> np.uint64(8 * c)) & np.uint64(255))
+            m += count_in(bag, c)
         s = min(m, top)
         m_hist[s] += 1.0 * w
         if m < 2:
             continue
         inv = 1.0 / (m - 1.0)
         for c in range(n_cat):
-            x = float(int((bag >> np.uint64(8 * c)) & np.uint64(255)))
+            x = float(count_in(bag, c))
             if x == 0.0:
                 continue
             pairable[s, c] += x * w
@@ -191,7 +205,7 @@ def _add_patterns(keys: np.ndarray, wsum: np.ndarray, n_cat: int, top: int,
                 pair_o[s, c, 0] += x * (x - 1.0) * inv * w
                 continue
             for d in range(c, n_cat):
-                y = float(int((bag >> np.uint64(8 * d)) & np.uint64(255)))
+                y = float(count_in(bag, d))
                 if y != 0.0:
                     pair_o[s, c, d] += x * (y - (1.0 if d == c else 0.0)) * inv * w
 
