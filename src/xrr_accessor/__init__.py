@@ -28,6 +28,7 @@ from .errors import (
     UndefinedWarning,
     XRRWarning,
 )
+from .models import AltTest, alt_test
 from .multilabel.augmented import augmented_kappa, augmented_sweep
 from .multilabel.augmented_items import augmented_items, augmented_matrix
 from .multilabel.sharpen import Sharpened, sharpen
@@ -43,6 +44,7 @@ from .uncertainty.compare import compare, plan
 __version__ = "0.1.0"
 
 __all__ = [
+    "AltTest",
     "CostWarning",
     "DroppedDataWarning",
     "InputError",
@@ -60,6 +62,7 @@ __all__ = [
     "XRRAccessor",
     "XRRWarning",
     "agreement_table",
+    "alt_test",
     "annotations",
     "augmented_items",
     "augmented_kappa",

@@ -14,6 +14,7 @@ import xarray as xr
 
 from . import api
 from . import diagnostics as _diagnostics
+from . import models as _models
 from .lazy import when_imported
 from .multilabel import augmented as _augmented
 from .multilabel import augmented_items as _augmented_items
@@ -223,6 +224,21 @@ class XRRAccessor:
     def validity(self, gold: Any, level: Any = "nominal") -> _diagnostics.Validity:
         """Agreement with gold labels; see :func:`xrr_accessor.validity`."""
         return _diagnostics.validity(self._obj, gold=gold, level=level, **self._roles)
+
+    def alt_test(
+        self, other: Any = None, *, epsilon: float, reference: Any = None,
+        candidates: Any = None, q: float = 0.05, min_raters: int = 2, min_items: int = 30,
+        level: Any = None, alignment: Any = None, ci: float | None = None,
+        n_boot: int = 1000, seed: int | None = None, interval: str = "bca",
+        progress: bool | None = None,
+    ) -> _models.AltTest:
+        """The alternative annotator test: can a candidate (a model) replace the
+        humans? See :func:`xrr_accessor.alt_test`."""
+        return _models.alt_test(
+            self._obj, other, epsilon=epsilon, reference=reference, candidates=candidates,
+            q=q, min_raters=min_raters, min_items=min_items, level=level,
+            alignment=alignment, ci=ci, n_boot=n_boot, seed=seed, interval=interval,
+            progress=progress, **self._roles)
 
     @property
     def plot(self) -> Any:
