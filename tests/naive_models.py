@@ -84,6 +84,7 @@ class HumanRow:
     p_value: float
     score_f: float  # mean alignment of the candidate
     score_h: float  # mean alignment of the left-out human
+    wins: dict  # item -> W^f of the candidate against this human
     won: bool = False
 
 
@@ -124,7 +125,7 @@ def alt_test(humans: dict[object, dict[object, object]], candidate: dict[object,
             s_h.append(a_h)
         d = [b - a for a, b in zip(w_f, w_h, strict=True)]
         rows.append(HumanRow(j, len(items), mean(w_f), mean(w_h), t_test_less(d, epsilon),
-                             mean(s_f), mean(s_h)))
+                             mean(s_f), mean(s_h), dict(zip(items, w_f, strict=True))))
     for row, won in zip(rows, benjamini_yekutieli([r.p_value for r in rows], q),
                         strict=True):
         row.won = won

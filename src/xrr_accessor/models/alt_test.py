@@ -205,6 +205,13 @@ def alt_test(
                               progress=progress)
     score = scoring(level, alignment)
     c = cast(data, other, reference, candidates, score.level, roles, "alt_test")
+    n_humans = len(np.unique(c.ann.rater[c.ann.replication == c.reference]))
+    if n_humans < 2:
+        raise InputError(
+            f"alt_test: the reference {c.reference_name!r} has one rater; the test leaves "
+            "one human out and scores both sides against the others, so it needs two "
+            "humans or more. Against a single expert or gold label, compare the candidates' "
+            f"kappa_x with compare(reference={c.reference_name!r}) or validity(gold=...).")
     read_ = Read(c.ann, c.level, kind_of(getattr(data, "_xrr_bound", (data,))[0]))
     grouped = by_item(c.ann)
     found = [outcomes(c, read_, grouped, j, score, min_raters, uncertainty.ci is not None)

@@ -61,7 +61,10 @@ def _each_rater_a_replication(ann: Annotations, first: int) -> Annotations:
     """The second input's raters as replications of their own (a models frame with no
     replication column: one candidate per model)."""
     theirs = ann.replication >= first
-    codes, names = pd.factorize(ann.raters[ann.rater[theirs]])
+    try:  # sorted, as a replication column's names are
+        codes, names = pd.factorize(ann.raters[ann.rater[theirs]], sort=True)
+    except TypeError:  # names that do not sort (mixed types): in order of appearance
+        codes, names = pd.factorize(ann.raters[ann.rater[theirs]])
     mine = list(ann.replications[:first])
     if mine == ["self"]:
         mine = [HUMANS]
