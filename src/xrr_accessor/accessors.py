@@ -133,13 +133,13 @@ class XRRAccessor:
 
     def compare(
         self, other: Any = None, irr: str = "alpha", level: Any = "nominal",
-        ci: float = 0.95, n_boot: int = 1000, seed: int | None = None,
-        interval: str = "bca", progress: bool | None = None,
+        reference: Any = None, ci: float = 0.95, n_boot: int = 1000,
+        seed: int | None = None, interval: str = "bca", progress: bool | None = None,
     ) -> pd.DataFrame:
         """Paired differences with intervals and p-values; see :func:`xrr_accessor.compare`."""
-        return _compare.compare(self._obj, other, irr=irr, level=level, ci=ci, n_boot=n_boot,
-                                seed=seed, interval=interval, progress=progress,
-                                **self._roles)
+        return _compare.compare(self._obj, other, irr=irr, level=level, reference=reference,
+                                ci=ci, n_boot=n_boot, seed=seed, interval=interval,
+                                progress=progress, **self._roles)
 
     def plan(
         self, other: Any = None, irr: str = "alpha", level: Any = "nominal",

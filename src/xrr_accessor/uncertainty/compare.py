@@ -21,6 +21,7 @@ from ..coefficients import lookup
 from ..coefficients.registry import normalizing
 from ..engine.results import pair_index
 from ..errors import InputError, UndefinedWarning, per_call, warn
+from .against import against
 from .intervals import Bootstrap, confidence, limits, p_value, standard_error
 from .orchestration import Uncertainty, evaluate
 from .resample import Target, replicate
@@ -50,8 +51,8 @@ def _differences(values: dict[str, np.ndarray], pairs: np.ndarray) -> dict[str, 
 @per_call
 def compare(
     data: Any, other: Any = None, irr: str = "alpha", level: Any = "nominal",
-    ci: float = 0.95, n_boot: int = 1000, seed: int | None = None, interval: str = "bca",
-    progress: bool | None = None, **roles: Any,
+    reference: Any = None, ci: float = 0.95, n_boot: int = 1000, seed: int | None = None,
+    interval: str = "bca", progress: bool | None = None, **roles: Any,
 ) -> pd.DataFrame:
     """Paired differences between replications, with intervals and p-values.
 
@@ -67,6 +68,15 @@ def compare(
     excludes 0 (:func:`~xrr_accessor.uncertainty.intervals.p_value`). A p-value of 0
     means 0 lies beyond every replicate: below 1 / n_boot.
 
+    With ``reference=`` (a gold label, an expert, the human pool), the rows compare
+    the other replications *on the reference* instead (:mod:`.against`):
+    ``kappa_x(x, ref) - kappa_x(y, ref)`` for every two of them (is model A closer to
+    the experts than model B, or than the crowd?), and, where the reference has two
+    raters or more, ``kappa_x(x, ref) - irr_ref`` and ``kappa_x(x, ref) / irr_ref - 1``
+    (does x agree with the reference's raters as much as they agree with each other?).
+    A single-rater reference has no IRR: only the kappa_x differences, and
+    ``attrs["note"]`` says so.
+
     Parameters
     ----------
     data, other : annotations
@@ -75,6 +85,8 @@ def compare(
         The IRR compared and used to normalize.
     level : str, matrix or callable
         Level of measurement.
+    reference : replication name, "self" or "other", optional
+        Compare the other replications on this one (see above).
     ci, n_boot, seed, interval, progress
         As in :func:`xrr_accessor.cross_kappa`.
     **roles
@@ -86,7 +98,8 @@ def compare(
         One row per label, pair and comparison: columns ``label``,
         ``replication``, ``replication_other``, ``comparison``, ``estimate``,
         ``se``, ``lower``, ``upper``, ``p_value`` (sort it, e.g. by
-        ``p_value``); the settings in ``attrs``.
+        ``p_value``); with ``reference=`` also ``reference`` (after
+        ``replication_other``); the settings in ``attrs``.
 
     Examples
     --------
@@ -98,6 +111,8 @@ def compare(
     """
     uncertainty = Uncertainty(confidence(ci), n_boot=n_boot, seed=seed, interval=interval,
                               progress=progress)
+    if reference is not None:
+        return against(data, other, reference, irr, level, uncertainty, roles)
     found = evaluate(data, _targets(irr), uncertainty, intervals=False, other=other,
                      level=level, **roles)
     result, reps, level_ = found.run, found.replicates, uncertainty.ci
