@@ -67,45 +67,33 @@ def against(data: Any, other: Any, reference: Any, irr: str, level: Any,
     assert reps is not None and level_ is not None
     names = ann.replications
     ref_name = names[ref]
-    point = {k: e.value for k, e in found.estimates.items()}
+    pairs_xy = [(a, b) for i, a in enumerate(others) for b in others[i + 1:]]
+    cells = {AGAINST[0]: pairs_xy, AGAINST[1]: [(a, ref) for a in others],
+             AGAINST[2]: [(a, ref) for a in others]}
+    x = np.array([others.index(a) for a, _ in pairs_xy], dtype=np.int64)
+    y = np.array([others.index(b) for _, b in pairs_xy], dtype=np.int64)
+
+    def differences(values: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+        """Each comparison from coefficient values (..., L, cells)."""
+        kx = values["kappa_x"]
+        out = {AGAINST[0]: kx[..., x] - kx[..., y]}
+        if pooled:
+            out[AGAINST[1]] = kx - values["irr"][..., [ref]]
+            out[AGAINST[2]] = values["normalized"] - 1.0
+        return out
+
+    point = differences({k: e.value for k, e in found.estimates.items()})
+    boot = differences(reps.boot)
+    jack = None if reps.jack is None else differences(reps.jack)
     rows_of: list[tuple[str, int, int, np.ndarray, np.ndarray]] = []
-
-    def pick(values: dict[str, np.ndarray], key: str, at: np.ndarray) -> np.ndarray:
-        return values[key][..., at]
-
-    for name in AGAINST:
-        if name != AGAINST[0] and not pooled:
-            continue
-        if name == AGAINST[0]:
-            cells = [(a, b) for i, a in enumerate(others) for b in others[i + 1:]]
-            at_x = np.array([others.index(a) for a, _ in cells], dtype=np.int64)
-            at_y = np.array([others.index(b) for _, b in cells], dtype=np.int64)
-
-            def diff(v: dict[str, np.ndarray], x: np.ndarray = at_x,
-                     y: np.ndarray = at_y) -> np.ndarray:
-                return pick(v, "kappa_x", x) - pick(v, "kappa_x", y)
-        else:
-            cells = [(a, ref) for a in others]
-            at_x = np.arange(len(others), dtype=np.int64)
-            ref_at = np.full(len(others), ref, dtype=np.int64)
-            if name == AGAINST[1]:
-                def diff(v: dict[str, np.ndarray], x: np.ndarray = at_x,
-                         r: np.ndarray = ref_at) -> np.ndarray:
-                    return pick(v, "kappa_x", x) - pick(v, "irr", r)
-            else:
-                def diff(v: dict[str, np.ndarray], x: np.ndarray = at_x) -> np.ndarray:
-                    return pick(v, "normalized", x) - 1.0
-        if not cells:
-            continue
-        est = diff(point)
-        boot = diff(reps.boot)
-        jack = None if reps.jack is None else diff(reps.jack)
-        lower, upper = limits(est, boot, level_, how, jack)
-        se = standard_error(boot)
-        p = p_value(boot, 0.0, how, est, jack)
+    for name, est in point.items():
+        j_ = None if jack is None else jack[name]
+        lower, upper = limits(est, boot[name], level_, how, j_)
+        se = standard_error(boot[name])
+        p = p_value(boot[name], 0.0, how, est, j_)
         for arr in (lower, upper, se, p):
             arr[~np.isfinite(est)] = np.nan
-        for c, (a, b) in enumerate(cells):
+        for c, (a, b) in enumerate(cells[name]):
             rows_of.append((name, a, b, est[:, c], np.stack([se[:, c], lower[:, c],
                                                               upper[:, c], p[:, c]])))
     out = []
