@@ -21,7 +21,8 @@ from ..diagnostics import item_disagreement, rater_agreement
 from ..engine.staged import Staged
 from ..errors import DroppedDataWarning, UndefinedWarning, warn
 from ..uncertainty.orchestration import Uncertainty
-from .agreement import agreement_table, interpret
+from .agreement import agreement_table
+from .bands import band_digits, banded, shown_in_band
 from .item_scale import largest_d
 
 __all__ = ["WEIGHTS_OF_LEVEL", "band_digits", "irr_readings", "pool_parts", "shown_in_band"]
@@ -81,49 +82,6 @@ def pool_parts(data: Any, level: Any, uncertainty: Uncertainty, min_items: int,
     return calls
 
 
-def _band_of(v: float) -> str:
-    return str(interpret(v)) if np.isfinite(v) else "undefined"
-
-
-def band_digits(v: float, digits: int) -> int:
-    """The decimals ``v`` needs: ``digits``, or more where rounding would carry it
-    into another Landis-Koch band than its own (0.40068 is moderate, and "0.40"
-    would read as fair). Within EDGE (1e-12) of an edge a value is on the edge, so
-    one just beyond it can need more than 12 (-1.4e-12 is poor, and 12 decimals
-    print -1e-12, on the edge: slight); at most :data:`MAX_DIGITS`.
-
-    Examples
-    --------
-    >>> band_digits(0.40068, 2), band_digits(0.3512, 2), band_digits(0.4 + 8e-9, 2)
-    (3, 2, 8)
-    >>> band_digits(-1.4e-12, 2)
-    13
-    """
-    for d in range(digits, MAX_DIGITS + 1):
-        if _band_of(round(v, d)) == _band_of(v):
-            return d
-    return MAX_DIGITS  # pragma: no cover - a value within 1e-17 beyond EDGE of an edge
-
-
-#: The most decimals a reading prints (a float's 17 significant digits below 1).
-MAX_DIGITS = 17
-
-
-def shown_in_band(values: list[float], digits: int) -> list[str]:
-    """The numbers of one sentence, all with the same decimals: ``digits``, or the
-    most any of them needs to stay in its own Landis-Koch band
-    (:func:`band_digits`), so that every number printed agrees with the band the
-    sentence names and none stands out with a digit more than its neighbours.
-
-    Examples
-    --------
-    >>> shown_in_band([0.3512], 2), shown_in_band([0.34, 0.28, 0.40068], 2)
-    (['0.35'], ['0.340', '0.280', '0.401'])
-    """
-    d = max(band_digits(v, digits) for v in values)
-    return [f"{v:.{d}f}" for v in values]
-
-
 def irr_readings(report: Any, digits: int = 2) -> pd.DataFrame:
     """One sentence per label reading the IRR of a one-pool report.
 
@@ -164,19 +122,8 @@ def irr_readings(report: Any, digits: int = 2) -> pd.DataFrame:
             text = (f"On {r.label}, {what} of {raters} is undefined (no item with two "
                     "annotations, or a single value throughout: see the report's notes).")
         else:
-            band = _band_of(x)
-            limits = bool(np.isfinite(lo) and np.isfinite(hi))
-            shown = shown_in_band([x, lo, hi] if limits else [x], digits)
-            text = (f"On {r.label}, {raters} agree at {what} {shown[0]}"
-                    + (f" [{shown[1]}, {shown[2]}]" if limits else "")
-                    + f", {band} on Landis and Koch's scale")
-            if np.isfinite(lo) and np.isfinite(hi):
-                a, b = _band_of(lo), _band_of(hi)
-                text += (f"; the interval lies within {a}." if a == b else
-                         f"; the interval spans {a} to {b}.")
-            else:
-                text += (" (no interval: ci=0.95, or --ci 0.95 in the shell, says how far "
-                         "it can move).")
+            band, phrase = banded(x, lo, hi, digits)
+            text = f"On {r.label}, {raters} agree at {what} {phrase}"
             if x <= 0:
                 text += " At or below 0, the raters agree no more than chance would."
         rows.append({"label": r.label, "replication": pool, "replication_other": np.nan,
