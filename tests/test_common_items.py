@@ -62,7 +62,8 @@ def test_common_items_match_naive_on_the_filtered_items():
     assert got.loc[("normalized", "A"), "estimate"] == pytest.approx(
         naive.normalized_kappa_x(ua, ub), abs=1e-12)
     assert (got["n_items"] == 60).all()
-    assert "items: those every replication rated at least twice (common)" in rep.caption()
+    assert ("items: those every replication rated at least twice, or once where it has one "
+            "rater (common)") in rep.caption()
     # the same numbers from summary(), and the input is not modified
     before = df.copy()
     with warnings.catch_warnings():
@@ -154,3 +155,25 @@ def test_cli_items_common_and_the_note_in_flags(tmp_path, capsys):
     assert main(["demo"]) == 0
     err = capsys.readouterr().err
     assert "--items common computes all three" in err and 'items="common"' not in err
+
+
+def test_a_single_rater_pool_needs_one_annotation_of_a_common_item():
+    """A gold pool (one rater) is never rated twice: items="common" keeps the items the
+    other pools rated twice that the gold rated once (the naive filter), instead of none,
+    and kappa_x against the gold is the naive one on those items."""
+    df = _uneven()
+    gold = (df[df["item"].str.startswith("c")].groupby("item")["value"].first()
+            .iloc[:50].rename("value").reset_index().assign(pool="gold", rater="g"))
+    both = pd.concat([df, gold], ignore_index=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedWarning)
+        rep = xa.report(both, irr="alpha", items="common")
+    counts = both.groupby(["item", "pool"]).size().unstack(fill_value=0)
+    keep = counts.index[(counts[["A", "B"]] >= 2).all(axis=1) & (counts["gold"] >= 1)]
+    assert len(keep) == 50
+    sub = both[both["item"].isin(keep)]
+    got = rep.frame.set_index(["statistic", "replication", "replication_other"])
+    kx = got.loc[("kappa_x", "A", "gold"), "estimate"]
+    assert kx == pytest.approx(naive.kappa_x(_units(sub, "A"), _units(sub, "gold")),
+                               abs=1e-12)
+    assert got.loc[("kappa_x", "A", "gold"), "n_items"] == 50

@@ -231,3 +231,35 @@ def test_interval_above_1_says_exceeds_and_why():
     common = _report({"A": (0.30, 243), "B": (0.35, 309)}, (0.43, 320), (1.32, 1.11, 1.57),
                      {"items": "common"})
     assert "different item sets" not in common.readings().iloc[0].text
+
+
+def test_a_pair_without_a_ceiling_reads_kappa_x_against_its_interval():
+    """A single-rater pool (gold) has no IRR, so no normalized kappa_x: the reading is
+    kappa_x itself, its numbers the report's kappa_x and interval, the bands it names
+    those of the printed numbers, and why normalized kappa_x is missing."""
+    from xrr_accessor.datasets import simulate
+    from xrr_accessor.reporting.agreement import interpret
+
+    crowd = simulate(n_items=400, labels=["joy"], pools=["crowd"], raters_per_item=3,
+                     coverage=1.0, single_rate=0.0, seed=9)
+    gold = (crowd.groupby("item_id")["joy"].mean() > 0.5).astype(int).rename("joy")
+    gold = gold.reset_index().assign(pool="gold", rater="expert")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        rep = xa.report(pd.concat([crowd, gold]), reference="gold", ci=0.95, n_boot=200,
+                        seed=1)
+    r = rep.readings().iloc[0]
+    kx = rep.frame[rep.frame["statistic"] == "kappa_x"].iloc[0]
+    assert r.verdict == "kappa_x only"
+    assert (r.estimate, r.lower, r.upper) == (kx.estimate, kx.lower, kx.upper)
+    shown = re.search(r"kappa_x (\S+) \[(\S+), (\S+)\], (.+?) on Landis", r.text)
+    x, lo, hi = (float(v) for v in shown.groups()[:3])
+    assert (x, lo, hi) == pytest.approx((kx.estimate, kx.lower, kx.upper), abs=0.005)
+    assert shown.group(4) == interpret(x)
+    bands = {interpret(lo), interpret(hi)}
+    said = (f"lies within {interpret(lo)}." if len(bands) == 1
+            else f"spans {interpret(lo)} to {interpret(hi)}.")
+    assert said in r.text
+    assert r.text.startswith("crowd against gold on joy: kappa_x ")
+    assert r.text.endswith("Normalized kappa_x is undefined: gold has one rater, so no "
+                           "IRR to normalize by.")

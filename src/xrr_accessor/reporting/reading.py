@@ -26,19 +26,31 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .bands import banded
 from .cells import number
 from .verdicts import VERDICTS, WIDE, Wording, judge
 
-__all__ = ["LOW_IRR", "VERDICTS", "WIDE", "readings"]
+__all__ = ["KAPPA_ONLY", "LOW_IRR", "READINGS", "VERDICTS", "WIDE", "readings"]
+
+#: The reading of a pair whose normalized kappa_x is undefined because a side it
+#: normalizes by has one rater (a gold label, a model: no IRR), while kappa_x is
+#: defined: kappa_x itself.
+KAPPA_ONLY = "kappa_x only"
+
+#: Every verdict a reading can give, in the order summaries list them.
+READINGS = (*VERDICTS[:-1], KAPPA_ONLY, VERDICTS[-1])
 
 #: IRRs below this (the top of Landis and Koch's "slight") get the noisy-pools note.
 LOW_IRR = 0.20
 
 
-def _why(irr_a: float, irr_b: float, kx: float, a: Any, b: Any, ref: str) -> str:
+def _why(irr_a: float, irr_b: float, kx: float, a: Any, b: Any, ref: str,
+         raters: dict[str, int] | None = None) -> str:
     sides = [(a, irr_a), (b, irr_b)] if ref == "both" else [
         (s, v) for s, v in ((a, irr_a), (b, irr_b)) if str(s) == ref]
     for side, v in sides:
+        if not np.isfinite(v) and (raters or {}).get(str(side)) == 1:
+            return f"{side} has one rater, so no IRR to normalize by"
         if not np.isfinite(v):
             return f"the IRR of {side} is undefined"
         if v <= 0:
@@ -87,7 +99,11 @@ def readings(report: Any, digits: int = 2, width: float = WIDE) -> pd.DataFrame:
         reference), ``verdict`` (one of
         :data:`~xrr_accessor.reporting.verdicts.VERDICTS`, from
         :func:`~xrr_accessor.reporting.verdicts.judge`), ``estimate``, ``lower``,
-        ``upper`` (the numbers read) and ``text``.
+        ``upper`` (the numbers read) and ``text``. Where normalized kappa_x is
+        undefined because a side it normalizes by has one rater (no IRR: a gold
+        label, a model) and kappa_x is defined, the verdict is ``"kappa_x only"``
+        and the sentence reads kappa_x itself on Landis and Koch's scale, with its
+        interval; ``estimate``, ``lower`` and ``upper`` are then kappa_x's.
 
     Examples
     --------
@@ -108,6 +124,8 @@ def readings(report: Any, digits: int = 2, width: float = WIDE) -> pd.DataFrame:
     kx_rows = frame[frame["statistic"] == "kappa_x"].set_index(
         ["label", "replication", "replication_other"])
     common = getattr(report, "attrs", {}).get("items") == "common"
+    raters = {str(k): v.get("raters") for k, v in getattr(report, "attrs", {}).get(
+        "replications", {}).items()}
     rows = []
     for r in frame[frame["statistic"] == "normalized"].itertuples(index=False):
         a, b, label = r.replication, r.replication_other, r.label
@@ -130,7 +148,18 @@ def readings(report: Any, digits: int = 2, width: float = WIDE) -> pd.DataFrame:
                 float(kx_rows.loc[(label, a, b), "n_items"]) if has_n else np.nan,
                 common, digits)
         else:
-            why = _why(irr_a, irr_b, k, a, b, ref) if not np.isfinite(x) else ""
+            why = _why(irr_a, irr_b, k, a, b, ref, raters) if not np.isfinite(x) else ""
+        one_rater = any(raters.get(str(s)) == 1 for s in sides)
+        if not np.isfinite(x) and np.isfinite(k) and one_rater:  # no ceiling: kappa_x
+            k_lo = float(kx_rows.loc[(label, a, b)].get("lower", np.nan))
+            k_hi = float(kx_rows.loc[(label, a, b)].get("upper", np.nan))
+            _, phrase = banded(k, k_lo, k_hi, digits)
+            rows.append({"label": label, "replication": a, "replication_other": b,
+                         "pair": words.pair, "verdict": KAPPA_ONLY, "estimate": k,
+                         "lower": k_lo, "upper": k_hi,
+                         "text": f"{words.pair} on {label}: kappa_x {phrase} Normalized "
+                                 f"kappa_x is undefined: {why}."})
+            continue
         v = judge(x, lo, hi, label, words, width=width, digits=digits, why=why)
         text = v.text
         low = [v_ for s, v_ in ((a, irr_a), (b, irr_b)) if ref in ("both", str(s))]

@@ -129,7 +129,8 @@ class Report:
         parts.append("normalized by " + (f"the IRR of {ref!s}" if ref is not None
                                          else "sqrt(IRR_X IRR_Y) (Eq 13)"))
         if a.get("items") == "common":
-            parts.append("items: those every replication rated at least twice (common)")
+            parts.append("items: those every replication rated at least twice, or once where "
+                         "it has one rater (common)")
         elif "items" in a:
             parts.append("items: each IRR on its replication's items rated at least "
                          "twice, kappa_x on the items both replications rated")

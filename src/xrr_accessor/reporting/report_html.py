@@ -24,8 +24,7 @@ from ..diagnostics.items import tie_sentence, ties, top_items
 from .agreement import LANDIS_KOCH
 from .cells import TITLES, cell_names
 from .item_scale import d_meaning
-from .reading import readings
-from .verdicts import VERDICTS
+from .reading import READINGS, readings
 
 __all__ = ["MAX_PAIR_FIGURES", "MAX_TIE_NOTES", "MIN_HIST_LABELS", "OPEN_READINGS", "TOP_ROWS",
            "to_html"]
@@ -152,7 +151,7 @@ def _summary(part: pd.DataFrame, one_pool: bool = False) -> str:
     """How many labels of one pair got each verdict, in one line."""
     counts = part["verdict"].value_counts()
     n = len(part)
-    order = _BAND_ORDER if one_pool else VERDICTS
+    order = _BAND_ORDER if one_pool else READINGS
     if n == 1:  # one label: its verdict, said of it
         return f"{part['pair'].iloc[0]}, on {part['label'].iloc[0]}: {part['verdict'].iloc[0]}."
     return (f"{part['pair'].iloc[0]}, {n} labels: "

@@ -132,7 +132,9 @@ class XrrTable:
 @per_call
 def common_items(ann: Annotations) -> Annotations:
     """``ann`` with, per label, only the items that every replication rated with at
-    least two annotations (the others' annotations of that label set missing).
+    least two annotations (the others' annotations of that label set missing); a
+    replication that never rates an item twice (one rater: a gold label, a model) has
+    no IRR to compute and needs one annotation of the item.
 
     With two replications these are the items both IRRs and kappa_x can use, so
     normalized kappa_x compares like with like (``items="common"``). One O(N)
@@ -146,7 +148,8 @@ def common_items(ann: Annotations) -> Annotations:
     for j in range(codes.shape[0]):
         rated = codes[j] >= 0
         per = np.bincount(key[rated], minlength=n_item * n_rep).reshape(n_item, n_rep)
-        keep = np.asarray((per >= 2).all(axis=1), dtype=bool)
+        need = np.where(per.max(axis=0, initial=0) >= 2, 2, 1)  # single raters: once
+        keep = np.asarray((per >= need).all(axis=1), dtype=bool)
         codes[j, ~keep[ann.item]] = -1
     return replace(ann, codes=codes)
 
