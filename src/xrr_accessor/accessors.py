@@ -112,14 +112,18 @@ class XRRAccessor:
         self, other: Any = None, irr: str | None = None, level: Any = "nominal",
         reference: Any = None, ci: float | None = None, n_boot: int = 1000,
         seed: int | None = None, interval: str = "bca", progress: bool | None = None,
-        sort_by: str | None = None, items: str = "all", min_items: int = 1,
+        sort_by: str | None = None, items: str = "all", min_items: int | None = None,
+        candidates: Any = None, gold: Any = None, epsilon: float | None = None,
+        q: float = 0.05,
     ) -> _report.Report:
-        """The paper's Table 5 as a :class:`~xrr_accessor.reporting.report.Report`; see
-        :func:`xrr_accessor.report`."""
+        """The paper's Table 5 as a :class:`~xrr_accessor.reporting.report.Report` (with
+        ``candidates=``, ``epsilon=`` or ``gold=``: can these models replace the
+        annotators?); see :func:`xrr_accessor.report`."""
         return _report.report(self._obj, other, irr=irr, level=level, reference=reference,
                               ci=ci, n_boot=n_boot, seed=seed, interval=interval,
                               progress=progress, sort_by=sort_by, items=items,
-                              min_items=min_items, **self._roles)
+                              min_items=min_items, candidates=candidates, gold=gold,
+                              epsilon=epsilon, q=q, **self._roles)
 
     def disattenuated_correlation(
         self, other: Any = None, n_splits: int = 100, seed: int | None = 0,

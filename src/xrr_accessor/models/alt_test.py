@@ -23,12 +23,12 @@ from ..diagnostics._common import Read, finish, multi_index
 from ..engine.pipeline import kind_of
 from ..errors import DroppedDataWarning, InputError, UndefinedWarning, per_call, warn
 from ..uncertainty.orchestration import Uncertainty
-from .alignment import Outcomes, by_item, outcomes, scoring
+from .alignment import Outcomes, Scoring, by_item, outcomes, scoring
 from .cast import Cast, cast
 from .decide import Decision, decide
 from .resample import advantage_intervals
 
-__all__ = ["AltTest", "alt_test"]
+__all__ = ["AltTest", "alt_test", "human_raters", "options", "run"]
 
 
 @dataclass(frozen=True)
@@ -43,6 +43,7 @@ class AltTest:
         humans tested of the share of items where the candidate aligns with the
         remaining humans at least as well as the left-out human), ``passed``
         (winning rate >= 0.5; <NA> when no human was tested), ``n_humans`` tested,
+        ``n_won`` (those the candidate won: rejected null hypotheses),
         ``n_humans_skipped`` (humans of the reference who labelled the label but have
         fewer than ``min_items`` compared items), ``n_items`` compared,
         ``n_items_few_humans`` (items the candidate labelled that have fewer than
@@ -193,6 +194,18 @@ def alt_test(
     label candidate
     joy   model               1.0                   0.93    True
     """
+    eps, fdr, min_raters, min_items = options(epsilon, q, min_raters, min_items)
+    uncertainty = Uncertainty(ci, n_boot=n_boot, seed=seed, interval=interval,
+                              progress=progress)
+    score = scoring(level, alignment)
+    c = cast(data, other, reference, candidates, score.level, roles, "alt_test")
+    return run(c, kind_of(getattr(data, "_xrr_bound", (data,))[0]), score, eps, fdr,
+               min_raters, min_items, uncertainty)
+
+
+def options(epsilon: Any, q: Any, min_raters: Any, min_items: Any
+            ) -> tuple[float, float, int, int]:
+    """``epsilon``, ``q``, ``min_raters`` and ``min_items`` checked (errors name the fix)."""
     eps = _number(epsilon, "epsilon", 0.0, 1.0, closed=False)
     fdr = _number(q, "q", 0.0, 1.0, closed=False)
     if fdr == 0.0:
@@ -201,18 +214,25 @@ def alt_test(
                         "item needs (one left out, one left to compare with)")
     min_items = _count(min_items, "min_items", 2, "the fewest compared items a human "
                        "needs to be tested (the paper: 30)")
-    uncertainty = Uncertainty(ci, n_boot=n_boot, seed=seed, interval=interval,
-                              progress=progress)
-    score = scoring(level, alignment)
-    c = cast(data, other, reference, candidates, score.level, roles, "alt_test")
-    n_humans = len(np.unique(c.ann.rater[c.ann.replication == c.reference]))
-    if n_humans < 2:
+    return eps, fdr, min_raters, min_items
+
+
+def human_raters(c: Cast) -> int:
+    """How many raters the reference (the humans) has."""
+    return len(np.unique(c.ann.rater[c.ann.replication == c.reference]))
+
+
+def run(c: Cast, kind: str, score: Scoring, eps: float, fdr: float, min_raters: int,
+        min_items: int, uncertainty: Uncertainty) -> AltTest:
+    """The test on annotations already cast (:func:`~.cast.cast`), options checked
+    (:func:`options`); ``kind`` ("pandas" or "xarray") shapes the tables."""
+    if human_raters(c) < 2:
         raise InputError(
             f"alt_test: the reference {c.reference_name!r} has one rater; the test leaves "
             "one human out and scores both sides against the others, so it needs two "
             "humans or more. Against a single expert or gold label, compare the candidates' "
             f"kappa_x with compare(reference={c.reference_name!r}) or validity(gold=...).")
-    read_ = Read(c.ann, c.level, kind_of(getattr(data, "_xrr_bound", (data,))[0]))
+    read_ = Read(c.ann, c.level, kind)
     grouped = by_item(c.ann)
     found = [outcomes(c, read_, grouped, j, score, min_raters, uncertainty.ci is not None)
              for j in range(len(c.ann.labels))]
@@ -269,6 +289,7 @@ def _summary(c: Cast, read_: Read, found: list[Outcomes],
         "advantage_probability": np.array([d.advantage for d in rows], dtype=float),
         "passed": pd.array([d.passed for d in rows], dtype="boolean"),
         "n_humans": tested,
+        "n_won": np.array([int(d.won.sum()) for d in rows], dtype=np.int64),
         "n_humans_skipped": labelled[lab].sum(axis=1) - tested,
         "n_items": items[:, 0], "n_items_few_humans": items[:, 1],
         "n_items_no_candidate": items[:, 2],

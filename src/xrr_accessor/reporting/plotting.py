@@ -230,6 +230,13 @@ class ReportPlots:
             ax.legend(frameon=False, loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=8)
         return ax
 
+    def label_distribution(self, label: Any = None, ax: Any = None) -> Any:
+        """The models page's label distributions of one label (humans, candidates,
+        gold); see :func:`~xrr_accessor.reporting.models_plots.label_distribution`."""
+        from .models_plots import label_distribution
+
+        return label_distribution(self._report, label=label, ax=ax)
+
     def heatmap(self, ax: Any = None, vmax: float = 1.5) -> Any:
         """Normalized kappa_x, labels (rows) x replication pairs (columns)."""
         rows = self._rows("normalized")

@@ -25,20 +25,20 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..diagnostics._common import unbind
+from ..engine.pipeline import kind_of
 from ..engine.results import pair_index
 from ..errors import InputError, XRRWarning, collecting, warn
 from ..lazy import deferrable
 from ..schema.tally import tally_of
 from ..textsafe import csv_safe, json_value, markdown_cell
 from ..uncertainty.orchestration import Uncertainty
-from .agreement import interpret
 from .cells import TITLES, cell_names, number
-from .summary import QUANTITIES, compute, pooled_frame
+from .summary import compute, pooled_frame
+from .tidy import STATISTICS, tidy
 
 __all__ = ["STATISTICS", "TITLES", "Report", "cell_names", "number", "report"]
 
-#: The statistics of a report, in the order of the paper's table.
-STATISTICS = ("irr", "kappa_x", "normalized")
 
 #: How each statistic is titled in tables.
 @dataclass
@@ -81,6 +81,12 @@ class Report:
     #: (``statistic``, ``replication``, ``replication_other``, ``estimate``,
     #: ``se``, ``lower``, ``upper``, ``n_labels``); NaN where a label is NaN.
     pooled: pd.DataFrame | None = None
+    #: The models page (``candidates=``, ``epsilon=`` or ``gold=``): per label, a row per
+    #: candidate and one for the humans (:data:`~.models_table.MODEL_COLUMNS`), the
+    #: label distribution of every source, and the alternative annotator test.
+    models: pd.DataFrame | None = None
+    distribution: pd.DataFrame | None = None
+    alt: Any = None
 
     @property
     def one_pool(self) -> bool:
@@ -190,7 +196,13 @@ class Report:
     def readings(self, digits: int = 2) -> pd.DataFrame:
         """A plain-language sentence per label and pair reading normalized kappa_x
         (:func:`~xrr_accessor.reporting.reading.readings`); for one pool, per label reading
-        its IRR (:func:`~xrr_accessor.reporting.report_pool.irr_readings`)."""
+        its IRR (:func:`~xrr_accessor.reporting.report_pool.irr_readings`); on the models
+        page, per label and candidate whether it can replace the annotators
+        (:func:`~xrr_accessor.reporting.models_reading.model_readings`)."""
+        if self.models is not None:
+            from .models_reading import model_readings
+
+            return model_readings(self, digits)
         if self.one_pool:
             from .report_pool import irr_readings
 
@@ -252,7 +264,9 @@ def report(
     data: Any, other: Any = None, irr: str | None = None, level: Any = "nominal",
     reference: Any = None, ci: float | None = None, n_boot: int = 1000,
     seed: int | None = None, interval: str = "bca", progress: bool | None = None,
-    sort_by: str | None = None, items: str = "all", min_items: int = 1, **roles: Any,
+    sort_by: str | None = None, items: str = "all", min_items: int | None = None,
+    candidates: Any = None, gold: Any = None, epsilon: float | None = None, q: float = 0.05,
+    **roles: Any,
 ) -> Report:
     """The paper's Table 5 for ``data``: IRR, kappa_x and normalized kappa_x per label.
 
@@ -312,15 +326,31 @@ def report(
     """
     if sort_by is not None and sort_by not in STATISTICS:
         raise InputError(f"sort_by={sort_by!r}; use one of {list(STATISTICS)} (or None).")
+    models = candidates is not None or epsilon is not None or gold is not None
     with collecting() as caught:  # this call's own warnings, thread-safe: kept as notes
         uncertainty = Uncertainty(ci, n_boot=n_boot, seed=seed, interval=interval,
                                   progress=progress)
-        table = compute(data, other, irr, level, reference, uncertainty, roles, items)
         parts: dict[str, Any] = {}
+        if models:  # can these models replace the annotators?
+            from .models_table import cast_models, models_parts
+
+            setup = cast_models(data, other, reference, candidates, gold, epsilon, q,
+                                min_items, level, uncertainty, roles)
+            uncertainty = setup.uncertainty
+            table = compute(data, None, irr, level, setup.cast.reference_name, uncertainty,
+                            roles, items, known=(setup.cast.ann, setup.cast.level))
+            frame = tidy(table, sort_by)
+            found = models_parts(data, setup, frame, kind_of(unbind(data, {})[0]), roles)
+            parts.update(models=found.table, distribution=found.distribution,
+                         alt=found.alt)
+        else:
+            table = compute(data, other, irr, level, reference, uncertainty, roles, items)
+            frame = tidy(table, sort_by)
         if len(table.result.pairs) == 0:  # one pool: the IRR report
             from .report_pool import pool_parts
 
-            parts = pool_parts(data, level, uncertainty, min_items, roles,
+            parts = pool_parts(data, level, uncertainty, 1 if min_items is None else
+                               min_items, roles,
                                int(tally_of(table.result.ann).rated_raters.max(initial=0)))
     for category, message in caught:  # then raised to the caller (once each)
         warn(message, category)
@@ -329,47 +359,6 @@ def report(
     ann = table.result.ann
     names = list(ann.replications) if ann.has_replication else ["all"]
     pairs = pair_index(ann, table.result.pairs)
-    n_ann = tally_of(ann).annotations  # (L, R)
-    a, b = table.result.pairs[:, 0], table.result.pairs[:, 1]
-    ref_name = "both" if table.reference is None else str(ann.replications[table.reference])
-    blocks = []
-    for stat in STATISTICS:
-        est = table.estimates[stat if stat != "normalized" else "kappa_x"]
-        cells = (list(zip(names, [np.nan] * len(names), strict=True))
-                 if stat == "irr" else list(pairs))
-        n_cell = n_ann if stat == "irr" else n_ann[:, a] + n_ann[:, b]
-        value = table.values[stat]
-        L, C = value.shape[:2]
-        block = pd.DataFrame({
-            "label": np.repeat(np.asarray(ann.labels, dtype=object), C),
-            "statistic": stat,
-            "replication": [c[0] for c in cells] * L,
-            "replication_other": pd.Series([c[1] for c in cells] * L, dtype=object),
-        })
-        if value.ndim == 3:
-            for j, q in enumerate(QUANTITIES):
-                block[q] = value[..., j].reshape(-1)
-        else:
-            block["estimate"] = value.reshape(-1)
-        block["n_items"] = est.counts["n_items"].reshape(-1)
-        block["n_annotations"] = n_cell.reshape(-1)
-        block["n_unpairable"] = est.counts["n_unpairable"].reshape(-1)
-        block["band"] = (interpret(block["estimate"]) if stat != "normalized"
-                         else np.nan)
-        block["reference"] = ref_name if stat == "normalized" else np.nan
-        blocks.append(block)
-    frame = pd.concat(blocks, ignore_index=True)
-    order = {s: k for k, s in enumerate(STATISTICS)}
-    labels = list(ann.labels)
-    if sort_by is not None:
-        means = frame[frame["statistic"] == sort_by].groupby("label", sort=False)[
-            "estimate"].mean()
-        labels = list(means.sort_values(ascending=False, na_position="last").index)
-    rank = {lab: k for k, lab in enumerate(labels)}
-    frame = frame.sort_values(["label", "statistic"], key=lambda s: s.map(
-        rank if s.name == "label" else order), kind="stable", ignore_index=True)
-    for col in ("n_items", "n_annotations", "n_unpairable"):
-        frame[col] = frame[col].astype("int64")
     attrs = {**table.attrs, "reference": table.attrs.get("reference"),
              "replications": _pools(ann, names), "notes": notes}
     if table.pooled is not None and len(ann.labels) >= 2:
@@ -377,6 +366,8 @@ def report(
     if "agreement" in parts:
         attrs.pop("items", None)
         attrs["pool"] = str(names[0]) if ann.has_replication else None
+    if models:
+        attrs["models"] = found.attrs
     return Report(frame, attrs, **parts)
 
 

@@ -270,6 +270,11 @@ def to_html(report: Any, path: str | Path | None = None, title: str | None = Non
                       "sentences": [{"verdict": v, "css": v.replace(" ", "-"), "text": t}
                                 for v, t in zip(part["verdict"], part["text"], strict=True)]})
     figs, left_out = _figures(report) if figures else ([], "")
+    models = None
+    if getattr(report, "models", None) is not None:  # can these models replace the humans?
+        from .models_html import TITLE, models_section
+
+        models = models_section(report, digits, _png if figures else None)
     attrs = report.attrs
     interval_note = (f"Brackets: {attrs['ci']:.0%} {attrs.get('interval', '')} intervals from "
                      f"{attrs.get('n_boot')} bootstrap replicates of items."
@@ -280,7 +285,8 @@ def to_html(report: Any, path: str | Path | None = None, title: str | None = Non
                              autoescape=True, trim_blocks=True, lstrip_blocks=True,
                              undefined=jinja2.StrictUndefined)
     page = env.get_template("report.html.j2").render(
-        title=title or "xRR reliability report", caption=report.caption(),
+        title=title or (TITLE if models else "xRR reliability report"),
+        caption=report.caption(), models=models,
         version=__version__, replications=list(attrs.get("replications", {}).items()),
         n_labels=len(rows), n_pairs=0 if one else len(pairs), readings=pairs,
         groups=groups, cells=cells, rows=rows, interval_note=interval_note,

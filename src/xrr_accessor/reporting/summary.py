@@ -191,13 +191,15 @@ def check_items(items: str) -> None:
 
 
 def compute(data: Any, other: Any, irr: str | None, level: Any, reference: Any,
-            uncertainty: Uncertainty, roles: dict[str, Any], items: str = "all") -> XrrTable:
+            uncertainty: Uncertainty, roles: dict[str, Any], items: str = "all",
+            known: tuple[Annotations, Any] | None = None) -> XrrTable:
     """IRR, kappa_x and normalized kappa_x from one pass (and one set of bootstrap
     draws when ``uncertainty`` asks for intervals). ``irr=None``: Cohen's kappa where no
     replication has more than two raters (the paper's choice), else alpha.
-    ``items="common"``: on :func:`common_items` only."""
+    ``items="common"``: on :func:`common_items` only. ``known``: the annotations and
+    level, already read (the models page reads them once for every part)."""
     check_items(items)
-    ann, lvl = canonical(data, other, level=level, **roles)
+    ann, lvl = known if known is not None else canonical(data, other, level=level, **roles)
     if items == "common":
         ann = common_items(ann)
     if irr is None:

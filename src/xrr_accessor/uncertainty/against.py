@@ -43,9 +43,11 @@ COLUMNS = ["label", "replication", "replication_other", "reference", "comparison
 
 
 def against(data: Any, other: Any, reference: Any, irr: str, level: Any,
-            uncertainty: Uncertainty, roles: dict[str, Any]) -> pd.DataFrame:
-    """The rows of :func:`~.compare.compare` with ``reference=`` (module docstring)."""
-    ann, lvl = canonical(data, other, level=level, **roles)
+            uncertainty: Uncertainty, roles: dict[str, Any],
+            known: tuple[Any, Any] | None = None) -> pd.DataFrame:
+    """The rows of :func:`~.compare.compare` with ``reference=`` (module docstring);
+    ``known``: the annotations and level, already read."""
+    ann, lvl = known if known is not None else canonical(data, other, level=level, **roles)
     ref = reference_code(ann, reference, n_self(ann))
     n_raters = int(tally_of(ann).raters[ref])
     others = [r for r in range(len(ann.replications)) if r != ref]
