@@ -20,6 +20,7 @@ from ..diagnostics import item_disagreement, rater_agreement
 from ..diagnostics.pairwise import pairwise
 from ..engine.levels import SET_LEVELS
 from ..errors import InputError
+from ..models import alt_test
 from ..reporting.agreement import agreement_table
 from ..reporting.report import Report, report
 from ..schema.setcells import set_cells
@@ -95,8 +96,11 @@ def _set_cells(df: pd.DataFrame, roles: dict[str, Any]) -> pd.DataFrame:
                      value=roles.get("value"), by=by)
 
 
-def _read(args: argparse.Namespace) -> tuple[pd.DataFrame, pd.DataFrame | None, dict[str, Any]]:
-    """The input frame(s) and roles of a file command."""
+def _read(args: argparse.Namespace, merge: bool = True
+          ) -> tuple[pd.DataFrame, pd.DataFrame | None, dict[str, Any]]:
+    """The input frame(s) and roles of a file command; two files without a replication
+    column become one frame whose replications are named after the files (``merge``),
+    or stay two frames (``merge=False``: the humans and their candidates)."""
     paths = [args.path] + ([args.other] if getattr(args, "other", None) else [])
     if paths.count("-") > 1:
         raise InputError("FILE and FILE2 are both - (stdin); stdin is read once")
@@ -130,7 +134,7 @@ def _read(args: argparse.Namespace) -> tuple[pd.DataFrame, pd.DataFrame | None, 
             has, lacks = (paths[0], paths[1]) if with_rep[0] else (paths[1], paths[0])
             raise InputError(f"{has} has a replication column and {lacks} has none; give "
                              "both files one (or neither: each file is then a replication)")
-        if not args.wide and not any(with_rep):
+        if merge and not args.wide and not any(with_rep):
             # two replications: one frame with a replication column named after the files
             return with_replication(frames, paths), None, {**roles,
                                                            "replication": "replication"}
@@ -217,9 +221,13 @@ def _run_report(args: argparse.Namespace) -> str | Output:
     ann, _ = api.annotations(data, other, level=args.level or "nominal", **roles)
     reps = len(ann.replications) + (1 if other is not None else 0)
     cells = len(ann.labels) * (reps + reps * (reps - 1))
+    models = {"candidates": _names(args.candidates) or None, "gold": args.gold,
+              "epsilon": args.epsilon, "q": args.q, "min_items": args.min_items}
+    if models["candidates"] is None and args.epsilon is None and args.gold is None:
+        models = {}
     rep = report(data, other, irr=args.irr, level=args.level or "nominal",
                  reference=args.reference, sort_by=args.sort_by, items=args.items,
-                 **_boot(args, cells), **roles)
+                 **_boot(args, cells), **models, **roles)
     names = " and ".join(Path(p).name for p in (args.path, args.other) if p is not None)
     return _report_output(rep, args, f"xRR report: {names}")
 
@@ -229,6 +237,13 @@ def _report_output(rep: Report, args: argparse.Namespace, title: str) -> str | O
     if args.format == "html":  # its notes in the command's words, as on stderr
         rep.attrs["notes"] = list(dict.fromkeys(as_flags(n) for n in rep.attrs["notes"]))
         return str(rep.to_html(title=title, digits=args.decimals))
+    if rep.models is not None:  # the models page: its table, one record per row
+        settings = {"command": "report", **{k: v for k, v in rep.attrs["models"].items()
+                                            if v is not None}}
+        if "ci" in rep.attrs:
+            settings.update(ci=rep.attrs["ci"], interval=rep.attrs.get("interval"),
+                            n_boot=rep.attrs.get("n_boot"), seed=rep.attrs.get("seed"))
+        return Output(rep.models, settings)
     if args.format == "table":
         return report_blocks(rep, args.decimals)
     if args.format == "markdown":
@@ -362,8 +377,23 @@ def _run_items(args: argparse.Namespace) -> Output:
     return Output(frame, {"command": "items", "level": level})
 
 
+def _run_alt_test(args: argparse.Namespace) -> Output:
+    _no_page(args)
+    data, other, roles = _read(args, merge=False)
+    boot = _boot(args, 1)
+    result = alt_test(data, other, epsilon=args.epsilon, reference=args.reference,
+                      candidates=_names(args.candidates) or None, q=args.q,
+                      min_items=30 if args.min_items is None else args.min_items,
+                      level=args.level, alignment=args.alignment, **boot, **roles)
+    frame = (result.humans if args.humans else result.summary).reset_index()
+    keep = ("epsilon", "q", "min_raters", "min_items", "alignment", "level", "reference",
+            "ci", "interval", "n_boot", "seed")
+    return Output(frame, {"command": "alt-test",
+                          **{k: result.attrs[k] for k in keep if k in result.attrs}})
+
+
 COMMANDS = {
     "demo": _run_demo, "report": _run_report, "summary": _run_report, "irr": _run_irr,
     "cross-kappa": _run_cross, "agreement": _run_agreement, "raters": _run_raters,
-    "items": _run_items, "pairwise": _run_pairwise,
+    "items": _run_items, "pairwise": _run_pairwise, "alt-test": _run_alt_test,
 }

@@ -30,6 +30,8 @@ EXAMPLES = """examples:
   xrr agreement ratings.csv                   every coefficient side by side (pa, pe)
   xrr raters crowd.csv                        each rater against the rest (leave one out)
   xrr items ratings.csv --level nominal        items ranked by disagreement
+  xrr alt-test humans.csv models.csv --epsilon 0.2   can a model replace the humans?
+  xrr report all.csv --reference crowd --epsilon 0.2 --format html -o page.html
   xrr cross-kappa round1.parquet round2.parquet --level ordinal
   cat ratings.csv | xrr irr -                 read stdin (--format-in json, ...)
 
@@ -148,6 +150,27 @@ def _common() -> dict[str, _Parser]:
     return {"shown": shown, "boot": boot, "files": files, "level": level}
 
 
+def _share(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0 <= value < 1:
+        raise argparse.ArgumentTypeError(f"{text} is not in [0, 1)")
+    return value
+
+
+def _models_options(group: Any, required: bool = False) -> None:
+    """The alternative annotator test's options (xrr alt-test, and xrr report's page)."""
+    group.add_argument("--epsilon", type=_share, required=required, metavar="E",
+                       help="the cost-benefit margin of the alternative annotator test, in "
+                            "[0, 1) (0.1 to 0.2 in the paper; no default: your judgement)")
+    group.add_argument("--q", type=_share, default=0.05, metavar="Q",
+                       help="false discovery rate over the humans (default 0.05)")
+    group.add_argument("--min-items", type=_positive, default=None, metavar="N",
+                       help="humans with fewer compared items are not tested (default 30)")
+
+
 def parser() -> argparse.ArgumentParser:
     """The ``xrr`` argument parser.
 
@@ -198,6 +221,16 @@ def parser() -> argparse.ArgumentParser:
                      help="all: each statistic on the items it can use (default); common: "
                           "IRRs and kappa_x on the items every replication rated at least "
                           "twice, so normalized kappa_x compares like with like")
+    models = rep.add_argument_group(
+        "models page", "with --reference naming the humans, any of these makes the report "
+                       "answer 'Can these models replace the annotators?'")
+    models.add_argument("--candidates", action="append", metavar="A,B",
+                        help="the replications tested against the humans (default: every "
+                             "other one but --gold)")
+    _models_options(models)
+    models.add_argument("--gold", metavar="NAME",
+                        help="a replication of gold labels: kappa_x of the humans and of "
+                             "each candidate against it, and their difference")
 
     metrics = [e for e in REGISTRY.values() if e.kind == "irr"]
     one = sub.add_parser(
@@ -259,6 +292,31 @@ def parser() -> argparse.ArgumentParser:
     pairs.add_argument("--unordered", action="store_true",
                        help="list each pair of raters once, the rater met first in the data "
                             "first (default: both orders, one row per rater and partner)")
+
+    alt = sub.add_parser(
+        "alt-test", parents=[files, level, boot, shown],
+        help="the alternative annotator test: can a model replace the human annotators?",
+        description="Calderon, Reichart and Dror (ACL 2025): leave one human out; the "
+                    "candidate and the left-out human each scored against the remaining "
+                    "humans; a one-sided t-test per human against --epsilon, "
+                    "Benjamini-Yekutieli at --q; the candidate passes when it wins for at "
+                    "least half of the humans. FILE holds the humans (and, with a "
+                    "replication column, the candidates: --reference names the humans); "
+                    "FILE2, if given, the candidates (a replication column: one candidate "
+                    "each; none: each rater, e.g. the model's name, is one). --ci adds "
+                    "intervals of the advantage probability.", formatter_class=raw)
+    alt.add_argument("path", metavar="FILE")
+    alt.add_argument("other", metavar="FILE2", nargs="?", help="the candidates' annotations")
+    alt.add_argument("--reference", metavar="NAME", help="the humans' replication")
+    alt.add_argument("--candidates", action="append", metavar="A,B",
+                     help="the replications to test (default: every other one)")
+    _models_options(alt, required=True)
+    alt.add_argument("--alignment", choices=["accuracy", "rmse", "distance"], default=None,
+                     help="alignment score (default: accuracy for nominal, rmse for "
+                          "interval, distance otherwise)")
+    alt.add_argument("--humans", action="store_true",
+                     help="print the per-human table (items, both rates, p-value, won) "
+                          "instead of one row per label and candidate")
 
     items = sub.add_parser(
         "items", parents=[files, level, shown],
