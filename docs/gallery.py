@@ -2,7 +2,8 @@
 
 Run by ``conf.py`` at each docs build, from the bundled data: the demo set (simulated,
 IRep-shaped: three pools) and Snow et al.'s RTE crowd against an expert's gold
-(``xrr_accessor.datasets``), and the ConvAbuse repeated annotations in ``tests/data``.
+(``xrr_accessor.datasets``), and the ConvAbuse repeated annotations and LLMFAO's crowd
+and two LLM judges in ``tests/data``.
 Each entry is (file name, title, code shown, function that draws on the given Axes).
 The code shown is the code run: ``build`` executes it.
 """
@@ -30,6 +31,9 @@ rte = load_snow2008("rte")
 crowd = rte[rte["pool"] == "crowd"].drop(columns="pool")
 gold = rte[rte["pool"] == "expert"].set_index("item_id")["response"]
 repeats = pd.read_csv(ROOT / "tests" / "data" / "convabuse_repeats.csv")  # ROOT: the repository
+llmfao = pd.read_csv(ROOT / "tests" / "data" / "llmfao.csv.gz")  # a crowd and two LLM judges
+judges = llmfao.xrr(item="pair", rater="worker", replication="source").report(
+    reference="crowd", epsilon=0.2)
 """
 
 #: (file stem, title, one line of code drawing on ``ax``)
@@ -54,6 +58,8 @@ FIGURES: list[tuple[str, str, str]] = [
      'xa.intra(repeats, session="repeat").plot("intra", ax=ax)'),
     ("validity", "Diagnostics: the crowd against an expert's gold",
      "crowd.xrr.validity(gold=gold).plot(ax=ax)"),
+    ("label_distribution", "Models as annotators: the labels each source gives (LLMFAO)",
+     "judges.plot.label_distribution(ax=ax)"),
 ]
 
 
@@ -82,7 +88,8 @@ def build(out: Path) -> list[Path]:
         "",
         "Every figure the library draws, made at each build of these pages by",
         "`docs/gallery.py` from the bundled data (the simulated demo set; Snow et al.'s RTE",
-        "crowd and expert; ConvAbuse's repeated annotations). Figures need the `plot` extra",
+        "crowd and expert; ConvAbuse's repeated annotations; LLMFAO's crowd and LLM judges).",
+        "Figures need the `plot` extra",
         "(`pip install \"xrr_accessor[plot]\"`). Each is drawn by the code above it, after:",
         "",
         "```python",

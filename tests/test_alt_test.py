@@ -354,3 +354,26 @@ def test_difference_p_values_invert_their_intervals(interval, llmfao):
         again = quiet(xa.alt_test, llmfao, reference="crowd", epsilon=0.2, ci=ci,
                       n_boot=300, seed=2, interval=interval, min_items=10, **roles)
         pd.testing.assert_frame_equal(out.summary, again.summary)
+
+
+def test_model_outputs_in_the_shapes_people_have_them(llmfao):
+    """One column per model beside the humans' rows, a table with a column per model,
+    and a model x item table: the same test as the long frame of models."""
+    roles = {"item": "pair", "rater": "worker"}
+    crowd = llmfao[llmfao["source"] == "crowd"].drop(columns="source")
+    models = llmfao[llmfao["source"] != "crowd"]
+    long = quiet(crowd.xrr(**roles).alt_test, models.drop(columns="source"), epsilon=0.2)
+    table = models.pivot(index="pair", columns="source", values="winner")  # item x model
+    beside = crowd.merge(table, left_on="pair", right_index=True)
+    by_columns = quiet(beside.xrr(**roles).alt_test, ["gpt4", "gpt35"], epsilon=0.2)
+    wide = quiet(crowd.xrr(**roles).alt_test, table.xrr(wide=True), epsilon=0.2)
+    transposed = table.T  # model x item, as some exports have it
+    from_file = quiet(crowd.xrr(**roles).alt_test, transposed.T.xrr(wide=True), epsilon=0.2)
+    for other in (by_columns, wide, from_file):
+        pd.testing.assert_frame_equal(other.summary, long.summary)
+    beside.loc[beside.index[0], "gpt4"] = "tie"  # a model column that varies in an item
+    with pytest.raises(InputError, match="model column 'gpt4' takes different values"):
+        xa.alt_test(beside, ["gpt4"], epsilon=0.2, **roles)
+    two = beside.drop(columns="gpt4").assign(other_label=beside["winner"])
+    with pytest.raises(InputError, match="need one label column"):
+        xa.alt_test(two, ["gpt35"], epsilon=0.2, **roles)

@@ -58,7 +58,7 @@ def _table(data: Any, roles: dict[str, Any]) -> Table:
 
 @per_call
 def annotations(data: Any, other: Any = None, level: Any = "nominal",
-                **roles: Any) -> tuple[Annotations, Level]:
+                one_label: bool = False, **roles: Any) -> tuple[Annotations, Level]:
     """Read ``data`` (and ``other``) into the canonical form, validating once.
 
     Parameters
@@ -69,6 +69,9 @@ def annotations(data: Any, other: Any = None, level: Any = "nominal",
         A second set of annotations of the same items (another replication).
     level : str, matrix or callable
         Level of measurement; checked against the values here.
+    one_label : bool
+        Two inputs of one label each are the same label even when named differently
+        (a wide table's label is called ``value``): it takes ``data``'s name.
     **roles
         ``item=``, ``rater=``, ``replication=``, ``label=``, ``value=``,
         ``wide=``, ``categories=``, ``duplicates=``. ``other`` is read with
@@ -98,6 +101,12 @@ def annotations(data: Any, other: Any = None, level: Any = "nominal",
         if lvl.sets and "duplicate annotation" in str(exc):
             raise InputError(f"{exc} {SET_READ_HINT}") from exc
         raise
+    if one_label and len(tables) == 2 and len(tables[0].labels) == len(tables[1].labels) == 1:
+        (mine,), (theirs,) = tables[0].labels, tables[1].labels
+        if mine != theirs:  # the same question under another name: data's name
+            t = tables[1]
+            t.labels = {mine: t.labels[theirs]}
+            t.source = {mine: t.source.get(theirs, repr(theirs))}
     ann = encode(tables, ordinal=lvl.ordered)
     check_sets(lvl, ann.categories, [ann.where(j) for j in range(len(ann.labels))])
     if lvl.numeric:

@@ -181,18 +181,22 @@ def alt_test(
 
     Examples
     --------
-    Three humans and a model on 40 items; the model agrees with the humans' majority:
+    Three humans on 60 items, and a model that gives their majority label on all but
+    10% of the items:
 
-    >>> import pandas as pd
+    >>> import numpy as np, pandas as pd
     >>> from xrr_accessor.datasets import simulate
-    >>> df = simulate(n_items=40, labels=["joy"], pools=["humans"], raters=3, seed=2)
+    >>> df = simulate(n_items=60, labels=["joy"], pools=["humans"], raters_per_item=3,
+    ...               coverage=1.0, single_rate=0.0, seed=2)
     >>> major = df.groupby("item_id")["joy"].agg(lambda v: int(v.mean() > 0.5))
-    >>> model = pd.DataFrame({"item_id": major.index, "rater": "model", "joy": major})
+    >>> flip = np.random.default_rng(0).random(len(major)) < 0.1
+    >>> model = pd.DataFrame({"item_id": major.index, "rater": "model",
+    ...                       "joy": np.where(flip, 1 - major, major)})
     >>> out = alt_test(df, model, epsilon=0.2)
     >>> out.summary[["winning_rate", "advantage_probability", "passed"]].round(2)
                      winning_rate  advantage_probability  passed
     label candidate
-    joy   model               1.0                   0.93    True
+    joy   model               1.0                   0.87    True
     """
     eps, fdr, min_raters, min_items = options(epsilon, q, min_raters, min_items)
     uncertainty = Uncertainty(ci, n_boot=n_boot, seed=seed, interval=interval,

@@ -6,7 +6,9 @@ humans, each model, perhaps a gold pool: ``reference=`` names the humans, every 
 replication is a candidate unless ``candidates=`` picks some), or as two frames: the
 humans, and the models (``other``). A models frame with a replication column gives
 one candidate per replication, its raters (prompts, runs, seeds) pooled; without one,
-each of its raters is a candidate (a long frame item, model, value).
+each of its raters is a candidate (a long frame item, model, value; or a table with a
+column per model, ``models.xrr(wide=True)``); a list of column names of the humans' frame
+gives one candidate per column (:mod:`.shapes`).
 """
 
 from __future__ import annotations
@@ -18,10 +20,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..diagnostics._common import unbind
 from ..engine.levels import Level
 from ..engine.pipeline import annotations as canonical
 from ..errors import InputError
 from ..schema import Annotations
+from .shapes import beside, is_column_list
 
 __all__ = ["Cast", "cast"]
 
@@ -92,9 +96,13 @@ def cast(data: Any, other: Any, reference: Any, candidates: Any, level: Level,
          roles: dict[str, Any], what: str) -> Cast:
     """Read ``data`` (and ``other``) and name the reference and the candidates.
 
-    ``what`` names the calling function in messages.
+    ``what`` names the calling function in messages. ``other`` may also name columns of
+    ``data`` that hold each item's label by a model (:func:`.shapes.beside`).
     """
-    ann, lvl = canonical(data, other, level=level, **roles)
+    data, roles = unbind(data, roles)
+    if is_column_list(data, other):
+        data, other = beside(data, other, roles)
+    ann, lvl = canonical(data, other, level=level, one_label=True, **roles)
     if len(ann.item) == 0:
         raise InputError(f"{what}: the data hold no annotations.")
     reps = list(ann.replications)
