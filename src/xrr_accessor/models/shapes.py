@@ -48,15 +48,8 @@ def beside(data: pd.DataFrame, columns: Sequence[Hashable], roles: dict[str, Any
             f"models={list(columns)} as columns beside the humans need one label column; "
             "with a label and a value column (one row per label), pass the models as a "
             "frame of their own (item, model, label, value).")
-    labels = list(read(rest, r).labels)
-    if len(labels) != 1:
-        raise InputError(
-            f"models={list(columns)} as columns beside the humans need one label column, "
-            f"but the humans' frame has {len(labels)} ({labels[:5]}); select it with "
-            ".xrr(labels=[...]), or pass the models as a frame of their own.")
-    label = labels[0]
-    parts = []
-    for col in columns:
+    firsts = []
+    for col in columns:  # each model's label per item, checked before the humans are read
         rows = data[[item, col]].dropna(subset=[col])
         per = rows.groupby(item, sort=False)[col]
         counts = per.nunique()
@@ -68,6 +61,14 @@ def beside(data: pd.DataFrame, columns: Sequence[Hashable], roles: dict[str, Any
                 f"model column {col!r} takes different values within {len(bad)} item(s) "
                 f"({shown}); a model's label is one value per item. Fix those rows, or "
                 "pass the models as a frame of their own (item, model, label).")
-        first = per.first()
-        parts.append(pd.DataFrame({item: first.index, rater: str(col), label: first.to_numpy()}))
+        firsts.append((col, per.first()))
+    labels = list(read(rest, r).labels)
+    if len(labels) != 1:
+        raise InputError(
+            f"models={list(columns)} as columns beside the humans need one label column, "
+            f"but the humans' frame has {len(labels)} ({labels[:5]}); select it with "
+            ".xrr(labels=[...]), or pass the models as a frame of their own.")
+    label = labels[0]
+    parts = [pd.DataFrame({item: first.index, rater: str(col), label: first.to_numpy()})
+             for col, first in firsts]
     return rest, pd.concat(parts, ignore_index=True)
