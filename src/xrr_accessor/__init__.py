@@ -28,7 +28,7 @@ from .errors import (
     UndefinedWarning,
     XRRWarning,
 )
-from .models import AltTest, alt_test
+from .models import AltTest, alt_test, plan_alt_test
 from .multilabel.augmented import augmented_kappa, augmented_sweep
 from .multilabel.augmented_items import augmented_items, augmented_matrix
 from .multilabel.sharpen import Sharpened, sharpen
@@ -81,6 +81,7 @@ __all__ = [
     "pairwise",
     "per_category",
     "plan",
+    "plan_alt_test",
     "rater_agreement",
     "read_sets",
     "report",
