@@ -301,9 +301,27 @@ def report(
         The items behind the numbers, as in :func:`~xrr_accessor.summary`:
         ``"common"`` computes the IRRs and kappa_x on the items every
         replication rated at least twice; the caption says which.
-    min_items : int
+    min_items : int, optional
         One pool: raters with fewer items are left out of :attr:`Report.raters`
-        (see :func:`~xrr_accessor.rater_agreement`).
+        (see :func:`~xrr_accessor.rater_agreement`; default 1). The models page: humans
+        with fewer compared items are not tested (default 30, the paper's).
+    candidates : name or list of names, optional
+        The models page ("Can these models replace the annotators?", with
+        ``reference=`` naming the human pool): the replications tested against the
+        humans (default: every other one but ``gold``). Given, or ``epsilon=`` or
+        ``gold=`` given, :attr:`Report.models`, :attr:`Report.distribution` and
+        :attr:`Report.alt` hold the page (docs/definitions.md, "Models as annotators"),
+        ``readings()`` reads it candidate by candidate and ``to_html()`` leads with it.
+    gold : replication name, optional
+        The models page: a replication holding gold labels (typically one rater):
+        kappa_x of the humans and of each candidate against it, and each candidate's
+        difference from the humans' (``compare(reference=gold)``).
+    epsilon : float, optional
+        The models page: the alternative annotator test's cost-benefit margin
+        (:func:`~xrr_accessor.alt_test`); without it the test is not run and the page
+        says so.
+    q : float
+        The models page: the test's false discovery rate (default 0.05).
     **roles
         Column or dimension names.
 
