@@ -27,7 +27,7 @@ from ..kernels.accumulate import item_order
 from ..kernels.alt import MATRIX, NOMINAL, SQUARED, alt_outcomes
 from .cast import Cast
 
-__all__ = ["ALIGNMENTS", "Outcomes", "Scoring", "by_item", "outcomes", "scoring"]
+__all__ = ["ALIGNMENTS", "Outcomes", "Scoring", "by_item", "outcomes", "scoring", "unit_of"]
 
 #: Alignment scores by name: the paper's two, and minus the level's mean disagreement.
 ALIGNMENTS = ("accuracy", "rmse", "distance")
@@ -79,15 +79,17 @@ def scoring(level: Any, alignment: Any) -> Scoring:
 class Outcomes:
     """One label's pass: per candidate and rater, the items compared and wins
     (``counts`` (C, B, 3)), the summed alignment terms (``scores`` (C, B, 4)), the
-    items kept and dropped (``items`` (C, 3)), and per row the outcome of each
-    comparison (``records`` (C, N) int8, empty unless asked for); ``unit`` turns the
-    kernel's D back into the data's units (D / unit^2)."""
+    items kept and dropped (``items`` (C, 3)), per row the outcome of each
+    comparison (``records`` (C, N) int8, empty unless asked for), which raters of the
+    reference labelled the label (``labelled`` (B,)); ``unit`` turns the kernel's D
+    back into the data's units (D / unit^2)."""
 
     counts: np.ndarray
     scores: np.ndarray
     items: np.ndarray
     records: np.ndarray
     unit: float
+    labelled: np.ndarray
 
     def alignment(self, name: str) -> np.ndarray:
         """Mean alignment of the candidate and of the human, (C, B, 2): accuracy,
@@ -159,18 +161,26 @@ def outcomes(c: Cast, read_: Read, grouped: tuple[np.ndarray, np.ndarray], j: in
     (``grouped``: the rows' (offsets, order) by item, :func:`by_item`)."""
     ann = read_.ann
     humans = ann.replication == c.reference
+    labelled = np.zeros(len(ann.raters), dtype=bool)
+    labelled[ann.rater[humans & (ann.codes[j] >= 0)]] = True
     offsets, order = grouped
     n_cand = len(c.candidates)
     rec = np.zeros((n_cand, len(ann.item)) if records else (0, 0), dtype=np.int8)
     if score.custom is not None:
         counts, scores, items = _custom(c, read_, grouped, j, score.custom, min_raters, rec)
-        return Outcomes(counts, scores, items, rec, 1.0)
+        return Outcomes(counts, scores, items, rec, 1.0, labelled)
     mode, values, dmat, unit, tol = _how(read_, j, score, humans)
     counts, scores, items = alt_outcomes(
         offsets, order, ann.replication, ann.rater, read_.codes(j), c.reference,
         c.candidate_of(), n_cand, len(ann.raters), read_.n_cat(j), mode, values, dmat,
         tol, min_raters, rec)
-    return Outcomes(counts, scores, items, rec, unit)
+    return Outcomes(counts, scores, items, rec, unit, labelled)
+
+
+def unit_of(read_: Read, j: int, score: Scoring) -> float:
+    """Label ``j``'s unit (:attr:`Outcomes.unit`) from its categories alone (not the
+    ordinal level, whose mid-ranks read the annotations)."""
+    return _how(read_, j, score, np.zeros(0, dtype=bool))[3]
 
 
 def _custom(c: Cast, read_: Read, grouped: tuple[np.ndarray, np.ndarray], j: int,

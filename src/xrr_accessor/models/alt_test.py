@@ -21,12 +21,16 @@ import pandas as pd
 
 from ..diagnostics._common import Read, finish, multi_index
 from ..engine.pipeline import kind_of
-from ..errors import DroppedDataWarning, InputError, UndefinedWarning, per_call, warn
+from ..engine.staged import Job, Planned, Staged
+from ..errors import DroppedDataWarning, InputError, UndefinedWarning, warn
+from ..lazy import deferrable
+from ..schema.tally import tally_of
 from ..uncertainty.orchestration import Uncertainty
 from .alignment import Outcomes, Scoring, by_item, outcomes, scoring
 from .cast import Cast, cast
 from .decide import Decision, decide
-from .resample import advantage_intervals
+from .partitions import ORDINAL_REFUSED, alt_job, unstack
+from .resample import advantage_intervals, memory_sums, plan_draws
 
 __all__ = ["AltTest", "alt_test", "human_raters", "options", "run"]
 
@@ -104,7 +108,7 @@ def _count(value: Any, name: str, least: int, what: str) -> int:
     return int(value)
 
 
-@per_call
+@deferrable
 def alt_test(
     data: Any, other: Any = None, *, epsilon: float, reference: Any = None,
     candidates: Any = None, q: float = 0.05, min_raters: int = 2, min_items: int = 30,
@@ -204,7 +208,8 @@ def alt_test(
     score = scoring(level, alignment)
     c = cast(data, other, reference, candidates, score.level, roles, "alt_test")
     return run(c, kind_of(getattr(data, "_xrr_bound", (data,))[0]), score, eps, fdr,
-               min_raters, min_items, uncertainty)
+               min_raters, min_items, uncertainty,
+               staged=data if isinstance(data, Staged) else None)
 
 
 def options(epsilon: Any, q: Any, min_raters: Any, min_items: Any
@@ -223,13 +228,14 @@ def options(epsilon: Any, q: Any, min_raters: Any, min_items: Any
 
 def human_raters(c: Cast) -> int:
     """How many raters the reference (the humans) has."""
-    return len(np.unique(c.ann.rater[c.ann.replication == c.reference]))
+    return int(tally_of(c.ann).raters[c.reference])
 
 
 def run(c: Cast, kind: str, score: Scoring, eps: float, fdr: float, min_raters: int,
-        min_items: int, uncertainty: Uncertainty) -> AltTest:
+        min_items: int, uncertainty: Uncertainty, staged: Staged | None = None) -> AltTest:
     """The test on annotations already cast (:func:`~.cast.cast`), options checked
-    (:func:`options`); ``kind`` ("pandas" or "xarray") shapes the tables."""
+    (:func:`options`); ``kind`` ("pandas" or "xarray") shapes the tables. ``staged``:
+    dask-backed data, whose partitions' sums (:mod:`.partitions`) the test reads."""
     if human_raters(c) < 2:
         raise InputError(
             f"alt_test: the reference {c.reference_name!r} has one rater; the test leaves "
@@ -237,12 +243,20 @@ def run(c: Cast, kind: str, score: Scoring, eps: float, fdr: float, min_raters: 
             "humans or more. Against a single expert or gold label, compare the candidates' "
             f"kappa_x with compare(reference={c.reference_name!r}) or validity(gold=...).")
     read_ = Read(c.ann, c.level, kind)
-    grouped = by_item(c.ann)
-    found = [outcomes(c, read_, grouped, j, score, min_raters, uncertainty.ci is not None)
-             for j in range(len(c.ann.labels))]
-    humans = np.zeros(len(c.ann.raters), dtype=bool)
-    humans[c.ann.rater[c.ann.replication == c.reference]] = True
-    decisions = [[decide(o.counts[k], humans, eps, fdr, min_items)
+    part_sums: dict[tuple[int, int], dict[str, np.ndarray]] = {}
+    if staged is not None:  # dask-backed: the partitions' sums, added
+        if c.level.ordinal:
+            raise InputError(ORDINAL_REFUSED)
+        if staged.stats is None:
+            cells = 2 * len(c.ann.labels) * len(c.candidates) * len(c.ann.raters)
+            raise Planned(Job(alt_job, (c.reference, c.candidates, score, min_raters),
+                              cells))
+        found, part_sums = unstack(staged.stats, c, read_, score)
+    else:
+        grouped = by_item(c.ann)
+        found = [outcomes(c, read_, grouped, j, score, min_raters,
+                          uncertainty.ci is not None) for j in range(len(c.ann.labels))]
+    decisions = [[decide(o.counts[k], o.labelled, eps, fdr, min_items)
                   for k in range(len(c.candidates))] for o in found]
     attrs: dict[str, Any] = {
         "metric": "alt_test", "epsilon": eps, "q": fdr, "min_raters": min_raters,
@@ -252,7 +266,13 @@ def run(c: Cast, kind: str, score: Scoring, eps: float, fdr: float, min_raters: 
     differences = None
     if uncertainty.ci is not None:
         opts = uncertainty.bootstrap
-        boot = advantage_intervals(c, found, decisions, uncertainty.ci, opts)
+        draws = plan_draws(len(c.ann.items), opts)
+        if staged is None:
+            sums = memory_sums(c, found, decisions, draws)
+        else:  # every rater's sums: those of the humans tested
+            sums = {(j, k): {name: v[decisions[j][k].tested] for name, v in s.items()}
+                    for (j, k), s in part_sums.items()}
+        boot = advantage_intervals(c, decisions, sums, draws, uncertainty.ci, opts)
         for name, values in boot.columns.items():
             summary[name] = values
         differences = boot.differences
@@ -279,11 +299,7 @@ def _summary(c: Cast, read_: Read, found: list[Outcomes],
              decisions: list[list[Decision]]) -> pd.DataFrame:
     ann = read_.ann
     lab, cand = _cells(c, len(ann.labels))
-    labelled = np.zeros((len(ann.labels), len(ann.raters)), dtype=bool)
-    mine = ann.replication == c.reference
-    for j in range(len(ann.labels)):
-        has = mine & (ann.codes[j] >= 0)
-        labelled[j, ann.rater[has]] = True
+    labelled = np.stack([o.labelled for o in found]) if found else np.zeros((0, 0), bool)
     rows = [decisions[j][k] for j, k in zip(lab, cand, strict=True)]
     items = np.array([found[j].items[k] for j, k in zip(lab, cand, strict=True)],
                      dtype=np.int64).reshape(-1, 3)

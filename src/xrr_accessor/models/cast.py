@@ -103,7 +103,7 @@ def cast(data: Any, other: Any, reference: Any, candidates: Any, level: Level,
     if is_column_list(data, other):
         data, other = beside(data, other, roles)
     ann, lvl = canonical(data, other, level=level, one_label=True, **roles)
-    if len(ann.item) == 0:
+    if len(ann.item) == 0 and ann.tally is None:  # (a dask skeleton holds no rows)
         raise InputError(f"{what}: the data hold no annotations.")
     reps = list(ann.replications)
     if other is not None:

@@ -29,7 +29,8 @@ from .alignment import Outcomes
 from .cast import Cast
 from .decide import Decision
 
-__all__ = ["Advantage", "advantage_intervals", "records"]
+__all__ = ["Advantage", "advantage_intervals", "human_sums", "memory_sums", "plan_draws",
+           "records"]
 
 #: Replicates per block of item weights.
 BLOCK = 64
@@ -46,21 +47,46 @@ class Advantage:
     seed: int
 
 
-def records(c: Cast, o: Outcomes, d: Decision, k: int
+def records(c: Cast, o: Outcomes, k: int, keep: np.ndarray | None = None
             ) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
-    """Candidate ``k``'s comparisons with the humans tested: (item, human position
-    among the tested, candidate won), and how many humans were tested."""
-    tested = np.flatnonzero(d.tested)
+    """Candidate ``k``'s comparisons: (item, human, candidate won) and the number of
+    humans, ``human`` numbering the raters marked by ``keep`` (the humans tested), or
+    every rater (``keep`` None: a partition, which cannot know whom the call tests)."""
     rows = np.flatnonzero(o.records[k])
     rater = c.ann.rater[rows]
-    position = np.full(len(c.ann.raters), -1, dtype=np.int64)
-    position[tested] = np.arange(len(tested))
-    keep = position[rater] >= 0
-    rows = rows[keep]
+    if keep is None:
+        position, n = np.arange(len(c.ann.raters), dtype=np.int64), len(c.ann.raters)
+    else:
+        at = np.flatnonzero(keep)
+        position = np.full(len(c.ann.raters), -1, dtype=np.int64)
+        position[at] = np.arange(len(at))
+        n = len(at)
+    mine = position[rater] >= 0
+    rows = rows[mine]
     outcome = o.records[k, rows]
     wins = ((outcome == CANDIDATE) | (outcome == TIE)).astype(np.int64)
-    return (np.ascontiguousarray(c.ann.item[rows], dtype=np.int64), position[rater[keep]],
-            wins, len(tested))
+    return (np.ascontiguousarray(c.ann.item[rows], dtype=np.int64), position[rater[mine]],
+            wins, n)
+
+
+def human_sums(item: np.ndarray, human: np.ndarray, wins: np.ndarray, n_humans: int,
+               draws: Draws, keys: np.ndarray, first: int = 0) -> dict[str, np.ndarray]:
+    """Each human's compared items and the candidate's wins among them, under every
+    replicate's item weights (``boot_n``, ``boot_won``: (H, n_boot)) and per jackknife
+    group (``group_n``, ``group_won``: (H, G)): sums over items, so over partitions
+    (``keys``: the item keys, ``first``: the first item's number for a leave-one-out
+    jackknife)."""
+    n_boot = len(draws.seeds)
+    out = {"boot_n": np.zeros((n_humans, n_boot)), "boot_won": np.zeros((n_humans, n_boot))}
+    for lo in range(0, n_boot, BLOCK):
+        hi = min(n_boot, lo + BLOCK)
+        n, won = alt_weighted(item, human, wins, draws.weights(keys, lo, hi), n_humans)
+        out["boot_n"][:, lo:hi], out["boot_won"][:, lo:hi] = n, won
+    if draws.groups:
+        member = draws.members(keys, first)
+        out["group_n"], out["group_won"] = alt_grouped(member[item], human, wins,
+                                                       draws.groups, n_humans)
+    return out
 
 
 def _mean_share(n: np.ndarray, won: np.ndarray) -> np.ndarray:
@@ -72,36 +98,43 @@ def _mean_share(n: np.ndarray, won: np.ndarray) -> np.ndarray:
                         np.nan)
 
 
-def advantage_intervals(c: Cast, found: list[Outcomes], decisions: list[list[Decision]],
-                        level: float, opts: Bootstrap) -> Advantage:
-    """Bootstrap (and jackknife) replicates of every advantage probability of the call,
-    their intervals, and the paired differences of every two candidates per label."""
-    n_items = len(c.ann.items)
-    n_labels, n_cand = len(found), len(c.candidates)
-    draws = Draws.plan(n_items, opts.n_boot, opts.seed, jackknife=opts.interval == "bca")
+def plan_draws(n_items: int, opts: Bootstrap) -> Draws:
+    """The call's keyed draws (the same as every call with this seed)."""
+    return Draws.plan(n_items, opts.n_boot, opts.seed, jackknife=opts.interval == "bca")
+
+
+def memory_sums(c: Cast, found: list[Outcomes], decisions: list[list[Decision]],
+                draws: Draws) -> dict[tuple[int, int], dict[str, np.ndarray]]:
+    """:func:`human_sums` of every label and candidate, over the humans tested, from the
+    comparisons of the annotations in memory."""
     keys = item_keys(c.ann.items)
-    cells = [(j, k, records(c, found[j], decisions[j][k], k))
-             for j in range(n_labels) for k in range(n_cand)]
+    out = {}
+    for j, o in enumerate(found):
+        for k, d in enumerate(decisions[j]):
+            item, human, wins, n = records(c, o, k, d.tested)
+            out[(j, k)] = human_sums(item, human, wins, n, draws, keys)
+    return out
+
+
+def advantage_intervals(c: Cast, decisions: list[list[Decision]],
+                        sums: dict[tuple[int, int], dict[str, np.ndarray]], draws: Draws,
+                        level: float, opts: Bootstrap) -> Advantage:
+    """Every advantage probability's replicates (and jackknife) from the humans' sums
+    (:func:`human_sums` over the humans tested, ``sums[(label, candidate)]``), their
+    intervals, and the paired differences of every two candidates per label."""
+    n_labels, n_cand = len(decisions), len(c.candidates)
     boot = np.full((opts.n_boot, n_labels, n_cand), np.nan)
-    for lo in range(0, opts.n_boot, BLOCK):
-        hi = min(opts.n_boot, lo + BLOCK)
-        weights = draws.weights(keys, lo, hi)
-        for j, k, (item, human, wins, h) in cells:
-            if h:
-                n, won = alt_weighted(item, human, wins, weights, h)
-                boot[lo:hi, j, k] = _mean_share(n, won)
+    jack = np.full((draws.groups, n_labels, n_cand), np.nan) if draws.groups else None
+    for (j, k), s in sums.items():
+        if not s["boot_n"].shape[0]:
+            continue  # no human tested
+        boot[:, j, k] = _mean_share(s["boot_n"], s["boot_won"])
+        if jack is not None:
+            n_g, won_g = s["group_n"], s["group_won"]
+            n_all, won_all = n_g.sum(axis=1, keepdims=True), won_g.sum(axis=1, keepdims=True)
+            jack[:, j, k] = _mean_share(n_all - n_g, won_all - won_g)
     point = np.array([[decisions[j][k].advantage for k in range(n_cand)]
                       for j in range(n_labels)], dtype=float)
-    jack = None
-    if draws.groups:
-        member = draws.members(keys)
-        jack = np.full((draws.groups, n_labels, n_cand), np.nan)
-        for j, k, (item, human, wins, h) in cells:
-            if h:
-                n_g, won_g = alt_grouped(member[item], human, wins, draws.groups, h)
-                n_all, won_all = n_g.sum(axis=1, keepdims=True), won_g.sum(axis=1,
-                                                                           keepdims=True)
-                jack[:, j, k] = _mean_share(n_all - n_g, won_all - won_g)
     with np.errstate(invalid="ignore"):
         lower, upper = limits(point, boot, level, opts.interval, jack)
     se = standard_error(boot)
