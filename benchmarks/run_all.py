@@ -22,7 +22,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 SCRIPTS = ["bench_core.py", "bench_bootstrap.py", "bench_scaling.py", "bench_diagnostics.py",
-           "bench_polars.py", "bench_dask_split.py"]
+           "bench_polars.py", "bench_dask_split.py", "bench_models.py"]
 
 
 def irrcac_python() -> str | None:

@@ -31,3 +31,12 @@ def test_reader_benchmark_runs_and_reads_every_choice():
         "read_label_studio", "read_prodigy", "read_doccano", "read_mturk(multi_sep='|')"]
     for call in module["cases"](50).values():  # every distinct choice is one category
         assert call()["value"].nunique() == 50
+
+
+def test_models_benchmark_runs_and_equals_its_naive_peer():
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_models.py"
+    module = runpy.run_path(str(path))
+    md = module["main"](["--quick"])
+    row = next(line for line in md.splitlines() if line.startswith("| alt_test, 200 humans"))
+    assert row.rstrip(" |").endswith("yes")  # the same winning rates and advantage
+    assert "plan_alt_test" in md and "ci=0.95" in md
