@@ -31,8 +31,9 @@ import xrr_accessor as xa
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))  # sections.py, also when run by runpy
 sys.path.insert(0, str(ROOT / "tests"))  # the naive reference
-import naive_models  # noqa: E402
 from bench_core import best  # noqa: E402
+
+import naive_models  # noqa: E402
 
 HUMANS, PER_ITEM, CANDIDATES = 200, 5, 10
 
