@@ -12,13 +12,17 @@ import pandas as pd
 from .cells import number
 from .models_reading import MODEL_VERDICTS, model_readings
 
-__all__ = ["MAX_DISTRIBUTION_FIGURES", "TITLE", "models_section"]
+__all__ = ["MAX_DISTRIBUTION_FIGURES", "NAMED_LABELS", "OPEN_LABELS", "TITLE",
+           "models_section"]
 
 #: The models page's title.
 TITLE = "Can these models replace the annotators?"
 
 #: Labels whose distribution figure the page draws (the rest: report.distribution).
 MAX_DISTRIBUTION_FIGURES = 4
+
+#: A candidate's paragraphs are shown open up to this many labels (more: folded).
+OPEN_LABELS = 8
 
 
 def _with_interval(row: Any, stem: str, digits: int, column: str | None = None) -> str:
@@ -46,19 +50,18 @@ def _table(report: Any, digits: int) -> str:
     """One row per label and source: the columns a reader compares across candidates."""
     attrs = report.attrs["models"]
     ref, gold = html.escape(str(attrs["reference"])), attrs.get("gold")
-    heads = ["label", "source", "raters", "alternative annotator test (won of tested)",
-             "advantage probability", f"normalized kappa_x against {ref}",
-             f"kappa_x against {ref}"]
+    heads = ["label", "source (raters)", "alternative annotator test: humans won",
+             "advantage probability", f"normalized kappa_x vs {ref}", f"kappa_x vs {ref}"]
     if gold is not None:
         g = html.escape(str(gold))
-        heads += [f"kappa_x against {g}", f"difference from {ref} against {g}"]
-    heads.append("stability (IRR of its raters)")
+        heads += [f"kappa_x vs {g}", f"minus {ref}'s kappa_x vs {g}"]
+    heads.append("stability: IRR of its raters")
     body = []
     for _, row in report.models.iterrows():
         cells = [html.escape(str(row["label"])),
                  f"{html.escape(str(row['replication']))} "
-                 f"<span class=\"note\">({row['role']})</span>",
-                 f"{int(row['n_raters']):,}", _test_cell(row, digits),
+                 f"<span class=\"note\">({row['role']}, {int(row['n_raters']):,})</span>",
+                 _test_cell(row, digits),
                  _with_interval(row, "advantage", digits, "advantage_probability"),
                  _with_interval(row, "normalized", digits),
                  _with_interval(row, "kappa_x", digits)]
@@ -74,27 +77,44 @@ def _table(report: Any, digits: int) -> str:
             + "".join(body) + "</tbody></table>")
 
 
-def _summary(read: pd.DataFrame) -> str:
-    """How many candidates got each answer, per label, in one line each."""
+#: Labels named one by one in a candidate's summary line (more: counted).
+NAMED_LABELS = 6
+
+
+def _summary(read: pd.DataFrame, ref: str) -> list[str]:
+    """One line per candidate: its answer on each label, counted, the labels named
+    where few."""
+    n_labels = read["label"].nunique()
     lines = []
-    for label, part in read.groupby("label", sort=False):
-        counts = part["verdict"].value_counts()
-        said = ", ".join(
-            f"{v}: {', '.join(map(str, part.loc[part['verdict'] == v, 'replication']))}"
-            for v in MODEL_VERDICTS if v in counts)
-        lines.append(f"On {label}: {said}.")
-    return " ".join(lines)
+    for cand, part in read.groupby("replication", sort=False):
+        if n_labels == 1:
+            lines.append(f"{cand} against {ref} on {part['label'].iloc[0]}: "
+                         f"{part['verdict'].iloc[0]}.")
+            continue
+        said = []
+        for v in MODEL_VERDICTS:
+            labels = [str(x) for x in part.loc[part["verdict"] == v, "label"]]
+            if labels:
+                named = ", ".join(labels[:NAMED_LABELS]) + (
+                    f" and {len(labels) - NAMED_LABELS} more" if len(labels) > NAMED_LABELS
+                    else "")
+                said.append(f"{v} on {len(labels)} of {n_labels} labels ({named})")
+        lines.append(f"{cand} against {ref}: " + "; ".join(said) + ".")
+    return lines
 
 
 def models_section(report: Any, digits: int, png: Any | None) -> dict[str, Any]:
     """The answer table, the paragraphs and (with ``png``, which turns an Axes into
     a figure dict) the label distribution figures of a models page."""
     read = model_readings(report, min(digits, 2))
-    paragraphs = [{"label": str(r.label), "candidate": str(r.replication),
-                   "verdict": r.verdict, "css": r.verdict.replace(" ", "-"), "text": r.text}
-                  for r in read.itertuples()]
-    figures = []
     labels = list(pd.unique(report.models["label"]))
+    groups = []
+    for cand, part in read.groupby("replication", sort=False):
+        groups.append({"candidate": str(cand), "open": len(labels) <= OPEN_LABELS,
+                       "paragraphs": [{"label": str(r.label), "verdict": r.verdict,
+                                       "css": r.verdict.replace(" ", "-"), "text": r.text}
+                                      for r in part.itertuples()]})
+    figures = []
     if png is not None:
         from .models_plots import label_distribution
 
@@ -109,8 +129,9 @@ def models_section(report: Any, digits: int, png: Any | None) -> dict[str, Any]:
             f"annotators tested with at least {attrs.get('min_items')} compared items; "
             f"alignment: {attrs.get('alignment')}." if attrs.get("epsilon") is not None
             else "No alternative annotator test: it needs epsilon=.")
-    return {"table": _table(report, digits), "summary": _summary(read),
-            "paragraphs": paragraphs, "figures": figures, "note": note,
+    return {"table": _table(report, digits),
+            "summary": _summary(read, str(attrs["reference"])),
+            "groups": groups, "figures": figures, "note": note,
             "left_out": (f"{left} more label{'s' if left > 1 else ''} not drawn: "
                          "report.plot.label_distribution(label) draws one; the numbers are "
                          "in report.distribution.") if left > 0 else ""}
