@@ -267,3 +267,23 @@ def test_the_page_needs_a_reference_and_a_known_gold(llmfao):
         xa.report(llmfao, reference="crowd", gold="gold", **ROLES)
     with pytest.raises(xa.InputError, match="also among candidates"):
         xa.report(llmfao, reference="crowd", gold="experts", candidates=["experts"], **ROLES)
+
+
+def test_at_31_labels_each_candidate_gets_one_counted_line_and_folded_paragraphs():
+    """The demo's 31 labels, Budapest as the humans: one summary line per candidate
+    whose counts are the paragraphs' verdicts; paragraphs folded past eight labels."""
+    from xrr_accessor.datasets import load_demo
+    from xrr_accessor.reporting.models_html import NAMED_LABELS, models_section
+
+    rep = quiet(xa.report, load_demo(), reference="Budapest", epsilon=0.2, min_items=20)
+    section = models_section(rep, 3, None)
+    read = rep.readings()
+    assert len(section["summary"]) == 2
+    for line, (cand, part) in zip(section["summary"], read.groupby("replication", sort=False),
+                                  strict=True):
+        assert line.startswith(f"{cand} against Budapest: ")
+        for verdict, n in part["verdict"].value_counts().items():
+            assert f"{verdict} on {n} of 31 labels" in line
+            named = part.loc[part["verdict"] == verdict, "label"].tolist()
+            assert ", ".join(named[:NAMED_LABELS]) in line
+    assert all(not g["open"] and len(g["paragraphs"]) == 31 for g in section["groups"])
