@@ -76,3 +76,14 @@ def test_power_grows_with_items_and_epsilon_and_repeats_with_the_seed():
 def test_plan_alt_test_refuses_bad_options(kwargs, match):
     with pytest.raises(InputError, match=match):
         plan_alt_test(**kwargs)
+
+
+def test_a_sizes_draws_do_not_depend_on_the_other_sizes():
+    """Draws are keyed by (seed, data set, humans, items): adding a size, or data sets,
+    leaves the rows already there as they were."""
+    one = plan_alt_test(n_items=[50], epsilon=0.2, n_datasets=3, n_draws=4, seed=5)
+    two = plan_alt_test(n_items=[50, 150], epsilon=0.2, n_datasets=3, n_draws=4, seed=5)
+    assert one.iloc[0].equals(two.iloc[0])
+    more = plan_alt_test(n_items=[50], epsilon=[0.1, 0.2], n_datasets=3, n_draws=4, seed=5)
+    assert more[more["epsilon"] == 0.2].iloc[0].drop("epsilon").equals(
+        one.iloc[0].drop("epsilon"))

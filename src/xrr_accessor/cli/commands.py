@@ -229,6 +229,10 @@ def _run_report(args: argparse.Namespace) -> str | Output:
                  reference=args.reference, sort_by=args.sort_by, items=args.items,
                  **_boot(args, cells), **models, **roles)
     names = " and ".join(Path(p).name for p in (args.path, args.other) if p is not None)
+    if rep.models is not None:
+        from ..reporting.models_html import TITLE
+
+        return _report_output(rep, args, f"{TITLE} ({names})")
     return _report_output(rep, args, f"xRR report: {names}")
 
 
@@ -383,6 +387,7 @@ def _run_alt_test(args: argparse.Namespace) -> Output:
     boot = _boot(args, 1)
     result = alt_test(data, other, epsilon=args.epsilon, reference=args.reference,
                       candidates=_names(args.candidates) or None, q=args.q,
+                      min_raters=args.min_raters,
                       min_items=30 if args.min_items is None else args.min_items,
                       level=args.level, alignment=args.alignment, **boot, **roles)
     frame = (result.humans if args.humans else result.summary).reset_index()

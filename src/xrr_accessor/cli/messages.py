@@ -16,7 +16,8 @@ _FLAGS = {
     "reference": "--reference", "ci": "--ci", "n_boot": "--n-boot", "seed": "--seed",
     "interval": "--interval", "form": "--form", "sort_by": "--sort-by", "sep": "--sep",
     "file_column": "--file-column", "weights": "--weights", "items": "--items",
-    "min_items": "--min-items",
+    "min_items": "--min-items", "epsilon": "--epsilon", "candidates": "--candidates",
+    "gold": "--gold", "min_raters": "--min-raters",
 }
 _VALUE = r"""('[^']*'|"[^"]*"|\[[^\]]*\]|[\w.<>-]+)"""
 _KWARG = re.compile(r"\b(" + "|".join(_FLAGS) + r")=" + _VALUE)

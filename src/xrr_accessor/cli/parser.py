@@ -311,6 +311,8 @@ def parser() -> argparse.ArgumentParser:
     alt.add_argument("--candidates", action="append", metavar="A,B",
                      help="the replications to test (default: every other one)")
     _models_options(alt, required=True)
+    alt.add_argument("--min-raters", type=_positive, default=2, metavar="N",
+                     help="items need at least N human annotations (default 2)")
     alt.add_argument("--alignment", choices=["accuracy", "rmse", "distance"], default=None,
                      help="alignment score (default: accuracy for nominal, rmse for "
                           "interval, distance otherwise)")

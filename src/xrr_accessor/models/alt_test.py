@@ -349,8 +349,8 @@ def _warn(c: Cast, summary: pd.DataFrame, min_items: int, min_raters: int) -> No
     few = summary["n_items_few_humans"].to_numpy()
     if few.any():
         said.append(f"up to {int(few.max())} item(s) per label and candidate have a "
-                    f"candidate label but fewer than min_raters={min_raters} annotations by "
-                    f"{ref!r} (n_items_few_humans)")
+                    f"candidate label but fewer than {min_raters} annotations by {ref!r} "
+                    "(n_items_few_humans)")
     missing = summary["n_items_no_candidate"].to_numpy()
     if missing.any():
         said.append(f"up to {int(missing.max())} item(s) per label and candidate have "

@@ -30,17 +30,17 @@ import pandas as pd
 
 from ..coefficients import lookup
 from ..engine.draws import seeds
-from ..errors import InputError
+from ..errors import InputError, UndefinedWarning
 from ..models.alignment import Scoring, scoring
 from ..models.alt_test import AltTest, human_raters, options, run
 from ..models.cast import Cast, cast
 from ..schema.tally import tally_of
 from ..uncertainty.against import against
-from ..uncertainty.orchestration import Uncertainty, evaluate
+from ..uncertainty.orchestration import Uncertainty, evaluate, shown_name
 from ..uncertainty.resample import Target
 
 __all__ = ["DISTRIBUTION_COLUMNS", "MODEL_COLUMNS", "Models", "Setup", "cast_models",
-           "distribution", "models_parts", "shared_seed"]
+           "distribution", "expected_notes", "models_parts", "shared_seed"]
 
 #: The models table's columns (the interval columns only with ``ci=``; the gold ones
 #: only with ``gold=``).
@@ -93,7 +93,7 @@ def cast_models(data: Any, other: Any, reference: Any, candidates: Any, gold: An
                 epsilon: Any, q: Any, min_items: Any, level: Any, uncertainty: Uncertainty,
                 roles: dict[str, Any]) -> Setup:
     """Read the data once and name the humans, the candidates and the gold."""
-    if reference is None:
+    if reference is None and other is None:
         raise InputError("the models page (candidates=, epsilon= or gold=) compares "
                          "candidates with the human annotators: name their pool with "
                          "reference=.")
@@ -118,6 +118,25 @@ def cast_models(data: Any, other: Any, reference: Any, candidates: Any, gold: An
                              "gold.")
     return Setup(c, code, score, None if epsilon is None else eps, fdr, min_items,
                  shared_seed(uncertainty))
+
+
+def expected_notes(caught: list[tuple[type[Warning], str]], table: Any
+                   ) -> list[tuple[type[Warning], str]]:
+    """The report's warnings without the one an IRR gives when every replication it is
+    undefined for has one rater (a model, a gold label: the page's stability column
+    says so)."""
+    irr = table.estimates["irr"]
+    raters = tally_of(table.result.ann).rated_raters
+    undefined = np.argwhere(~np.isfinite(irr.value))
+    if not len(undefined) or (raters[undefined[:, 1]] > 1).any():
+        return caught
+    head = f"{shown_name(irr_entry(table))} is undefined (NaN)"
+    return [(k, m) for k, m in caught if not (k is UndefinedWarning and m.startswith(head))]
+
+
+def irr_entry(table: Any) -> Any:
+    """The registry entry of the report's IRR."""
+    return lookup(table.attrs["irr"])
 
 
 def shared_seed(uncertainty: Uncertainty) -> Uncertainty:

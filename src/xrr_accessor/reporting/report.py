@@ -370,6 +370,10 @@ def report(
             parts = pool_parts(data, level, uncertainty, 1 if min_items is None else
                                min_items, roles,
                                int(tally_of(table.result.ann).rated_raters.max(initial=0)))
+    if models:  # a model with one rater has no IRR: the page says so, no warning
+        from .models_table import expected_notes
+
+        caught[:] = expected_notes(caught, table)
     for category, message in caught:  # then raised to the caller (once each)
         warn(message, category)
     notes = list(dict.fromkeys(message for category, message in caught
