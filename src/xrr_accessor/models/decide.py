@@ -5,7 +5,8 @@ human's (W^h = 1; a tie is both): rho^f_j and rho^h_j, the differences d = W^h -
 (each -1, 0 or 1, so their mean and variance follow from the counts), a one-sided
 one-sample t-test of H0: mean d >= epsilon, Benjamini-Yekutieli over the humans tested
 at q, the winning rate (rejections / humans tested) and the advantage probability
-(mean rho^f_j). Student's t comes from :mod:`..coefficients.distributions` (no scipy).
+(mean rho^f_j). Student's t comes from :mod:`..coefficients.distributions` (no scipy),
+evaluated for every human at once.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..coefficients.distributions import t_sf
+from ..coefficients.distributions import t_cdf_array
 
 __all__ = ["Decision", "benjamini_yekutieli", "decide", "t_test_less"]
 
@@ -23,25 +24,23 @@ __all__ = ["Decision", "benjamini_yekutieli", "decide", "t_test_less"]
 def t_test_less(n: np.ndarray, sum_d: np.ndarray, sum_d2: np.ndarray,
                 epsilon: float) -> np.ndarray:
     """p-values of one-sided one-sample t-tests of mean d < ``epsilon`` from the count
-    ``n`` (>= 2), sum and sum of squares of integer d. With no spread (every d equal):
-    0 when the mean is below epsilon, else 1 (a t of -inf or +inf).
+    ``n`` (>= 2), sum and sum of squares of integer d, for every human at once. With no
+    spread (every d equal): 0 when the mean is below epsilon, else 1 (a t of -inf or
+    +inf).
 
     Examples
     --------
     >>> t_test_less(np.array([4]), np.array([0]), np.array([2]), 0.2).round(4).tolist()
     [0.3289]
     """
-    out = np.empty(len(n))
-    for k, (m, s, s2) in enumerate(zip(n.tolist(), sum_d.tolist(), sum_d2.tolist(),
-                                       strict=True)):
-        mean = s / m
-        spread = m * s2 - s * s  # integers: exactly 0 when every d is the same
-        if spread <= 0:
-            out[k] = 0.0 if mean < epsilon else 1.0
-            continue
-        t = (mean - epsilon) / math.sqrt(spread / (m * (m - 1)) / m)
-        out[k] = t_sf(-t, m - 1)
-    return out
+    n, s, s2 = (np.asarray(v, dtype=np.int64) for v in (n, sum_d, sum_d2))
+    mean = s / n
+    spread = n * s2 - s * s  # integers: exactly 0 when every d is the same
+    flat = spread <= 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = (mean - epsilon) / np.sqrt(np.where(flat, 1, spread) / (n * (n - 1)) / n)
+    p = t_cdf_array(np.where(flat, 0.0, t), n - 1.0)
+    return np.where(flat, np.where(mean < epsilon, 0.0, 1.0), p)
 
 
 def benjamini_yekutieli(p: np.ndarray, q: float) -> np.ndarray:
