@@ -75,6 +75,11 @@ def test_the_table_holds_the_numbers_of_the_calls_it_stands_for(page, llmfao):
     assert g.gold_difference == pytest.approx(-row.estimate, abs=1e-15)
     assert (g.gold_difference_lower, g.gold_difference_upper) == pytest.approx(
         (-row.upper, -row.lower), abs=1e-15)
+    gold_of = llmfao[llmfao["source"] == "experts"].set_index("pair")["winner"]
+    for name in ("crowd", "gpt35", "gpt4"):  # the share of annotations equal to the gold
+        mine = llmfao[(llmfao["source"] == name) & llmfao["pair"].isin(gold_of.index)]
+        want = float((mine["winner"].to_numpy() == gold_of[mine["pair"]].to_numpy()).mean())
+        assert t.loc[("winner", name), "accuracy_gold"] == pytest.approx(want, abs=1e-15)
     assert np.isnan(g.stability) and g.n_raters == 1  # one rater: no stability
     crowd_irr = page.frame[(page.frame["statistic"] == "irr")
                            & (page.frame["replication"] == "crowd")].iloc[0]
@@ -160,6 +165,12 @@ BRANCHES = [
 ]
 
 GOLD = {"kappa_x_gold": 0.55, "kappa_x_gold_lower": 0.45, "kappa_x_gold_upper": 0.65}
+
+
+def _accuracy_page():
+    rep = _page([_row(**GOLD, accuracy_gold=0.62)], gold="experts")
+    rep.models.loc[0, "accuracy_gold"] = 0.71  # the humans' row
+    return rep
 GOLD_HEAD = (" Against experts: kappa_x 0.55 [0.45, 0.65], moderate on Landis and Koch's "
              "scale; the interval spans moderate to substantial. crowd against experts: "
              "kappa_x 0.30 [0.20, 0.40].")
@@ -186,6 +197,9 @@ BRANCHES += [
      "scale (no interval: ci=0.95, or --ci 0.95 in the shell, says how far it can move). "
      "crowd against experts: kappa_x 0.30 [0.20, 0.40]. The difference, 0.25, has no "
      "interval (ci=0.95 says whether it is more than chance)."),
+    ("gold with accuracy", _accuracy_page(), "does not replace",
+     ANSWER_FAILS + IN_PART + GOLD_HEAD + " 62% of gpt's annotations equal the gold label "
+     "(crowd's: 71%)."),
     ("gold undefined", _page([_row(kappa_x_gold=np.nan)], gold="experts"),
      "does not replace", ANSWER_FAILS + IN_PART
      + " Against experts, kappa_x is undefined (see the report's notes)."),

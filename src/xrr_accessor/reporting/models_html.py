@@ -54,7 +54,8 @@ def _table(report: Any, digits: int) -> str:
              "advantage probability", f"normalized kappa_x vs {ref}", f"kappa_x vs {ref}"]
     if gold is not None:
         g = html.escape(str(gold))
-        heads += [f"kappa_x vs {g}", f"minus {ref}'s kappa_x vs {g}"]
+        heads += [f"kappa_x vs {g}", f"minus {ref}'s kappa_x vs {g}",
+                  f"accuracy vs {g}"]
     heads.append("stability: IRR of its raters")
     body = []
     for _, row in report.models.iterrows():
@@ -66,8 +67,10 @@ def _table(report: Any, digits: int) -> str:
                  _with_interval(row, "normalized", digits),
                  _with_interval(row, "kappa_x", digits)]
         if gold is not None:
+            acc = float(row.get("accuracy_gold", np.nan))
             cells += [_with_interval(row, "kappa_x_gold", digits),
-                      _with_interval(row, "gold_difference", digits)]
+                      _with_interval(row, "gold_difference", digits),
+                      f"{acc:.1%}" if np.isfinite(acc) else ""]
         cells.append(_with_interval(row, "stability", digits))
         body.append("<tr>" + "".join(
             f'<td class="{"label" if k < 2 else "num"}">{c}</td>'

@@ -11,7 +11,8 @@ One paragraph per label and candidate, every sentence a reading of numbers in
    as reference, through :func:`~.verdicts.judge` (the rule every replication reading
    follows);
 3. with a gold pool: kappa_x against the gold on Landis and Koch's scale, the humans'
-   beside it, and whether the candidate agrees with the gold more or less than the
+   beside it, the share of annotations equal to the gold (the candidate's and the
+   humans'), and whether the candidate agrees with the gold more or less than the
    humans do, read from the paired difference's interval (a claim only where the
    interval leaves out 0);
 4. stability: the IRR of the candidate's own raters (prompts, runs), where it has two
@@ -96,6 +97,11 @@ def _gold(row: Any, human: Any, ref: str, gold: str, digits: int) -> str:
     if np.isfinite(h):
         text += (f" {ref} against {gold}: kappa_x {number(h, digits)}"
                  f"{_interval(human, 'kappa_x_gold', digits)}.")
+    acc, acc_h = float(row.get("accuracy_gold", np.nan)), float(human.get("accuracy_gold",
+                                                                           np.nan))
+    if np.isfinite(acc):
+        text += (f" {acc:.0%} of {cand}'s annotations equal the gold label"
+                 + (f" ({ref}'s: {acc_h:.0%})." if np.isfinite(acc_h) else "."))
     d = float(row.get("gold_difference", np.nan))
     lo, hi = (float(row.get("gold_difference_lower", np.nan)),
               float(row.get("gold_difference_upper", np.nan)))

@@ -10,8 +10,10 @@ itself side by side (:data:`MODEL_COLUMNS`):
   al.: 1 = the candidate agrees with the humans as much as they agree with each other)
   and kappa_x itself, read from the report's own table;
 * with ``gold=`` (a replication holding gold labels, typically one rater): kappa_x of
-  every row against the gold, and the paired difference of each candidate's from the
-  humans' (:func:`~xrr_accessor.compare` with ``reference=gold``), so the two framings,
+  every row against the gold, its accuracy (the share of its annotations equal to the
+  gold of their item, as :func:`~xrr_accessor.validity` counts them), and the paired
+  difference of each candidate's kappa_x from the humans'
+  (:func:`~xrr_accessor.compare` with ``reference=gold``), so the two framings,
   "as good as the crowd" and "closer to the experts than the crowd", sit in one row;
 * stability: the IRR of the candidate's own raters (prompts, runs), NaN with one rater;
 * the label distribution of every source (:data:`DISTRIBUTION_COLUMNS`).
@@ -29,6 +31,8 @@ import numpy as np
 import pandas as pd
 
 from ..coefficients import lookup
+from ..diagnostics._common import Read
+from ..diagnostics.validity import label_sums
 from ..engine.draws import seeds
 from ..errors import InputError, UndefinedWarning
 from ..models.alignment import Scoring, scoring
@@ -48,7 +52,8 @@ MODEL_COLUMNS = (
     "label", "replication", "role", "n_raters", "winning_rate", "passed", "n_won", "n_humans",
     "advantage_probability", "advantage_lower", "advantage_upper", "normalized",
     "normalized_lower", "normalized_upper", "kappa_x", "kappa_x_lower", "kappa_x_upper",
-    "kappa_x_gold", "kappa_x_gold_lower", "kappa_x_gold_upper", "gold_difference",
+    "kappa_x_gold", "kappa_x_gold_lower", "kappa_x_gold_upper", "accuracy_gold",
+    "gold_difference",
     "gold_difference_lower", "gold_difference_upper", "gold_difference_p_value",
     "stability", "stability_lower", "stability_upper")
 
@@ -233,6 +238,7 @@ def models_parts(data: Any, setup: Setup, frame: pd.DataFrame, kind: str,
             row["kappa_x_gold"] = g.get("estimate", np.nan)
             row["kappa_x_gold_lower"] = g.get("lower", np.nan)
             row["kappa_x_gold_upper"] = g.get("upper", np.nan)
+            row["accuracy_gold"] = g.get("accuracy", np.nan)
             d = gold_diff.get((label, name), {})
             for q_ in ("estimate", "lower", "upper", "p_value"):
                 row["gold_difference" + ("" if q_ == "estimate" else f"_{q_}")] = d.get(
@@ -266,10 +272,15 @@ def _gold(data: Any, c: Cast, gold: int | None, uncertainty: Uncertainty,
     kx = Target("kappa_x", lookup("kappa_x", kind="cross"))
     found = evaluate(data, [kx], uncertainty, ann=ann, lvl=c.level, pairs=pairs)
     values = found.intervals.get("kappa_x", {"estimate": found.estimates["kappa_x"].value})
+    read_ = Read(ann, c.level, "pandas")
     out: dict[tuple[Any, Any], dict[str, float]] = {}
     for j, label in enumerate(ann.labels):
+        counts = label_sums(read_, j, gold)  # validity's counts: exact matches with the gold
         for p, r in enumerate(sides):
-            out[(label, ann.replications[r])] = {q: float(v[j, p]) for q, v in values.items()}
+            cell = {q: float(v[j, p]) for q, v in values.items()}
+            n = counts["n_ann"][r]
+            cell["accuracy"] = float(counts["correct"][r] / n) if n > 0 else np.nan
+            out[(label, ann.replications[r])] = cell
     diff: dict[tuple[Any, Any], dict[str, float]] = {}
     if uncertainty.ci is not None:
         rows = against(data, None, ann.replications[gold], "alpha", c.level, uncertainty,
