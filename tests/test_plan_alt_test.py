@@ -87,3 +87,17 @@ def test_a_sizes_draws_do_not_depend_on_the_other_sizes():
     more = plan_alt_test(n_items=[50], epsilon=[0.1, 0.2], n_datasets=3, n_draws=4, seed=5)
     assert more[more["epsilon"] == 0.2].iloc[0].drop("epsilon").equals(
         one.iloc[0].drop("epsilon"))
+
+
+def test_below_min_items_no_human_is_tested_and_nothing_warns():
+    """Sizes under min_items (30, as alt_test's) test no human: passed 0, winning rate
+    NaN; two categories at high noise (undefined kappas) raise no numpy warning."""
+    t = plan_alt_test(n_items=[20, 40], epsilon=0.2, categories=2, human_noise=0.4,
+                      candidate_noise=0.3, n_datasets=3, n_draws=3, seed=0)
+    below = t[t["n_items"] == 20].iloc[0]
+    assert below["passed"] == 0 and np.isnan(below["winning_rate"])
+    assert np.isnan(below["advantage_probability"])
+    above = t[t["n_items"] == 40].iloc[0]
+    assert np.isfinite(above["winning_rate"])
+    low = plan_alt_test(n_items=20, epsilon=0.2, min_items=10, n_datasets=2, n_draws=2)
+    assert np.isfinite(low["winning_rate"].iloc[0])

@@ -97,7 +97,8 @@ class AltTest:
 def _number(value: Any, name: str, lo: float, hi: float, closed: bool = True) -> float:
     ok = isinstance(value, numbers.Real) and not isinstance(value, bool | np.bool_)
     if not ok or not (lo <= float(value) < hi or (closed and float(value) == hi)):
-        raise InputError(f"{name}={value!r} is a number in [{lo}, {hi}{']' if closed else ')'}.")
+        raise InputError(f"{name}={value!r}: it must be a number in [{lo:g}, {hi:g}"
+                         f"{']' if closed else ')'}.")
     return float(value)
 
 

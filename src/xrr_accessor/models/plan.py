@@ -37,11 +37,14 @@ __all__ = ["plan_alt_test"]
 _NOMINAL = Level("nominal")
 
 
-def _sizes(values: Any, name: str, least: int) -> list[int]:
-    seq = [values] if isinstance(values, numbers.Integral) else list(values)
+def _sizes(values: Any, name: str, least: int, one: bool = False) -> list[int]:
+    """Whole numbers >= ``least``: one, or (unless ``one``) a list of them."""
+    seq = [values] if isinstance(values, numbers.Integral) else (
+        [] if one or isinstance(values, str) else list(values))
     if not seq or not all(isinstance(v, numbers.Integral) and not isinstance(v, bool)
                           and int(v) >= least for v in seq):
-        raise InputError(f"{name}={values!r}: whole numbers >= {least} (one or a list).")
+        what = "a whole number" if one else "whole numbers (one or a list), each"
+        raise InputError(f"{name}={values!r}: it must be {what} >= {least}.")
     return sorted({int(v) for v in seq})
 
 
@@ -60,6 +63,13 @@ def _labels(rng: np.random.Generator, gold: np.ndarray, priors: np.ndarray, nois
     keep = rng.random(shape) >= noise
     drawn = rng.choice(len(priors), size=shape, p=priors)
     return np.where(keep, np.broadcast_to(gold, shape), drawn)
+
+
+def _finite_mean(values: Any) -> float:
+    """The mean of the finite values (NaN, without a warning, when there are none)."""
+    arr = np.asarray(values, dtype=float)
+    arr = arr[np.isfinite(arr)]
+    return float(arr.mean()) if arr.size else np.nan
 
 
 def _kappa(a: np.ndarray, b: np.ndarray, k: int) -> float:
@@ -89,8 +99,8 @@ def _cast(humans: np.ndarray, candidate: np.ndarray, k: int) -> Cast:
 def plan_alt_test(
     n_items: Any = (30, 50, 100, 200), n_humans: Any = 3, epsilon: Any = (0.1, 0.15, 0.2),
     categories: int = 4, human_noise: float = 0.3, candidate_noise: float = 0.3,
-    q: float = 0.05, n_datasets: int = 20, n_draws: int = 10, power: float = 0.8,
-    seed: int | None = 0,
+    q: float = 0.05, min_items: int = 30, n_datasets: int = 20, n_draws: int = 10,
+    power: float = 0.8, seed: int | None = 0,
 ) -> pd.DataFrame:
     """Simulated power of the alternative annotator test (the authors' Appendix C).
 
@@ -111,6 +121,9 @@ def plan_alt_test(
         0.80, 0.63, 0.48, 0.36 (the table's ``human_kappa`` says it for the draws).
     q : float
         False discovery rate of the test.
+    min_items : int
+        As :func:`~xrr_accessor.alt_test`'s: with fewer items than this no human is
+        tested (the row's ``passed`` is then 0 and its ``winning_rate`` NaN).
     n_datasets, n_draws : int
         Simulated data sets (each with its own priors), and draws of items and humans
         per data set and size.
@@ -152,12 +165,12 @@ def plan_alt_test(
         [epsilon] if isinstance(epsilon, numbers.Real) else list(epsilon))]
     if not eps_list:
         raise InputError("epsilon=[]: give one cost-benefit margin or more, e.g. 0.2.")
-    fdr = options(0.0, q, 2, 2)[1]
-    k = _sizes(categories, "categories", 2)[0]
+    _, fdr, _, least = options(0.0, q, 2, min_items)
+    k = _sizes(categories, "categories", 2, one=True)[0]
     h_noise, c_noise = _noise(human_noise, "human_noise"), _noise(candidate_noise,
                                                                    "candidate_noise")
-    n_sets = _sizes(n_datasets, "n_datasets", 1)[0]
-    n_rep = _sizes(n_draws, "n_draws", 1)[0]
+    n_sets = _sizes(n_datasets, "n_datasets", 1, one=True)[0]
+    n_rep = _sizes(n_draws, "n_draws", 1, one=True)[0]
     if isinstance(power, bool) or not isinstance(power, numbers.Real) or not 0 < power <= 1:
         raise InputError(f"power={power!r} is a share in (0, 1], e.g. 0.8.")
     root = np.random.SeedSequence(seed)
@@ -181,23 +194,26 @@ def plan_alt_test(
                     found = outcomes(c, Read(c.ann, _NOMINAL, "pandas"), by_item(c.ann), 0,
                                      score, 2, False)
                     is_human = np.arange(h + 1) < h
-                    kappa = float(np.nanmean([_kappa(grid[:, a], grid[:, b], k)
-                                              for a in range(h) for b in range(a + 1, h)]))
+                    kappa = _finite_mean([_kappa(grid[:, a], grid[:, b], k)
+                                          for a in range(h) for b in range(a + 1, h)])
                     accuracy = float(np.mean(model[at] == gold[at]))
                     for e in eps_list:
-                        d = decide(found.counts[0], is_human, e, fdr, 2)
+                        d = decide(found.counts[0], is_human, e, fdr, least)
                         results.setdefault((h, n, e), []).append(
                             (float(bool(d.passed)), d.winning_rate, d.advantage, kappa,
                              accuracy))
     rows = []
     for (h, n, e), got in sorted(results.items()):
         arr = np.array(got)
+        tested = np.isfinite(arr[:, 2])  # below min_items no human is tested
         rows.append({"n_humans": h, "n_items": n, "epsilon": e, "passed": arr[:, 0].mean(),
-                     "winning_rate": arr[:, 1].mean(),
-                     "advantage_probability": arr[:, 2].mean(),
-                     "advantage_p05": float(np.quantile(arr[:, 2], 0.05)),
-                     "advantage_p95": float(np.quantile(arr[:, 2], 0.95)),
-                     "human_kappa": float(np.nanmean(arr[:, 3])),
+                     "winning_rate": _finite_mean(arr[:, 1]),
+                     "advantage_probability": _finite_mean(arr[:, 2]),
+                     "advantage_p05": (float(np.quantile(arr[tested, 2], 0.05))
+                                       if tested.any() else np.nan),
+                     "advantage_p95": (float(np.quantile(arr[tested, 2], 0.95))
+                                       if tested.any() else np.nan),
+                     "human_kappa": _finite_mean(arr[:, 3]),
                      "candidate_accuracy": arr[:, 4].mean()})
     table = pd.DataFrame(rows)
     needed: dict[str, int | None] = {}

@@ -101,7 +101,7 @@ def cast_models(data: Any, other: Any, reference: Any, candidates: Any, gold: An
     if reference is None and other is None:
         raise InputError("the models page (candidates=, epsilon= or gold=) compares "
                          "candidates with the human annotators: name their pool with "
-                         "reference=.")
+                         "reference='<pool>'.")
     min_items = MIN_ITEMS if min_items is None else min_items
     eps, fdr, _, min_items = options(0.0 if epsilon is None else epsilon, q, 2, min_items)
     score = scoring(level, None)
@@ -109,7 +109,11 @@ def cast_models(data: Any, other: Any, reference: Any, candidates: Any, gold: An
     names = list(c.ann.replications)
     code = None
     if gold is not None:
-        if gold not in names or gold == c.reference_name:
+        if gold == c.reference_name:
+            raise InputError(f"gold={gold!r} is the reference (the humans); gold= names "
+                             "another replication, holding gold labels, one of "
+                             f"{[n for n in names if n != c.reference_name]}.")
+        if gold not in names:
             raise InputError(f"gold={gold!r} names the replication holding gold labels, one "
                              f"of {[n for n in names if n != c.reference_name]}.")
         code = names.index(gold)
