@@ -215,18 +215,22 @@ def _settings(result_attrs: dict[str, Any], command: str) -> dict[str, Any]:
 
 
 def _run_report(args: argparse.Namespace) -> str | Output:
-    data, other, roles = _read(args)
+    models = {"candidates": _names(args.candidates) or None, "gold": args.gold,
+              "epsilon": args.epsilon, "q": args.q, "min_items": args.min_items}
+    if models["candidates"] is None and args.epsilon is None and args.gold is None:
+        models = {}
+    # the models page with two files: the humans, and their candidates (as alt-test)
+    data, other, roles = _read(args, merge=not models)
+    reference = args.reference
+    if models and other is not None and reference == stem(args.path):
+        reference = None  # the first file's name: its humans
     if other is None:  # one file, no replication column: named after the file, as elsewhere
         data, roles, _ = _one_pool(data, roles, stem(args.path), args.level or "nominal")
     ann, _ = api.annotations(data, other, level=args.level or "nominal", **roles)
     reps = len(ann.replications) + (1 if other is not None else 0)
     cells = len(ann.labels) * (reps + reps * (reps - 1))
-    models = {"candidates": _names(args.candidates) or None, "gold": args.gold,
-              "epsilon": args.epsilon, "q": args.q, "min_items": args.min_items}
-    if models["candidates"] is None and args.epsilon is None and args.gold is None:
-        models = {}
     rep = report(data, other, irr=args.irr, level=args.level or "nominal",
-                 reference=args.reference, sort_by=args.sort_by, items=args.items,
+                 reference=reference, sort_by=args.sort_by, items=args.items,
                  **_boot(args, cells), **models, **roles)
     names = " and ".join(Path(p).name for p in (args.path, args.other) if p is not None)
     if rep.models is not None:

@@ -226,8 +226,8 @@ def models_parts(data: Any, setup: Setup, frame: pd.DataFrame, kind: str,
                     alt.summary.index, pd.MultiIndex) else alt.summary.loc[name]
             row["winning_rate"] = np.nan if test is None else float(test["winning_rate"])
             row["passed"] = pd.NA if test is None else test["passed"]
-            row["n_humans"] = 0 if test is None else int(test["n_humans"])
-            row["n_won"] = 0 if test is None else int(test["n_won"])
+            row["n_humans"] = pd.NA if test is None else int(test["n_humans"])
+            row["n_won"] = pd.NA if test is None else int(test["n_won"])
             row["advantage_probability"] = (np.nan if test is None
                                             else float(test["advantage_probability"]))
             row["advantage_lower"] = _get(test, "advantage_lower")
@@ -254,6 +254,8 @@ def models_parts(data: Any, setup: Setup, frame: pd.DataFrame, kind: str,
             rows.append(row)
     table = pd.DataFrame(rows)
     table["passed"] = table["passed"].astype("boolean")
+    for col in ("n_won", "n_humans"):  # <NA> where no test was run (the humans' row)
+        table[col] = table[col].astype("Int64")
     keep = [col for col in MODEL_COLUMNS if col in table.columns and (
         not col.endswith(("_lower", "_upper", "_p_value")) or uncertainty.ci is not None)
         and (gold is not None or "gold" not in col)]
