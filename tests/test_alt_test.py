@@ -253,7 +253,7 @@ def quiet_dropped(fn, *args, **kwargs):
 
 
 @pytest.mark.parametrize("kwargs, match", [
-    ({"epsilon": 1.5}, "epsilon=1.5 is a number in"),
+    ({"epsilon": 1.5}, r"epsilon=1.5: it must be a number in \[0, 1\)"),
     ({"epsilon": "0.2"}, "epsilon='0.2'"),
     ({"epsilon": 0.2, "q": 0}, "q=0 rejects nothing"),
     ({"epsilon": 0.2, "min_raters": 1}, "min_raters=1"),
@@ -280,6 +280,30 @@ def test_alt_test_needs_a_second_pool_and_two_humans():
     model = gold.assign(pool="model", rater="m")
     with pytest.raises(InputError, match="'experts' has one rater"):
         xa.alt_test(pd.concat([gold, model]), reference="experts", epsilon=0.2)
+
+
+def test_ids_that_do_not_meet_are_refused_with_both_examples(llmfao):
+    crowd = llmfao[llmfao["source"] == "crowd"].drop(columns="source")
+    models = llmfao[llmfao["source"] != "crowd"].drop(columns="source")
+    models = models.assign(pair="p" + models["pair"].astype(str))
+    with pytest.raises(InputError, match=r"item ids \(e.g. \[0\]\) and the candidates' "
+                                         r"\(e.g. \['p0'\]\) do not meet"):
+        xa.alt_test(crowd, models, epsilon=0.2, item="pair", rater="worker")
+
+
+def test_numbers_scored_by_accuracy_by_default_get_a_warning():
+    """A 1-5 scale of means (HANNA's models) without level=: accuracy, said; with
+    level='nominal' given, no warning."""
+    from xrr_accessor.errors import ScaleWarning
+
+    hanna = pd.read_csv(DATA / "hanna_llm.csv.gz")
+    kw = {"reference": "human", "epsilon": 0.15, "item": "story", "replication": "pool",
+          "labels": ["engagement"]}
+    with pytest.warns(ScaleWarning, match="level='interval'"):
+        quiet_dropped(xa.alt_test, hanna, **kw)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ScaleWarning)
+        quiet_dropped(xa.alt_test, hanna, level="nominal", **kw)
 
 
 def test_t_test_and_benjamini_yekutieli_equal_their_naive_forms():

@@ -117,14 +117,15 @@ def _row(**kw):
     return {**base, **kw}
 
 
-def _page(rows, gold=None, epsilon=0.2, not_tested=None, dist=None, level="nominal"):
+def _page(rows, gold=None, epsilon=0.2, not_tested=None, dist=None, level="nominal",
+          n_boot=None):
     human = _row(replication="crowd", role="reference", n_raters=5, winning_rate=np.nan,
                  passed=pd.NA, n_won=0, n_humans=0, normalized=np.nan, stability=0.4,
                  kappa_x_gold=0.30, kappa_x_gold_lower=0.20, kappa_x_gold_upper=0.40)
     models = pd.DataFrame([human, *rows])
     attrs = {"models": {"reference": "crowd", "gold": gold, "epsilon": epsilon,
                         "not_tested": not_tested, "min_items": 30},
-             "irr": "alpha", "level": level}
+             "irr": "alpha", "level": level, "n_boot": n_boot}
     return types.SimpleNamespace(models=models, attrs=attrs, distribution=dist)
 
 
@@ -180,6 +181,13 @@ BRANCHES += [
                          gold="experts"), "does not replace",
      ANSWER_FAILS + IN_PART + GOLD_HEAD + " gpt agrees with experts more than crowd does: "
      "the difference, 0.25 [0.10, 0.40], lies above 0, p < 0.001."),
+    ("gold, p beyond every replicate", _page(
+        [_row(**GOLD, gold_difference=0.25, gold_difference_lower=0.1,
+              gold_difference_upper=0.4, gold_difference_p_value=0.0)], gold="experts",
+        n_boot=500), "does not replace",
+     ANSWER_FAILS + IN_PART + GOLD_HEAD + " gpt agrees with experts more than crowd does: "
+     "the difference, 0.25 [0.10, 0.40], lies above 0, p < 0.002 (0 lies beyond all 500 "
+     "replicates)."),
     ("gold, less", _page([_row(**GOLD, gold_difference=-0.25, gold_difference_lower=-0.4,
                                gold_difference_upper=-0.1, gold_difference_p_value=0.012)],
                          gold="experts"), "does not replace",

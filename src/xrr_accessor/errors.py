@@ -59,7 +59,8 @@ class DroppedDataWarning(XRRWarning):
 
 
 class ScaleWarning(XRRWarning):
-    """Two replications compared by kappa_x share few values: different scales?"""
+    """Two replications compared by kappa_x share few values: different scales? Or
+    numbers with many values scored as unordered labels (alt_test's accuracy)."""
 
 
 class CostWarning(XRRWarning):

@@ -22,7 +22,7 @@ import pandas as pd
 from ..diagnostics._common import Read, finish, multi_index
 from ..engine.pipeline import kind_of
 from ..engine.staged import Job, Planned, Staged
-from ..errors import DroppedDataWarning, InputError, UndefinedWarning, warn
+from ..errors import DroppedDataWarning, InputError, ScaleWarning, UndefinedWarning, warn
 from ..lazy import deferrable
 from ..schema.tally import tally_of
 from ..uncertainty.orchestration import Uncertainty
@@ -208,6 +208,8 @@ def alt_test(
                               progress=progress)
     score = scoring(level, alignment)
     c = cast(data, other, reference, candidates, score.level, roles, "alt_test")
+    if level is None and alignment is None:
+        _warn_numbers(c)
     return run(c, kind_of(getattr(data, "_xrr_bound", (data,))[0]), score, eps, fdr,
                min_raters, min_items, uncertainty,
                staged=data if isinstance(data, Staged) else None)
@@ -254,6 +256,7 @@ def run(c: Cast, kind: str, score: Scoring, eps: float, fdr: float, min_raters: 
                               cells))
         found, part_sums = unstack(staged.stats, c, read_, score)
     else:
+        _check_overlap(c)
         grouped = by_item(c.ann)
         found = [outcomes(c, read_, grouped, j, score, min_raters,
                           uncertainty.ci is not None) for j in range(len(c.ann.labels))]
@@ -336,6 +339,40 @@ def _humans(c: Cast, read_: Read, found: list[Outcomes], decisions: list[list[De
                 _candidate_index(c, np.full(len(at), k)),
                 ("human", pd.Index(ann.raters, name="human"), at)])))
     return pd.concat(parts) if parts else pd.DataFrame()
+
+
+def _check_overlap(c: Cast) -> None:
+    """Refuse humans and candidates with no item in common (ids that do not meet)."""
+    ann = c.ann
+    human = ann.replication == c.reference
+    theirs = c.candidate_of()[ann.replication] >= 0
+    if np.intersect1d(ann.item[human], ann.item[theirs]).size:
+        return
+    a = ann.items[ann.item[human][:1]].tolist()
+    b = ann.items[ann.item[theirs][:1]].tolist()
+    raise InputError(
+        f"alt_test: no item has both a human ({c.reference_name!r}) and a candidate "
+        f"annotation: the humans' item ids (e.g. {a}) and the candidates' (e.g. {b}) do "
+        "not meet. Make the ids the same, and of the same type (e.g. both str: "
+        "df[col].astype(str)).")
+
+
+#: Numbers with more distinct values than this, scored by accuracy without level= or
+#: alignment=, get a ScaleWarning: a rating scale read as unordered labels.
+MANY_VALUES = 10
+
+
+def _warn_numbers(c: Cast) -> None:
+    """Say when labels of many numeric values are scored by exact matches by default."""
+    many = [(lab, len(cats)) for lab, cats in zip(c.ann.labels, c.ann.categories, strict=True)
+            if len(cats) > MANY_VALUES and pd.api.types.is_numeric_dtype(cats.dtype)
+            and not pd.api.types.is_bool_dtype(cats.dtype)]
+    if many:
+        shown = ", ".join(f"{lab!r} ({k} values)" for lab, k in many[:3])
+        warn(f"alt_test scores {shown} by accuracy (exact matches), the default without "
+             "level=, though the values are numbers: for a rating scale pass "
+             "level='interval' (the paper's negative RMSE), or level='nominal' to keep "
+             "accuracy.", ScaleWarning)
 
 
 def _warn(c: Cast, summary: pd.DataFrame, min_items: int, min_raters: int) -> None:

@@ -47,11 +47,13 @@ def _test_cell(row: Any, digits: int) -> str:
 
 
 def _table(report: Any, digits: int) -> str:
-    """One row per label and source: the columns a reader compares across candidates."""
+    """One row per label and source: the columns a reader compares across candidates
+    (kappa_x itself is in ``report.models``; normalized kappa_x reads it against the
+    humans' own agreement)."""
     attrs = report.attrs["models"]
     ref, gold = html.escape(str(attrs["reference"])), attrs.get("gold")
     heads = ["label", "source (raters)", "alternative annotator test: humans won",
-             "advantage probability", f"normalized kappa_x vs {ref}", f"kappa_x vs {ref}"]
+             "advantage probability", f"normalized kappa_x vs {ref}"]
     if gold is not None:
         g = html.escape(str(gold))
         heads += [f"kappa_x vs {g}", f"minus {ref}'s kappa_x vs {g}",
@@ -64,8 +66,7 @@ def _table(report: Any, digits: int) -> str:
                  f"<span class=\"note\">({row['role']}, {int(row['n_raters']):,})</span>",
                  _test_cell(row, digits),
                  _with_interval(row, "advantage", digits, "advantage_probability"),
-                 _with_interval(row, "normalized", digits),
-                 _with_interval(row, "kappa_x", digits)]
+                 _with_interval(row, "normalized", digits)]
         if gold is not None:
             acc = float(row.get("accuracy_gold", np.nan))
             cells += [_with_interval(row, "kappa_x_gold", digits),
@@ -125,7 +126,8 @@ def models_section(report: Any, digits: int, png: Any | None) -> dict[str, Any]:
             figures.append(png(label_distribution(report, label),
                                f"Labels given by each source, {label}",
                                f"{label}: the share of each source's annotations in each "
-                               "category; a judge that avoids a category shows here first."))
+                               "category, side by side: a model that avoids a category, or "
+                               "favours one, shows here."))
     left = len(labels) - MAX_DISTRIBUTION_FIGURES
     attrs = report.attrs["models"]
     note = (f"Epsilon {attrs['epsilon']:g}, false discovery rate q {attrs.get('q')}, "

@@ -32,7 +32,7 @@ def _binned(part: pd.DataFrame) -> pd.DataFrame:
     lo, hi = float(values.min()), float(values.max())
     edges = np.linspace(lo, hi, MAX_CATEGORIES + 1)
     which = np.clip(np.searchsorted(edges, values, side="right") - 1, 0, MAX_CATEGORIES - 1)
-    names = [f"{edges[k]:.3g}-{edges[k + 1]:.3g}" for k in range(MAX_CATEGORIES)]
+    names = [f"{edges[k]:.3g} to {edges[k + 1]:.3g}" for k in range(MAX_CATEGORIES)]
     out = part.assign(category=pd.Categorical([names[k] for k in which], categories=names))
     return out.groupby(["replication", "role", "category"], observed=False, sort=False)[
         ["n", "share"]].sum().reset_index()
@@ -101,5 +101,5 @@ def label_distribution(report: Any, label: Any = None, ax: Any = None) -> Any:
     ax.set_xlabel("share of the source's annotations")
     ax.set_xlim(0, max(1.0, float(np.nanmax(part["share"])) if len(part) else 1.0))
     ax.set_title(figure_text(f"{label}: labels given by each source{note}"), loc="left")
-    ax.legend(fontsize=8, loc="lower right", frameon=False)
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
     return ax

@@ -85,7 +85,18 @@ def _answer(row: Any, ref: str, attrs: dict[str, Any], digits: int) -> tuple[str
     return ("replaces" if passed else "does not replace"), head
 
 
-def _gold(row: Any, human: Any, ref: str, gold: str, digits: int) -> str:
+def _p_text(p: float, n_boot: Any) -> str:
+    """", p = 0.012" or ", p < 0.001"; a bootstrap p-value of 0 (0 beyond every
+    replicate) as below 1 / n_boot, the finest it resolves."""
+    if not np.isfinite(p):
+        return ""
+    if p == 0 and n_boot:
+        return f", p < {1 / int(n_boot):.2g} (0 lies beyond all {int(n_boot):,} replicates)"
+    return ", p < 0.001" if p < 0.001 else f", p = {p:.3f}"
+
+
+def _gold(row: Any, human: Any, ref: str, gold: str, digits: int,
+          n_boot: Any = None) -> str:
     x = float(row["kappa_x_gold"])
     cand = row["replication"]
     if not np.isfinite(x):
@@ -112,9 +123,7 @@ def _gold(row: Any, human: Any, ref: str, gold: str, digits: int) -> str:
         return text + (f" The difference, {shown}, has no interval (ci=0.95 says whether "
                        "it is more than chance).")
     shown += f" [{number(lo, digits)}, {number(hi, digits)}]"
-    p = float(row.get("gold_difference_p_value", np.nan))
-    p_text = "" if not np.isfinite(p) else (
-        ", p < 0.001" if p < 0.001 else f", p = {p:.3f}")
+    p_text = _p_text(float(row.get("gold_difference_p_value", np.nan)), n_boot)
     if lo > 0:
         return text + (f" {cand} agrees with {gold} more than {ref} does: the difference, "
                        f"{shown}, lies above 0{p_text}.")
@@ -183,7 +192,7 @@ def model_readings(report: Any, digits: int = 2) -> pd.DataFrame:
             why = "" if np.isfinite(x) else f"the IRR of {ref} is not above 0 or undefined"
             text += " " + judge(x, lo, hi, label, words, digits=digits, why=why).text
             if gold is not None:
-                text += _gold(row, human, ref, str(gold), digits)
+                text += _gold(row, human, ref, str(gold), digits, report.attrs.get("n_boot"))
             text += _stability(row, str(report.attrs.get("irr")), digits)
             if report.distribution is not None:
                 text += _labels(report.distribution, row["replication"], human["replication"],

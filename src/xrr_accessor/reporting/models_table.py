@@ -284,8 +284,9 @@ def _gold(data: Any, c: Cast, gold: int | None, uncertainty: Uncertainty,
         counts = label_sums(read_, j, gold)  # validity's counts: exact matches with the gold
         for p, r in enumerate(sides):
             cell = {q: float(v[j, p]) for q, v in values.items()}
-            n = counts["n_ann"][r]
-            cell["accuracy"] = float(counts["correct"][r] / n) if n > 0 else np.nan
+            n = counts["n_ann"][r]  # exact matches: no reading for numbers (interval, ratio)
+            cell["accuracy"] = (float(counts["correct"][r] / n) if n > 0
+                                and not c.level.numeric else np.nan)
             out[(label, ann.replications[r])] = cell
     diff: dict[tuple[Any, Any], dict[str, float]] = {}
     if uncertainty.ci is not None:
