@@ -79,3 +79,18 @@ def test_bad_models_options_fail_in_one_line(files, capsys):
                                         str(files["models"]), *ROLES, "--epsilon", "1.5")
     err = cli_error(capsys, "alt-test", str(files["crowd"]), *ROLES, "--epsilon", "0.2")
     assert "one pool" in err and "--replication" in err
+
+
+def test_report_table_ends_with_the_answer_in_words(files, capsys):
+    from xrr_accessor.cli import main
+
+    assert main(["report", str(files["crowd"]), str(files["models"]), *ROLES,
+                 "--epsilon", "0.2"]) == 0
+    out = capsys.readouterr().out
+    df = pd.read_csv(files["all"])
+    crowd = df[df["source"] == "crowd"].drop(columns="source")
+    models = df[df["source"] != "crowd"].drop(columns="source")
+    rep = _lib(xa.report, crowd, models, epsilon=0.2, item="pair", rater="worker")
+    assert "Can these models replace the annotators?" in out
+    for text in rep.readings()["text"]:
+        assert text in out

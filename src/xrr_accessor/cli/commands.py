@@ -27,7 +27,7 @@ from ..schema.setcells import set_cells
 from ..uncertainty.intervals import method_for
 from .files import has_replication, read_table, stem, with_replication
 from .messages import as_flags
-from .output import records, report_blocks, schema
+from .output import records, render, report_blocks, schema
 from .parser import ROLES
 
 __all__ = ["COMMANDS", "Output", "check_memory"]
@@ -251,6 +251,10 @@ def _report_output(rep: Report, args: argparse.Namespace, title: str) -> str | O
         if "ci" in rep.attrs:
             settings.update(ci=rep.attrs["ci"], interval=rep.attrs.get("interval"),
                             n_boot=rep.attrs.get("n_boot"), seed=rep.attrs.get("seed"))
+        if args.format in ("table", "markdown"):  # the table, then the answer in words
+            words = "\n\n".join(rep.readings(min(args.decimals, 2))["text"])
+            return (render(rep.models, args.format, args.decimals, settings, [])
+                    + f"\n\n{title}\n\n{words}\n")
         return Output(rep.models, settings)
     if args.format == "table":
         return report_blocks(rep, args.decimals)

@@ -32,7 +32,7 @@ from .bands import banded
 from .cells import number
 from .verdicts import Wording, judge
 
-__all__ = ["MODEL_VERDICTS", "SHARE_GAP", "model_readings"]
+__all__ = ["MODEL_VERDICTS", "SHARE_GAP", "model_readings", "whose"]
 
 #: Every verdict of the models page, in the order summaries list them.
 MODEL_VERDICTS = ("replaces", "does not replace", "not tested")
@@ -41,6 +41,18 @@ MODEL_VERDICTS = ("replaces", "does not replace", "not tested")
 SHARE_GAP = 0.05
 
 _IRR_NAMES = {"cohen": "Cohen's kappa", "alpha": "Krippendorff's alpha", "iota": "iota"}
+
+
+def whose(name: Any) -> str:
+    """``name``'s, or ``name``' for a name ending in s ("humans'").
+
+    Examples
+    --------
+    >>> whose("crowd"), whose("humans")
+    ("crowd's", "humans'")
+    """
+    text = str(name)
+    return text + ("'" if text.endswith("s") else "'s")
 
 
 def _interval(row: Any, stem: str, digits: int) -> str:
@@ -111,8 +123,8 @@ def _gold(row: Any, human: Any, ref: str, gold: str, digits: int,
     acc, acc_h = float(row.get("accuracy_gold", np.nan)), float(human.get("accuracy_gold",
                                                                            np.nan))
     if np.isfinite(acc):
-        text += (f" {acc:.0%} of {cand}'s annotations equal the gold label"
-                 + (f" ({ref}'s: {acc_h:.0%})." if np.isfinite(acc_h) else "."))
+        text += (f" {acc:.0%} of {whose(cand)} annotations equal the gold label"
+                 + (f" ({whose(ref)}: {acc_h:.0%})." if np.isfinite(acc_h) else "."))
     d = float(row.get("gold_difference", np.nan))
     lo, hi = (float(row.get("gold_difference_lower", np.nan)),
               float(row.get("gold_difference_upper", np.nan)))
@@ -158,13 +170,13 @@ def _labels(dist: pd.DataFrame, cand: Any, ref: Any, label: Any, numeric: bool,
         values = np.asarray(mine.index, dtype=float)
         a = float((values * mine["n"]).sum() / mine["n"].sum())
         b = float((values * theirs["n"]).sum() / theirs["n"].sum())
-        return f" Its mean label is {number(a, digits)}, {ref}'s {number(b, digits)}."
+        return f" Its mean label is {number(a, digits)}, {whose(ref)} {number(b, digits)}."
     gap = (mine["share"] - theirs["share"]).abs()
     top = gap.idxmax()
     if gap[top] < SHARE_GAP:
         return ""
     return (f" The label it gives most differently: {top} on {mine.loc[top, 'share']:.0%} "
-            f"of its annotations, {theirs.loc[top, 'share']:.0%} of {ref}'s.")
+            f"of its annotations, {theirs.loc[top, 'share']:.0%} of {whose(ref)}.")
 
 
 def model_readings(report: Any, digits: int = 2) -> pd.DataFrame:
