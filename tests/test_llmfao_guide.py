@@ -309,8 +309,7 @@ def test_the_guide_on_epsilon(sweep, llmfao, humans, guide):
             f"{won['gpt35']}") in guide
     # the authors' FAQ is quoted, and the discrepancy with the specification said
     assert "For crowd-workers, set epsilon=0.1." in guide
-    assert "this project's own specification of the test states the opposite direction" \
-        in guide
+    assert "some put it the other way round (0.2 when the humans are crowd workers" in guide
 
 
 def test_the_guide_on_agreement_with_the_crowd(llmfao, normalized, kappa_x, crowd_alpha,
