@@ -49,9 +49,10 @@ def test_f_sf(f, d1, d2):
 
 
 def test_t_cdf_array_equals_scipy_and_the_scalar_form():
-    """The array form (the alternative annotator test's p-values, every human at once)
-    equals scipy's Student t to 1e-10 relative in the tails and the scalar t_sf to the
-    last bits, infinite t included."""
+    """The compiled array form (the alternative annotator test's p-values, every human at
+    once) equals scipy's Student t and the scalar t_sf to 1e-10 relative (the same
+    fraction; numba's and Python's lgamma differ in the last bits, which the
+    lgamma(a + b) - lgamma(a) - lgamma(b) of large df magnifies), infinite t included."""
     from scipy.stats import t as student
 
     from xrr_accessor.coefficients.distributions import t_cdf_array, t_sf
@@ -64,4 +65,4 @@ def test_t_cdf_array_equals_scipy_and_the_scalar_form():
     assert np.allclose(got, want, rtol=1e-10, atol=1e-300)
     finite = np.isfinite(t)
     scalar = np.array([t_sf(-a, b) for a, b in zip(t[finite], df[finite], strict=True)])
-    assert np.allclose(got[finite], scalar, rtol=1e-13, atol=1e-300)
+    assert np.allclose(got[finite], scalar, rtol=1e-10, atol=1e-300)

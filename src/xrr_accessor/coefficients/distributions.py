@@ -15,7 +15,7 @@ import math
 
 import numpy as np
 
-__all__ = ["betainc", "betainc_array", "f_ppf", "f_sf", "t_cdf_array", "t_ppf", "t_sf"]
+__all__ = ["betainc", "f_ppf", "f_sf", "t_cdf_array", "t_ppf", "t_sf"]
 
 _TINY = 1e-300
 
@@ -56,74 +56,20 @@ def betainc(a: float, b: float, x: float, y: float | None = None) -> float:
     return 1.0 - math.exp(log_front) * _continued_fraction(b, a, y) / b
 
 
-def _fraction_array(a: np.ndarray, b: np.ndarray, x: np.ndarray) -> np.ndarray:
-    """:func:`_continued_fraction` over arrays: every element iterated until its own
-    step converges (the same modified Lentz recurrence, element by element)."""
-    c = np.ones_like(x)
-    d = 1.0 - (a + b) * x / (a + 1.0)
-    d = 1.0 / np.where(np.abs(d) > _TINY, d, _TINY)
-    h = d.copy()
-    active = np.ones(x.shape, dtype=bool)
-    for m in range(1, 1000):
-        if not active.any():
-            break
-        m2 = 2 * m
-        step = np.ones_like(x)
-        for num in (m * (b - m) * x / ((a + m2 - 1) * (a + m2)),
-                    -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1))):
-            d_new = 1.0 + num * d
-            d_new = 1.0 / np.where(np.abs(d_new) > _TINY, d_new, _TINY)
-            c_new = 1.0 + num / c
-            c_new = np.where(np.abs(c_new) > _TINY, c_new, _TINY)
-            step = np.where(active, c_new * d_new, step)
-            d = np.where(active, d_new, d)
-            c = np.where(active, c_new, c)
-            h = np.where(active, h * step, h)
-        active &= np.abs(step - 1.0) >= 1e-16
-    return h
-
-
-def betainc_array(a: np.ndarray, b: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """:func:`betainc` of arrays (``y`` = 1 - x, computed by the caller without
-    cancellation), the same evaluation element by element."""
-    a, b, x, y = np.broadcast_arrays(*(np.asarray(v, dtype=float) for v in (a, b, x, y)))
-    out = np.where(x <= 0.0, 0.0, 1.0)
-    inner = (x > 0.0) & (y > 0.0)
-    if not inner.any():
-        return out
-    a_, b_, x_, y_ = a[inner], b[inner], x[inner], y[inner]
-    from math import lgamma
-
-    lg = np.vectorize(lgamma, otypes=[float])
-    log_front = lg(a_ + b_) - lg(a_) - lg(b_) + a_ * np.log(x_) + b_ * np.log(y_)
-    direct = x_ < (a_ + 1.0) / (a_ + b_ + 2.0)
-    value = np.empty_like(x_)
-    if direct.any():
-        value[direct] = (np.exp(log_front[direct])
-                         * _fraction_array(a_[direct], b_[direct], x_[direct]) / a_[direct])
-    flip = ~direct
-    if flip.any():
-        value[flip] = 1.0 - (np.exp(log_front[flip])
-                             * _fraction_array(b_[flip], a_[flip], y_[flip]) / b_[flip])
-    out[inner] = value
-    return out
-
-
 def t_cdf_array(t: np.ndarray, df: np.ndarray) -> np.ndarray:
-    """P(T <= t) of Student's t, element by element (infinite t: 0 or 1).
+    """P(T <= t) of Student's t, element by element (infinite t: 0 or 1); compiled
+    (:func:`..kernels.tdist.t_cdf`, the evaluation of :func:`betainc`).
 
     Examples
     --------
     >>> t_cdf_array(np.array([-2.0, 0.0, 1.5]), np.array([3.0, 10.0, 29.0])).round(6).tolist()
     [0.069663, 0.5, 0.927788]
     """
+    from ..kernels.tdist import t_cdf
+
     t, df = np.broadcast_arrays(np.asarray(t, dtype=float), np.asarray(df, dtype=float))
-    t2 = t * t
-    with np.errstate(invalid="ignore", over="ignore"):
-        tail = 0.5 * betainc_array(df / 2.0, np.full(t.shape, 0.5), df / (df + t2),
-                                   t2 / (df + t2))
-    out = np.where(t < 0, tail, 1.0 - tail)
-    return np.where(np.isinf(t), np.where(t > 0, 1.0, 0.0), out)
+    return t_cdf(np.ascontiguousarray(t.reshape(-1)),
+                 np.ascontiguousarray(df.reshape(-1))).reshape(t.shape)
 
 
 def _beta_ppf_small(p: float, a: float, b: float) -> float:

@@ -346,7 +346,9 @@ def _check_overlap(c: Cast) -> None:
     ann = c.ann
     human = ann.replication == c.reference
     theirs = c.candidate_of()[ann.replication] >= 0
-    if np.intersect1d(ann.item[human], ann.item[theirs]).size:
+    seen = np.zeros(len(ann.items), dtype=bool)
+    seen[ann.item[human]] = True
+    if seen[ann.item[theirs]].any():
         return
     a = ann.items[ann.item[human][:1]].tolist()
     b = ann.items[ann.item[theirs][:1]].tolist()

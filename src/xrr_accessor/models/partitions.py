@@ -20,7 +20,7 @@ from ..engine.draws import item_keys
 from ..engine.staged import Part
 from .alignment import Outcomes, Scoring, by_item, outcomes, unit_of
 from .cast import Cast
-from .resample import human_sums, records
+from .resample import records, sums_of
 
 __all__ = ["ORDINAL_REFUSED", "alt_job", "unstack"]
 
@@ -52,10 +52,9 @@ def alt_job(part: Part, reference: int, candidates: tuple[int, ...], score: Scor
         if part.draws is None:
             continue
         assert keys is not None
-        for k in range(len(candidates)):
-            item, human, wins, n = records(c, o, k)  # every rater: the call decides whom
-            for name, v in human_sums(item, human, wins, n, part.draws, keys,
-                                      part.first).items():
+        cells = [records(c, o, k) for k in range(len(candidates))]  # every rater: the
+        for k, sums in enumerate(sums_of(cells, part.draws, keys, part.first)):  # call tests
+            for name, v in sums.items():
                 out[f"{j}:{k}:{name}"] = v
     return Stats(out)
 

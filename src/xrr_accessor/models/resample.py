@@ -29,8 +29,8 @@ from .alignment import Outcomes
 from .cast import Cast
 from .decide import Decision
 
-__all__ = ["Advantage", "advantage_intervals", "human_sums", "memory_sums", "plan_draws",
-           "records"]
+__all__ = ["Advantage", "advantage_intervals", "memory_sums", "plan_draws", "records",
+           "sums_of"]
 
 #: Replicates per block of item weights.
 BLOCK = 64
@@ -69,23 +69,28 @@ def records(c: Cast, o: Outcomes, k: int, keep: np.ndarray | None = None
             wins, n)
 
 
-def human_sums(item: np.ndarray, human: np.ndarray, wins: np.ndarray, n_humans: int,
-               draws: Draws, keys: np.ndarray, first: int = 0) -> dict[str, np.ndarray]:
-    """Each human's compared items and the candidate's wins among them, under every
-    replicate's item weights (``boot_n``, ``boot_won``: (H, n_boot)) and per jackknife
-    group (``group_n``, ``group_won``: (H, G)): sums over items, so over partitions
-    (``keys``: the item keys, ``first``: the first item's number for a leave-one-out
-    jackknife)."""
+def sums_of(cells: list[tuple[np.ndarray, np.ndarray, np.ndarray, int]], draws: Draws,
+          keys: np.ndarray, first: int = 0) -> list[dict[str, np.ndarray]]:
+    """For each cell (item, human, wins, humans: :func:`records`), each human's compared
+    items and the candidate's wins among them under every replicate's item weights
+    (``boot_n``, ``boot_won``: (H, n_boot)) and per jackknife group (``group_n``,
+    ``group_won``: (H, G)): sums over items, so over partitions (``keys``: the item keys,
+    ``first``: the first item's number for a leave-one-out jackknife). Each block of
+    item weights is drawn once for every cell."""
     n_boot = len(draws.seeds)
-    out = {"boot_n": np.zeros((n_humans, n_boot)), "boot_won": np.zeros((n_humans, n_boot))}
+    out = [{"boot_n": np.zeros((h, n_boot)), "boot_won": np.zeros((h, n_boot))}
+           for *_, h in cells]
     for lo in range(0, n_boot, BLOCK):
         hi = min(n_boot, lo + BLOCK)
-        n, won = alt_weighted(item, human, wins, draws.weights(keys, lo, hi), n_humans)
-        out["boot_n"][:, lo:hi], out["boot_won"][:, lo:hi] = n, won
+        weights = draws.weights(keys, lo, hi)
+        for (item, human, wins, h), o in zip(cells, out, strict=True):
+            o["boot_n"][:, lo:hi], o["boot_won"][:, lo:hi] = alt_weighted(
+                item, human, wins, weights, h)
     if draws.groups:
         member = draws.members(keys, first)
-        out["group_n"], out["group_won"] = alt_grouped(member[item], human, wins,
-                                                       draws.groups, n_humans)
+        for (item, human, wins, h), o in zip(cells, out, strict=True):
+            o["group_n"], o["group_won"] = alt_grouped(member[item], human, wins,
+                                                       draws.groups, h)
     return out
 
 
@@ -105,22 +110,18 @@ def plan_draws(n_items: int, opts: Bootstrap) -> Draws:
 
 def memory_sums(c: Cast, found: list[Outcomes], decisions: list[list[Decision]],
                 draws: Draws) -> dict[tuple[int, int], dict[str, np.ndarray]]:
-    """:func:`human_sums` of every label and candidate, over the humans tested, from the
+    """:func:`sums_of` every label and candidate, over the humans tested, from the
     comparisons of the annotations in memory."""
-    keys = item_keys(c.ann.items)
-    out = {}
-    for j, o in enumerate(found):
-        for k, d in enumerate(decisions[j]):
-            item, human, wins, n = records(c, o, k, d.tested)
-            out[(j, k)] = human_sums(item, human, wins, n, draws, keys)
-    return out
+    at = [(j, k) for j in range(len(found)) for k in range(len(decisions[j]))]
+    cells = [records(c, found[j], k, decisions[j][k].tested) for j, k in at]
+    return dict(zip(at, sums_of(cells, draws, item_keys(c.ann.items)), strict=True))
 
 
 def advantage_intervals(c: Cast, decisions: list[list[Decision]],
                         sums: dict[tuple[int, int], dict[str, np.ndarray]], draws: Draws,
                         level: float, opts: Bootstrap) -> Advantage:
     """Every advantage probability's replicates (and jackknife) from the humans' sums
-    (:func:`human_sums` over the humans tested, ``sums[(label, candidate)]``), their
+    (:func:`sums_of`, over the humans tested, ``sums[(label, candidate)]``), their
     intervals, and the paired differences of every two candidates per label."""
     n_labels, n_cand = len(decisions), len(c.candidates)
     boot = np.full((opts.n_boot, n_labels, n_cand), np.nan)
