@@ -1,10 +1,10 @@
-"""Student t's distribution function over arrays, compiled: the alternative annotator
-test's p-values, one per human, in one call whatever their number.
+"""The regularized incomplete beta function and Student t's distribution function over
+arrays, compiled: the t and F functions of :mod:`..coefficients.distributions` (the
+analytic intervals) and the alternative annotator test's p-values, one per human, in one
+call whatever their number.
 
-The regularized incomplete beta I_x(a, b) by its continued fraction (modified Lentz,
-Abramowitz & Stegun 26.5.8) with the symmetry I_x(a, b) = 1 - I_{1-x}(b, a) where the
-fraction converges slowly: the evaluation of :func:`..coefficients.distributions.betainc`,
-element by element.
+I_x(a, b) by its continued fraction (modified Lentz, Abramowitz & Stegun 26.5.8) with the
+symmetry I_x(a, b) = 1 - I_{1-x}(b, a) where the fraction converges slowly.
 """
 
 from __future__ import annotations
@@ -43,7 +43,8 @@ def _fraction(a: float, b: float, x: float) -> float:  # pragma: no cover - numb
 
 
 @njit(cache=True, nogil=True)
-def _betainc(a: float, b: float, x: float, y: float) -> float:  # pragma: no cover - numba
+def betainc(a: float, b: float, x: float, y: float) -> float:  # pragma: no cover - numba
+    """I_x(a, b) for a, b > 0, with ``y`` = 1 - x computed by the caller."""
     if x <= 0.0:
         return 0.0
     if y <= 0.0:
@@ -65,6 +66,6 @@ def t_cdf(t: np.ndarray, df: np.ndarray) -> np.ndarray:  # pragma: no cover - nu
             out[i] = 1.0 if v > 0 else 0.0
             continue
         v2 = v * v
-        tail = 0.5 * _betainc(n / 2.0, 0.5, n / (n + v2), v2 / (n + v2))
+        tail = 0.5 * betainc(n / 2.0, 0.5, n / (n + v2), v2 / (n + v2))
         out[i] = tail if v < 0 else 1.0 - tail
     return out
