@@ -39,7 +39,7 @@ from ..models.alignment import Scoring, scoring
 from ..models.alt_test import AltTest, human_raters, options, run
 from ..models.cast import Cast, cast
 from ..schema.tally import tally_of
-from ..uncertainty.against import against
+from ..uncertainty.against import AGAINST, KAPPA, against
 from ..uncertainty.orchestration import Uncertainty, evaluate, shown_name
 from ..uncertainty.resample import Target
 
@@ -274,39 +274,43 @@ def _gold(data: Any, c: Cast, gold: int | None, uncertainty: Uncertainty,
         return {}, {}
     ann = c.ann
     sides = [c.reference, *c.candidates]
-    pairs = np.array([(min(r, gold), max(r, gold)) for r in sides], dtype=np.int64)
-    kx = Target("kappa_x", lookup("kappa_x", kind="cross"))
-    found = evaluate(data, [kx], uncertainty, ann=ann, lvl=c.level, pairs=pairs)
-    values = found.intervals.get("kappa_x", {"estimate": found.estimates["kappa_x"].value})
+    names = ann.replications
+    human = names[c.reference]
+    kx: dict[tuple[Any, Any], dict[str, float]] = {}
+    diff: dict[tuple[Any, Any], dict[str, float]] = {}
+    if uncertainty.ci is not None:  # one bootstrap: kappa_x and the differences
+        rows = against(data, None, names[gold], "alpha", c.level, uncertainty, roles,
+                       known=(ann, c.level), with_kappa=True)
+        for r in rows.itertuples():
+            if r.comparison == KAPPA:
+                kx[(r.label, r.replication)] = {"estimate": r.estimate, "lower": r.lower,
+                                                "upper": r.upper}
+            elif r.comparison == AGAINST[0] and human in (r.replication,
+                                                         r.replication_other):
+                first = r.replication_other == human  # the candidate minus the humans
+                name = r.replication if first else r.replication_other
+                lo, hi = (r.lower, r.upper) if first else (-r.upper, -r.lower)
+                diff[(r.label, name)] = {"estimate": r.estimate if first else -r.estimate,
+                                         "lower": lo, "upper": hi, "p_value": r.p_value}
+    else:
+        pairs = np.array([(min(r, gold), max(r, gold)) for r in sides], dtype=np.int64)
+        found = evaluate(data, [Target("kappa_x", lookup("kappa_x", kind="cross"))],
+                         ann=ann, lvl=c.level, pairs=pairs)
+        value = found.estimates["kappa_x"].value
+        for j, label in enumerate(ann.labels):
+            for p, r in enumerate(sides):
+                kx[(label, names[r])] = {"estimate": float(value[j, p])}
+            for r in c.candidates:
+                diff[(label, names[r])] = {"estimate": kx[(label, names[r])]["estimate"]
+                                           - kx[(label, human)]["estimate"]}
     read_ = Read(ann, c.level, "pandas")
     out: dict[tuple[Any, Any], dict[str, float]] = {}
     for j, label in enumerate(ann.labels):
         counts = label_sums(read_, j, gold)  # validity's counts: exact matches with the gold
-        for p, r in enumerate(sides):
-            cell = {q: float(v[j, p]) for q, v in values.items()}
+        for r in sides:
             n = counts["n_ann"][r]  # exact matches: no reading for numbers (interval, ratio)
-            cell["accuracy"] = (float(counts["correct"][r] / n) if n > 0
-                                and not c.level.numeric else np.nan)
-            out[(label, ann.replications[r])] = cell
-    diff: dict[tuple[Any, Any], dict[str, float]] = {}
-    if uncertainty.ci is not None:
-        rows = against(data, None, ann.replications[gold], "alpha", c.level, uncertainty,
-                       roles, known=(ann, c.level))
-        human = ann.replications[c.reference]
-        for r in rows.itertuples():
-            if r.comparison != "kappa_x(x, ref) - kappa_x(y, ref)":
-                continue
-            sign = 1.0 if r.replication_other == human else -1.0 if r.replication == human \
-                else 0.0
-            if sign == 0.0:
-                continue
-            name = r.replication if sign > 0 else r.replication_other
-            lo, hi = (r.lower, r.upper) if sign > 0 else (-r.upper, -r.lower)
-            diff[(r.label, name)] = {"estimate": sign * r.estimate, "lower": lo, "upper": hi,
-                                     "p_value": r.p_value}
-    else:
-        for (label, name), v in out.items():
-            if name != ann.replications[c.reference]:
-                base = out[(label, ann.replications[c.reference])]["estimate"]
-                diff[(label, name)] = {"estimate": v["estimate"] - base}
+            out[(label, names[r])] = {
+                **kx.get((label, names[r]), {}),
+                "accuracy": (float(counts["correct"][r] / n) if n > 0
+                             and not c.level.numeric else np.nan)}
     return out, diff

@@ -32,7 +32,7 @@ from .intervals import limits, p_value, standard_error
 from .orchestration import Uncertainty, evaluate
 from .resample import Target
 
-__all__ = ["AGAINST", "against"]
+__all__ = ["AGAINST", "KAPPA", "against"]
 
 #: The comparisons against a reference, in the order rows list them.
 AGAINST = ("kappa_x(x, ref) - kappa_x(y, ref)", "kappa_x(x, ref) - irr_ref",
@@ -42,11 +42,18 @@ COLUMNS = ["label", "replication", "replication_other", "reference", "comparison
            "estimate", "se", "lower", "upper", "p_value"]
 
 
+#: The coefficient itself, against 0 (``against(..., with_kappa=True)``: the models page
+#: reads kappa_x against a gold pool and the differences from one bootstrap).
+KAPPA = "kappa_x(x, ref)"
+
+
 def against(data: Any, other: Any, reference: Any, irr: str, level: Any,
             uncertainty: Uncertainty, roles: dict[str, Any],
-            known: tuple[Any, Any] | None = None) -> pd.DataFrame:
+            known: tuple[Any, Any] | None = None, with_kappa: bool = False) -> pd.DataFrame:
     """The rows of :func:`~.compare.compare` with ``reference=`` (module docstring);
-    ``known``: the annotations and level, already read."""
+    ``known``: the annotations and level, already read; ``with_kappa``: also each
+    replication's kappa_x against the reference (:data:`KAPPA` rows, from the same
+    draws)."""
     ann, lvl = known if known is not None else canonical(data, other, level=level, **roles)
     ref = reference_code(ann, reference, n_self(ann))
     n_raters = int(tally_of(ann).raters[ref])
@@ -71,7 +78,7 @@ def against(data: Any, other: Any, reference: Any, irr: str, level: Any,
     ref_name = names[ref]
     pairs_xy = [(a, b) for i, a in enumerate(others) for b in others[i + 1:]]
     cells = {AGAINST[0]: pairs_xy, AGAINST[1]: [(a, ref) for a in others],
-             AGAINST[2]: [(a, ref) for a in others]}
+             AGAINST[2]: [(a, ref) for a in others], KAPPA: [(a, ref) for a in others]}
     x = np.array([others.index(a) for a, _ in pairs_xy], dtype=np.int64)
     y = np.array([others.index(b) for _, b in pairs_xy], dtype=np.int64)
 
@@ -82,6 +89,8 @@ def against(data: Any, other: Any, reference: Any, irr: str, level: Any,
         if pooled:
             out[AGAINST[1]] = kx - values["irr"][..., [ref]]
             out[AGAINST[2]] = values["normalized"] - 1.0
+        if with_kappa:
+            out[KAPPA] = kx
         return out
 
     point = differences({k: e.value for k, e in found.estimates.items()})
