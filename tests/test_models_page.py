@@ -309,3 +309,12 @@ def test_at_31_labels_each_candidate_gets_one_counted_line_and_folded_paragraphs
             named = part.loc[part["verdict"] == verdict, "label"].tolist()
             assert ", ".join(named[:NAMED_LABELS]) in line
     assert all(not g["open"] and len(g["paragraphs"]) == 31 for g in section["groups"])
+
+
+def test_an_interval_above_1_is_read_with_why_a_candidate_can_exceed_the_humans():
+    from xrr_accessor.reporting.models_reading import ABOVE_ONE
+
+    rep = _page([_row(normalized=1.6, normalized_lower=1.2, normalized_upper=2.0)])
+    text = model_readings(rep).loc[0, "text"]
+    assert "normalized kappa_x 1.60 [1.20, 2.00]; the interval lies above 1" in text
+    assert f"likely because {ABOVE_ONE}." in text

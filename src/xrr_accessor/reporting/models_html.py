@@ -32,7 +32,7 @@ def _with_interval(row: Any, stem: str, digits: int, column: str | None = None) 
     lo, hi = float(row.get(f"{stem}_lower", np.nan)), float(row.get(f"{stem}_upper", np.nan))
     text = number(x, digits)
     if np.isfinite(lo) and np.isfinite(hi):
-        text += f' <span class="ci">[{number(lo, digits)}, {number(hi, digits)}]</span>'
+        text += f'<br><span class="ci">[{number(lo, digits)}, {number(hi, digits)}]</span>'
     return text
 
 
@@ -54,10 +54,13 @@ def _table(report: Any, digits: int) -> str:
     ref, gold = html.escape(str(attrs["reference"])), attrs.get("gold")
     heads = ["label", "source (raters)", "alternative annotator test: humans won",
              "advantage probability", f"normalized kappa_x vs {ref}"]
+    accuracy = gold is not None and np.isfinite(
+        report.models.get("accuracy_gold", pd.Series(dtype=float)).astype(float)).any()
     if gold is not None:
         g = html.escape(str(gold))
-        heads += [f"kappa_x vs {g}", f"minus {ref}'s kappa_x vs {g}",
-                  f"accuracy vs {g}"]
+        heads += [f"kappa_x vs {g}", f"minus {ref}'s kappa_x vs {g}"]
+        if accuracy:  # exact matches: categories only
+            heads.append(f"accuracy vs {g}")
     heads.append("stability: IRR of its raters")
     body = []
     for _, row in report.models.iterrows():
@@ -68,10 +71,11 @@ def _table(report: Any, digits: int) -> str:
                  _with_interval(row, "advantage", digits, "advantage_probability"),
                  _with_interval(row, "normalized", digits)]
         if gold is not None:
-            acc = float(row.get("accuracy_gold", np.nan))
             cells += [_with_interval(row, "kappa_x_gold", digits),
-                      _with_interval(row, "gold_difference", digits),
-                      f"{acc:.1%}" if np.isfinite(acc) else ""]
+                      _with_interval(row, "gold_difference", digits)]
+        if accuracy:
+            acc = float(row.get("accuracy_gold", np.nan))
+            cells.append(f"{acc:.1%}" if np.isfinite(acc) else "")
         cells.append(_with_interval(row, "stability", digits))
         body.append("<tr>" + "".join(
             f'<td class="{"label" if k < 2 else "num"}">{c}</td>'

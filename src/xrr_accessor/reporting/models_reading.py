@@ -32,10 +32,14 @@ from .bands import banded
 from .cells import number
 from .verdicts import Wording, judge
 
-__all__ = ["MODEL_VERDICTS", "SHARE_GAP", "model_readings", "whose"]
+__all__ = ["ABOVE_ONE", "MODEL_VERDICTS", "SHARE_GAP", "model_readings", "whose"]
 
 #: Every verdict of the models page, in the order summaries list them.
 MODEL_VERDICTS = ("replaces", "does not replace", "not tested")
+
+#: Why a candidate's normalized kappa_x can lie above 1 (said only when its interval does).
+ABOVE_ONE = ("a candidate less noisy than one human annotator (an average of several, a "
+             "model) can agree with the humans more than they agree with each other")
 
 #: A gap in a category's share below this is not said.
 SHARE_GAP = 0.05
@@ -201,7 +205,8 @@ def model_readings(report: Any, digits: int = 2) -> pd.DataFrame:
             lo = float(row.get("normalized_lower", np.nan))
             hi = float(row.get("normalized_upper", np.nan))
             words = Wording.against(row["replication"], ref)
-            why = "" if np.isfinite(x) else f"the IRR of {ref} is not above 0 or undefined"
+            why = (ABOVE_ONE if np.isfinite(x) else
+                   f"the IRR of {ref} is not above 0 or undefined")
             text += " " + judge(x, lo, hi, label, words, digits=digits, why=why).text
             if gold is not None:
                 text += _gold(row, human, ref, str(gold), digits, report.attrs.get("n_boot"))
