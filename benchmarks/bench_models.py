@@ -11,7 +11,7 @@ candidate). Also timed, with no peer: the intervals (1,000 replicates, BCa) and 
 simulation at the authors' settings (20 data sets x 10 draws x 18 sizes x 4 epsilons).
 
     python benchmarks/bench_models.py          # 1e6 annotations, Markdown table
-    python benchmarks/bench_models.py --quick  # 2e4 (smoke test)
+    python benchmarks/bench_models.py --quick  # 6e3 (smoke test)
     python benchmarks/bench_models.py --write  # ... and rewrite its BENCHMARKS.md section
 """
 
@@ -138,7 +138,7 @@ def main(argv: list[str] | None = None) -> str:
     p.add_argument("--write", action="store_true")
     p.add_argument("--repeat", type=int, default=5)
     args = p.parse_args(argv)
-    n = 20_000 if args.quick else 1_000_000
+    n = 6_000 if args.quick else 1_000_000
     md = markdown(run(n, 1 if args.quick else args.repeat, args.quick))
     print(md)
     if args.write:

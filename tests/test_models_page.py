@@ -47,13 +47,13 @@ def llmfao() -> pd.DataFrame:
 @pytest.fixture(scope="module")
 def page(llmfao):
     return quiet(xa.report, llmfao, reference="crowd", gold="experts", epsilon=0.2,
-                 ci=0.95, n_boot=200, seed=3, **ROLES)
+                 ci=0.95, n_boot=100, seed=3, **ROLES)
 
 
 def test_the_table_holds_the_numbers_of_the_calls_it_stands_for(page, llmfao):
     t = page.models.set_index(["label", "replication"])
     alt = quiet(xa.alt_test, llmfao, reference="crowd", candidates=["gpt35", "gpt4"],
-                epsilon=0.2, ci=0.95, n_boot=200, seed=3, **ROLES).summary
+                epsilon=0.2, ci=0.95, n_boot=100, seed=3, **ROLES).summary
     for cand in ("gpt35", "gpt4"):
         for col in ("winning_rate", "advantage_probability", "n_humans", "n_won",
                     "advantage_lower", "advantage_upper"):
@@ -69,7 +69,7 @@ def test_the_table_holds_the_numbers_of_the_calls_it_stands_for(page, llmfao):
         units = llmfao[llmfao["source"] == name].groupby("pair")["winner"].apply(list)
         assert t.loc[("winner", name), "kappa_x_gold"] == pytest.approx(
             naive.kappa_x(units.to_dict(), gold), abs=1e-12)
-    cmp = quiet(xa.compare, llmfao, reference="experts", n_boot=200, seed=3, **ROLES)
+    cmp = quiet(xa.compare, llmfao, reference="experts", n_boot=100, seed=3, **ROLES)
     row = cmp[(cmp["replication"] == "crowd") & (cmp["replication_other"] == "gpt4")].iloc[0]
     g = t.loc[("winner", "gpt4")]
     assert g.gold_difference == pytest.approx(-row.estimate, abs=1e-15)
