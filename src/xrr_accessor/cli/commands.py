@@ -4,8 +4,6 @@ what to print (:class:`Output` records, or finished text for pages)."""
 from __future__ import annotations
 
 import argparse
-import ast
-import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,9 +21,8 @@ from ..errors import InputError
 from ..models import alt_test
 from ..reporting.agreement import agreement_table
 from ..reporting.report import Report, report
-from ..schema.setcells import set_cells
 from ..uncertainty.intervals import method_for
-from .files import has_replication, read_table, stem, with_replication
+from .files import has_replication, read_table, set_cells_of, stem, with_replication
 from .messages import as_flags
 from .output import records, render, report_blocks, schema
 from .parser import ROLES
@@ -51,49 +48,6 @@ def _names(values: list[str] | None) -> list[str]:
     for v in values or []:
         out += [s.strip() for s in v.split(",") if s.strip() and s.strip() not in out]
     return out
-
-
-def _text_lists(df: pd.DataFrame) -> pd.DataFrame:
-    """Cells holding lists written as text (``["a", "b"]``) as lists (set levels)."""
-    out = df.copy()
-    for col in df.columns:
-        values = df[col].dropna()
-        if values.empty or not values.map(lambda v: isinstance(v, str)).all():
-            continue
-        text = values.str.strip()
-        if not (text.str.startswith("[") & text.str.endswith("]")).all():
-            continue
-        try:
-            parsed = text.map(_text_list)
-        except (ValueError, SyntaxError, RecursionError, MemoryError):
-            raise InputError(f"column {col!r} holds lists written as text that are not "
-                             "lists of labels; write each as [\"a\", \"b\"]") from None
-        out[col] = out[col].astype(object)
-        out.loc[parsed.index, col] = pd.Series(parsed.tolist(), index=parsed.index,
-                                               dtype=object)
-    return out
-
-
-def _text_list(text: str) -> list[Any]:
-    """``["a", "b"]`` (JSON) or ``['a', 'b']`` (Python's repr) as a list of labels."""
-    try:
-        value = json.loads(text)
-    except ValueError:
-        value = ast.literal_eval(text)  # literals only: never runs code
-    if not isinstance(value, list | tuple) or any(isinstance(v, list | tuple | dict | set)
-                                                  for v in value):
-        raise ValueError(text)
-    return list(value)
-
-
-def _set_cells(df: pd.DataFrame, roles: dict[str, Any]) -> pd.DataFrame:
-    """A set level: lists in cells are kept; one row per label is collected into sets."""
-    df = _text_lists(df)
-    if df.map(lambda v: isinstance(v, list | tuple | set | frozenset)).to_numpy().any():
-        return df
-    by = roles.get("replication")
-    return set_cells(df, item=roles.get("item"), rater=roles.get("rater"),
-                     value=roles.get("value"), by=by)
 
 
 def _read(args: argparse.Namespace, merge: bool = True
@@ -123,7 +77,7 @@ def _read(args: argparse.Namespace, merge: bool = True
     if args.categories:
         roles["categories"] = _names([args.categories])
     if getattr(args, "level", None) in SET_LEVELS and not args.wide:
-        frames = [_set_cells(f, roles) for f in frames]
+        frames = [set_cells_of(f, roles) for f in frames]
     other = frames[1] if len(frames) > 1 else None
     if other is not None:
         if paths[0] != "-" and Path(paths[0]).resolve() == Path(paths[1]).resolve():

@@ -9,6 +9,7 @@ naming what works.
 
 from __future__ import annotations
 
+import ast
 import glob
 import json
 import os
@@ -25,8 +26,10 @@ from ..errors import InputError
 from ..io.collect import read_annotations
 from ..io.tables import read_file
 from ..schema.roles import ROLE_ALIASES, norm
+from ..schema.setcells import set_cells
 
-__all__ = ["FORMATS_IN", "has_replication", "read_json", "read_table", "with_replication"]
+__all__ = ["FORMATS_IN", "has_replication", "read_json", "read_table", "set_cells_of",
+           "with_replication"]
 
 #: Formats of ``--format-in`` (stdin and streams; files go by their extension).
 FORMATS_IN = ("csv", "tsv", "json", "jsonl", "parquet")
@@ -331,3 +334,46 @@ def stem(path: str) -> str:
                       ".json", ".jsonl", ".ndjson", ".parquet", ".pq"):
             name = name[: -len(suffix)]
     return name or path
+
+
+def _text_lists(df: pd.DataFrame) -> pd.DataFrame:
+    """Cells holding lists written as text (``["a", "b"]``) as lists (set levels)."""
+    out = df.copy()
+    for col in df.columns:
+        values = df[col].dropna()
+        if values.empty or not values.map(lambda v: isinstance(v, str)).all():
+            continue
+        text = values.str.strip()
+        if not (text.str.startswith("[") & text.str.endswith("]")).all():
+            continue
+        try:
+            parsed = text.map(_text_list)
+        except (ValueError, SyntaxError, RecursionError, MemoryError):
+            raise InputError(f"column {col!r} holds lists written as text that are not "
+                             "lists of labels; write each as [\"a\", \"b\"]") from None
+        out[col] = out[col].astype(object)
+        out.loc[parsed.index, col] = pd.Series(parsed.tolist(), index=parsed.index,
+                                               dtype=object)
+    return out
+
+
+def _text_list(text: str) -> list[Any]:
+    """``["a", "b"]`` (JSON) or ``['a', 'b']`` (Python's repr) as a list of labels."""
+    try:
+        value = json.loads(text)
+    except ValueError:
+        value = ast.literal_eval(text)  # literals only: never runs code
+    if not isinstance(value, list | tuple) or any(isinstance(v, list | tuple | dict | set)
+                                                  for v in value):
+        raise ValueError(text)
+    return list(value)
+
+
+def set_cells_of(df: pd.DataFrame, roles: dict[str, Any]) -> pd.DataFrame:
+    """A set level: lists in cells are kept; one row per label is collected into sets."""
+    df = _text_lists(df)
+    if df.map(lambda v: isinstance(v, list | tuple | set | frozenset)).to_numpy().any():
+        return df
+    by = roles.get("replication")
+    return set_cells(df, item=roles.get("item"), rater=roles.get("rater"),
+                     value=roles.get("value"), by=by)

@@ -25,6 +25,7 @@ from ..coefficients.registry import finalize, needs
 from ..errors import InputError, LevelError, per_call
 from ..kernels import accumulate
 from ..schema import Annotations, Roles, Table, encode, read
+from ..schema.encode import same_label
 from .additive import GROUPS, Meta, Stats, check_size
 from .levels import SET_READ_HINT, Level, check_sets, resolve_level, resolve_weights, standardized
 from .replications import keep_pairs, n_self, reference_code
@@ -101,12 +102,8 @@ def annotations(data: Any, other: Any = None, level: Any = "nominal",
         if lvl.sets and "duplicate annotation" in str(exc):
             raise InputError(f"{exc} {SET_READ_HINT}") from exc
         raise
-    if one_label and len(tables) == 2 and len(tables[0].labels) == len(tables[1].labels) == 1:
-        (mine,), (theirs,) = tables[0].labels, tables[1].labels
-        if mine != theirs:  # the same question under another name: data's name
-            t = tables[1]
-            t.labels = {mine: t.labels[theirs]}
-            t.source = {mine: t.source.get(theirs, repr(theirs))}
+    if one_label:
+        same_label(tables)
     ann = encode(tables, ordinal=lvl.ordered)
     check_sets(lvl, ann.categories, [ann.where(j) for j in range(len(ann.labels))])
     if lvl.numeric:

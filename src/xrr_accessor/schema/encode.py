@@ -162,6 +162,18 @@ def is_ordered(values: pd.Series, cats: pd.Index, explicit: bool) -> bool:
     return all(isinstance(c, (bool, int, float, np.number)) for c in cats)
 
 
+def same_label(tables: list[Table]) -> None:
+    """Two tables of one label each hold the same label, even named differently (a wide
+    table's label is called ``value``): the second takes the first's name (in place)."""
+    if len(tables) != 2 or not len(tables[0].labels) == len(tables[1].labels) == 1:
+        return
+    (mine,), (theirs,) = tables[0].labels, tables[1].labels
+    if mine != theirs:
+        t = tables[1]
+        t.labels = {mine: t.labels[theirs]}
+        t.source = {mine: t.source.get(theirs, repr(theirs))}
+
+
 def encode(tables: Sequence[Table], ordinal: bool = False) -> Annotations:
     """Encode one or more tables together into :class:`Annotations`.
 
