@@ -12,7 +12,10 @@ import numpy as np
 
 from .agreement import interpret
 
-__all__ = ["MAX_DIGITS", "band_digits", "band_of", "banded", "shown_in_band"]
+__all__ = ["IRR_NAMES", "MAX_DIGITS", "band_digits", "band_of", "banded", "shown_in_band"]
+
+#: What each IRR is called in a sentence.
+IRR_NAMES = {"cohen": "Cohen's kappa", "alpha": "Krippendorff's alpha", "iota": "iota"}
 
 #: The most decimals a reading prints (a float's 17 significant digits below 1).
 MAX_DIGITS = 17

@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .bands import banded
+from .bands import IRR_NAMES, banded
 from .cells import number
 from .verdicts import Wording, judge
 
@@ -44,7 +44,6 @@ ABOVE_ONE = ("a candidate less noisy than one human annotator (an average of sev
 #: A gap in a category's share below this is not said.
 SHARE_GAP = 0.05
 
-_IRR_NAMES = {"cohen": "Cohen's kappa", "alpha": "Krippendorff's alpha", "iota": "iota"}
 
 
 def whose(name: Any) -> str:
@@ -159,7 +158,7 @@ def _stability(row: Any, irr: str, digits: int) -> str:
     _, phrase = banded(x, float(row.get("stability_lower", np.nan)),
                        float(row.get("stability_upper", np.nan)), digits)
     return (f" Its {n} raters (prompts, runs) agree with each other at "
-            f"{_IRR_NAMES.get(irr, irr)} {phrase}")
+            f"{IRR_NAMES.get(irr, irr)} {phrase}")
 
 
 def _labels(dist: pd.DataFrame, cand: Any, ref: Any, label: Any, numeric: bool,

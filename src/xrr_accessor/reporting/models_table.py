@@ -139,13 +139,8 @@ def expected_notes(caught: list[tuple[type[Warning], str]], table: Any
     undefined = np.argwhere(~np.isfinite(irr.value))
     if not len(undefined) or (raters[undefined[:, 1]] > 1).any():
         return caught
-    head = f"{shown_name(irr_entry(table))} is undefined (NaN)"
+    head = f"{shown_name(lookup(table.attrs['irr']))} is undefined (NaN)"
     return [(k, m) for k, m in caught if not (k is UndefinedWarning and m.startswith(head))]
-
-
-def irr_entry(table: Any) -> Any:
-    """The registry entry of the report's IRR."""
-    return lookup(table.attrs["irr"])
 
 
 def shared_seed(uncertainty: Uncertainty) -> Uncertainty:

@@ -22,7 +22,7 @@ from ..engine.staged import Staged
 from ..errors import DroppedDataWarning, UndefinedWarning, warn
 from ..uncertainty.orchestration import Uncertainty
 from .agreement import agreement_table
-from .bands import band_digits, banded, shown_in_band
+from .bands import IRR_NAMES, band_digits, banded, shown_in_band
 from .item_scale import largest_d
 
 __all__ = ["WEIGHTS_OF_LEVEL", "band_digits", "irr_readings", "pool_parts", "shown_in_band"]
@@ -30,8 +30,6 @@ __all__ = ["WEIGHTS_OF_LEVEL", "band_digits", "irr_readings", "pool_parts", "sho
 #: The agreement table's weights that match a level of measurement.
 WEIGHTS_OF_LEVEL = {"nominal": "unweighted", "interval": "quadratic"}
 
-#: What each IRR is called in a sentence.
-_IRR_NAMES = {"cohen": "Cohen's kappa", "alpha": "Krippendorff's alpha", "iota": "iota"}
 
 
 def pool_parts(data: Any, level: Any, uncertainty: Uncertainty, min_items: int,
@@ -109,7 +107,7 @@ def irr_readings(report: Any, digits: int = 2) -> pd.DataFrame:
     On joy, the raters of A agree at Cohen's kappa 0.08, slight on Landis and Koch's scale ...
     """
     frame = report.frame[report.frame["statistic"] == "irr"]
-    what = _IRR_NAMES.get(str(report.attrs.get("irr")), str(report.attrs.get("irr")))
+    what = IRR_NAMES.get(str(report.attrs.get("irr")), str(report.attrs.get("irr")))
     named = report.attrs.get("pool")  # None: the data have no replication column
     rows = []
     for r in frame.itertuples(index=False):
