@@ -7,23 +7,52 @@ those roles; every method is a one-line delegate to :mod:`xrr_accessor.api`.
 
 from __future__ import annotations
 
-from typing import Any
+import importlib
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 import xarray as xr
 
-from . import api
-from . import diagnostics as _diagnostics
-from . import models as _models
 from .lazy import when_imported
-from .multilabel import augmented as _augmented
-from .multilabel import augmented_items as _augmented_items
-from .multilabel import sharpen as _sharpen
-from .reporting import agreement
-from .reporting import report as _report
-from .reporting import summary as _summary
-from .schema import Roles
-from .uncertainty import compare as _compare
+
+if TYPE_CHECKING:
+    from . import api
+    from . import diagnostics as _diagnostics
+    from . import models as _models
+    from .multilabel import augmented as _augmented
+    from .multilabel import augmented_items as _augmented_items
+    from .multilabel import sharpen as _sharpen
+    from .reporting import agreement
+    from .reporting import report as _report
+    from .reporting import summary as _summary
+    from .uncertainty import compare as _compare
+
+
+class _OnFirstUse(ModuleType):
+    """A module imported on its first attribute access: ``import xrr_accessor`` then
+    registers ``.xrr`` without importing numba and the kernels (a fast import); the
+    first call pays for them."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(name)
+        self.__dict__["_target"] = name
+
+    def __getattr__(self, attr: str) -> Any:
+        return getattr(importlib.import_module(self.__dict__["_target"]), attr)
+
+
+if not TYPE_CHECKING:
+    api = _OnFirstUse("xrr_accessor.api")
+    _diagnostics = _OnFirstUse("xrr_accessor.diagnostics")
+    _models = _OnFirstUse("xrr_accessor.models")
+    _augmented = _OnFirstUse("xrr_accessor.multilabel.augmented")
+    _augmented_items = _OnFirstUse("xrr_accessor.multilabel.augmented_items")
+    _sharpen = _OnFirstUse("xrr_accessor.multilabel.sharpen")
+    agreement = _OnFirstUse("xrr_accessor.reporting.agreement")
+    _report = _OnFirstUse("xrr_accessor.reporting.report")
+    _summary = _OnFirstUse("xrr_accessor.reporting.summary")
+    _compare = _OnFirstUse("xrr_accessor.uncertainty.compare")
 
 __all__ = ["XRRAccessor"]
 
@@ -54,6 +83,8 @@ class XRRAccessor:
         order of categories, for ordinal strings) and ``duplicates`` (what to
         do with repeated annotations).
         """
+        from .schema.roles import Roles
+
         Roles.from_kwargs(roles)  # unknown names fail here, with a hint
         bound = type(self)(self._obj)
         bound._roles = dict(roles)

@@ -40,6 +40,14 @@ def is_lazy(data: Any) -> bool:
     if data is None or "dask" not in sys.modules:
         return False
     data = getattr(data, "_xrr_bound", (data,))[0]
+    module = type(data).__module__
+    if module.startswith(("pandas.", "numpy", "polars.", "builtins")):
+        return False  # the common cases, without dask's slower generic test
+    if module.startswith("xarray."):
+        variables = getattr(data, "variables", None)  # a Dataset; a DataArray's below
+        if variables is None:
+            variables = {None: data.variable, **data.coords.variables}
+        return any(v.chunks is not None for v in variables.values())
     import dask
 
     return bool(dask.is_dask_collection(data))
