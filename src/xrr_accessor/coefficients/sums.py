@@ -14,7 +14,9 @@ the statistics themselves stay additive over items.
   (R_i S_i) sum_r sum_s D(x_ri, y_si); ``expected`` = X D Y; totals R, S.
 
 Vector form (nominal D = 1 - [a == b]) needs no K x K matrix: an item's
-pairs disagree m^2 - sum_c n_c^2 times, all pairs T^2 - sum_c T_c^2.
+pairs disagree m^2 - sum_c n_c^2 times, all pairs T^2 - sum_c T_c^2. Nor does
+the ranks form (ordinal alpha): the observed sum is taken on mid-ranks in the
+pass, the expected one is n sum_c T_c (n - T_c) (n + T_c) / 6.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..engine.additive import Stats
+from ..kernels.midranks import expected_ranks
 from ..kernels.ordinal import ordinal_sums
 from .base import Context
 
@@ -73,6 +76,8 @@ def within_sums(stats: Stats, ctx: Context, sel: np.ndarray) -> WithinSums:
         return within_moments(_select(stats["strata_ss"], sel), mom[..., 0], mom[..., 1],
                               mom[..., 2])
     t = _select(stats["pairable"], sel)
+    if form == "ranks":  # ordinal alpha on mid-ranks (sel: the pairable strata, m >= 2)
+        return WithinSums(_select(stats["rank_o"], sel), expected_ranks(t), t.sum(axis=-1), t)
     if form == "vector":
         diag = _select(stats["pair_diag"], sel).sum(axis=-1)
         return within_counts(t, t.sum(axis=-1) - diag)

@@ -20,6 +20,12 @@ Three forms, chosen by the level of measurement:
 * ``"matrix"``: ordinal, ratio, custom distances and agreement weights keep
   K x K sums (D is applied in finalize, so the sums stay additive).
 * ``"moments"``: interval data keep count, sum and sum of squares.
+* ``"ranks"``: ordinal alpha keeps the pairable marginals and the observed
+  disagreement on mid-ranks (:mod:`..kernels.midranks`), no K x K matrix. The
+  mid-ranks come from the marginals of every item, so these sums add over
+  chunks of items only under one set of mid-ranks: a pass over all the items
+  finds them first (:func:`.statistics.chunk`; :attr:`Meta.ranks` for the
+  bootstrap's chunks), and dask-backed data keep the ``"matrix"`` form.
 
 Groups of statistics are computed only when a requested coefficient needs
 them (the registry says which): ``within`` (pairs inside a replication),
@@ -39,14 +45,34 @@ import numpy as np
 
 from ..errors import InputError
 
-__all__ = ["GROUPS", "MAX_STAT_CELLS", "OPTIONAL_GROUPS", "Meta", "Stats", "as_labels",
-           "check_size", "combine"]
+__all__ = ["GROUPS", "MAX_STAT_CELLS", "OPTIONAL_GROUPS", "RANK_GROUPS", "Meta", "Stats",
+           "as_labels", "check_size", "combine", "ranked"]
 
 GROUPS = ("within", "chance", "raters", "strata", "joint", "cross")
 
 #: Groups a call may leave out on purpose (interval numbers need no chance shares; Light's
 #: kappa over too many raters is NaN with its reason); their finalizes handle the absence.
 OPTIONAL_GROUPS = frozenset({"chance", "joint"})
+
+#: The groups the ``"ranks"`` form computes (alpha's); a call needing others (iota and
+#: Cohen's strata and raters, kappa_x's cross pairs) keeps the ``"matrix"`` form.
+RANK_GROUPS = frozenset({"within"})
+
+
+def ranked(form: str, ordinal: bool, groups: Iterable[str], lazy: bool = False) -> str:
+    """The form of a call: ``"ranks"`` (no K x K sums) for an ordinal call whose
+    statistics are alpha's only, in memory; otherwise ``form``. Dask-backed data
+    (``lazy``) keep the ``"matrix"`` form: their partitions' sums add only when
+    each is taken under the same mid-ranks, which a partition cannot know.
+
+    Examples
+    --------
+    >>> ranked("matrix", True, {"within"}), ranked("matrix", True, {"within", "cross"})
+    ('ranks', 'matrix')
+    """
+    return "ranks" if (form == "matrix" and ordinal and not lazy
+                       and set(groups) <= RANK_GROUPS) else form
+
 
 #: Largest statistics table built for one call (float64 cells: 2.4 GB).
 MAX_STAT_CELLS = 300_000_000
@@ -74,12 +100,16 @@ class Meta:
     pairs: np.ndarray = field(default_factory=lambda: np.zeros((0, 2), dtype=np.int64))
     values: np.ndarray | None = None
     top: int = 2
+    #: ``"ranks"``: the mid-ranks (L, R, K, C) of C weight columns, from every item's
+    #: pairable values, when the pass reads only some items (the bootstrap's chunks).
+    ranks: np.ndarray | None = None
 
     def tiled(self, n: int) -> Meta:
         """This meta for ``n`` copies of its labels, one after the other
         (finalizing the columns of :func:`columns` at once, see :func:`as_labels`)."""
         return replace(self, n_label=n * self.n_label, n_categories=self.n_categories * n,
-                       values=None if self.values is None else np.tile(self.values, (n, 1)))
+                       values=None if self.values is None else np.tile(self.values, (n, 1)),
+                       ranks=None)
 
     def shapes(self) -> dict[str, tuple[int, ...]]:
         """The shape of every statistic of this call (zero-length when not needed)."""
@@ -101,6 +131,12 @@ class Meta:
                 "cross_mom": need("cross", (L, P, 7)),
                 "cross_used": need("cross", (L, P)),
                 "cross_unpaired": need("cross", (L, P)),
+            }
+        if self.form == "ranks":
+            return {
+                "m_hist": (L, R, S),
+                "pairable": need("within", (L, R, S, K)),
+                "rank_o": need("within", (L, R, S)),
             }
         matrix = self.form == "matrix"
         return {
@@ -191,7 +227,7 @@ def _padded_sum(name: str, a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 #: Name prefixes of the statistics with a strata axis.
-STRATA_NAMES = ("m_hist", "strata_", "pairable", "pair_diag", "pair_o")
+STRATA_NAMES = ("m_hist", "strata_", "pairable", "pair_diag", "pair_o", "rank_o")
 
 
 def combine(parts: Iterable[Stats]) -> Stats:

@@ -10,13 +10,14 @@ replicate's statistics on its own (:func:`draw_columns`), and the shares add
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from ..errors import InputError
+from ..kernels.midranks import mid_ranks
 from ..kernels.resample import (
     group_weights,
     hash_integers,
@@ -25,10 +26,10 @@ from ..kernels.resample import (
     poisson_weights,
 )
 from .additive import Meta
-from .statistics import Rows, columns
+from .statistics import Rows, columns, rank_pairable
 
 __all__ = ["JACKKNIFE_GROUPS", "Draws", "Sampled", "block_size", "check_options",
-           "draw_columns", "item_keys", "seeds"]
+           "draw_columns", "item_keys", "rank_columns", "seeds"]
 
 #: Leave-one-out jackknife up to this many items; above, this many groups of items.
 JACKKNIFE_GROUPS = 200
@@ -90,12 +91,29 @@ def weighted_columns(r: Rows, meta: Meta, weight_of: Callable[[int, int], np.nda
     b - 1, one column per replicate or group), :data:`CHUNK_ITEMS` items at a time
     (their statistics add), so no weight matrix of every item is held."""
     out: dict[str, np.ndarray] = {}
+    if meta.form == "ranks" and meta.ranks is None and r.n_items > CHUNK_ITEMS:
+        meta = replace(meta, ranks=rank_columns(r, meta, weight_of))  # one set per column
     for a in range(0, max(r.n_items, 1), CHUNK_ITEMS):
         b = min(r.n_items, a + CHUNK_ITEMS)
         part = columns(r.items(a, b) if (a, b) != (0, r.n_items) else r, meta,
                        weight_of(a, b), parallel=False)
         out = part if not out else {k: out[k] + v for k, v in part.items()}
     return out
+
+
+def rank_columns(r: Rows, meta: Meta, weight_of: Callable[[int, int], np.ndarray]
+                 ) -> np.ndarray:
+    """The mid-ranks (L, R, K, C) of each weight column over every item, for the
+    ``"ranks"`` form's chunks (:attr:`~.additive.Meta.ranks`): a pass over the counts."""
+    total = None
+    for a in range(0, max(r.n_items, 1), CHUNK_ITEMS):
+        b = min(r.n_items, a + CHUNK_ITEMS)
+        w = np.asarray(weight_of(a, b), dtype=np.float64)
+        w2 = np.ascontiguousarray(w if w.ndim == 2 else w[:, None])
+        part = rank_pairable(r.items(a, b), meta, w2)[1][:, :, 2:].sum(axis=2)
+        total = part if total is None else total + part
+    assert total is not None
+    return mid_ranks(total)
 
 
 def item_keys(items: Any) -> np.ndarray:

@@ -26,7 +26,7 @@ from ..errors import InputError, LevelError, per_call
 from ..kernels import accumulate
 from ..schema import Annotations, Roles, Table, encode, read
 from ..schema.encode import same_label
-from .additive import GROUPS, Meta, Stats, check_size
+from .additive import GROUPS, Meta, Stats, check_size, ranked
 from .levels import SET_READ_HINT, Level, check_sets, resolve_level, resolve_weights, standardized
 from .replications import keep_pairs, n_self, reference_code
 from .results import (
@@ -192,13 +192,13 @@ FEW_RATERS = 8
 
 
 def make_meta(ann: Annotations, level: Level, groups: set[str], pairs: np.ndarray,
-              top: int | None = None) -> Meta:
+              top: int | None = None, lazy: bool = False) -> Meta:
     """The :class:`Meta` of a call: form, values, strata and the groups to compute.
 
     ``top`` (the largest number of annotations of one item in one replication)
     is found from the codes when not given."""
-    form = _form(level)
     groups = set(groups) & set(GROUPS)
+    form = ranked(_form(level), level.ordinal, groups, lazy)
     n_rep, n_rater = len(ann.replications), len(ann.raters)
     k = ann.n_category
     if form == "moments":
@@ -319,7 +319,8 @@ def run(
             pairs = default_pairs(ann, reference)
     pairs = np.zeros((0, 2), dtype=np.int64) if pairs is None else pairs
     staged = data if isinstance(data, Staged) else None
-    meta = make_meta(ann, lvl, groups, pairs, top=None if staged is None else staged.top)
+    meta = make_meta(ann, lvl, groups, pairs, top=None if staged is None else staged.top,
+                     lazy=staged is not None)
     ctx = Context(
         meta=meta, level=lvl, categories=ann.categories,
         labels=tuple(ann.source.get(label, repr(label)) for label in ann.labels),

@@ -16,11 +16,12 @@ from typing import Any
 import numpy as np
 
 from ..errors import InputError
-from ..kernels import accumulate, cross_pass, pairs, within
+from ..kernels import accumulate, cross_pass, midranks, pairs, within
 from ..kernels.threads import cores, in_blocks
 from .additive import Meta, Stats
 
-__all__ = ["PARALLEL_MIN_ITEMS", "PARALLEL_MIN_LABELS", "Rows", "chunk", "columns", "rows"]
+__all__ = ["PARALLEL_MIN_ITEMS", "PARALLEL_MIN_LABELS", "Rows", "chunk", "columns",
+           "rank_pairable", "rows"]
 
 #: Labels at or above which a pass runs in parallel threads over blocks of labels.
 PARALLEL_MIN_LABELS = 4
@@ -145,6 +146,8 @@ def _accumulate(r: Rows, meta: Meta, w: np.ndarray, parallel: bool | None
                    or (_reads_rater(meta) and r.rater.size == 0)):
         raise ValueError("these Rows were built for another Meta (without the replication "
                          "or rater codes this pass reads); use rows(codes, meta).")
+    if meta.form == "ranks":
+        return _ranks(r, meta, w, parallel)
     n_cores = cores()
     if parallel is None:
         parallel = meta.n_label >= PARALLEL_MIN_LABELS or r.n_items >= PARALLEL_MIN_ITEMS
@@ -155,6 +158,51 @@ def _accumulate(r: Rows, meta: Meta, w: np.ndarray, parallel: bool | None
     parts = in_blocks(r.n_items, lambda lo, hi: _pass(r.items(lo, hi), meta, w[lo:hi], 1), 1,
                       threads=n_cores)
     return {k: sum((p[k] for p in parts[1:]), parts[0][k]) for k in parts[0]}
+
+
+def _ranks(r: Rows, meta: Meta, w: np.ndarray, parallel: bool | None
+           ) -> dict[str, np.ndarray]:
+    """The ``"ranks"`` form (ordinal alpha): the pairable marginals, the mid-ranks
+    from them (or :attr:`Meta.ranks`, found over every item, when ``r`` holds some),
+    then the observed disagreement on the mid-ranks; two O(N) passes per label."""
+    w2 = np.ascontiguousarray(w if w.ndim == 2 else w[:, None], dtype=np.float64)
+    n_col = w2.shape[1]
+    m_hist, pairable = rank_pairable(r, meta, w2, parallel)
+    mid = meta.ranks
+    if mid is None:
+        mid = midranks.mid_ranks(pairable[:, :, 2:].sum(axis=2))
+    if mid.shape != (meta.n_label, meta.n_rep, meta.n_category, n_col):
+        raise ValueError(f"Meta.ranks has shape {mid.shape}; this pass needs mid-ranks of "
+                         f"{n_col} weight column(s) (L, R, K, C).")
+    rank_o = np.zeros((*m_hist.shape[:3], n_col))
+    mid = np.ascontiguousarray(mid, dtype=np.float64)
+    _by_labels(meta.n_label, _threads(meta, parallel), lambda lo, hi: midranks.rank_observed(
+        r.offsets, r.order, r.rep, r.codes[lo:hi], w2, mid[lo:hi], meta.top, rank_o[lo:hi]))
+    out = {"m_hist": m_hist, "pairable": pairable, "rank_o": rank_o}
+    shapes = meta.shapes()
+    out = {k: v if int(np.prod(shapes[k])) else np.zeros((*shapes[k], n_col))
+           for k, v in out.items()}
+    return out if w.ndim == 2 else {k: v[..., 0] for k, v in out.items()}
+
+
+def _threads(meta: Meta, parallel: bool | None) -> int:
+    if parallel is None:
+        parallel = meta.n_label >= PARALLEL_MIN_LABELS
+    return cores() if parallel else 1
+
+
+def rank_pairable(r: Rows, meta: Meta, w2: np.ndarray, parallel: bool | None = False
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """``m_hist`` (L, R, S, C) and ``pairable`` (L, R, S, K, C) of the ``"ranks"`` form
+    under the weight columns ``w2`` (n, C): the counts the mid-ranks are made of (sum
+    ``pairable`` over the strata from 2 and add over chunks of items: see
+    :func:`~..kernels.midranks.mid_ranks`)."""
+    n_col = w2.shape[1]
+    m_hist = np.zeros((meta.n_label, meta.n_rep, meta.top + 1, n_col))
+    pairable = np.zeros((*m_hist.shape[:3], meta.n_category, n_col))
+    _by_labels(meta.n_label, _threads(meta, parallel), lambda lo, hi: midranks.rank_marginals(
+        r.offsets, r.order, r.rep, r.codes[lo:hi], w2, m_hist[lo:hi], pairable[lo:hi]))
+    return m_hist, pairable
 
 
 def _pass(r: Rows, meta: Meta, w: np.ndarray, threads: int) -> dict[str, np.ndarray]:

@@ -251,8 +251,10 @@ def replicate(
     jack = None
     if jackknife:
         member = draws.members(keys)
+        ranks = meta.form == "ranks"  # sums under each leave-out's own mid-ranks
         jack = _jackknife(run, live, draws.groups, lambda lo, hi: weighted_columns(
-            run.rows, meta, lambda a, b: group_weights(member[a:b], lo, hi)))
+            run.rows, meta, lambda a, b: (1.0 - group_weights(member[a:b], lo, hi)) if ranks
+            else group_weights(member[a:b], lo, hi)), left_out=ranks)
         jack.update({k: np.full((draws.groups, *v.shape[1:]), np.nan) for k, v in nan.items()})
     return Replicates(boot, jack, n_boot, draws.entropy, n_items, n_draws)
 
@@ -280,17 +282,19 @@ def _from_sampled(run: Any, targets: Sequence[Target], draws: Draws, n_draws: in
 
 
 def _jackknife(run: Any, targets: Sequence[Target], groups: int,
-               group_columns: Callable[[int, int], dict[str, np.ndarray]]
-               ) -> dict[str, np.ndarray]:
+               group_columns: Callable[[int, int], dict[str, np.ndarray]],
+               left_out: bool = False) -> dict[str, np.ndarray]:
     """Leave-one-group-out values of each target, (G, L, cells): the call's
-    statistics minus each group's (``group_columns(lo, hi)``: groups lo to hi - 1)."""
+    statistics minus each group's (``group_columns(lo, hi)``: groups lo to hi - 1),
+    or with ``left_out`` the statistics ``group_columns`` gives (each group's
+    complement: ordinal alpha's sums are taken on the complement's own mid-ranks)."""
     size = block_size(run.rows.n_items, run.ctx.meta)
     total = run.stats.arrays
     parts = []
     for lo in range(0, groups, size):
         hi = min(groups, lo + size)
         cols = group_columns(lo, hi)
-        left = {k: _minus(total[k], v) for k, v in cols.items()}
+        left = cols if left_out else {k: _minus(total[k], v) for k, v in cols.items()}
         parts.append(_finalize(left, run, targets, hi - lo))
     return {t.key: np.concatenate([p[t.key] for p in parts]) for t in targets}
 
