@@ -28,7 +28,14 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory) -> Path:
-    """The site, built from the checkout with ``-W`` (any warning fails the build)."""
+    """The site, built from the checkout with ``-W`` (any warning fails the build); or,
+    where ``XRR_DOCS_SITE`` names it, the site the README's docs command has just built
+    from this checkout (.ci/run builds it first, then runs the suite on it)."""
+    built = os.environ.get("XRR_DOCS_SITE")
+    if built:
+        site = Path(built)
+        assert (site / "index.html").is_file(), f"XRR_DOCS_SITE={built} holds no site"
+        return site
     out = tmp_path_factory.mktemp("site")
     build = subprocess.run(
         [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html",
