@@ -67,20 +67,8 @@ def label_result(
         counts = {k: v[..., 0] for k, v in counts.items()}
     dims = (["label"] if ann.has_label else []) + ([dim] if keep else [])
     if kind == "xarray":
-        coords: dict[str, Any] = {}
-        if ann.has_label and not isinstance(labels, pd.MultiIndex):
-            coords["label"] = labels
-        out = xr.DataArray(value, dims=dims, coords=coords, name=attrs.get("name"))
-        if ann.has_label and isinstance(labels, pd.MultiIndex):  # e.g. (label, category)
-            levels = [f"{n}_name" if n == "label" else n for n in labels.names]
-            out = out.assign_coords(xr.Coordinates.from_pandas_multiindex(
-                labels.set_names(levels), "label"))
-        if keep:
-            if dim == "pair":
-                out = out.assign_coords(xr.Coordinates.from_pandas_multiindex(cells, "pair"))
-            else:
-                out = out.assign_coords(replication=cells)
-        out = out.assign_coords({k: (dims, np.asarray(v)) for k, v in counts.items()})
+        out = _labeled_array(value, dims, counts, labels if ann.has_label else None,
+                             cells if keep else None, attrs.get("name"))
         out.attrs.update({k: v for k, v in attrs.items() if k != "name"})
         return out
     if value.ndim == 0:
@@ -98,6 +86,33 @@ def label_result(
     for k, v in counts.items():
         out.attrs[k] = frame(np.asarray(v, dtype=object)).to_dict()
     return out
+
+
+def _labeled_array(value: np.ndarray, dims: list[str], counts: dict[str, Any],
+                   labels: pd.Index | None, cells: pd.Index | None, name: Any) -> xr.DataArray:
+    """The DataArray of a result: coordinates built as variables in one constructor call
+    (a tenth of the time of ``assign_coords``, which aligns); MultiIndex coordinates (labels
+    by category, replication pairs) assigned after, as xarray builds them."""
+    coords: dict[str, Any] = {}
+    multi = []
+    if labels is not None:
+        if isinstance(labels, pd.MultiIndex):  # e.g. (label, category)
+            levels = [f"{n}_name" if n == "label" else n for n in labels.names]
+            multi.append((labels.set_names(levels), "label"))
+        else:
+            coords["label"] = xr.Variable("label", labels)
+    if cells is not None:
+        if isinstance(cells, pd.MultiIndex):
+            multi.append((cells, "pair"))
+        else:
+            coords["replication"] = xr.Variable("replication", cells)
+    count_vars = {k: xr.Variable(dims, np.asarray(v)) for k, v in counts.items()}
+    if not multi:
+        return xr.DataArray(value, dims=dims, coords={**coords, **count_vars}, name=name)
+    out = xr.DataArray(value, dims=dims, coords=coords, name=name)
+    for index, dim in multi:
+        out = out.assign_coords(xr.Coordinates.from_pandas_multiindex(index, dim))
+    return out.assign_coords(count_vars)
 
 
 def label_table(

@@ -136,7 +136,8 @@ def _read_long(df: pd.DataFrame, roles: Roles) -> Table:
     if found_by_name or label_col is not None:  # one value column: say what else is unused
         _warn_left_out(cols, used | {label_col, *value_cols}, value_cols[0],
                        "by its name" if value is None else "as given")
-    distinct_text(pd.Index(value_cols, dtype=object), "the label columns", fix=COLUMNS_FIX)
+    if not all(type(c) is str for c in value_cols):  # names of one type cannot collide
+        distinct_text(pd.Index(value_cols, dtype=object), "the label columns", fix=COLUMNS_FIX)
     dup_roles = [c for c in value_cols if c in used or c == label_col]
     if dup_roles:
         raise RoleError(f"column {dup_roles[0]!r} cannot be both a role and a value column.")
@@ -161,7 +162,8 @@ def _read_long(df: pd.DataFrame, roles: Roles) -> Table:
         parts += [f"label={lab.show(i)}"] if lab is not None else []
         return "(" + ", ".join(parts) + ")"
 
-    values = {c: df[c].reset_index(drop=True) for c in value_cols}
+    plain = isinstance(df.index, pd.RangeIndex) and df.index.start == 0 and df.index.step == 1
+    values = {c: df[c] if plain else df[c].reset_index(drop=True) for c in value_cols}
     keep, values = dedupe(key_codes(keys), roles.duplicates, describe,
                            "columns " + ", ".join(map(repr, key_names)), key_names, values)
     n_duplicates = 0 if keep is None else len(item) - len(keep)
@@ -335,8 +337,10 @@ def _read_xarray(data: xr.Dataset | xr.DataArray, roles: Roles) -> Table:
             grid_positions(shape[p], int(np.prod(shape[p + 1:])), out[-1])
         return out
 
-    template = xr.DataArray(np.empty(shape, dtype=np.int8), dims=order)
-    views = {name: var.broadcast_like(template).transpose(*order).values
+    sizes = dict(zip(order, shape, strict=True))
+    # on the variables, not the DataArrays: their dimensions are set without aligning
+    # indexes (aligned already), a tenth of the time
+    views = {name: var.variable.set_dims(sizes).transpose(*order).values
              for name, var in ds.data_vars.items()}
     # the values flattened item-major (a copy when stored otherwise) beside the
     # positions: two passes over memory, one per thread (numpy's copy and the

@@ -75,7 +75,7 @@ def _integer_ids(values: Any) -> Ids | None:
     ok, uniques = first_seen_codes(ints, max(1024, 4 * len(ints)), codes)
     if not ok:
         return None
-    return Ids(codes, pd.Index(uniques.astype(arr)))
+    return Ids(codes, pd.Index(uniques.astype(arr), copy=False))
 
 
 #: The fix for column names of different types that read the same.
