@@ -45,8 +45,8 @@ import numpy as np
 
 from ..errors import InputError
 
-__all__ = ["GROUPS", "MAX_STAT_CELLS", "OPTIONAL_GROUPS", "RANK_GROUPS", "Meta", "Stats",
-           "as_labels", "check_size", "combine", "ranked"]
+__all__ = ["GROUPS", "MAX_STAT_CELLS", "OPTIONAL_GROUPS", "RANK_GROUPS", "RANK_MIN_CATEGORIES",
+           "Meta", "Stats", "as_labels", "check_size", "combine", "ranked"]
 
 GROUPS = ("within", "chance", "raters", "strata", "joint", "cross")
 
@@ -59,9 +59,16 @@ OPTIONAL_GROUPS = frozenset({"chance", "joint"})
 RANK_GROUPS = frozenset({"within"})
 
 
-def ranked(form: str, ordinal: bool, groups: Iterable[str], lazy: bool = False) -> str:
+#: Above this many categories ordinal alpha takes the ``"ranks"`` form; up to it the
+#: ``"matrix"`` form's small kernels are faster (equal numbers, to rounding).
+RANK_MIN_CATEGORIES = 128
+
+
+def ranked(form: str, ordinal: bool, groups: Iterable[str], lazy: bool = False,
+           n_category: int = RANK_MIN_CATEGORIES + 1) -> str:
     """The form of a call: ``"ranks"`` (no K x K sums) for an ordinal call whose
-    statistics are alpha's only, in memory; otherwise ``form``. Dask-backed data
+    statistics are alpha's only, in memory, over more than
+    :data:`RANK_MIN_CATEGORIES` categories; otherwise ``form``. Dask-backed data
     (``lazy``) keep the ``"matrix"`` form: their partitions' sums add only when
     each is taken under the same mid-ranks, which a partition cannot know.
 
@@ -71,6 +78,7 @@ def ranked(form: str, ordinal: bool, groups: Iterable[str], lazy: bool = False) 
     ('ranks', 'matrix')
     """
     return "ranks" if (form == "matrix" and ordinal and not lazy
+                       and n_category > RANK_MIN_CATEGORIES
                        and set(groups) <= RANK_GROUPS) else form
 
 

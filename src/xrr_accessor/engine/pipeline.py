@@ -198,7 +198,7 @@ def make_meta(ann: Annotations, level: Level, groups: set[str], pairs: np.ndarra
     ``top`` (the largest number of annotations of one item in one replication)
     is found from the codes when not given."""
     groups = set(groups) & set(GROUPS)
-    form = ranked(_form(level), level.ordinal, groups, lazy)
+    form = ranked(_form(level), level.ordinal, groups, lazy, ann.n_category)
     n_rep, n_rater = len(ann.replications), len(ann.raters)
     k = ann.n_category
     if form == "moments":

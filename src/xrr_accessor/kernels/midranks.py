@@ -135,24 +135,21 @@ def rank_observed(offsets: np.ndarray, order: np.ndarray, rep: np.ndarray,
     first = np.zeros((n_rep, n_col))
     s1 = np.zeros((n_rep, n_col))
     s2 = np.zeros((n_rep, n_col))
-    seen = np.zeros(n_rep, dtype=np.int64)
     for lab in range(codes.shape[0]):
         for i in range(n_item):
-            nt = _unit_sizes(offsets, order, rep, codes, lab, i, m, touched)
-            if nt == 0:
-                continue
-            for j in range(offsets[i], offsets[i + 1]):
+            nt = 0
+            for j in range(offsets[i], offsets[i + 1]):  # one loop: m is known at its end
                 row = j if order.shape[0] == 0 else order[j]
                 c = codes[lab, row]
                 if c < 0:
                     continue
                 r = 0 if rep.shape[0] == 0 else rep[j]
-                if m[r] < 2:
-                    continue
-                if seen[r] == 0:
+                if m[r] == 0:
+                    touched[nt] = r
+                    nt += 1
                     for b in range(n_col):
                         first[r, b] = mid[lab, r, c, b]
-                seen[r] = 1
+                m[r] += 1
                 for b in range(n_col):
                     d = mid[lab, r, c, b] - first[r, b]
                     s1[r, b] += d
@@ -160,16 +157,16 @@ def rank_observed(offsets: np.ndarray, order: np.ndarray, rep: np.ndarray,
             for t in range(nt):
                 r = touched[t]
                 mr = m[r]
+                m[r] = 0
                 if mr >= 2:
                     s = min(mr, top)
                     inv = 2.0 / (mr - 1.0)
                     for b in range(n_col):
                         ss = mr * s2[r, b] - s1[r, b] * s1[r, b]
                         rank_o[lab, r, s, b] += weight[i, b] * max(ss, 0.0) * inv
-                        s1[r, b] = 0.0
-                        s2[r, b] = 0.0
-                m[r] = 0
-                seen[r] = 0
+                for b in range(n_col):
+                    s1[r, b] = 0.0
+                    s2[r, b] = 0.0
 
 
 def expected_ranks(t: np.ndarray) -> np.ndarray:
