@@ -70,5 +70,7 @@ def test_twenty_thousand_categories():
             assert kx == pytest.approx(naive.kappa_x(units(sub, "X"), units(sub, "Y")), abs=1e-12)
             assert_close_or_both_nan(alpha["X"], naive.alpha(units(sub, "X")))
     assert 0.4 < kx < 0.6  # 0.7^2 agreement, chance ~0
+    ordered = df.xrr(categories=sorted(df["value"].unique()))
+    assert np.isfinite(ordered.irr(level="ordinal")).all()  # on mid-ranks: no K x K matrix
     with pytest.raises(xa.InputError, match="level='ordinal' needs a"):
-        df.xrr(categories=sorted(df["value"].unique())).irr(level="ordinal")
+        ordered.cross_kappa(level="ordinal")  # kappa_x still sums K x K tables
