@@ -25,6 +25,7 @@ import pandas as pd
 from ..errors import InputError, LevelError, per_call
 from .readsets import read_sets
 from .roles import ROLE_ALIASES, check_given, find_role, norm
+from .setcodes import plain, set_codes
 from .sets import (
     MISSING,
     ORDERED,
@@ -32,9 +33,8 @@ from .sets import (
     SCALAR,
     UNORDERED,
     LabelSets,
-    cell_kinds,
     role_column,
-    set_categories,
+    typed_kinds,
     value_column,
 )
 from .tables import show
@@ -79,10 +79,6 @@ def looks_like_text_lists(categories: pd.Index) -> bool:
                               for c in text)
 
 
-def _plain(value: Any) -> Any:
-    return value.item() if isinstance(value, np.generic) else value
-
-
 def label_set_codes(
     values: pd.Series, where: str, order: Sequence[Any] | None,
     describe: Callable[[int], str],
@@ -106,7 +102,7 @@ def label_set_codes(
         return None
     if pd.api.types.infer_dtype(values, skipna=True) not in ("mixed", "mixed-integer"):
         return None  # strings, numbers, booleans: one label per cell (a cheap C check)
-    kinds = cell_kinds(values)
+    kinds, which, types = typed_kinds(values.to_numpy())
     is_set = (kinds == ORDERED) | (kinds == UNORDERED)
     if not is_set.any():
         return None  # mixed scalar types: the value policy explains
@@ -124,61 +120,14 @@ def label_set_codes(
             f"categories are the distinct sets; leave categories= out for this column and "
             f"use {SET_LEVEL_HINT}.")
     present = np.flatnonzero(kinds != MISSING)
-    objs = values.to_numpy()[present]
-    sizes = np.fromiter(map(len, objs), dtype=np.int64, count=len(objs))
-    if (sizes == 0).any():
-        i = int(present[np.flatnonzero(sizes == 0)[0]])
-        raise InputError(
-            f"{where} has {int((sizes == 0).sum())} empty label set(s) (e.g. at "
-            f"{describe(i)}); an annotation needs at least one label (Jaccard and MASI are "
-            "undefined between empty sets). Use NaN (None) for 'no annotation', or give "
-            "the label the annotator meant (e.g. a 'none' label).")
-    flat = np.empty(int(sizes.sum()), dtype=object)
-    flat[:] = [v for cell in objs for v in cell]
-    owner = np.repeat(np.arange(len(objs), dtype=np.int64), sizes)
-    missing = pd.isna(flat)
-    if missing.any():
-        i = int(present[owner[np.flatnonzero(missing)[0]]])
-        raise InputError(
-            f"{where} has a missing value inside a label set (at {describe(i)}); drop it "
-            "from the set, or make the whole cell NaN when there is no annotation.")
-    member, labels = set_categories(flat, where)
-    by_set = np.lexsort((member, owner))
-    member, owner = member[by_set], owner[by_set]
-    twice = np.flatnonzero((owner[1:] == owner[:-1]) & (member[1:] == member[:-1]))
-    if len(twice):
-        s = int(twice[0])
-        raise InputError(
-            f"{where}: the label {show(labels[member[s]])} appears twice in the annotation "
-            f"at {describe(int(present[owner[s]]))}; give each label once per annotation "
-            "(list(dict.fromkeys(labels)) keeps the first of each).")
-    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
-    padded = np.full((len(objs), int(sizes.max())), -1, dtype=np.int64)
-    padded[owner, np.arange(len(member)) - starts[owner]] = member
-    uniq, inverse = _distinct_rows(padded, len(labels))
-    names = labels.to_numpy(dtype=object)
-    cats = [tuple(_plain(names[c]) for c in row if c >= 0) for row in uniq]
-    codes = np.full(len(values), -1, dtype=np.int64)
-    codes[present] = np.asarray(inverse, dtype=np.int64).reshape(-1)
+    if len(present) == len(values):  # no missing annotation: nothing to take or put back
+        codes, cats = set_codes(values.to_numpy(), where, describe, (which, types))
+    else:
+        inner, cats = set_codes(values.to_numpy()[present], where,
+                                lambda c: describe(int(present[c])), (which[present], types))
+        codes = np.full(len(values), -1, dtype=np.int64)
+        codes[present] = inner
     return codes, pd.Index(cats, dtype=object, name=SET_CATEGORIES, tupleize_cols=False)
-
-
-def _distinct_rows(padded: np.ndarray, n_labels: int) -> tuple[np.ndarray, np.ndarray]:
-    """The distinct rows of ``padded`` (codes, -1 after the last), sorted
-    lexicographically (('a',) before ('a', 'b') before ('b',)), and each row's one.
-
-    Rows are packed into one int64 in base ``n_labels + 1`` when they fit: a
-    1-D sort instead of numpy's much slower sort of rows.
-    """
-    base = n_labels + 1
-    if padded.shape[1] * np.log2(base) >= 62:
-        uniq, inverse = np.unique(padded, axis=0, return_inverse=True)
-        return uniq, np.asarray(inverse).reshape(-1)
-    key = np.zeros(len(padded), dtype=np.int64)
-    for col in padded.T:  # a few columns: the largest set's size
-        key = key * base + (col + 1)
-    _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
-    return padded[first], np.asarray(inverse).reshape(-1)
 
 
 def scalar_level_error(where: str, categories: pd.Index, level: str) -> LevelError:
@@ -373,7 +322,7 @@ def _cells_frame(sets: LabelSets, item: Hashable, rater: Hashable,
     if norm(value) in ROLE_ALIASES["label"]:
         value = "labels"  # .xrr reads a column called 'label' as the question's name
     frame = sets.to_frame()
-    cells = pd.Series([tuple(map(_plain, t)) if o else frozenset(map(_plain, t))
+    cells = pd.Series([tuple(map(plain, t)) if o else frozenset(map(plain, t))
                        for t, o in zip(frame["labels"], frame["ordered"], strict=True)],
                       dtype=object)
     return pd.DataFrame({item: frame["item"], rater: frame["rater"], value: cells})

@@ -22,6 +22,8 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 from dataclasses import dataclass
+from itertools import repeat
+from operator import is_
 from typing import Any
 
 import numpy as np
@@ -210,22 +212,84 @@ def value_column(cols: list[Hashable], value: Hashable | None,
     return named[0]
 
 
-def _kind(v: Any) -> int:
-    if isinstance(v, list | tuple | np.ndarray | pd.Series):
+#: Cells of these types hold labels in order (primary first) / as a plain set.
+_ORDERED_TYPES = (list, tuple, np.ndarray, pd.Series)
+_UNORDERED_TYPES = (set, frozenset)
+_CHECK_FLOAT, _CHECK_SINGLETON = -1, -2  # decided per cell: NaN or not; NA / NaT or not
+
+
+def _type_kind(kind: type) -> int:
+    """What a cell of type ``kind`` is, or how to decide it cell by cell."""
+    if issubclass(kind, _ORDERED_TYPES):
         return ORDERED
-    if isinstance(v, set | frozenset):
+    if issubclass(kind, _UNORDERED_TYPES):
         return UNORDERED
-    if v is None or v is pd.NA or v is pd.NaT or (isinstance(v, float) and v != v):
+    if kind is type(None):
         return MISSING
+    if issubclass(kind, float):
+        return _CHECK_FLOAT
+    if kind is type(pd.NA) or kind is type(pd.NaT):
+        return _CHECK_SINGLETON
     return SCALAR
 
 
 def cell_kinds(values: pd.Series) -> np.ndarray:
-    """Per row: ordered set, unordered set, scalar label or missing."""
+    """Per row: ordered set, unordered set, scalar label or missing.
+
+    Ordered: a list, tuple, array or Series; unordered: a set or frozenset;
+    missing: None, NaN, ``pd.NA`` or ``pd.NaT``; anything else a scalar label.
+
+    Examples
+    --------
+    >>> cells = pd.Series([["a"], {"a"}, ("a",), None, float("nan"), 1.5, "a", pd.NA])
+    >>> cell_kinds(cells).tolist()
+    [0, 1, 0, 3, 3, 2, 2, 3]
+    """
     if not pd.api.types.is_object_dtype(values.dtype):
         # a typed column holds scalars (or missing values) only
         return np.where(values.isna().to_numpy(), MISSING, SCALAR).astype(np.int64)
-    return np.fromiter(map(_kind, values.to_numpy()), dtype=np.int64, count=len(values))
+    return typed_kinds(values.to_numpy())[0]
+
+
+def typed_kinds(objs: np.ndarray) -> tuple[np.ndarray, np.ndarray, list[type]]:
+    """:func:`cell_kinds` of an object array, with each cell's type as a code into
+    the distinct types: (kinds (n,), type code (n,), types).
+
+    Decided per distinct type of cell (one ``type`` per cell in a C loop, then
+    those not of the first cell's type factorized), and cell by cell only for
+    floats (NaN or not) and ``pd.NA`` / ``pd.NaT``'s types.
+
+    Examples
+    --------
+    >>> kinds, which, types = typed_kinds(np.array([["a"], None, ["b"]], dtype=object))
+    >>> kinds.tolist(), which.tolist(), types
+    ([0, 3, 0], [0, 1, 0], [<class 'list'>, <class 'NoneType'>])
+    """
+    types = np.fromiter(map(type, objs), dtype=object, count=len(objs))
+    if not len(types):
+        return np.zeros(0, np.int64), np.zeros(0, np.int64), []
+    head = np.empty((), dtype=object)
+    head[()] = types[0]  # compared as an object (numpy would read a class of arrays)
+    same = types == head  # a column of one type of cell: no hashing of types
+    which = np.zeros(len(types), dtype=np.int64)
+    distinct = [types[0]]
+    if not same.all():
+        rest = np.flatnonzero(~same)
+        codes, others = pd.factorize(types[rest])
+        which[rest] = codes + 1
+        distinct += list(others)
+    kinds = np.array([_type_kind(t) for t in distinct], dtype=np.int64)[which]
+    floats = np.flatnonzero(kinds == _CHECK_FLOAT)
+    if len(floats):
+        nan = np.isnan(objs[floats].astype(np.float64))
+        kinds[floats] = np.where(nan, MISSING, SCALAR)
+    singles = np.flatnonzero(kinds == _CHECK_SINGLETON)
+    if len(singles):
+        cells = objs[singles]
+        na = np.fromiter(map(is_, cells, repeat(pd.NA)), dtype=bool, count=len(cells)) | \
+            np.fromiter(map(is_, cells, repeat(pd.NaT)), dtype=bool, count=len(cells))
+        kinds[singles] = np.where(na, MISSING, SCALAR)
+    return kinds, which, distinct
 
 
 def set_categories(flat: Any, where: str) -> tuple[np.ndarray, pd.Index]:
