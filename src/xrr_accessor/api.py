@@ -12,9 +12,10 @@ accessors call these functions.
 from typing import Any
 
 from .coefficients import lookup
-from .coefficients.icc import parse_form
+from .coefficients.icc import ALL_FORMS, parse_forms
 from .coefficients.registry import normalizing
 from .engine.convert import to_frame, to_xarray
+from .engine.forms import label_forms
 from .engine.pipeline import annotations, entry_level
 from .errors import InputError
 from .lazy import deferrable
@@ -79,9 +80,13 @@ def irr(
     form : str, optional
         The ICC form (``metric="icc"``): ``"1,1"``, ``"2,1"`` (default: two-way
         random effects, absolute agreement, one rater), ``"3,1"``, ``"1,k"``,
-        ``"2,k"``, ``"3,k"`` (also ``"ICC(2,1)"``, ``"ICC2k"``). Intervals are
-        F-based; the ICC needs every rater on every item (a label with an
-        item lacking a rating is NaN, with a warning saying how many).
+        ``"2,k"``, ``"3,k"`` (also ``"ICC(2,1)"``, ``"ICC2k"``), or ``"all"``:
+        the six from one pass, along a ``form`` dimension named like pingouin's
+        table (ICC1, ICC2, ICC3, ICC1k, ICC2k, ICC3k; a Series over the forms
+        for one cell, a column per form otherwise; with ``ci``, a row per form
+        and its F-based limits). Intervals are F-based; the ICC needs every
+        rater on every item (a label with an item lacking a rating is NaN, with
+        a warning saying how many).
     method : {"analytic", "bootstrap"}, optional
         How the interval of ``ci`` is computed (default: analytic where it
         exists). The bootstrap resamples items, each with all its ratings.
@@ -113,16 +118,29 @@ def irr(
     0.743
     >>> round(irr(data, level="interval", wide=True), 3)
     0.849
+
+    Shrout & Fleiss (1979), 6 targets x 4 judges, every ICC form from one pass:
+
+    >>> judges = pd.DataFrame([[9, 2, 5, 8], [6, 1, 3, 2], [8, 4, 6, 8], [7, 1, 2, 6],
+    ...                        [10, 5, 6, 9], [6, 2, 4, 7]])
+    >>> irr(judges, metric="icc", form="all", wide=True).round(2).tolist()
+    [0.17, 0.29, 0.71, 0.44, 0.62, 0.91]
     """
-    uncertainty = Uncertainty(ci, method, population, n_boot, seed, interval, progress)
     entry = lookup(metric)
-    params: dict[str, Any] = {}
-    if "form" in entry.params:
-        params["form"] = parse_form(form)
-    elif form is not None:
-        raise InputError("form= selects an ICC form; it goes with metric='icc'.")
-    return evaluate(data, [Target(entry.name, entry, params)], uncertainty,
-                    level=entry_level(entry, level, weights), **roles).label(**params)
+    if "form" not in entry.params:
+        if form is not None:
+            raise InputError("form= selects an ICC form; it goes with metric='icc'.")
+        forms: dict[str, dict[str, Any]] = {entry.name: {}}
+    else:
+        forms = {ALL_FORMS.get(f, entry.name): {"form": f} for f in parse_forms(form)}
+    if len(forms) > 1 and ci is not None and method is None:
+        method = "analytic"  # the forms' F-based limits (several targets: else a bootstrap)
+    uncertainty = Uncertainty(ci, method, population, n_boot, seed, interval, progress)
+    found = evaluate(data, [Target(key, entry, params) for key, params in forms.items()],
+                     uncertainty, level=entry_level(entry, level, weights), **roles)
+    if len(forms) == 1:
+        return found.label(**next(iter(forms.values())))
+    return label_forms(found, forms)
 
 
 @deferrable

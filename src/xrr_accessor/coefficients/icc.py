@@ -37,9 +37,14 @@ from .base import Context, Estimates
 from .distributions import f_ppf, f_sf
 from .iota import complete_strata
 
-__all__ = ["FORMS", "analytic", "anova", "icc", "icc_table", "parse_form"]
+__all__ = ["ALL_FORMS", "FORMS", "analytic", "anova", "icc", "icc_table", "parse_form",
+           "parse_forms"]
 
 FORMS = ("1,1", "2,1", "3,1", "1,k", "2,k", "3,k")
+
+#: ``form="all"``: each form and its name in the result (pingouin's, before 0.7).
+ALL_FORMS = {"1,1": "ICC1", "2,1": "ICC2", "3,1": "ICC3", "1,k": "ICC1k", "2,k": "ICC2k",
+             "3,k": "ICC3k"}
 CITATION = "Shrout & Fleiss (1979), Intraclass correlations: uses in assessing rater reliability"
 
 
@@ -56,9 +61,23 @@ def parse_form(form: str | None) -> str:
     if model not in ("1", "2", "3") or not (raters == "K" or raters.isdigit()):
         raise InputError(
             f"unknown ICC form {form!r}; use one of {', '.join(FORMS)} (also written "
-            "'ICC(2,1)', 'ICC2' or 'ICC2k')."
+            "'ICC(2,1)', 'ICC2' or 'ICC2k'), or 'all' for the six."
         )
     return f"{model},{'1' if raters == '1' else 'k'}"
+
+
+def parse_forms(form: str | None) -> tuple[str, ...]:
+    """The forms ``form=`` asks for: ``"all"`` (case forgiven) the six, in
+    :data:`FORMS` order; else the one form :func:`parse_form` reads.
+
+    Examples
+    --------
+    >>> parse_forms("ICC3k"), len(parse_forms("All"))
+    (('3,k',), 6)
+    """
+    if isinstance(form, str) and form.strip().lower() == "all":
+        return FORMS
+    return (parse_form(form),)
 
 
 def anova(stats: Stats, ctx: Context) -> dict[str, np.ndarray]:

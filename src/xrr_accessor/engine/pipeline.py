@@ -58,8 +58,8 @@ def _table(data: Any, roles: dict[str, Any]) -> Table:
 
 
 @per_call
-def annotations(data: Any, other: Any = None, level: Any = "nominal",
-                one_label: bool = False, **roles: Any) -> tuple[Annotations, Level]:
+def annotations(data: Any, other: Any = None, level: Any = "nominal", one_label: bool = False,
+                numbers: bool = False, **roles: Any) -> tuple[Annotations, Level]:
     """Read ``data`` (and ``other``) into the canonical form, validating once.
 
     Parameters
@@ -73,6 +73,8 @@ def annotations(data: Any, other: Any = None, level: Any = "nominal",
     one_label : bool
         Two inputs of one label each are the same label even when named differently
         (a wide table's label is called ``value``): it takes ``data``'s name.
+    numbers : bool
+        Continuous ratings kept as numbers, not factorized (the ICC reads no categories).
     **roles
         ``item=``, ``rater=``, ``replication=``, ``label=``, ``value=``,
         ``wide=``, ``categories=``, ``duplicates=``. ``other`` is read with
@@ -104,7 +106,7 @@ def annotations(data: Any, other: Any = None, level: Any = "nominal",
         raise
     if one_label:
         same_label(tables)
-    ann = encode(tables, ordinal=lvl.ordered)
+    ann = encode(tables, ordinal=lvl.ordered, numbers=numbers and lvl.numeric)
     check_sets(lvl, ann.categories, [ann.where(j) for j in range(len(ann.labels))])
     if lvl.numeric:
         ann.values(lvl.name)  # raises a LevelError naming the column
@@ -183,7 +185,6 @@ def _values(ann: Annotations, level: Level, form: str) -> np.ndarray | None:
     if form != "moments":
         return values
     return standardized(values)
-
 
 
 #: Up to this many raters the strata (m, annotations of an item in a replication)
@@ -305,14 +306,14 @@ def run(
 ) -> Run:
     """Read, encode and make one statistics pass for ``entries``.
 
-    ``pairs`` (P, 2) are replication pairs for cross coefficients (default:
-    every pair, or self x other when ``other`` is given; with ``reference``
-    each other replication against it; its code is :attr:`Run.reference`).
-    ``ann``/``lvl`` skip reading when
+    ``pairs`` (P, 2) are replication pairs for cross coefficients (default: every pair,
+    or self x other when ``other`` is given; with ``reference`` each other replication
+    against it; its code is :attr:`Run.reference`). ``ann``/``lvl`` skip reading when
     the caller already encoded the data (e.g. recoded it per category).
     """
     if ann is None or lvl is None:
-        ann, lvl = annotations(data, other, level=level, **roles)
+        numbers = all(e.weighting == "interval" for e in entries)  # the ICC: no categories
+        ann, lvl = annotations(data, other, level=level, numbers=numbers, **roles)
     groups = set().union(*(needs(e) for e in entries))
     if any(e.kind == "cross" for e in entries):
         if pairs is None:

@@ -4,8 +4,11 @@ kappa_x (with the IRRs that normalize it: alpha's within-replication sums,
 or Cohen's per-rater counts) over a few categories, one weight per item, no
 multiplicity: :func:`cross_vector` computes the arrays the general
 :func:`.accumulate.categorical` computes for the groups ``cross``,
-``within``, ``raters`` and ``strata`` in the vector form, with the same
-additions in the same order, so the numbers are equal to the last bit. It is
+``within``, ``raters`` and ``strata`` in the vector form, equal to the last
+bit: item by item (:func:`item_by_item`) with the same additions in the same
+order, or, where every item has at most two annotations per replication and
+the item weights are whole numbers (Table 5, two raters in each pool), by
+count patterns (:func:`from_patterns`, below), whose sums are exact. It is
 the pass of ``cross_kappa`` and of ``summary`` (Table 5), and a smaller
 compile than the general kernel (the first call in a fresh environment
 compiles this one alone).
@@ -47,6 +50,45 @@ def cross_vector(offsets, order, rep, rater, codes, weight, pairs, n_cat, m_hist
     >>> cross_vector(offsets, offsets[:0], rep, rep[:0], codes, np.ones(1), pairs, 2, *out)
     >>> out[4], out[6], out[7]  # (2 + 2) / (2 * 2) * (2 * 1), x and y counts
     (array([[2.]]), array([[[2., 0.]]]), array([[[1., 1.]]]))
+    """
+    n_rep = m_hist.shape[1]
+    base = n_cat + 1
+    raters = strata_rater.shape[0] > 0
+    size = pattern_space(base, n_rep)
+    if size > 0 and whole_weights(weight):
+        ok, mult, slot_rater = row_slots(
+            offsets, rep, rater, n_rep, strata_rater.shape[3] if raters else 0, raters, base)
+        if ok:  # at most two annotations per item and replication: by count patterns
+            hist = np.zeros((codes.shape[0], size))
+            pattern_counts(offsets, order, codes, weight, mult, hist)
+            from_patterns(hist, slot_rater, base, pairs, n_cat, m_hist, pairable,
+                                   pair_diag, strata_rater, cross_agree, cross_total,
+                                   cross_x, cross_y, cross_used, cross_unpaired)
+            return
+    item_by_item(offsets, order, rep, rater, codes, weight, pairs, n_cat, m_hist, pairable,
+                 pair_diag, strata_rater, cross_agree, cross_total, cross_x, cross_y,
+                 cross_used, cross_unpaired)
+
+
+@njit(cache=True, nogil=True)
+def item_by_item(offsets, order, rep, rater, codes, weight, pairs, n_cat, m_hist, pairable,
+                 pair_diag, strata_rater, cross_agree, cross_total, cross_x, cross_y,
+                 cross_used, cross_unpaired):  # pragma: no cover - compiled by numba
+    """:func:`cross_vector` item by item, the general case (any number of annotations
+    per item and replication, any item weights): the same arguments.
+
+    Examples
+    --------
+    Three annotations in replication 0 (the pattern pass does not apply):
+
+    >>> offsets, rep = np.array([0, 4]), np.array([0, 0, 0, 1])
+    >>> codes, pairs = np.array([[0, 0, 1, 1]]), np.array([[0, 1]])
+    >>> z = np.zeros
+    >>> out = [z((1, 2, 4)), z((0,) * 4), z((0,) * 4), z((0,) * 5), z((1, 1)), z((1, 1)),
+    ...        z((1, 1, 2)), z((1, 1, 2)), z((1, 1)), z((1, 1))]
+    >>> item_by_item(offsets, offsets[:0], rep, rep[:0], codes, np.ones(1), pairs, 2, *out)
+    >>> out[4], out[6], out[7]  # (3 + 1) / (3 * 1) * 1
+    (array([[1.33333333]]), array([[[2., 1.]]]), array([[[0., 1.]]]))
     """
     n_item = offsets.shape[0] - 1
     n_rep = m_hist.shape[1]
@@ -110,6 +152,238 @@ def cross_vector(offsets, order, rep, rater, codes, weight, pairs, n_cat, m_hist
                     cross_y[lab, p, c] += y * w
                     acc += x * y
                 cross_agree[lab, p] += wt * acc * w
+            for r in range(n_rep):
+                for c in range(n_cat):
+                    cnt[r, c] = 0.0
+                m[r] = 0.0
+
+
+# --- by count patterns: at most two annotations per item and replication ---------------
+# Table 5's data (two raters in each pool) and crowd data with two workers per
+# item and pool give each item, label and replication at most two annotations.
+# Then an item's annotations of one label are a small number: digit ``2 r + t``
+# (base K + 1) holds the code + 1 of slot ``t`` of replication ``r`` (0:
+# missing). One pass over the labels adds one count per item to that pattern's
+# counter (an addition per annotation and one store per item, no branch);
+# :func:`from_patterns` then runs the per-item body of
+# :func:`cross_vector` once per pattern, weighted by its items.
+#
+# The numbers equal the item-by-item pass to the last bit: with at most two
+# annotations per replication every term the pass adds is a whole number or a
+# half ((R + S) / (R S) is 2, 1.5 or 1; x (x - 1) / (m - 1) a whole number), and
+# with whole item weights every partial sum of such terms is exact in float64,
+# in any order. :func:`row_slots` says whether the rows qualify; the caller
+# checks the weights and falls back to the item-by-item pass otherwise.
+
+#: Most patterns ((K + 1)^(2 R)) counted per label: 2 replications of up to 8
+#: categories, 3 of up to 3, 4 of up to 2 (above it, the item-by-item pass).
+MAX_PATTERNS = 1 << 13
+
+
+@njit(cache=True, nogil=True)
+def pattern_space(base: int, n_rep: int) -> int:
+    """The number of patterns, ``base^(2 n_rep)``, or 0 above :data:`MAX_PATTERNS`.
+
+    Examples
+    --------
+    >>> pattern_space(3, 3), pattern_space(3, 40)
+    (729, 0)
+    """
+    size = 1
+    for _ in range(2 * n_rep):
+        size *= base
+        if size > MAX_PATTERNS:
+            return 0
+    return size
+
+
+@njit(cache=True, nogil=True)
+def whole_weights(weight: np.ndarray) -> bool:
+    """Whether every item weight is a whole number from 0 to 2^40 (the pattern
+    counts then add exactly).
+
+    Examples
+    --------
+    >>> whole_weights(np.array([0.0, 1.0, 3.0])), whole_weights(np.array([1.0, 0.5]))
+    (True, False)
+    """
+    ok = True
+    for i in range(weight.shape[0]):
+        w = weight[i]
+        ok &= (w == np.floor(w)) & (w >= 0.0) & (w <= 1099511627776.0)
+    return ok
+
+
+@njit(cache=True, nogil=True)
+def row_slots(offsets: np.ndarray, rep: np.ndarray, rater: np.ndarray, n_rep: int,
+              n_rater: int, by_rater: bool, base: int
+              ) -> tuple[bool, np.ndarray, np.ndarray]:
+    """Each row's digit weight ``base^(2 r + t)`` and the rater of each slot.
+
+    ``offsets`` (n + 1) group the rows by item, ``rep`` and ``rater`` are in
+    item order (``rep`` empty: one replication). ``by_rater``: slot ``t`` of
+    replication ``r`` is one rater's (the replication's first or second rater
+    seen: ``slot_rater`` (R, 2) names them), so the patterns keep each rater's
+    category; else a row's slot is its place among the item's rows in the
+    replication. False (and the arrays not to be read) when an item has three
+    rows in a replication, a replication three raters (``by_rater``), or a rater
+    two rows of one item.
+
+    Examples
+    --------
+    Two items; replication 0 has raters 5 and 7, replication 1 rater 7:
+
+    >>> offsets, rep = np.array([0, 3, 4]), np.array([0, 0, 1, 0])
+    >>> ok, mult, slots = row_slots(offsets, rep, np.array([5, 7, 7, 7]), 2, 8, True, 3)
+    >>> ok, mult.tolist(), slots.tolist()
+    (True, [1, 3, 9, 3], [[5, 7], [7, -1]])
+    >>> row_slots(offsets, rep, np.array([5, 5, 7, 7]), 2, 8, True, 3)[0]
+    False
+    """
+    n_item = offsets.shape[0] - 1
+    mult = np.empty(offsets[n_item] - offsets[0], dtype=np.int64)
+    slot_rater = np.full((n_rep, 2), -1, dtype=np.int64)
+    local = np.full((n_rep, n_rater if by_rater else 0), -1, dtype=np.int64)
+    filled = np.zeros((n_rep, 2), dtype=np.int64)  # the item that last filled a slot, + 1
+    power = np.empty(2 * n_rep, dtype=np.int64)
+    power[0] = 1
+    for t in range(1, 2 * n_rep):
+        power[t] = power[t - 1] * base
+    start = offsets[0]
+    for i in range(n_item):
+        for j in range(offsets[i], offsets[i + 1]):
+            r = 0 if rep.shape[0] == 0 else rep[j]
+            if by_rater:
+                b = rater[j]
+                t = local[r, b]
+                if t < 0:
+                    t = 0 if slot_rater[r, 0] < 0 else 1
+                    if slot_rater[r, t] >= 0:
+                        return False, mult, slot_rater
+                    local[r, b] = t
+                    slot_rater[r, t] = b
+            else:
+                t = 0 if filled[r, 0] != i + 1 else 1
+            if filled[r, t] == i + 1:
+                return False, mult, slot_rater
+            filled[r, t] = i + 1
+            mult[j - start] = power[2 * r + t]
+    return True, mult, slot_rater
+
+
+@njit(cache=True, nogil=True)
+def pattern_counts(offsets: np.ndarray, order: np.ndarray, codes: np.ndarray,
+                   weight: np.ndarray, mult: np.ndarray, hist: np.ndarray) -> None:
+    """Add each item's weight to its pattern's counter: ``hist`` (L, patterns).
+
+    ``order`` (empty: rows already in item order) as :func:`.accumulate.item_order`,
+    ``codes`` (L, N; -1 missing) in row order, ``mult`` from :func:`row_slots`.
+
+    Examples
+    --------
+    One item, codes 1 and 0 in slots 0 and 1 of one replication (base 3):
+
+    >>> hist = np.zeros((1, 9))
+    >>> pattern_counts(np.array([0, 2]), np.zeros(0, dtype=np.int64), np.array([[1, 0]]),
+    ...                np.ones(1), np.array([1, 3]), hist)
+    >>> int(np.flatnonzero(hist[0])[0])  # (1 + 1) * 1 + (0 + 1) * 3
+    5
+    """
+    n_item = offsets.shape[0] - 1
+    start = offsets[0]
+    in_order = order.shape[0] == 0
+    for lab in range(codes.shape[0]):
+        h = hist[lab]
+        for i in range(n_item):
+            p = 0
+            for j in range(offsets[i], offsets[i + 1]):
+                row = j if in_order else order[j]
+                p += (codes[lab, row] + 1) * mult[j - start]
+            h[p] += weight[i]
+
+
+@njit(cache=True, nogil=True)
+def from_patterns(hist, slot_rater, base, pairs, n_cat, m_hist, pairable, pair_diag,
+                  strata_rater, cross_agree, cross_total, cross_x, cross_y, cross_used,
+                  cross_unpaired):  # pragma: no cover - compiled by numba
+    """Add the statistics of :func:`cross_vector` from the pattern counts.
+
+    ``hist`` (L, base^(2 R)) from :func:`pattern_counts`, ``slot_rater`` from
+    :func:`row_slots` (read for ``strata_rater`` only); the outputs as
+    :func:`cross_vector` takes them.
+
+    Examples
+    --------
+    One item: replication 0 says (0, 0), replication 1 says (0, 1) (base 3, the
+    pattern 1 + 1 * 3 + 1 * 9 + 2 * 27):
+
+    >>> hist, z = np.zeros((1, 81)), np.zeros
+    >>> hist[0, 67] = 1.0
+    >>> out = [z((1, 2, 3)), z((0,) * 4), z((0,) * 4), z((0,) * 5), z((1, 1)), z((1, 1)),
+    ...        z((1, 1, 2)), z((1, 1, 2)), z((1, 1)), z((1, 1))]
+    >>> from_patterns(hist, z((2, 2), dtype=np.int64), 3, np.array([[0, 1]]), 2, *out)
+    >>> out[4], out[6], out[7]
+    (array([[2.]]), array([[[2., 0.]]]), array([[[1., 1.]]]))
+    """
+    n_rep = m_hist.shape[1]
+    top = m_hist.shape[2] - 1
+    within = pairable.shape[0] > 0
+    raters = strata_rater.shape[0] > 0
+    n_pair = cross_used.shape[1] if cross_used.shape[0] > 0 else 0
+    cnt = np.zeros((n_rep, n_cat), dtype=np.float64)
+    m = np.zeros(n_rep, dtype=np.float64)
+    code = np.empty((n_rep, 2), dtype=np.int64)
+    for lab in range(hist.shape[0]):
+        for p in range(1, hist.shape[1]):  # pattern 0: no annotation, nothing to add
+            w = hist[lab, p]
+            if w == 0.0:
+                continue
+            q = p
+            for r in range(n_rep):
+                for t in range(2):
+                    c = q % base - 1
+                    q //= base
+                    code[r, t] = c
+                    if c >= 0:
+                        cnt[r, c] += 1.0
+                        m[r] += 1.0
+            for r in range(n_rep):
+                mr = m[r]
+                if mr == 0.0:
+                    continue
+                s = min(int(mr), top)
+                m_hist[lab, r, s] += 1.0 * w
+                if raters:
+                    for t in range(2):
+                        if code[r, t] >= 0:
+                            strata_rater[lab, r, s, slot_rater[r, t], code[r, t]] += 1.0 * w
+                if mr < 2.0 or not within:
+                    continue
+                inv = 1.0 / (mr - 1.0)
+                for c in range(n_cat):
+                    x = cnt[r, c]
+                    pairable[lab, r, s, c] += x * w
+                    pair_diag[lab, r, s, c] += x * (x - 1.0) * inv * w
+            for pp in range(n_pair):
+                a = pairs[pp, 0]
+                b = pairs[pp, 1]
+                ra = m[a]
+                sb = m[b]
+                if ra == 0.0 or sb == 0.0:
+                    if ra + sb > 0.0:
+                        cross_unpaired[lab, pp] += 1.0 * w
+                    continue
+                cross_used[lab, pp] += 1.0 * w
+                cross_total[lab, pp] += (ra + sb) * w
+                wt = (ra + sb) / (ra * sb)
+                acc = 0.0
+                for c in range(n_cat):
+                    x = cnt[a, c]
+                    y = cnt[b, c]
+                    cross_x[lab, pp, c] += x * w
+                    cross_y[lab, pp, c] += y * w
+                    acc += x * y
+                cross_agree[lab, pp] += wt * acc * w
             for r in range(n_rep):
                 for c in range(n_cat):
                     cnt[r, c] = 0.0

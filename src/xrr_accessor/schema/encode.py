@@ -10,6 +10,8 @@ import pandas as pd
 
 from ..errors import DroppedDataWarning, InputError, LevelError, StrayValueWarning, warn
 from ..kernels.encode import small_integer_codes, whole_float_codes
+from ..kernels.label_codes import number_positions
+from .blocks import block_codes
 from .setcells import is_label_sets, label_set_codes, scalar_level_error
 from .tables import Annotations, Ids, Table, label_rows, show
 
@@ -86,11 +88,23 @@ def _numeric_strings_hint(cats: pd.Index) -> str:
 
 def label_categories(
     values: pd.Series, where: str, order: Sequence[Any] | None, out: np.ndarray | None = None,
+    numbers: bool = False,
 ) -> tuple[np.ndarray, pd.Index]:
     """Codes (-1 = missing) and ordered categories of one label's values.
 
     ``out`` (int64, one per value) may receive the codes (the result is then
-    ``out`` itself), saving a copy.
+    ``out`` itself), saving a copy. ``numbers``: a column of numbers that are not
+    few whole ones is not factorized: its categories are its numbers in row order,
+    repeats kept (:data:`NUMBERS`), for a call that reads them only as numbers.
+
+    Examples
+    --------
+    >>> codes, cats = label_categories(pd.Series([2.5, 0.5, 2.5]), "x", None)
+    >>> codes.tolist(), cats.tolist()
+    ([1, 0, 1], [0.5, 2.5])
+    >>> codes, cats = label_categories(pd.Series([2.5, 0.5, 2.5]), "x", None, numbers=True)
+    >>> codes.tolist(), cats.tolist(), cats.name == NUMBERS
+    ([0, 1, 2], [2.5, 0.5, 2.5], True)
     """
     values = _clean_values(values, where)
     if order is not None:
@@ -113,6 +127,12 @@ def label_categories(
     small = _small_integers(values, out)
     if small is not None:
         return small
+    dtype = values.dtype
+    if numbers and isinstance(dtype, np.dtype) and (
+            dtype.kind in ("f", "i") or (dtype.kind == "u" and dtype.itemsize < 8)):
+        codes = np.empty(len(values), dtype=np.int64) if out is None else out
+        kept = number_positions(values.to_numpy(dtype=np.float64), codes)
+        return codes, pd.Index(kept, name=NUMBERS)
     try:
         codes, cats = pd.factorize(values, sort=True)
     except TypeError as exc:
@@ -122,6 +142,10 @@ def label_categories(
             "Make the column one type (e.g. .astype(str) or pd.to_numeric)."
         ) from exc
     return np.asarray(codes, dtype=np.int64), pd.Index(cats)
+
+
+#: The name of a label's categories that are its numbers in row order (``numbers=True``).
+NUMBERS = "numbers in row order"
 
 
 def _small_integers(values: pd.Series, out: np.ndarray | None = None
@@ -174,13 +198,18 @@ def same_label(tables: list[Table]) -> None:
         t.source = {mine: t.source.get(theirs, repr(theirs))}
 
 
-def encode(tables: Sequence[Table], ordinal: bool = False) -> Annotations:
+def encode(tables: Sequence[Table], ordinal: bool = False,
+           numbers: bool = False) -> Annotations:
     """Encode one or more tables together into :class:`Annotations`.
 
     Items, raters and replications are factorized jointly, so the same item id
     in two tables is the same item. Categories of a label are the union over
     tables. With ``ordinal=True`` every label must have an order (numbers,
-    an ordered Categorical, or ``categories=``).
+    an ordered Categorical, or ``categories=``). With ``numbers=True`` (a call
+    reading the ratings only as numbers: the ICC) continuous ratings are not
+    factorized (see :func:`label_categories`). The label columns of numbers
+    with few whole values (Likert scales, 0/1) of one table are coded together,
+    one block per kind of number (:func:`.blocks.block_codes`).
     """
     first = tables[0]
     names = list(first.labels)
@@ -209,22 +238,27 @@ def encode(tables: Sequence[Table], ordinal: bool = False) -> Annotations:
     codes = np.empty(shape, dtype=np.int64) if every_row else np.full(shape, -1, np.int64)
     cats_all: list[pd.Index] = []
     source = dict(first.source)
+    orders = [first.categories.get(name) if isinstance(first.categories, Mapping)
+              else first.categories for name in names]
+    blocked = block_codes([(j, first.labels[name][1]) for j, name in enumerate(names)
+                           if orders[j] is None], codes) if every_row else {}
     for j, name in enumerate(names):
+        if j in blocked:
+            cats_all.append(blocked[j])
+            continue
         if len(tables) == 1:
             rows, vals = first.labels[name]
         else:
             rows = np.concatenate([label_rows(t.labels[name][0], len(t.item)) + off
                                    for t, off in zip(tables, offsets, strict=False)])
             vals = pd.concat([t.labels[name][1] for t in tables], ignore_index=True)
-        order = first.categories
-        if isinstance(order, Mapping):
-            order = order.get(name)
+        order = orders[j]
         where = source.get(name, repr(name))
         dest = codes[j] if every_row else None  # written in place when it can be
         sets = label_set_codes(vals, where, order,
                                _namer(rows, item_codes, items, rater_codes, raters))
         c, cats = sets if sets is not None else label_categories(vals, where, order,
-                                                                 out=dest)
+                                                                 out=dest, numbers=numbers)
         if ordinal and is_label_sets(cats):
             raise scalar_level_error(where, cats, "the ordinal level (or linear / quadratic "
                                      "weights)")

@@ -1,0 +1,125 @@
+"""Every label column's codes in one call: a table of ratings (G labels x N rows) of
+whole numbers over short ranges, coded without hashing; and continuous ratings kept
+as numbers.
+
+:func:`block_ranges` finds each label's smallest and largest value (and, for
+floats, whether one is not a whole number) in one pass over the block;
+:func:`shifted_codes` writes each label's codes ``value - smallest`` into its row
+of the call's (L, N) code matrix, marks the values present when the range has a
+gap to find, and renumbers the codes when some value of the range is absent. The
+codes equal :func:`.encode.small_integer_codes` and :func:`.encode.whole_float_codes`
+column by column (and ``pd.factorize(sort=True)``). :func:`number_positions` codes
+continuous ratings by position (no categories to find: the interval level reads
+the numbers).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+__all__ = ["block_ranges", "number_positions", "shifted_codes"]
+
+
+@njit(cache=True, nogil=True)
+def block_ranges(values: np.ndarray, lo: np.ndarray, hi: np.ndarray,
+                 bad: np.ndarray) -> None:
+    """Per row of ``values`` (G, N): its smallest and largest number (``lo``, ``hi``,
+    float64; inf and -inf when every value is NaN) and whether one is not a whole
+    number (``bad``). No branch on the values.
+
+    Examples
+    --------
+    >>> lo, hi, bad = np.empty(2), np.empty(2), np.empty(2, dtype=np.bool_)
+    >>> block_ranges(np.array([[3, 1, 2], [0, 0, 5]]), lo, hi, bad)
+    >>> lo.tolist(), hi.tolist(), bad.tolist()
+    ([1.0, 0.0], [3.0, 5.0], [False, False])
+    >>> block_ranges(np.array([[1.5, np.nan], [np.nan, np.nan]]), lo, hi, bad)
+    >>> lo.tolist(), hi.tolist(), bad.tolist()
+    ([1.5, inf], [1.5, -inf], [True, False])
+    """
+    for g in range(values.shape[0]):
+        row = values[g]
+        low = np.inf
+        high = -np.inf
+        odd = False
+        for a in range(row.shape[0]):  # NaN fails both comparisons: it never moves them
+            v = np.float64(row[a])
+            low = v if v < low else low
+            high = v if v > high else high
+            odd |= (v != np.floor(v)) & (v == v)
+        lo[g] = low
+        hi[g] = high
+        bad[g] = odd
+
+
+@njit(cache=True, nogil=True)
+def shifted_codes(values: np.ndarray, rows: np.ndarray, base: np.ndarray,
+                  slots: np.ndarray, out: np.ndarray, present: np.ndarray) -> None:
+    """Codes 0..K-1 (-1: NaN) of each row ``g`` of ``values`` (G, N) written to
+    ``out[rows[g]]``: the value minus ``base[g]`` (its smallest), renumbered over
+    the values present when ``slots[g]`` (its largest - smallest + 1) holds a gap.
+    ``present`` (G, at least the most slots + 1) says which slots occur (the last
+    column: a NaN): written where
+    ``slots[g]`` > 2 (at most 2 slots: both ends occur). A row with ``slots[g]`` 0 is
+    left alone (the caller codes it another way).
+
+    Examples
+    --------
+    >>> out, present = np.zeros((2, 4), dtype=np.int64), np.zeros((2, 7), dtype=np.bool_)
+    >>> shifted_codes(np.array([[7, 9, 12, 9]]), np.array([1]), np.array([7]),
+    ...               np.array([6]), out, present)
+    >>> out.tolist(), np.flatnonzero(present[0]).tolist()
+    ([[0, 0, 0, 0], [0, 1, 2, 1]], [0, 2, 5])
+    """
+    for g in range(values.shape[0]):
+        span = slots[g]
+        if span == 0:
+            continue
+        src = values[g]
+        dest = out[rows[g]]
+        b = base[g]
+        for a in range(src.shape[0]):  # branch-free: vectorizes
+            v = src[a]
+            ok = v == v
+            dest[a] = (np.int64(v if ok else b) - b) if ok else -1
+        if span <= 2:
+            continue
+        mark = present[g]
+        for a in range(dest.shape[0]):
+            mark[dest[a] if dest[a] >= 0 else span] = True
+        lookup = np.empty(span, dtype=np.int64)
+        k = 0
+        for s in range(span):
+            lookup[s] = k if mark[s] else -1
+            k += mark[s]
+        if k < span:  # a gap in the range: slots to ranks
+            for a in range(dest.shape[0]):
+                if dest[a] >= 0:
+                    dest[a] = lookup[dest[a]]
+
+
+@njit(cache=True, nogil=True)
+def number_positions(values: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """Continuous ratings coded by position: ``out[a]`` the rank of value ``a`` among
+    the numbers (-1: NaN) and the numbers in row order (repeats kept), no sorting
+    and no hashing: the categories of a label read only as numbers.
+
+    Examples
+    --------
+    >>> out = np.empty(4, dtype=np.int64)
+    >>> kept = number_positions(np.array([0.5, np.nan, 2.25, 0.5]), out)
+    >>> out.tolist(), kept.tolist()
+    ([0, -1, 1, 2], [0.5, 2.25, 0.5])
+    """
+    kept = np.empty(values.shape[0], dtype=np.float64)
+    k = 0
+    for a in range(values.shape[0]):
+        v = values[a]
+        if v == v:
+            kept[k] = v
+            out[a] = k
+            k += 1
+        else:
+            out[a] = -1
+    return kept[:k]

@@ -1,0 +1,94 @@
+"""The label columns of a table coded together: one block per kind of number.
+
+A frame of annotations with one column per label (31 in the paper's Table 5)
+holds them as numbers with few whole values: 0/1 labels, Likert scales. Coded
+column by column, each pays a Python call, a copy into int64 and two passes;
+here the columns of one kind (bytes and booleans, other integers, floats) are
+copied into one block and coded in two kernel calls for all of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from ..kernels.label_codes import block_ranges, shifted_codes
+from ..kernels.threads import in_blocks
+
+__all__ = ["BLOCK_THREADS_MIN", "block_codes"]
+
+
+#: Values from which the label columns are coded in threads, blocks of columns each.
+BLOCK_THREADS_MIN = 200_000
+
+
+def block_codes(columns: Sequence[tuple[int, pd.Series]], codes: np.ndarray
+                ) -> dict[int, pd.Index]:
+    """Codes of the label columns holding few whole numbers, coded together.
+
+    ``columns``: (row of ``codes``, values) of labels with every row and no
+    ``categories=``. Each column of numpy integers, booleans or floats is copied
+    into one (G, N) block per kind (int8 for bytes and booleans, int64, float64);
+    one pass finds each column's range and one writes its codes into its row of
+    ``codes`` (L, N) (:mod:`..kernels.label_codes`), blocks of columns in threads.
+    Returns the categories of the columns coded, by row; the others (fractions,
+    wide ranges, other types) are left to :func:`.encode.label_categories`, whose codes
+    and categories these equal.
+
+    Examples
+    --------
+    >>> codes = np.zeros((2, 3), dtype=np.int64)
+    >>> cats = block_codes([(0, pd.Series([5, 3, 5])), (1, pd.Series([0.5, 1.0, 0.0]))],
+    ...                    codes)
+    >>> codes.tolist(), list(cats), cats[0].tolist()
+    ([[1, 0, 1], [0, 0, 0]], [0], [3, 5])
+    """
+    kinds: dict[str, list[tuple[int, np.ndarray]]] = {}
+    for j, vals in columns:
+        arr = vals.to_numpy() if isinstance(vals.dtype, np.dtype) else None
+        if arr is None or arr.size == 0:
+            continue
+        kind, size = arr.dtype.kind, arr.dtype.itemsize
+        block = ("int8" if kind == "b" or (kind == "i" and size == 1) else "int64"
+                 if kind == "i" or (kind == "u" and size < 8) else "float64"
+                 if kind == "f" else "")
+        if block:
+            kinds.setdefault(block, []).append((j, arr))
+    found: dict[int, pd.Index] = {}
+    for block, members in kinds.items():
+        found.update(_coded_block(block, members, codes))
+    return found
+
+
+def _coded_block(block: str, members: list[tuple[int, np.ndarray]], codes: np.ndarray
+                 ) -> dict[int, pd.Index]:
+    """:func:`block_codes` for the columns of one kind of number."""
+    n = members[0][1].size
+    g = len(members)
+    values = np.empty((g, n), dtype=np.dtype(block))
+    for b, (_, arr) in enumerate(members):
+        values[b] = arr
+    lo, hi, bad = np.empty(g), np.empty(g), np.empty(g, dtype=np.bool_)
+    threads = None if g * n >= BLOCK_THREADS_MIN else 1
+    in_blocks(g, lambda a, z: block_ranges(values[a:z], lo[a:z], hi[a:z], bad[a:z]), 1,
+              threads=threads)
+    with np.errstate(invalid="ignore"):  # inf - inf: never taken
+        take = (~bad & (lo <= hi) & (hi - lo <= max(1024, 4 * n))
+                & (np.maximum(np.abs(lo), np.abs(hi)) <= 2.0**52))
+    base = np.where(take, lo, 0.0).astype(np.int64)
+    slots = np.where(take, np.where(take, hi, 0.0).astype(np.int64) - base + 1, 0)
+    rows = np.array([j for j, _ in members], dtype=np.int64)
+    wide = int(slots.max(initial=0))
+    present = np.zeros((g, wide + 1 if wide > 2 else 1), dtype=np.bool_)
+    in_blocks(g, lambda a, z: shifted_codes(values[a:z], rows[a:z], base[a:z], slots[a:z],
+                                            codes, present[a:z]), 1, threads=threads)
+    out = {}
+    for b, (j, arr) in enumerate(members):
+        if take[b]:
+            k = int(slots[b])
+            cats = np.arange(k) if k <= 2 else np.flatnonzero(present[b, :k])
+            dtype = bool if arr.dtype.kind == "b" else arr.dtype
+            out[j] = pd.Index((cats + base[b]).astype(dtype))
+    return out
