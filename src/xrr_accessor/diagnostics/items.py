@@ -18,6 +18,7 @@ import pandas as pd
 from ..engine.levels import Level
 from ..engine.staged import Job, Part, Pieces, Planned, Staged
 from ..kernels.item_sums import MATRIX, MOMENTS, NOMINAL, item_summary_into
+from ..kernels.placing import ranked_rows
 from ..kernels.ranking import item_rows, ranked_groups, root_mean
 from ..kernels.threads import in_blocks
 from ..lazy import deferrable
@@ -269,16 +270,14 @@ COLUMNS = ("disagreement", "rank", "n_annotations", "mode", "mode_share", "mean"
 
 def _table(read_: Read, label: int, s: dict[str, np.ndarray], numeric: bool
            ) -> tuple[pd.DataFrame, np.ndarray]:
-    """One label's rows, ranked (:func:`~xrr_accessor.kernels.ranking.item_rows`
-    writes them into two blocks that become the table's columns without a copy),
-    with the index levels the input has; and the replication of each row where D
-    is undefined."""
+    """One label's rows, ranked (:func:`~xrr_accessor.kernels.placing.ranked_rows`, or
+    :func:`~xrr_accessor.kernels.ranking.item_rows` after a sort, writes them into two
+    blocks that become the table's columns without a copy), with the index levels
+    the input has; and the replication of each row where D is undefined."""
     ann = read_.ann
     n_rep = len(ann.replications)
     ints, floats = s["ints"], s["floats"]
-    # (replication, D descending, item)
-    order = ranked_groups(ints[0], floats[0], n_rep, blocks(4, len(ints[0])))
-    m = len(order)
+    m = int(np.count_nonzero(ints[0] > 0))
     with_rep = len(ann.replications) > 1 or ann.has_replication
     rows = blocks((4 if numeric else 2) + (5 if with_rep else 4), m)  # columns and index
     out_floats = rows[:4 if numeric else 2].view(np.float64)
@@ -288,8 +287,14 @@ def _table(read_: Read, label: int, s: dict[str, np.ndarray], numeric: bool
     ids = ann.items.to_numpy() if alone and ann.items.dtype == np.int64 else np.zeros(0, int)
     cats = ann.categories[label]
     values = cats.to_numpy() if cats.dtype == np.int64 else np.zeros(0, np.int64)
-    in_blocks(m, lambda lo, hi: item_rows(order, ints, floats, n_rep, ids, values, out_floats,
-                                          out_ints, undefined, lo, hi), MIN_BLOCK)
+    # (replication, D descending, item): each row written to its place when D takes few
+    # values, else sorted first and gathered
+    if not ranked_rows(ints, floats, n_rep, ids, values, out_floats, out_ints, undefined,
+                       MIN_BLOCK):
+        order = ranked_groups(ints[0], floats[0], n_rep, blocks(4, len(ints[0])))
+        in_blocks(m, lambda lo, hi: item_rows(order, ints, floats, n_rep, ids, values,
+                                              out_floats, out_ints, undefined, lo, hi),
+                  MIN_BLOCK)
     names = list(COLUMNS if numeric else COLUMNS[:5])
     columns: list[tuple[Any, list[str]]] = [
         (out_floats, ["disagreement", "mode_share", "mean", "spread"][:len(out_floats)]),

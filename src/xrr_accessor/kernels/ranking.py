@@ -1,5 +1,6 @@
 """The per-item table's kernels: the order of the rows from the largest score (in
-O(n)) and the rows (each item's sums: :mod:`.item_sums`)."""
+O(n)) and the rows (each item's sums: :mod:`.item_sums`). :mod:`.placing` does
+both at once, writing each row to its place, when the scores take few values."""
 
 from __future__ import annotations
 
@@ -229,3 +230,4 @@ def item_rows(order: np.ndarray, ints: np.ndarray, floats: np.ndarray, n_rep: in
         if with_rep:
             out_ints[4, i] = r
         undefined[i] = d != d
+
