@@ -201,3 +201,29 @@ def test_declined_pass_still_equals_item_by_item(case):
     assert not taken
     for k in got:
         np.testing.assert_array_equal(got[k], want[k], err_msg=k)
+
+
+@pytest.mark.parametrize("reps", [
+    pd.Index(["Budapest", "Mexico City", "Sydney"]), pd.Index([1, 2, 3, 7]),
+    pd.Index(["self", "other"]), pd.Index(["b", 1, "a"], dtype=object),
+    pd.Index([1.0, 2.5, np.nan]), pd.Index([False, True]),
+    pd.Index(pd.to_datetime(["2020-01-01", "2020-01-02", "2021-01-01"]))])
+def test_pair_index_equals_from_arrays(reps):
+    """Table 5's pair labels built from the codes equal pandas' own construction,
+    levels (the used replications, in order) and codes included."""
+    from types import SimpleNamespace
+
+    from xrr_accessor.engine.results import pair_index
+
+    r = len(reps)
+    every = [(a, b) for a in range(r) for b in range(a + 1, r)]
+    for pairs in (every, every[::-1], [(1, 0)], []):
+        pairs = np.array(pairs, dtype=np.int64).reshape(-1, 2)
+        want = pd.MultiIndex.from_arrays([reps[pairs[:, 0]], reps[pairs[:, 1]]],
+                                         names=["replication", "replication_other"])
+        got = pair_index(SimpleNamespace(replications=reps.rename("replication")), pairs)
+        pd.testing.assert_index_equal(got, want, exact=True)
+        for a, b in zip(got.levels, want.levels, strict=True):
+            pd.testing.assert_index_equal(a, b, exact=True)
+        for a, b in zip(got.codes, want.codes, strict=True):
+            np.testing.assert_array_equal(a, b)

@@ -14,14 +14,15 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from ..kernels.label_codes import block_ranges, shifted_codes
+from ..kernels.label_codes import block_ranges, integer_ranges, shifted_codes
 from ..kernels.threads import in_blocks
 
 __all__ = ["BLOCK_THREADS_MIN", "block_codes"]
 
 
-#: Values from which the label columns are coded in threads, blocks of columns each.
-BLOCK_THREADS_MIN = 200_000
+#: Values from which the codes are written in threads, blocks of columns each (the
+#: range pass, reading a byte or eight a value, is quicker than starting a thread).
+BLOCK_THREADS_MIN = 1_000_000
 
 
 def block_codes(columns: Sequence[tuple[int, pd.Series]], codes: np.ndarray
@@ -32,7 +33,8 @@ def block_codes(columns: Sequence[tuple[int, pd.Series]], codes: np.ndarray
     ``categories=``. Each column of numpy integers, booleans or floats is copied
     into one (G, N) block per kind (int8 for bytes and booleans, int64, float64);
     one pass finds each column's range and one writes its codes into its row of
-    ``codes`` (L, N) (:mod:`..kernels.label_codes`), blocks of columns in threads.
+    ``codes`` (L, N) (:mod:`..kernels.label_codes`), blocks of columns in threads
+    from :data:`BLOCK_THREADS_MIN` values.
     Returns the categories of the columns coded, by row; the others (fractions,
     wide ranges, other types) are left to :func:`.encode.label_categories`, whose codes
     and categories these equal.
@@ -70,10 +72,13 @@ def _coded_block(block: str, members: list[tuple[int, np.ndarray]], codes: np.nd
     values = np.empty((g, n), dtype=np.dtype(block))
     for b, (_, arr) in enumerate(members):
         values[b] = arr
-    lo, hi, bad = np.empty(g), np.empty(g), np.empty(g, dtype=np.bool_)
-    threads = None if g * n >= BLOCK_THREADS_MIN else 1
-    in_blocks(g, lambda a, z: block_ranges(values[a:z], lo[a:z], hi[a:z], bad[a:z]), 1,
-              threads=threads)
+    lo, hi, bad = np.empty(g), np.empty(g), np.zeros(g, dtype=np.bool_)
+    if block == "float64":
+        block_ranges(values, lo, hi, bad)
+    else:  # integers: the range in their own type (a pass that vectorizes), then as floats
+        low, high = np.empty(g, dtype=np.int64), np.empty(g, dtype=np.int64)
+        integer_ranges(values, low, high)
+        lo, hi = low.astype(np.float64), high.astype(np.float64)
     with np.errstate(invalid="ignore"):  # inf - inf: never taken
         take = (~bad & (lo <= hi) & (hi - lo <= max(1024, 4 * n))
                 & (np.maximum(np.abs(lo), np.abs(hi)) <= 2.0**52))
@@ -82,6 +87,7 @@ def _coded_block(block: str, members: list[tuple[int, np.ndarray]], codes: np.nd
     rows = np.array([j for j, _ in members], dtype=np.int64)
     wide = int(slots.max(initial=0))
     present = np.zeros((g, wide + 1 if wide > 2 else 1), dtype=np.bool_)
+    threads = None if g * n >= BLOCK_THREADS_MIN else 1
     in_blocks(g, lambda a, z: shifted_codes(values[a:z], rows[a:z], base[a:z], slots[a:z],
                                             codes, present[a:z]), 1, threads=threads)
     out = {}
