@@ -93,7 +93,8 @@ def test_the_paper_shaped_frame_codes_as_one_by_one():
 
 def _rows(seed: int, n_rep: int, n_item: int, raters_per_rep: int, shared: bool):
     """Each item rated by up to two raters in each replication (some rows missing),
-    raters shared across replications or each replication's own; rows shuffled."""
+    raters shared across replications or each replication's own; rows shuffled (every
+    third seed: in item order, read without a row order)."""
     rng = np.random.default_rng(seed)
     item, rep, rater = [], [], []
     for i in range(n_item):
@@ -104,7 +105,7 @@ def _rows(seed: int, n_rep: int, n_item: int, raters_per_rep: int, shared: bool)
                 item.append(i)
                 rep.append(r)
                 rater.append(t if shared else r * raters_per_rep + t)
-    order = rng.permutation(len(item))
+    order = rng.permutation(len(item)) if seed % 3 else np.arange(len(item))
     return tuple(np.asarray(a, dtype=np.int64)[order] for a in (item, rep, rater))
 
 

@@ -5,13 +5,21 @@ or Cohen's per-rater counts) over a few categories, one weight per item, no
 multiplicity: :func:`cross_vector` computes the arrays the general
 :func:`.accumulate.categorical` computes for the groups ``cross``,
 ``within``, ``raters`` and ``strata`` in the vector form, equal to the last
-bit: item by item (:func:`item_by_item`) with the same additions in the same
-order, or, where every item has at most two annotations per replication and
-the item weights are whole numbers (Table 5, two raters in each pool), by
-count patterns (:func:`from_patterns`, below), whose sums are exact. It is
-the pass of ``cross_kappa`` and of ``summary`` (Table 5), and a smaller
-compile than the general kernel (the first call in a fresh environment
-compiles this one alone).
+bit. It is the pass of ``cross_kappa`` and of ``summary`` (Table 5), and a
+smaller compile than the general kernel.
+
+Two routes. Item by item (:func:`item_by_item`): the general kernel's additions
+in the same order. By count patterns, where every item has at most two
+annotations per replication (Table 5: two raters in each pool; a crowd with two
+workers per item) and whole item weights: an item's annotations of one label
+are one number, digit ``2 r + t`` (base K + 1) the code + 1 of slot ``t`` of
+replication ``r`` (0: missing); one pass adds each item's weight to its
+pattern's counter (:func:`pattern_counts`) and :func:`from_patterns` runs the
+per-item body once per pattern. Every term added is then a whole number or a
+half ((R + S) / (R S) is 2, 1.5 or 1; x (x - 1) / (m - 1) whole), so every
+partial sum is exact in float64, in any order: the same numbers. The pattern
+kernels live here, beside the pass that calls them: numba renews a kernel's
+cache when its own file changes, not when a kernel it calls does.
 """
 
 from __future__ import annotations
@@ -158,23 +166,6 @@ def item_by_item(offsets, order, rep, rater, codes, weight, pairs, n_cat, m_hist
                 m[r] = 0.0
 
 
-# --- by count patterns: at most two annotations per item and replication ---------------
-# Table 5's data (two raters in each pool) and crowd data with two workers per
-# item and pool give each item, label and replication at most two annotations.
-# Then an item's annotations of one label are a small number: digit ``2 r + t``
-# (base K + 1) holds the code + 1 of slot ``t`` of replication ``r`` (0:
-# missing). One pass over the labels adds one count per item to that pattern's
-# counter (an addition per annotation and one store per item, no branch);
-# :func:`from_patterns` then runs the per-item body of
-# :func:`cross_vector` once per pattern, weighted by its items.
-#
-# The numbers equal the item-by-item pass to the last bit: with at most two
-# annotations per replication every term the pass adds is a whole number or a
-# half ((R + S) / (R S) is 2, 1.5 or 1; x (x - 1) / (m - 1) a whole number), and
-# with whole item weights every partial sum of such terms is exact in float64,
-# in any order. :func:`row_slots` says whether the rows qualify; the caller
-# checks the weights and falls back to the item-by-item pass otherwise.
-
 #: Most patterns ((K + 1)^(2 R)) counted per label: 2 replications of up to 8
 #: categories, 3 of up to 3, 4 of up to 2 (above it, the item-by-item pass).
 MAX_PATTERNS = 1 << 13
@@ -199,8 +190,7 @@ def pattern_space(base: int, n_rep: int) -> int:
 
 @njit(cache=True, nogil=True)
 def whole_weights(weight: np.ndarray) -> bool:
-    """Whether every item weight is a whole number from 0 to 2^40 (the pattern
-    counts then add exactly).
+    """Whether every item weight is a whole number from 0 to 2^40 (counts add exactly).
 
     Examples
     --------
@@ -278,6 +268,10 @@ def pattern_counts(offsets: np.ndarray, order: np.ndarray, codes: np.ndarray,
 
     ``order`` (empty: rows already in item order) as :func:`.accumulate.item_order`,
     ``codes`` (L, N; -1 missing) in row order, ``mult`` from :func:`row_slots`.
+    Every row's items (not a block of them) are read in row order: the codes
+    stream from memory and each adds to its item's pattern (no gather through
+    ``order`` per label); a block's, through ``order``. The counters take the
+    items in item order either way.
 
     Examples
     --------
@@ -292,14 +286,30 @@ def pattern_counts(offsets: np.ndarray, order: np.ndarray, codes: np.ndarray,
     n_item = offsets.shape[0] - 1
     start = offsets[0]
     in_order = order.shape[0] == 0
+    if not in_order and start == 0 and offsets[n_item] == codes.shape[1]:
+        item_of = np.empty(codes.shape[1], dtype=np.int64)
+        weight_of = np.empty(codes.shape[1], dtype=np.int64)  # each row's digit weight
+        for i in range(n_item):
+            for j in range(offsets[i], offsets[i + 1]):
+                item_of[order[j]] = i
+                weight_of[order[j]] = mult[j]
+        p = np.zeros(n_item, dtype=np.int64)
+        for lab in range(codes.shape[0]):
+            row = codes[lab]
+            for a in range(row.shape[0]):
+                p[item_of[a]] += (row[a] + 1) * weight_of[a]
+            h = hist[lab]
+            for i in range(n_item):
+                h[p[i]] += weight[i]
+                p[i] = 0
+        return
     for lab in range(codes.shape[0]):
         h = hist[lab]
         for i in range(n_item):
-            p = 0
+            q = 0
             for j in range(offsets[i], offsets[i + 1]):
-                row = j if in_order else order[j]
-                p += (codes[lab, row] + 1) * mult[j - start]
-            h[p] += weight[i]
+                q += (codes[lab, j if in_order else order[j]] + 1) * mult[j - start]
+            h[q] += weight[i]
 
 
 @njit(cache=True, nogil=True)
