@@ -1,9 +1,12 @@
-"""item_disagreement's rows written straight to their places (issue 35, many small items).
+"""item_disagreement on many small items (issue 35): sums from count patterns, rows placed.
 
-:func:`~xrr_accessor.kernels.placing.ranked_rows` replaces a sort of the groups
-and a gather through it when D takes few values. It must write exactly what the
-sort-and-gather route writes (every column, the order, the tie rule, the ranks
-under the NaN mask), and the whole table must equal a plain pandas groupby.
+The item sums come from one pass over the annotations in their own order (each
+group's count pattern, :func:`~xrr_accessor.kernels.item_sums.group_bags`) instead
+of a grouping first, and :func:`~xrr_accessor.kernels.placing.ranked_rows` writes
+each row to its place instead of sorting the groups and gathering through the
+order, when D takes few values. Each must give exactly what the route it replaces
+gives (every record, column, the order, the tie rule, the ranks under the NaN
+mask), and the whole table must equal a plain pandas groupby.
 """
 
 from __future__ import annotations
@@ -15,8 +18,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import xrr_accessor as xrr
+from xrr_accessor.diagnostics._common import group_codes
+from xrr_accessor.kernels.item_sums import (
+    MOMENTS,
+    NOMINAL,
+    bag_records_into,
+    group_bags,
+    item_summary_into,
+)
 from xrr_accessor.kernels.placing import ranked_rows
 from xrr_accessor.kernels.ranking import DISTINCT, item_rows, ranked_groups
+from xrr_accessor.kernels.within import PACKED_CATEGORIES
 
 # --- the kernel against the sort and the gather ------------------------------------------
 
@@ -79,6 +91,51 @@ def test_ranked_rows_declines_many_distinct_scores():
     assert not ranked_rows(ints, floats, 1, np.zeros(0, np.int64), np.zeros(0, np.int64), out,
                            oi, und, 1)
     assert (out == -7.0).all() and (oi == -7).all()  # nothing written
+
+
+# --- the item sums from count patterns against the grouped pass --------------------------
+
+
+@settings(max_examples=40)
+@given(seed=st.integers(0, 2**32 - 1), n_rep=st.integers(1, 3), n_item=st.integers(1, 300),
+       n_cat=st.integers(1, PACKED_CATEGORIES), form=st.sampled_from([NOMINAL, MOMENTS]),
+       root=st.booleans(), numeric=st.booleans(), p_missing=st.sampled_from([0.0, 0.3]))
+def test_records_from_patterns_equal_the_grouped_pass(seed, n_rep, n_item, n_cat, form, root,
+                                                      numeric, p_missing):
+    """One pass over the annotations in their order (count patterns, no grouping) gives
+    every group's record to the last bit: empty groups, missing codes, replications."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(0, 5 * n_item))
+    item = rng.integers(0, n_item, n)
+    rep = rng.integers(0, n_rep, n)
+    codes = rng.integers(0, n_cat, n)
+    codes[rng.random(n) < p_missing] = -1
+    values = np.sort(rng.normal(size=n_cat)) if numeric else np.zeros(0)
+    n_group = n_item * n_rep
+    offsets, order, _ = group_codes(item, rep, n_item, n_rep)
+    want_i, want_f = np.zeros((4, n_group), np.int64), np.zeros((4, n_group))
+    item_summary_into(offsets, order, codes, values, np.zeros((0, 0, 0)), n_cat, n_rep, form,
+                      want_i, want_f, 2.0, root, 0, n_group)
+    bags, most = group_bags(item, rep, codes, n_rep, n_group)
+    assert most == min((np.bincount(item * n_rep + rep, minlength=n_group).max() if n else 0),
+                       255)
+    got_i, got_f = np.zeros((4, n_group), np.int64), np.zeros((4, n_group))
+    bag_records_into(bags, values, n_cat, form, got_i, got_f, 2.0, root, 0, n_group)
+    np.testing.assert_array_equal(got_i, want_i)
+    np.testing.assert_array_equal(got_f, want_f)
+
+
+def test_groups_of_255_rows_take_the_grouped_pass():
+    """A count pattern holds fewer than 256 of a category: from 255 rows a group, the
+    grouped pass (the table equals pandas either way)."""
+    rng = np.random.default_rng(3)
+    rows = [(0, f"r{k}", float(rng.integers(0, 3))) for k in range(300)]
+    rows += [(i, f"r{k}", float(rng.integers(0, 3))) for i in range(1, 50) for k in range(3)]
+    df = pd.DataFrame(rows, columns=["item", "rater", "value"]).assign(pool="P")
+    _, most = group_bags(np.asarray(df["item"]), np.zeros(len(df), np.int64),
+                         np.zeros(len(df), np.int64), 1, 50)
+    assert most == 255  # counted up to 255
+    _check(df, 1)
 
 
 # --- the table against pandas --------------------------------------------------------------

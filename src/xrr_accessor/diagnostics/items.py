@@ -17,10 +17,18 @@ import pandas as pd
 
 from ..engine.levels import Level
 from ..engine.staged import Job, Part, Pieces, Planned, Staged
-from ..kernels.item_sums import MATRIX, MOMENTS, NOMINAL, item_summary_into
+from ..kernels.item_sums import (
+    MATRIX,
+    MOMENTS,
+    NOMINAL,
+    bag_records_into,
+    group_bags,
+    item_summary_into,
+)
 from ..kernels.placing import ranked_rows
 from ..kernels.ranking import item_rows, ranked_groups, root_mean
 from ..kernels.threads import in_blocks
+from ..kernels.within import PACKED_CATEGORIES
 from ..lazy import deferrable
 from ._common import (
     Read,
@@ -33,6 +41,7 @@ from ._common import (
     warn_undefined_rows,
     where_counts,
 )
+from .item_ties import tie_sentence, ties, top_items
 
 __all__ = ["item_disagreement", "tie_sentence", "ties", "top_items"]
 
@@ -40,97 +49,6 @@ CITATION = ("Du, Labat, Demeester & Hoste (2024), Beyond Kappa and Alpha: a simp
             "effective method for annotation agreement measurement and prediction (poster)")
 
 MIN_BLOCK = 10_000  #: fewest groups (or rows) a thread takes
-
-
-def ties(table: pd.DataFrame, top: int) -> pd.DataFrame:
-    """How the first ``top`` rows of each label and replication of
-    :func:`item_disagreement`'s table sit among ties: the rows ``shown``, the
-    ``top_value`` and the items at it (``n_top``), the last value shown
-    (``last_value``), the items at it (``n_last``) and those of them shown
-    (``n_last_shown``). Within a tie the table keeps the data's order, so the rows
-    shown of a tie are its first items in the data.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> df = pd.DataFrame({"item": [1, 1, 2, 2, 3, 3, 4, 4], "rater": ["a", "b"] * 4,
-    ...                    "joy": [0, 1, 1, 0, 0, 1, 1, 1]})
-    >>> ties(item_disagreement(df, level="nominal"), top=2)
-           shown  top_value  n_top  last_value  n_last  n_last_shown
-    label
-    joy        2        1.0      3         1.0       3             2
-    """
-    d = table["disagreement"]
-    keys = list(range(table.index.nlevels - 1))  # every level but the item's
-    parts = d.groupby(level=keys, sort=False) if keys else [(None, d)]
-    rows, names = [], []
-    for key, part in parts:
-        values = part.to_numpy(dtype=float)
-        values = values[np.isfinite(values)]
-        shown = values[:top]
-        if not len(shown):
-            continue
-        last = shown[-1]
-        rows.append((len(shown), values[0], int((values == values[0]).sum()), last,
-                     int((values == last).sum()), int((shown == last).sum())))
-        names.append(key if isinstance(key, tuple) else (key,))
-    cols = ["shown", "top_value", "n_top", "last_value", "n_last", "n_last_shown"]
-    out = pd.DataFrame(rows, columns=cols)
-    if keys and names:
-        index = pd.MultiIndex.from_tuples(names, names=list(table.index.names[:-1]))
-        out.index = index.get_level_values(0) if len(keys) == 1 else index
-    return out
-
-
-def tie_sentence(row: Any, digits: int = 3) -> str:
-    """One row of :func:`ties` in words, or "" when the rows shown are not an
-    arbitrary choice among equals.
-
-    Examples
-    --------
-    >>> tie_sentence(pd.Series({"shown": 10, "top_value": 0.7746, "n_top": 4213,
-    ...                         "last_value": 0.7746, "n_last": 4213, "n_last_shown": 10}))
-    "4,213 items tie at the top value, D = 0.775; the 10 shown are the first in the data's order"
-    """
-    if row["n_top"] > row["shown"]:
-        return (f"{int(row['n_top']):,} items tie at the top value, D = "
-                f"{row['top_value']:.{digits}f}; {_the_shown(row['shown'])} the first in the "
-                "data's order")
-    if row["n_last"] > row["n_last_shown"]:
-        return (f"{int(row['n_last']):,} items tie at D = {row['last_value']:.{digits}f}, the "
-                f"last value shown; {_the_shown(row['n_last_shown'])} the first in the "
-                "data's order")
-    return ""
-
-
-def top_items(table: pd.DataFrame, top: int, label: Any = None) -> tuple[pd.DataFrame, str]:
-    """The ``top`` rows of largest D_i of one ``label`` (the first by default) of
-    :func:`item_disagreement`'s table, every replication together (as
-    :func:`~xrr_accessor.diagnostics.plots.items` draws them; ties keep the data's
-    order), and how they sit among ties in words (:func:`tie_sentence`; "" when
-    they are not a choice among equals).
-
-    Examples
-    --------
-    >>> df = pd.DataFrame({"item": [1, 1, 2, 2, 3, 3], "rater": ["a", "b"] * 3,
-    ...                    "joy": [0, 1, 1, 0, 1, 1]})
-    >>> rows, said = top_items(item_disagreement(df, level="nominal"), top=1)
-    >>> rows.index.get_level_values("item").tolist(), said
-    ([1], "2 items tie at the top value, D = 1.000; the one shown is the first in the data's order")
-    """
-    rows = table
-    if "label" in (table.index.names or []):
-        first = table.index.get_level_values("label")[0] if len(table) else None
-        rows = table.xs(first if label is None else label, level="label")
-    ranked = rows.dropna(subset=["disagreement"]).sort_values(
-        "disagreement", ascending=False, kind="stable")  # ties keep the data's order
-    best = ranked.head(top)
-    said = tie_sentence(ties(ranked.reset_index(drop=True), top).iloc[0]) if len(best) else ""
-    return best, said
-
-
-def _the_shown(n: Any) -> str:
-    return "the one shown is" if int(n) == 1 else f"the {int(n)} shown are"
 
 
 def _form(read_: Read) -> int:
@@ -147,7 +65,6 @@ def summarize(read_: Read, label: int, counts: bool = False) -> dict[str, np.nda
     marginals of every partition are known (one thread: dask runs partitions in
     its own). The arrays are rows of one huge-page-aligned block (:func:`_records`).
     """
-    offsets, order = read_.grouped()
     codes = read_.codes(label)
     k = read_.n_cat(label)
     n_rep = len(read_.ann.replications)
@@ -156,12 +73,20 @@ def summarize(read_: Read, label: int, counts: bool = False) -> dict[str, np.nda
     form = _form(read_)
     later = counts and read_.level.name == "ordinal"
     dist = np.zeros((0, 0, 0))
-    ints, floats = _records(len(offsets) - 1)
+    n_group = len(read_.ann.items) * n_rep
+    ints, floats = _records(n_group)
+    bags = _bags(read_, codes, k, n_group) if form != MATRIX or later else None
 
     def sums(v: np.ndarray, dist: np.ndarray, form: int, scale: float, root: bool) -> None:
-        in_blocks(len(offsets) - 1, lambda lo, hi: item_summary_into(  # groups in threads
+        threads = 1 if counts else None
+        if bags is not None:  # each group's record from its count pattern
+            in_blocks(n_group, lambda lo, hi: bag_records_into(
+                bags, v, k, form, ints, floats, scale, root, lo, hi), MIN_BLOCK, threads)
+            return
+        offsets, order = read_.grouped()
+        in_blocks(n_group, lambda lo, hi: item_summary_into(  # groups in threads
             offsets, order, codes, v, dist, k, n_rep, form, ints, floats, scale, root, lo,
-            hi), MIN_BLOCK, threads=1 if counts else None)
+            hi), MIN_BLOCK, threads)
 
     if form == MATRIX and later:
         form = NOMINAL  # D once the marginals are known; the rest needs no D
@@ -187,6 +112,19 @@ def summarize(read_: Read, label: int, counts: bool = False) -> dict[str, np.nda
     else:
         out["d"] = pair_sum
     return out
+
+
+def _bags(read_: Read, codes: np.ndarray, k: int, n_group: int) -> np.ndarray | None:
+    """Each group's count pattern (:func:`~xrr_accessor.kernels.item_sums.group_bags`:
+    one pass over the annotations in their order, no grouping), or None where a
+    pattern cannot hold the counts (more than PACKED_CATEGORIES categories, a group
+    of 255 rows or more): then the groups are read through the grouping."""
+    if k > PACKED_CATEGORIES:
+        return None
+    ann = read_.ann
+    bags, most = group_bags(ann.item, ann.replication, codes, len(ann.replications),
+                            n_group)
+    return bags if most < 255 else None
 
 
 def _records(n_group: int) -> tuple[np.ndarray, np.ndarray]:

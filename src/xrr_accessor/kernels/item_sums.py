@@ -22,7 +22,7 @@ from numba import njit
 
 from .within import PACKED_CATEGORIES, PATTERN_SLOTS, count_in, pattern_slot
 
-__all__ = ["MATRIX", "MOMENTS", "NOMINAL", "item_summary_into"]
+__all__ = ["MATRIX", "MOMENTS", "NOMINAL", "bag_records_into", "group_bags", "item_summary_into"]
 
 _JIT: dict[str, Any] = {"cache": True, "nogil": True, "fastmath": False}
 
@@ -218,3 +218,75 @@ def item_summary_into(offsets: np.ndarray, order: np.ndarray, codes: np.ndarray,
         mode[g] = best
         mode_count[g] = top
         n_modes[g] = ties
+
+
+@njit(**_JIT)
+def group_bags(item: np.ndarray, rep: np.ndarray, codes: np.ndarray, n_rep: int,
+               n_group: int) -> tuple[np.ndarray, int]:
+    """Each (item, replication) group's count pattern, read from the annotations in
+    their own order (no grouping first): n_c in byte c of ``bags`` (G,) for group
+    ``item * n_rep + rep``; and the most rows (missing codes included) of one group,
+    counted up to 255. The patterns hold only when that is under 255 and codes are
+    below :data:`.within.PACKED_CATEGORIES` (the caller checks both).
+
+    Examples
+    --------
+    >>> bags, most = group_bags(np.array([0, 1, 0, 0]), np.zeros(4, np.int64),
+    ...                         np.array([1, 0, 1, -1]), 1, 2)
+    >>> [hex(b) for b in bags.tolist()], most
+    (['0x200', '0x1'], 3)
+    """
+    bags = np.zeros(n_group, dtype=np.uint64)
+    rows = np.zeros(n_group, dtype=np.uint8)  # saturates at 255: a byte a group
+    for a in range(item.shape[0]):
+        g = item[a] * n_rep + rep[a] if n_rep > 1 else item[a]
+        c = codes[a]
+        bags[g] += (np.uint64(1) << np.uint64(8 * c)) if c >= 0 else np.uint64(0)
+        rows[g] += rows[g] < 255
+    return bags, int(rows.max()) if n_group else 0
+
+
+@njit(**_JIT)
+def bag_records_into(bags: np.ndarray, values: np.ndarray, n_cat: int, form: int,
+                     ints: np.ndarray, floats: np.ndarray, scale: float, root: bool,
+                     lo_group: int, hi_group: int) -> None:
+    """:func:`item_summary_into`'s records of groups ``lo_group`` to ``hi_group`` - 1
+    from their count patterns (:func:`group_bags`; form :data:`NOMINAL` or
+    :data:`MOMENTS`): the records its pattern route writes for groups of fewer
+    than 256 rows, each distinct pattern's computed once; and a group with no
+    annotation's as it writes them."""
+    n, mode, mode_count, n_modes = ints[0], ints[1], ints[2], ints[3]
+    pair_sum, lo, hi, mean = floats[0], floats[1], floats[2], floats[3]
+    keys = np.zeros(PATTERN_SLOTS, dtype=np.uint64)  # 0: a free slot
+    rec_i = np.empty((PATTERN_SLOTS, 4), dtype=np.int64)
+    rec_f = np.empty((PATTERN_SLOTS, 4), dtype=np.float64)
+    used = 0
+    for g in range(lo_group, hi_group):
+        bag = bags[g]
+        if bag == np.uint64(0):
+            n[g] = 0
+            mode[g] = -1
+            mode_count[g] = 0
+            n_modes[g] = 0
+            pair_sum[g] = np.nan if root else 0.0
+            lo[g] = np.nan
+            hi[g] = np.nan
+            mean[g] = np.nan
+            continue
+        h = pattern_slot(keys, bag)
+        if keys[h] == np.uint64(0):  # a new pattern
+            if 2 * used >= PATTERN_SLOTS:  # half full: start again with it alone
+                keys[:] = 0
+                used = 0
+                h = pattern_slot(keys, bag)
+            keys[h] = bag
+            used += 1
+            _pattern_record(bag, n_cat, values, form, scale, root, rec_i, rec_f, h)
+        n[g] = rec_i[h, 0]
+        mode[g] = rec_i[h, 1]
+        mode_count[g] = rec_i[h, 2]
+        n_modes[g] = rec_i[h, 3]
+        pair_sum[g] = rec_f[h, 0]
+        lo[g] = rec_f[h, 1]
+        hi[g] = rec_f[h, 2]
+        mean[g] = rec_f[h, 3]

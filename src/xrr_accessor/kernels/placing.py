@@ -20,8 +20,8 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from . import threads
 from .ranking import DISTINCT
-from .threads import concurrently, cores
 
 __all__ = ["place_rows", "ranked_rows", "row_places"]
 
@@ -180,7 +180,7 @@ def ranked_rows(ints: np.ndarray, floats: np.ndarray, n_rep: int, ids: np.ndarra
     ([0.5, 0.5, 0.0], [1, 1, 3], [0, 3, 1])
     """
     n_group = ints.shape[1]
-    parts = max(1, min(cores(), n_group // max(min_block, 1)))
+    parts = max(1, min(threads.cores(), n_group // max(min_block, 1)))
     cuts = np.linspace(0, n_group, parts + 1).astype(np.int64)
     which = np.empty(n_group, dtype=np.int64)
     k, start, rank, rep_start, nan_at = row_places(ints[0], floats[0], n_rep, which, cuts)
@@ -192,5 +192,5 @@ def ranked_rows(ints: np.ndarray, floats: np.ndarray, n_rep: int, ids: np.ndarra
                                   undefined, which, start[b], rank, rep_start, nan_at,
                                   int(cuts[b]), int(cuts[b + 1]))
 
-    concurrently([block(b) for b in range(parts)])
+    threads.concurrently([block(b) for b in range(parts)])
     return True
