@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from xrr_accessor.datasets import simulate
 from xrr_accessor.engine import statistics
 from xrr_accessor.engine.additive import Meta
-from xrr_accessor.kernels import cross_pass
+from xrr_accessor.kernels import cross_pass, patterns
 from xrr_accessor.schema import Roles, encode, read
 from xrr_accessor.schema.encode import label_categories
 
@@ -109,6 +109,12 @@ def _rows(seed: int, n_rep: int, n_item: int, raters_per_rep: int, shared: bool)
     return tuple(np.asarray(a, dtype=np.int64)[order] for a in (item, rep, rater))
 
 
+@pytest.fixture(autouse=True)
+def _patterns_at_any_size(monkeypatch):
+    """The pattern route at the tests' small sizes (it starts at a million codes)."""
+    monkeypatch.setattr(cross_pass, "PATTERNS_FROM", 0)
+
+
 CROSS = ("m_hist", "pairable", "pair_diag", "strata_rater", "cross_agree", "cross_total",
          "cross_x", "cross_y", "cross_used", "cross_unpaired")
 
@@ -138,8 +144,8 @@ def _both(item, rep, rater, n_cat, n_rep, n_rater, groups, weight, seed, block=N
                *(arrays.get(k, np.zeros((0,) * 5)) for k in CROSS))
         out[name] = arrays
     ann.mult = np.ones(item.size, dtype=np.int64)  # closes the small-kernel route
-    taken = cross_pass.whole_weights(w) and cross_pass.pattern_space(n_cat + 1, n_rep) > 0 \
-        and cross_pass.row_slots(
+    taken = patterns.whole_weights(w) and patterns.pattern_space(n_cat + 1, n_rep) > 0 \
+        and patterns.row_slots(
         r.offsets, r.rep, r.rater, n_rep, n_rater, "raters" in groups, n_cat + 1)[0]
     return out["patterns"], out["items"], ann, meta, w, taken
 
@@ -174,20 +180,20 @@ def test_pattern_route_taken_and_declined():
     """The route is taken for two raters per replication (not for a third rater, a
     third row, a rater twice on an item), and whole weights only."""
     offsets, rep = np.array([0, 2, 4]), np.array([0, 1, 0, 1])
-    ok, mult, slots = cross_pass.row_slots(offsets, rep, np.array([0, 1, 0, 1]), 2, 2, True, 3)
+    ok, mult, slots = patterns.row_slots(offsets, rep, np.array([0, 1, 0, 1]), 2, 2, True, 3)
     assert ok and mult.tolist() == [1, 9, 1, 9] and slots.tolist() == [[0, -1], [1, -1]]
-    three = cross_pass.row_slots(np.array([0, 3]), np.zeros(3, dtype=np.int64),
+    three = patterns.row_slots(np.array([0, 3]), np.zeros(3, dtype=np.int64),
                                np.array([0, 1, 2]), 1, 3, True, 3)
     assert not three[0]
-    rows3 = cross_pass.row_slots(np.array([0, 3]), np.zeros(3, dtype=np.int64),
+    rows3 = patterns.row_slots(np.array([0, 3]), np.zeros(3, dtype=np.int64),
                                np.zeros(0, dtype=np.int64), 1, 0, False, 3)
     assert not rows3[0]
-    twice = cross_pass.row_slots(np.array([0, 2]), np.zeros(2, dtype=np.int64),
+    twice = patterns.row_slots(np.array([0, 2]), np.zeros(2, dtype=np.int64),
                                np.array([1, 1]), 1, 2, True, 3)
     assert not twice[0]
-    assert cross_pass.whole_weights(np.array([0.0, 3.0])) and not cross_pass.whole_weights(
+    assert patterns.whole_weights(np.array([0.0, 3.0])) and not patterns.whole_weights(
         np.array([1.0, 0.37]))
-    assert cross_pass.pattern_space(17, 3) == 0 and cross_pass.pattern_space(3, 3) == 729
+    assert patterns.pattern_space(17, 3) == 0 and patterns.pattern_space(3, 3) == 729
 
 
 @pytest.mark.parametrize("case", ["fraction", "third rater", "third row"])
