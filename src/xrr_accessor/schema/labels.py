@@ -260,6 +260,17 @@ def check_kept(kept: list[Hashable], left: list[str]) -> None:
             f"({', '.join(left)}). Name the labels with .xrr(labels=[...]).")
 
 
+def _lone(values: pd.Series, col: Hashable) -> tuple[list[Hashable], list[str]]:
+    """:func:`decide` for a single candidate, without grouping by item (the costly
+    part): metadata is left out only next to labels that vary, so a lone column is
+    kept unless it is free text."""
+    if not _numeric(values) and pd.api.types.infer_dtype(values, skipna=True) == "string":
+        text = values.dropna()
+        if len(text) and int(text.str.len().sum()) / len(text) > FREE_TEXT_LENGTH:
+            return [], [f"{col!r} (free text)"]
+    return [col], []
+
+
 def infer_labels(df: pd.DataFrame, candidates: list[Hashable], item: Hashable,
                  rater: Hashable) -> list[Hashable]:
     """The label columns among ``candidates``: metadata-looking text columns left out.
@@ -273,7 +284,10 @@ def infer_labels(df: pd.DataFrame, candidates: list[Hashable], item: Hashable,
     a label everyone agreed on). The warning names what was left out and how
     to choose.
     """
-    kept, left = decide(evidence(df, candidates, item, rater))
+    if len(candidates) == 1:  # alone, a column is the label unless it is free text
+        kept, left = _lone(df[candidates[0]], candidates[0])
+    else:
+        kept, left = decide(evidence(df, candidates, item, rater))
     check_kept(kept, left)
     if left:
         warn(inferred_message(kept, left), DroppedDataWarning)
