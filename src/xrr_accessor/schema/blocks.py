@@ -15,14 +15,8 @@ import numpy as np
 import pandas as pd
 
 from ..kernels.label_codes import block_ranges, integer_ranges, shifted_codes
-from ..kernels.threads import in_blocks
 
-__all__ = ["BLOCK_THREADS_MIN", "block_codes"]
-
-
-#: Values from which the codes are written in threads, blocks of columns each (the
-#: range pass, reading a byte or eight a value, is quicker than starting a thread).
-BLOCK_THREADS_MIN = 1_000_000
+__all__ = ["block_codes"]
 
 
 def block_codes(columns: Sequence[tuple[int, pd.Series]], codes: np.ndarray
@@ -33,8 +27,7 @@ def block_codes(columns: Sequence[tuple[int, pd.Series]], codes: np.ndarray
     ``categories=``. Each column of numpy integers, booleans or floats is copied
     into one (G, N) block per kind (int8 for bytes and booleans, int64, float64);
     one pass finds each column's range and one writes its codes into its row of
-    ``codes`` (L, N) (:mod:`..kernels.label_codes`), blocks of columns in threads
-    from :data:`BLOCK_THREADS_MIN` values.
+    ``codes`` (L, N) (:mod:`..kernels.label_codes`).
     Returns the categories of the columns coded, by row; the others (fractions,
     wide ranges, other types) are left to :func:`.encode.label_categories`, whose codes
     and categories these equal.
@@ -87,9 +80,9 @@ def _coded_block(block: str, members: list[tuple[int, np.ndarray]], codes: np.nd
     rows = np.array([j for j, _ in members], dtype=np.int64)
     wide = int(slots.max(initial=0))
     present = np.zeros((g, wide + 1 if wide > 2 else 1), dtype=np.bool_)
-    threads = None if g * n >= BLOCK_THREADS_MIN else 1
-    in_blocks(g, lambda a, z: shifted_codes(values[a:z], rows[a:z], base[a:z], slots[a:z],
-                                            codes, present[a:z]), 1, threads=threads)
+    # one thread: the write is bound by faulting in the fresh pages of ``codes``, which
+    # two threads do no faster
+    shifted_codes(values, rows, base, slots, codes, present)
     out = {}
     for b, (j, arr) in enumerate(members):
         if take[b]:
