@@ -143,6 +143,7 @@ def test_shrout_fleiss_1979_and_the_single_forms():
         one = frame.irr(metric="icc", form=form, ci=0.9)
         pd.testing.assert_series_equal(table.loc[name], one[table.columns], check_names=False)
     assert got.attrs["form"] == table.attrs["form"] == "all"
+    assert got.attrs["metric"] == "icc" and got.attrs["n_items"] == 6
     assert table.attrs["ci"] == 0.9 and table.attrs["method"] == "analytic"
     assert table.attrs["n_items"] == 6 and table.attrs["n_raters"] == 4
 

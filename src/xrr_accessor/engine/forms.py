@@ -41,7 +41,13 @@ def label_forms(found: Any, forms: dict[str, dict[str, Any]]) -> Any:
         rest = {k: _filled(first, found.intervals[k]) for k in keys[1:]}
     else:
         rest = {k: found.label(k, **forms[k]) for k in keys[1:]}
-    return stack_forms({keys[0]: first, **rest})
+    out = stack_forms({keys[0]: first, **rest})
+    if isinstance(first, float):  # one cell: a float has no attrs, the Series over forms has
+        counts = found.estimates[keys[0]].counts
+        out.attrs = {**found.attrs(keys[0]), **found.run.ann.notes, "form": "all",
+                     **{k: int(np.asarray(v).reshape(-1)[0]) for k, v in counts.items()}}
+        out.attrs.pop("name", None)
+    return out
 
 
 def _filled(table: pd.Series | pd.DataFrame, columns: dict[str, np.ndarray]
