@@ -20,7 +20,7 @@ __all__ = ["block_codes"]
 
 
 def block_codes(columns: Sequence[tuple[int, pd.Series]], codes: np.ndarray
-                ) -> dict[int, pd.Index]:
+                ) -> dict[int, pd.Index | None]:
     """Codes of the label columns holding few whole numbers, coded together.
 
     ``columns``: (row of ``codes``, values) of labels with every row and no
@@ -28,17 +28,18 @@ def block_codes(columns: Sequence[tuple[int, pd.Series]], codes: np.ndarray
     into one (G, N) block per kind (int8 for bytes and booleans, int64, float64);
     one pass finds each column's range and one writes its codes into its row of
     ``codes`` (L, N) (:mod:`..kernels.label_codes`).
-    Returns the categories of the columns coded, by row; the others (fractions,
-    wide ranges, other types) are left to :func:`.encode.label_categories`, whose codes
-    and categories these equal.
+    Returns the categories of the columns coded, by row, and None for the numbers
+    found not to be few whole ones (fractions, wide ranges); these and other types
+    are left to :func:`.encode.label_categories`, whose codes and categories these
+    equal.
 
     Examples
     --------
     >>> codes = np.zeros((2, 3), dtype=np.int64)
     >>> cats = block_codes([(0, pd.Series([5, 3, 5])), (1, pd.Series([0.5, 1.0, 0.0]))],
     ...                    codes)
-    >>> codes.tolist(), list(cats), cats[0].tolist()
-    ([[1, 0, 1], [0, 0, 0]], [0], [3, 5])
+    >>> codes.tolist(), cats[0].tolist(), cats[1]
+    ([[1, 0, 1], [0, 0, 0]], [3, 5], None)
     """
     kinds: dict[str, list[tuple[int, np.ndarray]]] = {}
     for j, vals in columns:
@@ -51,20 +52,24 @@ def block_codes(columns: Sequence[tuple[int, pd.Series]], codes: np.ndarray
                  if kind == "f" else "")
         if block:
             kinds.setdefault(block, []).append((j, arr))
-    found: dict[int, pd.Index] = {}
+    found: dict[int, pd.Index | None] = {}
     for block, members in kinds.items():
         found.update(_coded_block(block, members, codes))
     return found
 
 
 def _coded_block(block: str, members: list[tuple[int, np.ndarray]], codes: np.ndarray
-                 ) -> dict[int, pd.Index]:
+                 ) -> dict[int, pd.Index | None]:
     """:func:`block_codes` for the columns of one kind of number."""
     n = members[0][1].size
     g = len(members)
-    values = np.empty((g, n), dtype=np.dtype(block))
-    for b, (_, arr) in enumerate(members):
-        values[b] = arr
+    one = members[0][1]
+    if g == 1 and one.dtype == np.dtype(block) and one.flags.c_contiguous:
+        values = one.reshape(1, n)  # one column of the block's type: read in place
+    else:
+        values = np.empty((g, n), dtype=np.dtype(block))
+        for b, (_, arr) in enumerate(members):
+            values[b] = arr
     lo, hi, bad = np.empty(g), np.empty(g), np.zeros(g, dtype=np.bool_)
     if block == "float64":
         block_ranges(values, lo, hi, bad)
@@ -83,8 +88,9 @@ def _coded_block(block: str, members: list[tuple[int, np.ndarray]], codes: np.nd
     # one thread: the write is bound by faulting in the fresh pages of ``codes``, which
     # two threads do no faster
     shifted_codes(values, rows, base, slots, codes, present)
-    out = {}
+    out: dict[int, pd.Index | None] = {}
     for b, (j, arr) in enumerate(members):
+        out[j] = None
         if take[b]:
             k = int(slots[b])
             cats = np.arange(k) if k <= 2 else np.flatnonzero(present[b, :k])

@@ -88,7 +88,7 @@ def _numeric_strings_hint(cats: pd.Index) -> str:
 
 def label_categories(
     values: pd.Series, where: str, order: Sequence[Any] | None, out: np.ndarray | None = None,
-    numbers: bool = False,
+    numbers: bool = False, small: bool = True,
 ) -> tuple[np.ndarray, pd.Index]:
     """Codes (-1 = missing) and ordered categories of one label's values.
 
@@ -96,6 +96,7 @@ def label_categories(
     ``out`` itself), saving a copy. ``numbers``: a column of numbers that are not
     few whole ones is not factorized: its categories are its numbers in row order,
     repeats kept (:data:`NUMBERS`), for a call that reads them only as numbers.
+    ``small=False``: the caller found already that they are not few whole numbers.
 
     Examples
     --------
@@ -124,9 +125,9 @@ def label_categories(
     if isinstance(dtype, pd.CategoricalDtype):
         codes = np.asarray(values.cat.codes, dtype=np.int64)
         return codes, pd.Index(dtype.categories)
-    small = _small_integers(values, out)
-    if small is not None:
-        return small
+    found = _small_integers(values, out) if small else None
+    if found is not None:
+        return found
     dtype = values.dtype
     if numbers and isinstance(dtype, np.dtype) and (
             dtype.kind in ("f", "i") or (dtype.kind == "u" and dtype.itemsize < 8)):
@@ -243,8 +244,9 @@ def encode(tables: Sequence[Table], ordinal: bool = False,
     blocked = block_codes([(j, first.labels[name][1]) for j, name in enumerate(names)
                            if orders[j] is None], codes) if every_row else {}
     for j, name in enumerate(names):
-        if j in blocked:
-            cats_all.append(blocked[j])
+        found = blocked.get(j)
+        if found is not None:
+            cats_all.append(found)
             continue
         if len(tables) == 1:
             rows, vals = first.labels[name]
@@ -257,8 +259,8 @@ def encode(tables: Sequence[Table], ordinal: bool = False,
         dest = codes[j] if every_row else None  # written in place when it can be
         sets = label_set_codes(vals, where, order,
                                _namer(rows, item_codes, items, rater_codes, raters))
-        c, cats = sets if sets is not None else label_categories(vals, where, order,
-                                                                 out=dest, numbers=numbers)
+        c, cats = sets if sets is not None else label_categories(
+            vals, where, order, out=dest, numbers=numbers, small=j not in blocked)
         if ordinal and is_label_sets(cats):
             raise scalar_level_error(where, cats, "the ordinal level (or linear / quadratic "
                                      "weights)")
