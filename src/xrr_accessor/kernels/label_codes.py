@@ -2,8 +2,9 @@
 whole numbers over short ranges, coded without hashing; and continuous ratings kept
 as numbers.
 
-:func:`block_ranges` finds each label's smallest and largest value (and, for
-floats, whether one is not a whole number) in one pass over the block;
+:func:`integer_ranges` (integers, in their own type) and :func:`block_ranges`
+(floats: also whether one is not a whole number) find each label's smallest and
+largest value in one pass over the block;
 :func:`shifted_codes` writes each label's codes ``value - smallest`` into its row
 of the call's (L, N) code matrix, marks the values present when the range has a
 gap to find, and renumbers the codes when some value of the range is absent. The
@@ -83,10 +84,10 @@ def shifted_codes(values: np.ndarray, rows: np.ndarray, base: np.ndarray,
     """Codes 0..K-1 (-1: NaN) of each row ``g`` of ``values`` (G, N) written to
     ``out[rows[g]]``: the value minus ``base[g]`` (its smallest), renumbered over
     the values present when ``slots[g]`` (its largest - smallest + 1) holds a gap.
-    ``present`` (G, at least the most slots + 1) says which slots occur (the last
-    column: a NaN): written where
-    ``slots[g]`` > 2 (at most 2 slots: both ends occur). A row with ``slots[g]`` 0 is
-    left alone (the caller codes it another way).
+    ``present`` (G, at least the most slots + 1) says which slots occur (slot
+    ``slots[g]`` stands for NaN): written where ``slots[g]`` > 2 (at most 2 slots:
+    both ends occur). A row with ``slots[g]`` 0 is left alone (the caller codes it
+    another way).
 
     Examples
     --------
