@@ -177,9 +177,40 @@ def test_kernel_columns_take_their_own_mid_ranks():
         assert math.isclose(midranks.expected_ranks(n[None])[0], tt.sum(), rel_tol=1e-14)
 
 
-def test_dask_keeps_the_matrix_form_and_equals_memory():
+@pytest.mark.parametrize("k", [150, 5_000])
+def test_dask_equals_memory_under_random_partitions(k):
+    """A marginals stage first (the mid-ranks of every partition's values), then each
+    partition's sums under them: the in-memory value under any partitioning, also past
+    the old 4,096-category refusal."""
     dd = pytest.importorskip("dask.dataframe")
     rng = np.random.default_rng(9)
-    df = long(random_values(rng, 3, 200, 150, 0.2))  # more than 128 categories
-    lazy = xa.irr(dd.from_pandas(df, npartitions=3), level="ordinal").compute()
-    assert math.isclose(float(lazy), float(xa.irr(df, level="ordinal")), rel_tol=1e-12)
+    items = 200 if k < 1_000 else 2_200
+    values = random_values(rng, 3, items, k, 0.2)
+    if k > 1_000:  # every value its own category
+        known = ~np.isnan(values)
+        values[known] = rng.permutation(np.arange(k * 2.0))[:int(known.sum())]
+    df = long(values, pool=np.arange(items) % 2)
+    assert k < 1_000 or df["value"].nunique() > 4_096
+    want = xa.irr(df, level="ordinal")
+    for n in (1, 3, 7):
+        shuffled = df.sample(frac=1.0, random_state=n).reset_index(drop=True)  # items split
+        got = xa.irr(dd.from_pandas(shuffled, npartitions=n), level="ordinal").compute()
+        np.testing.assert_allclose(got.to_numpy(float), want.to_numpy(float), rtol=1e-12)
+    by_item = dd.from_pandas(df.set_index("item"), npartitions=4)  # items whole
+    lazy = by_item.xrr.irr(level="ordinal")
+    np.testing.assert_allclose(lazy.compute().to_numpy(float), want.to_numpy(float),
+                               rtol=1e-12)
+
+
+def test_dask_bootstrap_keeps_the_matrix_form_or_says_the_way_out():
+    dd = pytest.importorskip("dask.dataframe")
+    rng = np.random.default_rng(10)
+    df = long(random_values(rng, 3, 150, 140, 0.2))
+    kw = {"level": "ordinal", "ci": 0.9, "method": "bootstrap", "n_boot": 30, "seed": 2,
+          "progress": False}
+    lazy = xa.irr(dd.from_pandas(df, npartitions=3), **kw).compute()
+    np.testing.assert_allclose(lazy.to_numpy(float), xa.irr(df, **kw).to_numpy(float),
+                               rtol=1e-10)
+    wide = long(rng.permutation(np.arange(6_000.0)).reshape(3, 2_000))  # 6,000 categories
+    with pytest.raises(xa.errors.InputError, match="load the data"):
+        xa.irr(dd.from_pandas(wide, npartitions=2), **kw).compute()

@@ -16,23 +16,29 @@ the statistics themselves stay additive over items.
 Vector form (nominal D = 1 - [a == b]) needs no K x K matrix: an item's
 pairs disagree m^2 - sum_c n_c^2 times, all pairs T^2 - sum_c T_c^2. Nor does
 the ranks form (ordinal alpha): the observed sum is taken on mid-ranks in the
-pass, the expected one is n sum_c T_c (n - T_c) (n + T_c) / 6.
+pass, the expected one is n sum_c T_c (n - T_c) (n + T_c) / 6. Nor does the ratio
+form (ratio alpha): the observed sum is taken on the values in the pass, the expected
+one from the marginals (:func:`ratio_disagreement`, O(K) memory).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from ..engine.additive import Stats
+from ..errors import InputError
 from ..kernels.midranks import expected_ranks
 from ..kernels.ordinal import ordinal_sums
+from ..kernels.ratio import ratio_expected
 from .base import Context
 
 __all__ = ["CrossSums", "WithinSums", "cross_counts", "cross_moments", "cross_sums",
            "expected_disagreement", "ordinal_disagreement", "pair_disagreement",
-           "same_rater_sums", "within_counts", "within_moments", "within_sums"]
+           "ratio_disagreement", "same_rater_sums", "within_counts", "within_moments",
+           "within_sums"]
 
 
 @dataclass
@@ -78,6 +84,10 @@ def within_sums(stats: Stats, ctx: Context, sel: np.ndarray) -> WithinSums:
     t = _select(stats["pairable"], sel)
     if form == "ranks":  # ordinal alpha on mid-ranks (sel: the pairable strata, m >= 2)
         return WithinSums(_select(stats["rank_o"], sel), expected_ranks(t), t.sum(axis=-1), t)
+    if form == "ratio":  # ratio alpha: observed summed in the pass, expected from t
+        assert ctx.meta.values is not None
+        return WithinSums(_select(stats["ratio_o"], sel),
+                          ratio_disagreement(t, ctx.meta.values, ctx.labels), t.sum(axis=-1), t)
     if form == "vector":
         diag = _select(stats["pair_diag"], sel).sum(axis=-1)
         return within_counts(t, t.sum(axis=-1) - diag)
@@ -153,6 +163,36 @@ def ordinal_disagreement(joint: np.ndarray, x: np.ndarray, y: np.ndarray,
     observed, expected = ordinal_sums(flat(joint, k, k), flat(x, k), flat(y, k),
                                       flat(marginals, k))
     return observed.reshape(lead), expected.reshape(lead)
+
+
+def ratio_disagreement(t: np.ndarray, values: np.ndarray, labels: Sequence[str]
+                       ) -> np.ndarray:
+    """sum_ck T_c T_k D(c, k) at the ratio level per (label, cell) of the marginals ``t``
+    (L, ..., K) over each label's values ``values`` (L, K; NaN-padded), without a K x K
+    matrix: labels with the same values (the bootstrap's copies of one label) share one
+    pass over the pairs of categories. ``labels`` name them in errors.
+
+    Examples
+    --------
+    >>> t = np.array([[[2.0, 1.0, 1.0]]])  # D(1, 2) = 1/9, D(1, 3) = 1/4, D(2, 3) = 1/25
+    >>> ratio_disagreement(t, np.array([[1.0, 2.0, 3.0]]), ["x"]).round(6).tolist()
+    [[1.524444]]
+    """
+    x = np.nan_to_num(np.asarray(values, dtype=np.float64), nan=0.0)
+    negative = np.flatnonzero((x < 0).any(axis=1))
+    if negative.size:
+        raise InputError(f"{labels[negative[0]]} has negative values; the ratio level needs "
+                         "values >= 0 (use level='interval').")
+    lead = t.shape[1:-1]
+    out = np.zeros(t.shape[:-1])
+    rows, which = np.unique(x, axis=0, return_inverse=True)
+    which = np.asarray(which).reshape(-1)
+    for g in range(len(rows)):
+        labs = np.flatnonzero(which == g)
+        cells = np.ascontiguousarray(t[labs].reshape(-1, t.shape[-1]).T, dtype=np.float64)
+        out[labs] = ratio_expected(np.ascontiguousarray(rows[g]), cells).reshape(
+            (len(labs), *lead))
+    return out
 
 
 def expected_disagreement(x: np.ndarray, y: np.ndarray, d: np.ndarray) -> np.ndarray:

@@ -21,7 +21,9 @@ same formulas as the irrCAC package). p_e,i by coefficient:
 * alpha (over items with r_i >= 2, rbar their mean ratings): p_a,i =
   (r_i' W r_i - r_i) / (rbar (r_i - 1)) - p_a (r_i - rbar) / rbar, p_e,i =
   r_i' W_s pi / rbar - p_e (r_i - rbar) / rbar, centered on alpha without its
-  small-sample term.
+  small-sample term. At the ordinal and ratio levels the same pseudo-values are
+  read from each item's sums of D (:func:`alpha_interval`, O(N) and no K x K
+  matrix: W = 1 - D / max D, so r_i' W r_i = r_i^2 - r_i' D r_i / max D).
 
 Confidence intervals use Student's t with n - 1 degrees of freedom, the upper
 limit capped at 1 (as irrCAC does). p-values are two-sided for every
@@ -39,11 +41,16 @@ import numpy as np
 
 from .. import kernels
 from ..errors import InputError
+from ..kernels.accumulate import item_order
+from ..kernels.alpha_items import ORDINAL, RATIO, item_pair_sums, ratio_products
+from ..kernels.midranks import mid_ranks
+from ..kernels.ratio import ratio_distance
 from ..schema import Annotations
 from .base import Context
 from .distributions import t_ppf, t_sf
 
-__all__ = ["Interval", "Items", "alpha_terms", "analytic", "bp_terms", "cohen_terms",
+__all__ = ["SPARSE_ALPHA_LEVELS", "Interval", "Items", "alpha_interval", "alpha_terms",
+           "analytic", "bp_terms", "cohen_terms",
            "conger_terms", "fleiss_terms", "gwet_terms", "interval", "percent_terms"]
 
 
@@ -101,6 +108,8 @@ def interval(ann: Annotations, ctx: Context, estimate: np.ndarray, terms: Terms,
     global estimate (and its chance terms), so they cannot be summed before
     it is known. The pass builds each label's per-item category counts.
     """
+    if terms is alpha_terms and ctx.level.name in SPARSE_ALPHA_LEVELS:
+        return alpha_interval(ann, ctx, estimate, population)
     shape = estimate.shape
     se = np.full(shape, np.nan)
     n_used = np.zeros(shape, dtype=np.int64)
@@ -126,6 +135,97 @@ def interval(ann: Annotations, ctx: Context, estimate: np.ndarray, terms: Terms,
                 se[lab, r] = math.sqrt((1 - f) / (n * (n - 1))
                                        * ((values - center) ** 2).sum())
     return Interval(se, n_used)
+
+
+#: Levels whose alpha interval is read from per-item sums of D (:func:`alpha_interval`).
+SPARSE_ALPHA_LEVELS = frozenset({"ordinal", "ratio"})
+
+
+def alpha_interval(ann: Annotations, ctx: Context, estimate: np.ndarray,
+                   population: float = math.inf) -> Interval:
+    """The standard errors of :func:`alpha_terms` at the ordinal or ratio level, from
+    each item's annotations r_i, sum of D over their pairs o_i and sum of (D pi)_x g_i
+    (:func:`~..kernels.alpha_items.item_pair_sums`): O(N) (ratio: O(K^2) time for D pi
+    and max D) and O(n + K) memory per label, at any number of categories.
+
+    Examples
+    --------
+    >>> import pandas as pd, xrr_accessor as xa
+    >>> df = pd.DataFrame({"item": [0, 0, 1, 1, 2, 2, 3, 3], "rater": [0, 1] * 4,
+    ...                    "value": [1, 1, 2, 3, 3, 3, 4, 2]})
+    >>> round(float(xa.irr(df, level="ordinal", ci=0.95)["se"]), 6)
+    0.514328
+    """
+    shape = estimate.shape
+    se = np.full(shape, np.nan)
+    n_used = np.zeros(shape, dtype=np.int64)
+    n_rep = shape[1]
+    offsets, order = item_order(np.ascontiguousarray(ann.item, dtype=np.int64), len(ann.items))
+    rep = np.ascontiguousarray(ann.replication, dtype=np.int64)
+    for lab in range(shape[0]):
+        k = len(ann.categories[lab])
+        if not np.isfinite(estimate[lab]).any() or k == 0:
+            continue
+        codes = np.ascontiguousarray(ann.codes[lab], dtype=np.int64)
+        known = codes >= 0
+        m = np.bincount(rep[known] * len(ann.items) + ann.item[known],
+                        minlength=n_rep * len(ann.items))
+        pairable = known.copy()
+        pairable[known] = m[rep[known] * len(ann.items) + ann.item[known]] >= 2
+        t = np.bincount(codes[pairable] * n_rep + rep[pairable], minlength=k * n_rep
+                        ).reshape(k, n_rep).astype(float)  # (K, R) pairable marginals
+        total = t.sum(axis=0)
+        pi = np.divide(t, total, out=np.zeros_like(t), where=total > 0)
+        if ctx.level.name == "ordinal":
+            kind, score = ORDINAL, mid_ranks(t.sum(axis=1)[:, None])[:, 0]
+            top = (score[-1] - score[0]) ** 2
+            mu = score @ pi  # (D pi)_k = (M_k - mu)^2 + sum_l pi_l (M_l - mu)^2
+            dpi = (score[:, None] - mu) ** 2 + (pi * (score[:, None] - mu) ** 2).sum(axis=0)
+        else:
+            kind = RATIO
+            assert ctx.meta.values is not None
+            score = np.ascontiguousarray(ctx.meta.values[lab, :k], dtype=np.float64)
+            if (score < 0).any():
+                raise InputError(f"{ctx.where(lab)} has negative values; the ratio level "
+                                 "needs values >= 0 (use level='interval').")
+            top = ratio_distance(float(score.min()), float(score.max()))  # D grows apart
+            dpi = ratio_products(score, pi)
+        ri, oi, gi = item_pair_sums(offsets, order, rep, codes, np.ascontiguousarray(score),
+                                    np.ascontiguousarray(dpi), kind)
+        for r in range(n_rep):
+            if not np.isfinite(estimate[lab, r]):
+                continue
+            values, center, n = _alpha_sums(ri[r], oi[r], gi[r], float(pi[:, r] @ dpi[:, r]),
+                                            top)
+            n_used[lab, r] = n
+            if n >= 2:
+                f = n / population if np.isfinite(population) else 0.0
+                se[lab, r] = math.sqrt((1 - f) / (n * (n - 1))
+                                       * ((values - center) ** 2).sum())
+    return Interval(se, n_used)
+
+
+def _alpha_sums(ri: np.ndarray, oi: np.ndarray, gi: np.ndarray, pdp: float, top: float
+                ) -> tuple[np.ndarray, float, int]:
+    """:func:`_alpha_terms` from r_i, o_i = r_i' D r_i, g_i = r_i' D pi, pi' D pi and
+    max D (W = 1 - D / max D; all ones when max D is 0)."""
+    two = ri >= 2
+    ri, oi, gi = ri[two], oi[two], gi[two]
+    n = len(ri)
+    if n == 0:
+        return ri, math.nan, 0
+    inv = 1.0 / top if top > 0 else 0.0
+    rbar = ri.mean()
+    rwr = ri**2 - oi * inv
+    pa_prime = ((rwr - ri) / (rbar * (ri - 1))).mean()
+    eps = 1.0 / ri.sum()
+    pa = (1 - eps) * pa_prime + eps
+    pe = 1.0 - pdp * inv
+    alpha_prime = (pa_prime - pe) / (1 - pe)
+    pa_i = (rwr - ri) / (rbar * (ri - 1)) - pa * (ri - rbar) / rbar
+    pe_i = (ri - gi * inv) / rbar - pe * (ri - rbar) / rbar
+    kappa_i = (pa_i - pe) / (1 - pe)
+    return kappa_i - 2 * (1 - alpha_prime) * (pe_i - pe) / (1 - pe), alpha_prime, n
 
 
 def analytic(terms: Terms) -> Callable[..., dict[str, np.ndarray]]:

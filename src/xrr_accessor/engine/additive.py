@@ -25,7 +25,14 @@ Three forms, chosen by the level of measurement:
   mid-ranks come from the marginals of every item, so these sums add over
   chunks of items only under one set of mid-ranks: a pass over all the items
   finds them first (:func:`.statistics.chunk`; :attr:`Meta.ranks` for the
-  bootstrap's chunks), and dask-backed data keep the ``"matrix"`` form.
+  bootstrap's chunks and for dask partitions, whose counts a stage of their own
+  adds first: :func:`..lazy.parts.ranked_meta`).
+* ``"ratio"``: ratio alpha keeps the pairable marginals and each item's observed
+  disagreement (D depends on the two values only, so these sums add over any
+  chunks); the expected disagreement is summed from the marginals in finalize
+  (:mod:`..kernels.ratio`: O(K^2) time, O(K) memory). A :class:`Meta` of the
+  ``"matrix"`` form with ``values`` (the ratio level) and alpha's statistics only
+  takes it from :data:`RATIO_MIN_CATEGORIES` categories.
 
 Groups of statistics are computed only when a requested coefficient needs
 them (the registry says which): ``within`` (pairs inside a replication),
@@ -46,7 +53,8 @@ import numpy as np
 from ..errors import InputError
 
 __all__ = ["GROUPS", "MAX_STAT_CELLS", "OPTIONAL_GROUPS", "RANK_GROUPS", "RANK_MIN_CATEGORIES",
-           "Meta", "Stats", "as_labels", "check_size", "combine", "ranked"]
+           "RATIO_MIN_CATEGORIES", "Meta", "Stats", "as_labels", "check_size", "combine",
+           "ranked"]
 
 GROUPS = ("within", "chance", "raters", "strata", "joint", "cross")
 
@@ -67,19 +75,25 @@ RANK_MIN_CATEGORIES = 128
 def ranked(form: str, ordinal: bool, groups: Iterable[str], lazy: bool = False,
            n_category: int = RANK_MIN_CATEGORIES + 1) -> str:
     """The form of a call: ``"ranks"`` (no K x K sums) for an ordinal call whose
-    statistics are alpha's only, in memory, over more than
-    :data:`RANK_MIN_CATEGORIES` categories; otherwise ``form``. Dask-backed data
-    (``lazy``) keep the ``"matrix"`` form: their partitions' sums add only when
-    each is taken under the same mid-ranks, which a partition cannot know.
+    statistics are alpha's only, over more than :data:`RANK_MIN_CATEGORIES`
+    categories; otherwise ``form``. Dask-backed data (``lazy``) take it too: their
+    partitions' sums add when each is taken under the same mid-ranks, which the graph
+    finds from every partition's counts first (:func:`..lazy.parts.ranked_meta`).
 
     Examples
     --------
     >>> ranked("matrix", True, {"within"}), ranked("matrix", True, {"within", "cross"})
     ('ranks', 'matrix')
     """
-    return "ranks" if (form == "matrix" and ordinal and not lazy
+    del lazy  # kept for callers: dask-backed data take the same forms
+    return "ranks" if (form == "matrix" and ordinal
                        and n_category > RANK_MIN_CATEGORIES
                        and set(groups) <= RANK_GROUPS) else form
+
+
+#: Above this many categories ratio alpha takes the ``"ratio"`` form (no K x K sums);
+#: up to it the ``"matrix"`` form is faster (equal numbers, to rounding).
+RATIO_MIN_CATEGORIES = 256
 
 
 #: Largest statistics table built for one call (float64 cells: 2.4 GB).
@@ -112,6 +126,13 @@ class Meta:
     #: pairable values, when the pass reads only some items (the bootstrap's chunks).
     ranks: np.ndarray | None = None
 
+    def __post_init__(self) -> None:
+        # the ratio level's "matrix" meta (the one with raw values) becomes "ratio" when
+        # only alpha's sums are asked for, over many categories: no K x K sums
+        if (self.form == "matrix" and self.values is not None
+                and self.n_category > RATIO_MIN_CATEGORIES and self.groups <= RANK_GROUPS):
+            object.__setattr__(self, "form", "ratio")
+
     def tiled(self, n: int) -> Meta:
         """This meta for ``n`` copies of its labels, one after the other
         (finalizing the columns of :func:`columns` at once, see :func:`as_labels`)."""
@@ -140,11 +161,11 @@ class Meta:
                 "cross_used": need("cross", (L, P)),
                 "cross_unpaired": need("cross", (L, P)),
             }
-        if self.form == "ranks":
+        if self.form in ("ranks", "ratio"):
             return {
                 "m_hist": (L, R, S),
                 "pairable": need("within", (L, R, S, K)),
-                "rank_o": need("within", (L, R, S)),
+                "rank_o" if self.form == "ranks" else "ratio_o": need("within", (L, R, S)),
             }
         matrix = self.form == "matrix"
         return {
@@ -235,7 +256,8 @@ def _padded_sum(name: str, a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 #: Name prefixes of the statistics with a strata axis.
-STRATA_NAMES = ("m_hist", "strata_", "pairable", "pair_diag", "pair_o", "rank_o")
+STRATA_NAMES = ("m_hist", "strata_", "pairable", "pair_diag", "pair_o", "rank_o",
+                "ratio_o")
 
 
 def combine(parts: Iterable[Stats]) -> Stats:

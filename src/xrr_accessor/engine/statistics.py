@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import InputError
-from ..kernels import accumulate, cross_pass, midranks, pairs, within
+from ..kernels import accumulate, cross_pass, midranks, pairs, ratio, within
 from ..kernels.threads import cores, in_blocks
 from .additive import Meta, Stats
 
@@ -146,7 +146,7 @@ def _accumulate(r: Rows, meta: Meta, w: np.ndarray, parallel: bool | None
                    or (_reads_rater(meta) and r.rater.size == 0)):
         raise ValueError("these Rows were built for another Meta (without the replication "
                          "or rater codes this pass reads); use rows(codes, meta).")
-    if meta.form == "ranks":
+    if meta.form in ("ranks", "ratio"):
         return _ranks(r, meta, w, parallel)
     n_cores = cores()
     if parallel is None:
@@ -164,9 +164,14 @@ def _ranks(r: Rows, meta: Meta, w: np.ndarray, parallel: bool | None
            ) -> dict[str, np.ndarray]:
     """The ``"ranks"`` form (ordinal alpha): the pairable marginals, the mid-ranks
     from them (or :attr:`Meta.ranks`, found over every item, when ``r`` holds some),
-    then the observed disagreement on the mid-ranks; two O(N) passes per label."""
+    then the observed disagreement on the mid-ranks; two O(N) passes per label. The
+    ``"ratio"`` form: the same marginals, then each item's observed disagreement on
+    the values (:func:`~..kernels.ratio.ratio_observed`)."""
     w2 = np.ascontiguousarray(w if w.ndim == 2 else w[:, None], dtype=np.float64)
     n_col = w2.shape[1]
+    shapes = meta.shapes()
+    if meta.form == "ratio":
+        return _shaped(_ratio(r, meta, w2, parallel), shapes, w.ndim)
     m_hist, pairable = rank_pairable(r, meta, w2, parallel)
     mid = meta.ranks
     if mid is None:
@@ -178,11 +183,45 @@ def _ranks(r: Rows, meta: Meta, w: np.ndarray, parallel: bool | None
     mid = np.ascontiguousarray(mid, dtype=np.float64)
     _by_labels(meta.n_label, _threads(meta, parallel), lambda lo, hi: midranks.rank_observed(
         r.offsets, r.order, r.rep, r.codes[lo:hi], w2, mid[lo:hi], meta.top, rank_o[lo:hi]))
-    out = {"m_hist": m_hist, "pairable": pairable, "rank_o": rank_o}
-    shapes = meta.shapes()
+    return _shaped({"m_hist": m_hist, "pairable": pairable, "rank_o": rank_o}, shapes,
+                   w.ndim)
+
+
+def _shaped(out: dict[str, np.ndarray], shapes: dict[str, tuple[int, ...]], ndim: int
+            ) -> dict[str, np.ndarray]:
+    """The pass's arrays as :meth:`Meta.shapes` says (a group not asked for: empty),
+    without the column axis for one weight vector (``ndim`` 1)."""
+    n_col = out["m_hist"].shape[-1]
     out = {k: v if int(np.prod(shapes[k])) else np.zeros((*shapes[k], n_col))
            for k, v in out.items()}
-    return out if w.ndim == 2 else {k: v[..., 0] for k, v in out.items()}
+    return out if ndim == 2 else {k: v[..., 0] for k, v in out.items()}
+
+
+def _ratio(r: Rows, meta: Meta, w2: np.ndarray, parallel: bool | None
+           ) -> dict[str, np.ndarray]:
+    """The ``"ratio"`` form's one pass: sums over items under any weights, so blocks
+    of labels or, with fewer labels than cores, of items run in threads and add."""
+    assert meta.values is not None
+    x = np.ascontiguousarray(np.nan_to_num(meta.values, nan=0.0), dtype=np.float64)
+    n_cores = cores()
+    if parallel is None:
+        parallel = meta.n_label >= PARALLEL_MIN_LABELS or r.n_items >= PARALLEL_MIN_ITEMS
+
+    def run(part: Rows, w: np.ndarray, lo: int, hi: int) -> dict[str, np.ndarray]:
+        m_hist = np.zeros((hi - lo, meta.n_rep, meta.top + 1, w.shape[1]))
+        pairable = np.zeros((*m_hist.shape[:3], meta.n_category, w.shape[1]))
+        ratio_o = np.zeros(m_hist.shape)
+        ratio.ratio_observed(part.offsets, part.order, part.rep, part.codes[lo:hi], w,
+                             x[lo:hi], m_hist, pairable, ratio_o)
+        return {"m_hist": m_hist, "pairable": pairable, "ratio_o": ratio_o}
+
+    if parallel and n_cores > 1 and meta.n_label < n_cores and r.n_items >= PARALLEL_MIN_ITEMS:
+        parts = in_blocks(r.n_items, lambda a, b: run(
+            r.items(a, b), np.ascontiguousarray(w2[a:b]), 0, meta.n_label), 1, n_cores)
+        return {k: sum((p[k] for p in parts[1:]), parts[0][k]) for k in parts[0]}
+    blocks = _by_labels(meta.n_label, n_cores if parallel else 1,
+                        lambda lo, hi: run(r, w2, lo, hi))
+    return {k: np.concatenate([p[k] for p in blocks]) for k in blocks[0]}
 
 
 def _threads(meta: Meta, parallel: bool | None) -> int:

@@ -19,7 +19,7 @@ from ..engine.additive import Meta, Stats
 from ..engine.draws import Draws, Sampled, draw_columns, item_keys
 from ..engine.pipeline import Codes
 from ..engine.staged import Job, Part, Staged
-from ..engine.statistics import chunk, rows
+from ..engine.statistics import chunk, rank_pairable, rows
 from ..errors import DroppedDataWarning, InputError, LevelError, collecting
 from ..kernels import accumulate
 from ..schema import Annotations, Roles, encode, read
@@ -30,8 +30,8 @@ from ..schema.roles import resolve_roles
 from ..schema.tables import distinct_text
 from ..schema.tally import Tally, present, tally
 
-__all__ = ["BOOT", "GROUP", "ORDER", "Merged", "Survey", "merge", "partition_stats", "sampled",
-           "survey"]
+__all__ = ["BOOT", "GROUP", "ORDER", "Merged", "Survey", "merge", "partition_marginals",
+           "partition_stats", "sampled", "survey"]
 
 
 #: A column :func:`.graph.by_item` adds before its shuffle: each row's place in
@@ -343,6 +343,9 @@ def partition_stats(block: Any, roles: dict[str, Any], staged: Staged, meta: Met
     items for a leave-one-out jackknife (the items of the partitions before it).
     ``reader`` reads the partition (:data:`Reader`; the default reads one table).
     """
+    if isinstance(meta, Meta) and meta.form == "ranks" and meta.ranks is None:
+        raise RuntimeError("the ranks form reached a partition without the call's mid-ranks "
+                           "(lazy.parts.ranked_meta)")  # pragma: no cover - a graph bug
     ann, place = _global(block, roles, staged, reader)
     if isinstance(meta, Job):
         if place is None:  # whole items in input order: partitions, then first seen
@@ -358,6 +361,17 @@ def partition_stats(block: Any, roles: dict[str, Any], staged: Staged, meta: Met
     arrays.update({f"{BOOT}{k}": v for k, v in boot.items()})
     arrays.update({f"{GROUP}{k}": v for k, v in (groups or {}).items()})
     return Stats(arrays)
+
+
+def partition_marginals(block: Any, roles: dict[str, Any], staged: Staged, meta: Meta | Job,
+                        boot: bool, reader: Reader | None = None) -> np.ndarray | None:
+    """The pairable values' counts (L, R, K, 1) of one partition's items, for the mid-ranks
+    of the ``"ranks"`` form (ordinal alpha; :func:`.parts.with_ranks`); None for other calls."""
+    if not isinstance(meta, Meta) or meta.form != "ranks" or boot:
+        return None
+    ann, _ = _global(block, roles, staged, reader)
+    r = rows(Codes.of(ann.item, ann.rater, ann.replication, ann.codes, len(ann.items)), meta)
+    return rank_pairable(r, meta, np.ones((r.n_items, 1)))[1][:, :, 2:].sum(axis=2)
 
 
 #: Prefixes of the replicate and jackknife-group statistics in a partition's sums.

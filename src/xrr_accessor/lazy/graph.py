@@ -38,7 +38,7 @@ from ..engine.staged import ANALYTIC_REFUSED, COMMON_REFUSED, OTHER_REFUSED, Job
 from ..errors import InputError, collecting, per_call, warn
 from ..schema import Roles
 from .blocks import Merged, Reader, merge, partition_stats, sampled, survey
-from .parts import partitions
+from .parts import maybe_ranked, partitions, ranked_meta
 
 __all__ = ["FAN_IN", "Lazy", "compute_all", "defer", "partitions"]
 
@@ -188,6 +188,7 @@ def defer(fn: Callable[..., Any], data: Any, args: tuple[Any, ...],
     kwargs = dict(kwargs)
     _refuse_now(fn, data, args, kwargs)
     boot = _bootstrap_options(fn, data, args, kwargs)
+    ranks = maybe_ranked(fn, data, args, kwargs)  # ordinal alpha: a marginals stage first
     if boot is not None:  # one seed for the partitions and the client
         kwargs["seed"] = boot[1]
     if other_of(fn, data, args, kwargs) is not None:
@@ -228,6 +229,8 @@ def defer(fn: Callable[..., Any], data: Any, args: tuple[Any, ...],
         staged = delayed(_staged_of, pure=True)(merged_)
         messages = delayed(_field, pure=True)(merged_, "messages")
         meta = delayed(_plan, pure=True)(staged, fn, args, call)
+        if ranks:
+            meta = ranked_meta(meta, again, use, staged, reader, boot is not None, FAN_IN)
         draws = None if boot is None else delayed(_draws, pure=True)(staged, meta, *boot)
         offsets = delayed(_field, pure=True)(merged_, "offsets")
         firsts = [delayed(_at, pure=True)(offsets, i) for i in range(len(again))]

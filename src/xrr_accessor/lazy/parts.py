@@ -3,20 +3,32 @@ in one: as they are when the data say so, else after a shuffle by item."""
 
 from __future__ import annotations
 
+import inspect
+from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 import pandas as pd
 import xarray as xr
 from dask.delayed import Delayed, delayed
+from dask.graph_manipulation import clone
 
+from ..coefficients import lookup
+from ..coefficients.registry import needs
+from ..engine.additive import RANK_GROUPS, Meta
+from ..engine.levels import resolve_level
+from ..engine.pipeline import MAX_MATRIX_CATEGORIES
+from ..engine.staged import Job
 from ..errors import InputError
+from ..kernels.midranks import mid_ranks
 from ..schema import Roles
 from ..schema.read import is_annotation_layout
 from ..schema.roles import resolve_roles
-from .blocks import ORDER
+from .blocks import ORDER, Reader, partition_marginals
 
-__all__ = ["by_item", "item_column", "partitions"]
+__all__ = ["by_item", "item_column", "maybe_ranked", "partitions", "ranked_meta",
+           "sum_marginals", "with_ranks"]
 
 
 def partitions(data: Any, roles: dict[str, Any], shuffle: bool = False
@@ -107,3 +119,72 @@ def _dataset(arrays: dict[Any, tuple[tuple[Any, ...], np.ndarray]], coords: dict
     return ds
 
 
+
+
+def maybe_ranked(fn: Callable[..., Any], data: Any, args: tuple[Any, ...],
+                 kwargs: dict[str, Any]) -> bool:
+    """Whether a call may take the ``"ranks"`` form (ordinal alpha), so its graph needs
+    the marginals stage of :func:`ranked_meta`: level ordinal, and a metric (if it has
+    one) whose statistics the form computes."""
+    try:
+        bound = inspect.signature(fn).bind_partial(data, *args, **kwargs)
+        level = resolve_level(bound.arguments.get("level", "nominal"))
+        metric = bound.arguments.get("metric")
+        return level.ordinal and (metric is None or set(needs(lookup(metric))) <= RANK_GROUPS)
+    except (TypeError, ValueError):
+        return False
+
+
+def ranked_meta(meta: Delayed, parts: list[Delayed], roles: dict[str, Any], staged: Delayed,
+                reader: Reader | None, boot: bool, fan_in: int = 8) -> Delayed:
+    """``meta`` with the mid-ranks of the pairable values of every partition (of the
+    ``"ranks"`` form; other metas pass through): each partition's counts (a read of
+    clones of ``parts``), added in a tree, then :func:`~.blocks.with_ranks`. The
+    statistics pass then takes every partition's sums under the same mid-ranks, so
+    they add to the in-memory sums under any partitioning."""
+    again = list(clone(*parts)) if len(parts) > 1 else [clone(parts[0])]
+    level = [delayed(partition_marginals, pure=True)(p, roles, staged, meta, boot, reader)
+             for p in again]
+    while len(level) > 1:
+        level = [delayed(sum_marginals, pure=True)(*level[i:i + fan_in])
+                 for i in range(0, len(level), fan_in)]
+    return delayed(with_ranks, pure=True)(meta, level[0], boot)
+
+
+def with_ranks(meta: Meta | Job, total: np.ndarray | None, boot: bool) -> Meta | Job:
+    """``meta`` of the ``"ranks"`` form with the mid-ranks of the pairable counts ``total``
+    summed over every partition, so each partition's sums add exactly. With a bootstrap
+    (``boot``: each replicate needs its own mid-ranks) the ``"matrix"`` form instead, up to
+    :data:`~..engine.pipeline.MAX_MATRIX_CATEGORIES` categories.
+
+    Examples
+    --------
+    >>> meta = Meta(1, 1, 2, 3, (3,), "ranks", frozenset({"within"}))
+    >>> with_ranks(meta, np.array([[[[2.0], [0.0], [2.0]]]]), False).ranks[0, 0, :, 0]
+    array([1., 2., 3.])
+    >>> with_ranks(meta, None, True).form
+    'matrix'
+    """
+    if not isinstance(meta, Meta) or meta.form != "ranks":
+        return meta
+    if not boot:
+        assert total is not None
+        return replace(meta, ranks=mid_ranks(total))
+    if meta.n_category > MAX_MATRIX_CATEGORIES:
+        raise InputError(
+            f"the bootstrap of ordinal alpha over {meta.n_category:,} categories reads every "
+            "replicate's mid-ranks, which dask-backed data do not give here; load the data "
+            "(.compute()) for ci=, or leave ci= out (the estimate itself runs on dask).")
+    return replace(meta, form="matrix")
+
+
+def sum_marginals(*parts: np.ndarray | None) -> np.ndarray | None:
+    """The sum of :func:`~.blocks.partition_marginals` (None: not the ranks form).
+
+    Examples
+    --------
+    >>> sum_marginals(None, np.ones(2), np.ones(2)).tolist(), sum_marginals(None)
+    ([2.0, 2.0], None)
+    """
+    kept = [p for p in parts if p is not None]
+    return sum(kept[1:], kept[0]) if kept else None
