@@ -45,6 +45,7 @@ tables, Light's kappa) and ``cross`` (replication pairs, kappa_x).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 
@@ -271,7 +272,7 @@ def combine(parts: Iterable[Stats]) -> Stats:
 
 def check_size(meta: Meta, where: Callable[[], str]) -> None:
     """Refuse, with the way out, statistics too large for memory."""
-    cells = sum(int(np.prod(s)) for s in meta.shapes().values())
+    cells = sum(math.prod(s) for s in meta.shapes().values())  # ints: no numpy per shape
     if cells <= MAX_STAT_CELLS:
         return
     k = meta.n_category

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any
 
@@ -230,7 +231,7 @@ def encode(tables: Sequence[Table], ordinal: bool = False,
     elif first.replication is not None:
         rep_codes, reps = _sorted(first.replication)
     else:
-        rep_codes, reps = np.zeros(len(first.item), dtype=np.int64), pd.Index([0])
+        rep_codes, reps = np.zeros(len(first.item), dtype=np.int64), pd.RangeIndex(1)
     n_rows = int(offsets[-1])
     every_row = len(tables) == 1 and all(
         isinstance(rows, slice) for rows, _ in first.labels.values())
@@ -283,7 +284,7 @@ def encode(tables: Sequence[Table], ordinal: bool = False,
         items=items,
         raters=raters,
         replications=pd.Index(reps, name="replication"),
-        labels=pd.Index(names, name="label"),
+        labels=_label_index(names),
         categories=tuple(cats_all),
         has_label=first.has_label,
         has_replication=has_rep or len(tables) > 1,
@@ -300,6 +301,21 @@ def encode(tables: Sequence[Table], ordinal: bool = False,
             for t in tables
         ),
     )
+
+
+@functools.lru_cache(maxsize=64)
+def _cached_labels(names: tuple[Hashable, ...], types: tuple[type, ...]) -> pd.Index:
+    return pd.Index(list(names), name="label")  # types: 1 and True are equal keys
+
+
+def _label_index(names: list[Hashable]) -> pd.Index:
+    """``pd.Index(names, name="label")``: built once per set of names (an index of text
+    is an Arrow array in pandas 3, tens of microseconds a call), a new object each call
+    (a caller may rename its result's index)."""
+    try:
+        return _cached_labels(tuple(names), tuple(map(type, names))).copy()
+    except TypeError:  # pragma: no cover - labels are dict keys, so hashable
+        return pd.Index(names, name="label")
 
 
 def _namer(rows: np.ndarray | slice, item_codes: np.ndarray, items: pd.Index,

@@ -70,7 +70,8 @@ def _integer_ids(values: Any) -> Ids | None:
     if arr is None or not isinstance(arr, np.dtype) or arr.kind not in "iu" or (
             arr.kind == "u" and arr.itemsize == 8):
         return None
-    ints = np.asarray(values).astype(np.int64, copy=False)
+    raw = values.to_numpy() if isinstance(values, pd.Series) else np.asarray(values)
+    ints = raw.astype(np.int64, copy=False)
     codes = np.empty(len(ints), dtype=np.int64)
     ok, uniques = first_seen_codes(ints, max(1024, 4 * len(ints)), codes)
     if not ok:
