@@ -21,8 +21,8 @@ import venv
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-SCRIPTS = ["bench_core.py", "bench_bootstrap.py", "bench_scaling.py", "bench_diagnostics.py",
-           "bench_polars.py", "bench_dask_split.py", "bench_models.py"]
+SCRIPTS = ["bench_core.py", "bench_speed.py", "bench_bootstrap.py", "bench_scaling.py",
+           "bench_diagnostics.py", "bench_polars.py", "bench_dask_split.py", "bench_models.py"]
 
 
 def irrcac_python() -> str | None:

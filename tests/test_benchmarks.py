@@ -40,3 +40,31 @@ def test_models_benchmark_runs_and_equals_its_naive_peer():
     row = next(line for line in md.splitlines() if line.startswith("| alt_test, 200 humans"))
     assert row.rstrip(" |").endswith("yes")  # the same winning rates and advantage
     assert "plan_alt_test" in md and "ci=0.95" in md
+
+
+def test_speed_benchmark_rows_say_what_their_columns_claim():
+    """bench_speed.py: each row's median, range and ratio are those of its timings, and a
+    quick run covers every coefficient family against its peer (both sides agreeing)."""
+    import re
+    import statistics
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_speed.py"
+    module = runpy.run_path(str(path))
+    row = {"benchmark": "x", "shape": "s", "layout": "long DataFrame",
+           "ours": [0.002, 0.001, 0.004], "peer": "p", "theirs": [0.010, 0.006, 0.008]}
+    cells = [c.strip() for c in module["_line"](row).strip("|").split("|")]
+    assert cells[3] == "2.00 ms (1.00-4.00)"  # the median of the three runs, their range
+    assert cells[5] == "8.00 ms (6.00-10.00)"
+    assert cells[6] == f"**{statistics.median([10, 6, 8]) / 2:.1f}x**"  # medians' ratio
+    slow = dict(row, theirs=[0.001, 0.001, 0.001])
+    assert module["_line"](slow).endswith("| 0.50x (slower) |")
+    md = module["main"](["--quick"])
+    header = md.splitlines()[0]
+    assert "median (range)" in header and "speed-up (peer / ours, medians)" in header
+    found = {line.split("|")[1].strip() for line in md.splitlines()[2:] if line.startswith("|")}
+    for name in ("alpha, nominal", "alpha, ordinal", "alpha, interval", "Cohen's kappa",
+                 "Fleiss' kappa", "ICC, all six forms", "alpha, masi (label sets)",
+                 "item_disagreement (interval), whole table",
+                 "alpha, ordinal, many distinct values"):
+        assert name in found, name
+    assert re.search(r"\| polars \|", md) and re.search(r"\| DataArray \|", md)
