@@ -135,7 +135,7 @@ def expected_notes(caught: list[tuple[type[Warning], str]], table: Any
     undefined for has one rater (a model, a gold label: the page's stability column
     says so)."""
     irr = table.estimates["irr"]
-    raters = tally_of(table.result.ann).rated_raters
+    raters = table.tally.rated_raters
     undefined = np.argwhere(~np.isfinite(irr.value))
     if not len(undefined) or (raters[undefined[:, 1]] > 1).any():
         return caught

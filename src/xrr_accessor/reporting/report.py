@@ -30,7 +30,7 @@ from ..engine.pipeline import kind_of
 from ..engine.results import pair_index
 from ..errors import InputError, XRRWarning, collecting, warn
 from ..lazy import deferrable
-from ..schema.tally import tally_of
+from ..schema.tally import Tally
 from ..textsafe import csv_safe, json_value, markdown_cell
 from ..uncertainty.orchestration import Uncertainty
 from .cells import TITLES, cell_names, number
@@ -369,7 +369,7 @@ def report(
 
             parts = pool_parts(data, level, uncertainty, 1 if min_items is None else
                                min_items, roles,
-                               int(tally_of(table.result.ann).rated_raters.max(initial=0)))
+                               int(table.tally.rated_raters.max(initial=0)))
     if models:  # a model with one rater has no IRR: the page says so, no warning
         from .models_table import expected_notes
 
@@ -382,7 +382,7 @@ def report(
     names = list(ann.replications) if ann.has_replication else ["all"]
     pairs = pair_index(ann, table.result.pairs)
     attrs = {**table.attrs, "reference": table.attrs.get("reference"),
-             "replications": _pools(ann, names), "notes": notes}
+             "replications": _pools(table.tally, names), "notes": notes}
     if table.pooled is not None and len(ann.labels) >= 2:
         parts["pooled"] = pooled_frame(table.pooled, names, pairs, len(ann.labels))
     if "agreement" in parts:
@@ -393,8 +393,7 @@ def report(
     return Report(frame, attrs, **parts)
 
 
-def _pools(ann: Any, names: list[Any]) -> dict[str, dict[str, int]]:
-    """Items, raters and annotation rows of each replication (any label)."""
-    t = tally_of(ann)
+def _pools(t: Tally, names: list[Any]) -> dict[str, dict[str, int]]:
+    """Items, raters and annotation rows of each replication (any label), from its counts."""
     return {str(name): {"items": int(t.items[r]), "raters": int(t.raters[r]),
                         "rows": int(t.rows[r])} for r, name in enumerate(names)}

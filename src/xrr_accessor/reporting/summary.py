@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -18,7 +18,7 @@ from ..engine.staged import COMMON_REFUSED
 from ..errors import InputError, UndefinedWarning, per_call, warn
 from ..lazy import deferrable
 from ..schema import Annotations
-from ..schema.tally import tally_of
+from ..schema.tally import Tally, tally_of
 from ..uncertainty.intervals import limits, standard_error
 from ..uncertainty.orchestration import Uncertainty, evaluate
 from ..uncertainty.resample import Target
@@ -127,6 +127,17 @@ class XrrTable:
     #: interval from the same replicates ((cells, 4): :data:`QUANTITIES`, NaN where
     #: a label's estimate is NaN), else None.
     pooled: dict[str, np.ndarray] | None = None
+    #: The counts of ``result.ann`` once made (see :attr:`tally`).
+    counted: Tally | None = field(default=None, repr=False)
+
+    @property
+    def tally(self) -> Tally:
+        """The counts of ``result.ann`` (:func:`~xrr_accessor.schema.tally.tally_of`),
+        made on first use and kept: the choice of IRR, the report's pools and its
+        tidy frame read the same counts."""
+        if self.counted is None:
+            self.counted = tally_of(self.result.ann)
+        return self.counted
 
 
 @per_call
@@ -202,8 +213,10 @@ def compute(data: Any, other: Any, irr: str | None, level: Any, reference: Any,
     ann, lvl = known if known is not None else canonical(data, other, level=level, **roles)
     if items == "common":
         ann = common_items(ann)
+    counted = None  # the counts, when made here: kept for the report (XrrTable.tally)
     if irr is None:
-        irr = "cohen" if _most_raters(ann) <= 2 else "alpha"
+        counted = tally_of(ann)
+        irr = "cohen" if _most_raters(counted) <= 2 else "alpha"
     rel = normalizing(irr)
     kx = lookup("kappa_x", kind="cross")
     norm = lookup("normalized_kappa_x", kind="cross")
@@ -224,15 +237,15 @@ def compute(data: Any, other: Any, irr: str | None, level: Any, reference: Any,
         attrs["reference"] = reference
     attrs.update(found.settings)
     values = {k: e.value for k, e in estimates.items()}
-    reps = found.replicates
+    reps, pooled = found.replicates, None
     if reps is not None:
         values = {k: np.stack([found.intervals[k][q] for q in QUANTITIES], axis=-1)
                   for k in values}
         pooled = {k: _pooled(values[k][..., 0], reps.boot[k],
                              None if reps.jack is None else reps.jack[k], attrs["ci"],
                              uncertainty.interval) for k in values}
-        return XrrTable(result, estimates, values, attrs, ref, pooled)
-    return XrrTable(result, estimates, values, attrs, ref)
+    return XrrTable(result, estimates, values, attrs, ref, pooled,
+                    counted if result.ann is ann else None)
 
 
 def _pooled(est: np.ndarray, boot: np.ndarray, jack: np.ndarray | None, level: float,
@@ -251,9 +264,9 @@ def _pooled(est: np.ndarray, boot: np.ndarray, jack: np.ndarray | None, level: f
     return out
 
 
-def _most_raters(ann: Annotations) -> int:
+def _most_raters(counted: Tally) -> int:
     """The most raters with an annotation in one replication (any label)."""
-    return int(tally_of(ann).rated_raters.max(initial=0))
+    return int(counted.rated_raters.max(initial=0))
 
 
 def _frame(value: np.ndarray, labels: pd.Index, cells: pd.MultiIndex) -> pd.DataFrame:

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pandas as pd
 
 from ..engine.results import pair_index
-from ..schema.tally import tally_of
 from .agreement import interpret
 from .summary import QUANTITIES, XrrTable
 
@@ -23,10 +24,10 @@ def tidy(table: XrrTable, sort_by: str | None = None) -> pd.DataFrame:
     ann = table.result.ann
     names = list(ann.replications) if ann.has_replication else ["all"]
     pairs = pair_index(ann, table.result.pairs)
-    n_ann = tally_of(ann).annotations  # (L, R)
+    n_ann = table.tally.annotations  # (L, R)
     a, b = table.result.pairs[:, 0], table.result.pairs[:, 1]
     ref_name = "both" if table.reference is None else str(ann.replications[table.reference])
-    blocks = []
+    blocks, positions = [], []  # the frame's blocks; the label (position) of each row
     for stat in STATISTICS:
         est = table.estimates[stat if stat != "normalized" else "kappa_x"]
         cells = (list(zip(names, [np.nan] * len(names), strict=True))
@@ -34,34 +35,36 @@ def tidy(table: XrrTable, sort_by: str | None = None) -> pd.DataFrame:
         n_cell = n_ann if stat == "irr" else n_ann[:, a] + n_ann[:, b]
         value = table.values[stat]
         L, C = value.shape[:2]
-        block = pd.DataFrame({
+        columns: dict[str, Any] = {
             "label": np.repeat(np.asarray(ann.labels, dtype=object), C),
             "statistic": stat,
             "replication": [c[0] for c in cells] * L,
             "replication_other": pd.Series([c[1] for c in cells] * L, dtype=object),
-        })
+        }
         if value.ndim == 3:
-            for j, q in enumerate(QUANTITIES):
-                block[q] = value[..., j].reshape(-1)
+            columns.update((q, value[..., j].reshape(-1)) for j, q in enumerate(QUANTITIES))
         else:
-            block["estimate"] = value.reshape(-1)
-        block["n_items"] = est.counts["n_items"].reshape(-1)
-        block["n_annotations"] = n_cell.reshape(-1)
-        block["n_unpairable"] = est.counts["n_unpairable"].reshape(-1)
+            columns["estimate"] = value.reshape(-1)
+        columns.update(n_items=est.counts["n_items"].reshape(-1),
+                       n_annotations=n_cell.reshape(-1),
+                       n_unpairable=est.counts["n_unpairable"].reshape(-1))
+        block = pd.DataFrame(columns)  # one construction: no column added one by one
         block["band"] = (interpret(block["estimate"]) if stat != "normalized"
                          else np.nan)
         block["reference"] = ref_name if stat == "normalized" else np.nan
         blocks.append(block)
+        positions.append(np.repeat(np.arange(L), C))
     frame = pd.concat(blocks, ignore_index=True)
-    order = {s: k for k, s in enumerate(STATISTICS)}
-    labels = list(ann.labels)
+    rank = np.arange(len(ann.labels))  # of each label (by position): the data's order
     if sort_by is not None:
         means = frame[frame["statistic"] == sort_by].groupby("label", sort=False)[
             "estimate"].mean()
-        labels = list(means.sort_values(ascending=False, na_position="last").index)
-    rank = {lab: k for k, lab in enumerate(labels)}
-    frame = frame.sort_values(["label", "statistic"], key=lambda s: s.map(
-        rank if s.name == "label" else order), kind="stable", ignore_index=True)
-    for col in ("n_items", "n_annotations", "n_unpairable"):
-        frame[col] = frame[col].astype("int64")
-    return frame
+        ranked = means.sort_values(ascending=False, na_position="last").index
+        rank += len(ranked)  # a label without a row of sort_by (no pair): last, in order
+        rank[pd.Index(ann.labels).get_indexer(ranked)] = np.arange(len(ranked))
+    # labels by rank, then statistics in STATISTICS' order, cells as computed: the
+    # blocks are in that order already, so a stable sort by label rank is enough
+    order = np.argsort(rank[np.concatenate(positions)], kind="stable")
+    frame = frame.take(order).reset_index(drop=True)
+    return frame.astype({col: "int64" for col in ("n_items", "n_annotations",
+                                                  "n_unpairable")})

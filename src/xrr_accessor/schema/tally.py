@@ -14,6 +14,8 @@ from typing import Any
 
 import numpy as np
 
+from ..kernels.counting import label_counts
+
 __all__ = ["Tally", "present", "tally", "tally_of"]
 
 
@@ -68,11 +70,9 @@ def tally(ann: Any) -> Tally:
     """
     n_rep = len(ann.replications)
     rep = ann.replication
-    annotations = (np.stack([np.bincount(rep[row >= 0], minlength=n_rep) for row in ann.codes])
-                   if len(ann.codes) else np.zeros((0, n_rep), dtype=np.int64))
-    rated = (ann.codes >= 0).any(axis=0) if len(ann.codes) else np.zeros(len(rep), dtype=bool)
+    annotations, rated = label_counts(ann.codes, rep, n_rep)  # one pass over every label
     return Tally(
-        annotations=annotations.astype(np.int64),
+        annotations=annotations,
         rows=np.bincount(rep, minlength=n_rep).astype(np.int64),
         items=_distinct(ann.item, rep, n_rep, len(ann.items)),
         raters=_distinct(ann.rater, rep, n_rep, len(ann.raters)),
