@@ -47,11 +47,50 @@ def _stack(obj: pd.Series | pd.DataFrame) -> pd.Series:
     return obj
 
 
+def _by_form(result: Any) -> bool:
+    """Whether ``result`` has an axis of ICC forms (``form="all"``): a column per form
+    (a row per cell), or one cell's Series over the forms."""
+    axis = result.columns if isinstance(result, pd.DataFrame) else result.index
+    return result.attrs.get("form") == "all" and axis.name == "form"
+
+
+def _form_counts(result: Any, value: Any) -> pd.Series:
+    """A count of ``form="all"``, kept per cell as the result of one form keeps it (a
+    number for one cell; by label, or a {replication: {label: n}} dict), one value per
+    (cell, form) of the stacked result: every form of a cell has the same count.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> r = pd.DataFrame([[0.5, 0.75]], columns=pd.Index(["ICC1", "ICC1k"], name="form"),
+    ...                  index=pd.MultiIndex.from_tuples([("joy", "A")],
+    ...                                                  names=["label", "replication"]))
+    >>> r.attrs = {"form": "all", "n_items": {"A": {"joy": 12}}}
+    >>> _form_counts(r, r.attrs["n_items"]).tolist()
+    [12, 12]
+    """
+    stacked = _stack(result)
+    if not isinstance(value, dict):  # one cell: the Series over the forms
+        return pd.Series(value, index=stacked.index)
+    nested = any(isinstance(v, dict) for v in value.values())
+    per_cell = _stack(pd.DataFrame(value)) if nested else pd.Series(value)
+    cells = stacked.index.droplevel("form")
+    return pd.Series(per_cell.reindex(cells).to_numpy(), index=stacked.index)
+
+
 def _counts(result: Any) -> dict[str, pd.Series]:
-    """The counts an unlabeled-table result keeps in ``attrs`` (dicts shaped like it)."""
+    """The counts an unlabeled-table result keeps in ``attrs`` (dicts shaped like it;
+    with ``form="all"``, shaped like its cells: :func:`_form_counts`)."""
     out = {}
+    forms = _by_form(result)
     for key, value in result.attrs.items():
-        if not (key.startswith("n_") and isinstance(value, dict)):
+        if not key.startswith("n_"):
+            continue
+        one_cell = isinstance(result, pd.Series) and isinstance(value, int | np.integer)
+        if forms and (isinstance(value, dict) or one_cell):
+            out[key] = _form_counts(result, value)
+            continue
+        if not isinstance(value, dict):
             continue
         if isinstance(result, pd.DataFrame):
             shaped = pd.DataFrame(value).reindex(index=result.index, columns=result.columns)
@@ -89,6 +128,10 @@ def records(result: Any, statistic: str, label: str, cell: str = "replication") 
                 frame[key] = value
     elif isinstance(result, pd.DataFrame) and "estimate" in result.columns:
         frame = result.reset_index()
+        if result.index.name == "form" and result.attrs.get("form") == "all":
+            for key, value in result.attrs.items():  # one cell's forms: counts in attrs
+                if key.startswith("n_") and isinstance(value, int | np.integer):
+                    frame[key] = value
     else:
         stacked = _stack(result)
         frame = stacked.rename("estimate").to_frame()
