@@ -28,8 +28,9 @@ import os, sys
 import xrr_accessor as xa
 from xrr_accessor.datasets import simulate
 df = simulate(n_items=60, labels=["joy"], pools=["A"], seed=1)
+value = float(xa.irr(df).iloc[0, 0])  # the first call imports numba and the kernels
 print(os.environ.get("NUMBA_CACHE_DIR", ""))
-print(repr(float(xa.irr(df).iloc[0, 0])))
+print(repr(value))
 """
 
 
