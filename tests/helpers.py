@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -11,6 +12,17 @@ import pandas as pd
 from hypothesis import strategies as st
 
 from xrr_accessor.errors import UndefinedWarning, XRRWarning
+
+#: Set (e.g. ``XRR_THOROUGH=1``): the costliest property tests draw many more examples. The
+#: README's test command runs the quick counts; .ci/run runs those tests again with it set,
+#: in a step of its own after the suite (outside the suite's five minutes).
+THOROUGH = bool(os.environ.get("XRR_THOROUGH"))
+
+
+def examples(quick: int, thorough: int) -> int:
+    """``max_examples`` of a costly property test: ``thorough`` under XRR_THOROUGH."""
+    return thorough if THOROUGH else quick
+
 
 #: category values used for numeric levels: unevenly spaced, including 0
 NUMERIC_CATEGORIES = np.array([0.0, 1.0, 2.5, 3.0, 7.0, 10.0])

@@ -23,6 +23,7 @@ from xrr_accessor.models.decide import benjamini_yekutieli, t_test_less
 
 import naive
 import naive_models as nm
+from helpers import examples
 
 DATA = Path(__file__).parent / "data"
 
@@ -111,7 +112,7 @@ SCORES = {  # level -> (alignment the call takes, the naive score)
 }
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(15, 100), deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), level=st.sampled_from(
     ["nominal", "interval", "ordinal", "ratio", "custom"]),
        n_humans=st.integers(2, 7), n_cand=st.integers(1, 3), k=st.integers(1, 5),

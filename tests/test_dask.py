@@ -23,6 +23,8 @@ import xrr_accessor as xrr
 from xrr_accessor.errors import DroppedDataWarning, InputError, LevelError, UndefinedWarning
 from xrr_accessor.lazy.graph import compute_all
 
+from helpers import examples
+
 dask = pytest.importorskip("dask")
 dd = pytest.importorskip("dask.dataframe")
 
@@ -263,7 +265,8 @@ def _outcome(fn):
         return (type(exc), str(exc))
 
 
-@settings(max_examples=6, deadline=None, phases=[Phase.explicit, Phase.generate])
+@settings(max_examples=examples(3, 12), deadline=None,
+          phases=[Phase.explicit, Phase.generate])
 @given(seed=st.integers(0, 10_000), parts=st.integers(2, 6), raters=st.integers(2, 5),
        missing=st.floats(0.0, 0.4))
 def test_split_items_equal_memory_for_every_registry_entry(seed: int, parts: int,

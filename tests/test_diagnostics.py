@@ -24,7 +24,7 @@ import xrr_accessor as xrr
 from xrr_accessor.datasets import LabelSpec, simulate_replications
 from xrr_accessor.errors import InputError, LevelError, UndefinedWarning
 
-from helpers import annotation_frames, assert_close_or_both_nan, quietly
+from helpers import annotation_frames, assert_close_or_both_nan, examples, quietly
 from naive import alpha as naive_alpha
 from naive import d_ordinal, distance
 from naive import kappa_x as naive_kappa_x
@@ -356,6 +356,7 @@ def test_many_labels_and_pools():
         assert out.loc[("awe", "B", item), "disagreement"] == pytest.approx(want)
 
 
+@settings(max_examples=examples(20, 200), deadline=None)
 @given(df=annotation_frames(max_items=8, max_raters=4, max_reps=2, min_reps=2),
        seed=st.integers(0, 2**16))
 def test_missing_values_are_absent_annotations(df, seed):
