@@ -32,6 +32,14 @@ def test_the_first_call_imports_what_it_needs() -> None:
     assert _run(code) == "1.0 True"
 
 
+def test_subpackages_are_attributes_on_first_use_in_a_fresh_process() -> None:
+    code = ("import sys, xrr_accessor as xa\n"
+            "print('xrr_accessor.coefficients' in sys.modules,"
+            " xa.coefficients.lookup('alpha').name, xa.models.alt_test.__name__,"
+            " xa.io.__name__, xa.datasets.__name__)")
+    assert _run(code) == "False alpha alt_test xrr_accessor.io xrr_accessor.datasets"
+
+
 def test_every_public_name_resolves_and_is_listed() -> None:
     for name in xrr_accessor.__all__:
         obj = getattr(xrr_accessor, name)

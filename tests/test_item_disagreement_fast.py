@@ -231,3 +231,9 @@ def test_many_small_items_equal_pandas(seed, pools, strings, scale):
 def test_many_distinct_d_equal_pandas(pools):
     """Continuous ratings: more than DISTINCT values of D, the sort-and-gather route."""
     _check(_frame(np.random.default_rng(pools), 2500, 0, pools, False), pools)
+
+
+def test_the_placing_kernels_use_the_rankings_distinct_limit() -> None:
+    from xrr_accessor.kernels import placing
+
+    assert placing.DISTINCT == DISTINCT  # each module keeps its own (numba's cache)

@@ -38,12 +38,36 @@ def test_a_lone_free_text_column_is_refused_by_name() -> None:
         xa.irr(df)
 
 
+@pytest.mark.parametrize("roles", [{"labels": ["joy", "joy"]}, {"value": ["joy", "joy"]}])
+def test_a_label_column_named_twice_is_refused_by_name(roles: dict) -> None:
+    df = pd.DataFrame({"item": [1, 1, 2, 2], "rater": [1, 2, 1, 2], "joy": [1, 1, 0, 1]})
+    with pytest.raises(RoleError, match="'joy' is named more than once"):
+        xa.irr(df, **roles)
+
+
+def test_renaming_a_results_label_index_does_not_reach_the_next_call() -> None:
+    df = pd.DataFrame({"item": [1, 1, 2, 2], "rater": [1, 2, 1, 2], "joy": [1, 1, 0, 1],
+                       "awe": [0, 1, 1, 1]})
+    first = xa.irr(df)
+    first.index.name = "renamed"
+    assert xa.irr(df).index.name == "label"
+
+
 def test_an_index_that_is_not_0_to_n_gives_the_result_of_a_reset_one() -> None:
     df = _frame()
     want = xa.irr(df.reset_index(drop=True), level="ordinal")
     for got in (xa.irr(df, level="ordinal"), xa.irr(df.set_index(df.index + 7), level="ordinal")):
         pd.testing.assert_series_equal(got, want, rtol=0, atol=1e-15)
         assert got.attrs == want.attrs
+
+
+def test_a_dataset_whose_only_dask_variable_is_a_coordinate_is_lazy() -> None:
+    da = pytest.importorskip("dask.array")
+    from xrr_accessor.lazy import is_lazy
+
+    ds = xr.Dataset({"v": (("item", "rater"), np.zeros((3, 2)))},
+                    coords={"w": ("item", da.zeros(3, chunks=1))})
+    assert is_lazy(ds) and is_lazy(ds["v"]) and not is_lazy(ds.compute())
 
 
 def test_xarray_results_keep_every_coordinate_and_count() -> None:
@@ -63,3 +87,24 @@ def test_xarray_results_keep_every_coordinate_and_count() -> None:
     assert pairs.dims == ("label", "pair")
     assert set(pairs.indexes["pair"].names) == {"replication", "replication_other"}
     assert "n_items" in pairs.coords
+
+
+def test_the_icc_reads_one_continuous_label_as_numbers_and_gives_the_factorized_result() -> None:
+    from xrr_accessor.coefficients import lookup
+    from xrr_accessor.engine.pipeline import run
+    from xrr_accessor.schema.encode import NUMBERS
+
+    rng = np.random.default_rng(3)
+    df = pd.DataFrame({"item": np.repeat(np.arange(30), 3), "rater": np.tile(np.arange(3), 30),
+                       "score": rng.normal(size=90).round(3)})
+    icc, alpha = lookup("icc"), lookup("alpha")
+    numbers = run(df, [icc], level="interval")  # as irr(metric="icc") runs it
+    assert numbers.ann.categories[0].name == NUMBERS  # not factorized
+    factorized = run(df, [icc], ann=run(df, [alpha], level="interval").ann,
+                     lvl=numbers.level)
+    assert factorized.ann.categories[0].name != NUMBERS
+    for form in ("1,1", "2,1", "3,k"):
+        assert numbers.estimate(icc, form=form).value == pytest.approx(
+            factorized.estimate(icc, form=form).value, rel=1e-12)
+    two = run(df.assign(other=df["score"] * 2), [icc], level="interval")  # factorized
+    assert all(c.name != NUMBERS for c in two.ann.categories)

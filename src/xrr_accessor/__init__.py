@@ -125,13 +125,14 @@ register()
 
 def __getattr__(name: str) -> object:
     import importlib
+    import importlib.util
 
     if name in _WHERE:
         value = getattr(importlib.import_module(_WHERE[name], __name__), name)
         globals()[name] = value  # looked up once
         return value
-    if name in ("datasets", "io"):  # submodules imported on first use (a faster import)
-        return importlib.import_module(f".{name}", __name__)
+    if not name.startswith("_") and importlib.util.find_spec(f"{__name__}.{name}"):  # as
+        return importlib.import_module(f".{name}", __name__)  # a submodule, on first use
     raise AttributeError(f"module 'xrr_accessor' has no attribute {name!r}")
 
 

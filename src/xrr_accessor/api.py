@@ -84,9 +84,9 @@ def irr(
         the six from one pass, along a ``form`` dimension named like pingouin's
         table (ICC1, ICC2, ICC3, ICC1k, ICC2k, ICC3k; a Series over the forms
         for one cell, a column per form otherwise; with ``ci``, a row per form
-        and its F-based limits). Intervals are F-based; the ICC needs every
-        rater on every item (a label with an item lacking a rating is NaN, with
-        a warning saying how many).
+        and its limits). Intervals are F-based unless ``method="bootstrap"``;
+        the ICC needs every rater on every item (a label with an item lacking a
+        rating is NaN, with a warning saying how many).
     method : {"analytic", "bootstrap"}, optional
         How the interval of ``ci`` is computed (default: analytic where it
         exists). The bootstrap resamples items, each with all its ratings.

@@ -246,7 +246,7 @@ def parser() -> argparse.ArgumentParser:
                           "kappas and AC2, instead of --level")
     one.add_argument("--form", metavar="FORM",
                      help=f"ICC form with --metric icc: {', '.join(FORMS)} (default 2,1; "
-                          "also ICC(2,1), ICC2k)")
+                          "also ICC(2,1), ICC2k), or 'all' for the six")
 
     cross = sub.add_parser("cross-kappa", parents=[files, level, boot, shown],
                            help="kappa_x between replications (two files, or a "

@@ -16,9 +16,10 @@ label are one number, each item's weight is added to its pattern's counter, and
 the per-item body runs once per pattern; every term added is then a whole number
 or a half, so every partial sum is exact in float64, in any order: the same
 numbers. The route is chosen in Python (patterns from :data:`PATTERNS_FROM`
-codes), so each route's kernels compile on first use only (and no compiled
-kernel calls another module's: numba renews a kernel's cache when its own file
-changes, not when a callee's does).
+codes), so each route's kernels compile on first use only (and the pattern
+kernels sit in their own module, called from Python, not from a compiled kernel
+here: numba renews a kernel's cache when its own file changes, not when a callee's
+does).
 """
 
 from __future__ import annotations

@@ -7,8 +7,9 @@ alpha on the values M: :func:`rank_marginals` counts the pairable values of
 each (label, replication) (``m_hist`` and ``pairable`` as the other passes),
 :func:`mid_ranks` turns the counts into M (a length-K table), and
 :func:`rank_observed` sums each item's observed disagreement on M:
-2 (m sum d^2 - (sum d)^2) / (m - 1) with d = M - M_first (exact for whole
-weights: mid-ranks are half-integers). The expected disagreement needs the
+2 (m sum d^2 - (sum d)^2) / (m - 1) with d = M - M_first (the sums exact for
+whole weights: mid-ranks are half-integers; the division by m - 1 rounds, so alpha
+equals the matrix form to about 1e-14, not to the last bit). The expected disagreement needs the
 marginals only (:func:`expected_ranks`).
 
 Every array carries a last axis of C weight columns (one for a plain pass, C

@@ -21,14 +21,19 @@ import numpy as np
 from numba import njit
 
 from . import threads
-from .ranking import DISTINCT
 
-__all__ = ["place_rows", "ranked_rows", "row_places"]
+__all__ = ["DISTINCT", "place_rows", "ranked_rows", "row_places"]
+
+#: The most distinct scores the rows are placed for, as :data:`.ranking.DISTINCT` (a test
+#: checks they are equal). Defined here, not imported: a compiled kernel keeps the value
+#: it was compiled with, and numba renews its cache only when this file changes.
+DISTINCT = 1024
 
 _JIT: dict[str, Any] = {"cache": True, "nogil": True, "fastmath": False}
 
 _SLOT_BITS = 12
 _SLOTS = 1 << _SLOT_BITS  # open-addressing table of 4 * DISTINCT: at most a quarter full
+assert 4 * DISTINCT <= _SLOTS  # else the probe loop could find no empty slot
 
 
 @njit(**_JIT)

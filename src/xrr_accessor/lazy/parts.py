@@ -124,14 +124,30 @@ def _dataset(arrays: dict[Any, tuple[tuple[Any, ...], np.ndarray]], coords: dict
 def maybe_ranked(fn: Callable[..., Any], data: Any, args: tuple[Any, ...],
                  kwargs: dict[str, Any]) -> bool:
     """Whether a call may take the ``"ranks"`` form (ordinal alpha), so its graph needs
-    the marginals stage of :func:`ranked_meta`: level ordinal, and a metric (if it has
-    one) whose statistics the form computes."""
+    the marginals stage of :func:`ranked_meta` (another read of every partition): level
+    ordinal, and a ``metric`` (its default included) whose statistics the form computes.
+    Functions without a metric (kappa_x, reports, item tables) never take the form.
+
+    Examples
+    --------
+    >>> from xrr_accessor import api
+    >>> maybe_ranked(api.irr, None, (), {"level": "ordinal"})
+    True
+    >>> maybe_ranked(api.irr, None, (), {"level": "ordinal", "metric": "cohen"})
+    False
+    >>> maybe_ranked(api.cross_kappa, None, (), {"level": "ordinal"})
+    False
+    """
     try:
-        bound = inspect.signature(fn).bind_partial(data, *args, **kwargs)
+        signature = inspect.signature(fn)
+        if "metric" not in signature.parameters:
+            return False
+        bound = signature.bind_partial(data, *args, **kwargs)
+        bound.apply_defaults()
         level = resolve_level(bound.arguments.get("level", "nominal"))
-        metric = bound.arguments.get("metric")
-        return level.ordinal and (metric is None or set(needs(lookup(metric))) <= RANK_GROUPS)
-    except (TypeError, ValueError):
+        metric = bound.arguments["metric"]
+        return level.ordinal and set(needs(lookup(metric))) <= RANK_GROUPS
+    except (TypeError, ValueError, KeyError):
         return False
 
 

@@ -208,8 +208,10 @@ def encode(tables: Sequence[Table], ordinal: bool = False,
     in two tables is the same item. Categories of a label are the union over
     tables. With ``ordinal=True`` every label must have an order (numbers,
     an ordered Categorical, or ``categories=``). With ``numbers=True`` (a call
-    reading the ratings only as numbers: the ICC) continuous ratings are not
-    factorized (see :func:`label_categories`). The label columns of numbers
+    reading the ratings only as numbers: the ICC) the continuous ratings of a single
+    label are not factorized (see :func:`label_categories`; with several labels each
+    would have as many categories as rows, and the values table of every label would be
+    labels x rows). The label columns of numbers
     with few whole values (Likert scales, 0/1) of one table are coded together,
     one block per kind of number (:func:`.blocks.block_codes`).
     """
@@ -261,7 +263,8 @@ def encode(tables: Sequence[Table], ordinal: bool = False,
         sets = label_set_codes(vals, where, order,
                                _namer(rows, item_codes, items, rater_codes, raters))
         c, cats = sets if sets is not None else label_categories(
-            vals, where, order, out=dest, numbers=numbers, small=j not in blocked)
+            vals, where, order, out=dest, numbers=numbers and len(names) == 1,
+            small=j not in blocked)
         if ordinal and is_label_sets(cats):
             raise scalar_level_error(where, cats, "the ordinal level (or linear / quadratic "
                                      "weights)")

@@ -136,6 +136,11 @@ def _read_long(df: pd.DataFrame, roles: Roles) -> Table:
     if found_by_name or label_col is not None:  # one value column: say what else is unused
         _warn_left_out(cols, used | {label_col, *value_cols}, value_cols[0],
                        "by its name" if value is None else "as given")
+    if len(set(value_cols)) < len(value_cols):
+        twice = next(c for c in value_cols if value_cols.count(c) > 1)
+        raise RoleError(f"column {twice!r} is named more than once in "
+                        f"{'labels=' if roles.labels is not None else 'value='}; name each "
+                        "label column once.")
     if not all(type(c) is str for c in value_cols):  # names of one type cannot collide
         distinct_text(pd.Index(value_cols, dtype=object), "the label columns", fix=COLUMNS_FIX)
     dup_roles = [c for c in value_cols if c in used or c == label_col]
