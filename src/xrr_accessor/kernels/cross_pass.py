@@ -8,26 +8,27 @@ multiplicity: :func:`cross_vector` computes the arrays the general
 bit. It is the pass of ``cross_kappa`` and of ``summary`` (Table 5), and a
 smaller compile than the general kernel.
 
-Two routes. Item by item (:func:`item_by_item`): the general kernel's additions
-in the same order. By count patterns (:mod:`.patterns`), where every item has at
+Two routes, both kernels in :mod:`.patterns` (one module: they share the per-item
+additions, and numba renews a kernel's cache when its own file changes, not when a
+callee's does). Item by item (:func:`~.patterns.item_by_item`): the general kernel's
+additions in the same order. By count patterns, where every item has at
 most two annotations per replication (Table 5: two raters in each pool; a crowd
 with two workers per item) and whole item weights: an item's annotations of one
 label are one number, each item's weight is added to its pattern's counter, and
 the per-item body runs once per pattern; every term added is then a whole number
 or a half, so every partial sum is exact in float64, in any order: the same
 numbers. The route is chosen in Python (patterns from :data:`PATTERNS_FROM`
-codes), so each route's kernels compile on first use only (and the pattern
-kernels sit in their own module, called from Python, not from a compiled kernel
-here: numba renews a kernel's cache when its own file changes, not when a callee's
-does).
+codes), so each route's kernels compile on first use only.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from . import patterns
+from .patterns import item_by_item
+
+__all__ = ["MAX_CATEGORIES", "PATTERNS_FROM", "cross_vector", "item_by_item"]
 
 #: Up to this many categories the kernel is used (it loops over all of them per item).
 MAX_CATEGORIES = 16
@@ -77,91 +78,3 @@ def cross_vector(offsets: np.ndarray, order: np.ndarray, rep: np.ndarray, rater:
             patterns.from_patterns(hist, slot_rater, base, pairs, n_cat, *out)
             return
     item_by_item(offsets, order, rep, rater, codes, weight, pairs, n_cat, *out)
-
-
-@njit(cache=True, nogil=True)
-def item_by_item(offsets, order, rep, rater, codes, weight, pairs, n_cat, m_hist, pairable,
-                 pair_diag, strata_rater, cross_agree, cross_total, cross_x, cross_y,
-                 cross_used, cross_unpaired):  # pragma: no cover - compiled by numba
-    """:func:`cross_vector` item by item, the general case (any number of annotations
-    per item and replication, any item weights): the same arguments.
-
-    Examples
-    --------
-    Three annotations in replication 0 (the pattern pass does not apply):
-
-    >>> offsets, rep = np.array([0, 4]), np.array([0, 0, 0, 1])
-    >>> codes, pairs = np.array([[0, 0, 1, 1]]), np.array([[0, 1]])
-    >>> z = np.zeros
-    >>> out = [z((1, 2, 4)), z((0,) * 4), z((0,) * 4), z((0,) * 5), z((1, 1)), z((1, 1)),
-    ...        z((1, 1, 2)), z((1, 1, 2)), z((1, 1)), z((1, 1))]
-    >>> item_by_item(offsets, offsets[:0], rep, rep[:0], codes, np.ones(1), pairs, 2, *out)
-    >>> out[4], out[6], out[7]  # (3 + 1) / (3 * 1) * 1
-    (array([[1.33333333]]), array([[[2., 1.]]]), array([[[0., 1.]]]))
-    """
-    n_item = offsets.shape[0] - 1
-    n_rep = m_hist.shape[1]
-    top = m_hist.shape[2] - 1
-    within = pairable.shape[0] > 0
-    raters = strata_rater.shape[0] > 0
-    n_pair = cross_used.shape[1] if cross_used.shape[0] > 0 else 0
-    for lab in range(codes.shape[0]):
-        cnt = np.zeros((n_rep, n_cat), dtype=np.float64)
-        m = np.zeros(n_rep, dtype=np.float64)
-        for i in range(n_item):
-            w = weight[i]
-            if w == 0.0:
-                continue
-            for j in range(offsets[i], offsets[i + 1]):
-                row = j if order.shape[0] == 0 else order[j]
-                c = codes[lab, row]
-                if c < 0:
-                    continue
-                r = 0 if rep.shape[0] == 0 else rep[j]
-                cnt[r, c] += 1.0
-                m[r] += 1.0
-            for r in range(n_rep):
-                mr = m[r]
-                if mr == 0.0:
-                    continue
-                s = min(int(mr), top)
-                m_hist[lab, r, s] += 1.0 * w
-                if mr < 2.0 or not within:
-                    continue
-                inv = 1.0 / (mr - 1.0)
-                for c in range(n_cat):
-                    x = cnt[r, c]
-                    pairable[lab, r, s, c] += x * w
-                    pair_diag[lab, r, s, c] += x * (x - 1.0) * inv * w
-            if raters:
-                for j in range(offsets[i], offsets[i + 1]):
-                    row = j if order.shape[0] == 0 else order[j]
-                    c = codes[lab, row]
-                    if c < 0:
-                        continue
-                    r = 0 if rep.shape[0] == 0 else rep[j]
-                    strata_rater[lab, r, min(int(m[r]), top), rater[j], c] += 1.0 * w
-            for p in range(n_pair):
-                a = pairs[p, 0]
-                b = pairs[p, 1]
-                ra = m[a]
-                sb = m[b]
-                if ra == 0.0 or sb == 0.0:
-                    if ra + sb > 0.0:
-                        cross_unpaired[lab, p] += 1.0 * w
-                    continue
-                cross_used[lab, p] += 1.0 * w
-                cross_total[lab, p] += (ra + sb) * w
-                wt = (ra + sb) / (ra * sb)
-                acc = 0.0
-                for c in range(n_cat):
-                    x = cnt[a, c]
-                    y = cnt[b, c]
-                    cross_x[lab, p, c] += x * w
-                    cross_y[lab, p, c] += y * w
-                    acc += x * y
-                cross_agree[lab, p] += wt * acc * w
-            for r in range(n_rep):
-                for c in range(n_cat):
-                    cnt[r, c] = 0.0
-                m[r] = 0.0

@@ -7,7 +7,8 @@ An item's annotations of one label are then one number: digit ``2 r + t``
 missing). :func:`pattern_counts` adds each item's weight to its pattern's
 counter (an addition per annotation and one store per item, no branch);
 :func:`from_patterns` runs the per-item body of
-:func:`.cross_pass.item_by_item` once per pattern, weighted by its items.
+:func:`item_by_item` once per pattern, weighted by its items (both through
+:func:`_add_item`).
 
 The numbers equal the item-by-item pass to the last bit: with at most two
 annotations per replication every term the pass adds is a whole number or a
@@ -23,8 +24,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["MAX_PATTERNS", "from_patterns", "pattern_counts", "pattern_space", "row_slots",
-           "whole_weights"]
+__all__ = ["MAX_PATTERNS", "from_patterns", "item_by_item", "pattern_counts", "pattern_space",
+           "row_slots", "whole_weights"]
 
 #: Most patterns ((K + 1)^(2 R)) counted per label: 2 replications of up to 8
 #: categories, 3 of up to 3, 4 of up to 2 (above it, the item-by-item pass).
@@ -167,6 +168,54 @@ def pattern_counts(offsets: np.ndarray, order: np.ndarray, codes: np.ndarray,
             h[q] += weight[i]
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _add_item(lab, cnt, m, w, top, within, pairs, n_cat, m_hist, pairable, pair_diag,
+              cross_agree, cross_total, cross_x, cross_y, cross_used,
+              cross_unpaired):  # pragma: no cover - compiled by numba
+    """One item's (or pattern's, of weight ``w``) additions from its category counts
+    ``cnt`` (R, K) and annotation counts ``m`` (R): the strata, within-replication and
+    replication-pair sums of both routes; ``cnt`` and ``m`` are reset after."""
+    n_rep = m.shape[0]
+    n_pair = cross_used.shape[1] if cross_used.shape[0] > 0 else 0
+    for r in range(n_rep):
+        mr = m[r]
+        if mr == 0.0:
+            continue
+        s = min(int(mr), top)
+        m_hist[lab, r, s] += 1.0 * w
+        if mr < 2.0 or not within:
+            continue
+        inv = 1.0 / (mr - 1.0)
+        for c in range(n_cat):
+            x = cnt[r, c]
+            pairable[lab, r, s, c] += x * w
+            pair_diag[lab, r, s, c] += x * (x - 1.0) * inv * w
+    for p in range(n_pair):
+        a = pairs[p, 0]
+        b = pairs[p, 1]
+        ra = m[a]
+        sb = m[b]
+        if ra == 0.0 or sb == 0.0:
+            if ra + sb > 0.0:
+                cross_unpaired[lab, p] += 1.0 * w
+            continue
+        cross_used[lab, p] += 1.0 * w
+        cross_total[lab, p] += (ra + sb) * w
+        wt = (ra + sb) / (ra * sb)
+        acc = 0.0
+        for c in range(n_cat):
+            x = cnt[a, c]
+            y = cnt[b, c]
+            cross_x[lab, p, c] += x * w
+            cross_y[lab, p, c] += y * w
+            acc += x * y
+        cross_agree[lab, p] += wt * acc * w
+    for r in range(n_rep):
+        for c in range(n_cat):
+            cnt[r, c] = 0.0
+        m[r] = 0.0
+
+
 @njit(cache=True, nogil=True)
 def from_patterns(hist, slot_rater, base, pairs, n_cat, m_hist, pairable, pair_diag,
                   strata_rater, cross_agree, cross_total, cross_x, cross_y, cross_used,
@@ -194,7 +243,6 @@ def from_patterns(hist, slot_rater, base, pairs, n_cat, m_hist, pairable, pair_d
     top = m_hist.shape[2] - 1
     within = pairable.shape[0] > 0
     raters = strata_rater.shape[0] > 0
-    n_pair = cross_used.shape[1] if cross_used.shape[0] > 0 else 0
     cnt = np.zeros((n_rep, n_cat), dtype=np.float64)
     m = np.zeros(n_rep, dtype=np.float64)
     code = np.empty((n_rep, 2), dtype=np.int64)
@@ -212,44 +260,63 @@ def from_patterns(hist, slot_rater, base, pairs, n_cat, m_hist, pairable, pair_d
                     if c >= 0:
                         cnt[r, c] += 1.0
                         m[r] += 1.0
-            for r in range(n_rep):
-                mr = m[r]
-                if mr == 0.0:
-                    continue
-                s = min(int(mr), top)
-                m_hist[lab, r, s] += 1.0 * w
-                if raters:
+            if raters:
+                for r in range(n_rep):
+                    s = min(int(m[r]), top)
                     for t in range(2):
                         if code[r, t] >= 0:
                             strata_rater[lab, r, s, slot_rater[r, t], code[r, t]] += 1.0 * w
-                if mr < 2.0 or not within:
+            _add_item(lab, cnt, m, w, top, within, pairs, n_cat, m_hist, pairable, pair_diag,
+                      cross_agree, cross_total, cross_x, cross_y, cross_used, cross_unpaired)
+
+
+@njit(cache=True, nogil=True)
+def item_by_item(offsets, order, rep, rater, codes, weight, pairs, n_cat, m_hist, pairable,
+                 pair_diag, strata_rater, cross_agree, cross_total, cross_x, cross_y,
+                 cross_used, cross_unpaired):  # pragma: no cover - compiled by numba
+    """:func:`.cross_pass.cross_vector` item by item, the general case (any number of
+    annotations per item and replication, any item weights): the same arguments.
+
+    Examples
+    --------
+    Three annotations in replication 0 (the pattern pass does not apply):
+
+    >>> offsets, rep = np.array([0, 4]), np.array([0, 0, 0, 1])
+    >>> codes, pairs = np.array([[0, 0, 1, 1]]), np.array([[0, 1]])
+    >>> z = np.zeros
+    >>> out = [z((1, 2, 4)), z((0,) * 4), z((0,) * 4), z((0,) * 5), z((1, 1)), z((1, 1)),
+    ...        z((1, 1, 2)), z((1, 1, 2)), z((1, 1)), z((1, 1))]
+    >>> item_by_item(offsets, offsets[:0], rep, rep[:0], codes, np.ones(1), pairs, 2, *out)
+    >>> out[4], out[6], out[7]  # (3 + 1) / (3 * 1) * 1
+    (array([[1.33333333]]), array([[[2., 1.]]]), array([[[0., 1.]]]))
+    """
+    n_item = offsets.shape[0] - 1
+    n_rep = m_hist.shape[1]
+    top = m_hist.shape[2] - 1
+    within = pairable.shape[0] > 0
+    raters = strata_rater.shape[0] > 0
+    for lab in range(codes.shape[0]):
+        cnt = np.zeros((n_rep, n_cat), dtype=np.float64)
+        m = np.zeros(n_rep, dtype=np.float64)
+        for i in range(n_item):
+            w = weight[i]
+            if w == 0.0:
+                continue
+            for j in range(offsets[i], offsets[i + 1]):
+                row = j if order.shape[0] == 0 else order[j]
+                c = codes[lab, row]
+                if c < 0:
                     continue
-                inv = 1.0 / (mr - 1.0)
-                for c in range(n_cat):
-                    x = cnt[r, c]
-                    pairable[lab, r, s, c] += x * w
-                    pair_diag[lab, r, s, c] += x * (x - 1.0) * inv * w
-            for pp in range(n_pair):
-                a = pairs[pp, 0]
-                b = pairs[pp, 1]
-                ra = m[a]
-                sb = m[b]
-                if ra == 0.0 or sb == 0.0:
-                    if ra + sb > 0.0:
-                        cross_unpaired[lab, pp] += 1.0 * w
-                    continue
-                cross_used[lab, pp] += 1.0 * w
-                cross_total[lab, pp] += (ra + sb) * w
-                wt = (ra + sb) / (ra * sb)
-                acc = 0.0
-                for c in range(n_cat):
-                    x = cnt[a, c]
-                    y = cnt[b, c]
-                    cross_x[lab, pp, c] += x * w
-                    cross_y[lab, pp, c] += y * w
-                    acc += x * y
-                cross_agree[lab, pp] += wt * acc * w
-            for r in range(n_rep):
-                for c in range(n_cat):
-                    cnt[r, c] = 0.0
-                m[r] = 0.0
+                r = 0 if rep.shape[0] == 0 else rep[j]
+                cnt[r, c] += 1.0
+                m[r] += 1.0
+            if raters:
+                for j in range(offsets[i], offsets[i + 1]):
+                    row = j if order.shape[0] == 0 else order[j]
+                    c = codes[lab, row]
+                    if c < 0:
+                        continue
+                    r = 0 if rep.shape[0] == 0 else rep[j]
+                    strata_rater[lab, r, min(int(m[r]), top), rater[j], c] += 1.0 * w
+            _add_item(lab, cnt, m, w, top, within, pairs, n_cat, m_hist, pairable, pair_diag,
+                      cross_agree, cross_total, cross_x, cross_y, cross_used, cross_unpaired)
