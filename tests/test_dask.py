@@ -265,7 +265,7 @@ def _outcome(fn):
         return (type(exc), str(exc))
 
 
-@settings(max_examples=examples(3, 12), deadline=None,
+@settings(max_examples=examples(2, 12), deadline=None,
           phases=[Phase.explicit, Phase.generate])
 @given(seed=st.integers(0, 10_000), parts=st.integers(2, 6), raters=st.integers(2, 5),
        missing=st.floats(0.0, 0.4))
