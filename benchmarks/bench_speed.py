@@ -66,8 +66,11 @@ def timings(ours: Callable[[], object], peer: Callable[[], object] | None, runs:
     return mine, theirs
 
 
-def _same(a: float, b: float, what: str) -> None:
-    assert abs(float(a) - float(b)) < 1e-9, (what, a, b)
+def _same(a: Any, b: Any, what: str) -> None:
+    """Both sides' numbers equal to 1e-9 (arrays elementwise), or an error naming the row."""
+    gap = np.max(np.abs(np.asarray(a, dtype=float) - np.asarray(b, dtype=float)))
+    if not gap < 1e-9:
+        raise AssertionError(f"{what}: ours {a} vs peer {b}")
 
 
 def matrix(n_ann: int, n_raters: int, k: int, seed: int = 0) -> np.ndarray:
@@ -108,7 +111,9 @@ class Rows:
             peer: Callable[[], Any] | None, value: Callable[[Any], float] | None = None,
             peer_value: Callable[[Any], float] | None = None, repeat: int | None = None,
             ) -> None:
-        if peer is not None and value is not None and peer_value is not None:
+        if peer is not None:  # every peer row is checked equal before it is timed
+            if value is None or peer_value is None:
+                raise ValueError(f"{name}: a row with a peer needs value= and peer_value=")
             _same(value(ours()), peer_value(peer()), name)
         mine, theirs = timings(ours, peer, self.runs, repeat or self.repeat)
         self.rows.append({"benchmark": name, "shape": shape, "layout": layout,
@@ -200,8 +205,8 @@ def icc_rows(rows: Rows, sizes: list[int]) -> None:
             rows.add("ICC, all six forms", shape, layout,
                      _quiet(lambda d=data: d.xrr.irr(metric="icc", form="all")),
                      "pingouin (one call: six forms)", peer,
-                     lambda got: float(np.asarray(got).ravel()[1]),
-                     lambda got: float(got["ICC"].iloc[1]))
+                     lambda got: np.asarray(got, dtype=float).ravel()[:6],  # the six forms
+                     lambda got: got["ICC"].to_numpy(dtype=float))
 
 
 def set_rows(rows: Rows, sizes: list[int]) -> None:
@@ -235,7 +240,10 @@ def items_rows(rows: Rows, sizes: list[int]) -> None:
         shape = f"{mat.size:,} = 4 ratings x {mat.shape[1]:,} items"
         rows.add("item_disagreement (interval), whole table", shape, "long DataFrame",
                  lambda lg=long: xa.item_disagreement(lg), "pandas groupby('item').var()",
-                 lambda lg=long: lg.groupby("item")["value"].var())
+                 lambda lg=long: lg.groupby("item")["value"].var(),
+                 # D_i is the root mean squared difference of the item's pairs: sqrt(2 var)
+                 lambda got: got["disagreement"].sort_index().to_numpy(),
+                 lambda var: np.sqrt(2.0 * var.sort_index().to_numpy()))
 
 
 COLD = {

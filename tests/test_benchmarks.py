@@ -5,6 +5,8 @@ from __future__ import annotations
 import runpy
 from pathlib import Path
 
+import pytest
+
 
 def test_benchmark_script_smoke(capsys):
     path = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_core.py"
@@ -58,6 +60,13 @@ def test_speed_benchmark_rows_say_what_their_columns_claim():
     assert cells[6] == f"**{statistics.median([10, 6, 8]) / 2:.1f}x**"  # medians' ratio
     slow = dict(row, theirs=[0.001, 0.001, 0.001])
     assert module["_line"](slow).endswith("| 0.50x (slower) |")
+    rows = module["Rows"](1, 1)
+    with pytest.raises(ValueError, match="needs value= and peer_value="):  # no unchecked peer
+        rows.add("x", "s", "l", lambda: 1.0, "p", lambda: 1.0)
+    with pytest.raises(AssertionError, match="ours"):  # a peer that differs stops the run
+        rows.add("x", "s", "l", lambda: 1.0, "p", lambda: 1.1, float, float)
+    rows.add("x", "s", "l", lambda: [1.0, 2.0], "p", lambda: (1.0, 2.0), list, list)
+    assert len(rows.rows) == 1
     md = module["main"](["--quick"])
     header = md.splitlines()[0]
     assert "median (range)" in header and "speed-up (peer / ours, medians)" in header
