@@ -105,7 +105,7 @@ def read(data: Any, level: Any, roles: dict[str, Any], what: str) -> Read:
 def unbind(data: Any, roles: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
     """``df.xrr(rater="w")`` passed as data: the object and its roles merged with
     ``roles`` (the call's own win)."""
-    bound = getattr(data, "_xrr_bound", None)
+    bound = data._xrr_bound if hasattr(type(data), "_xrr_bound") else None
     if bound is None:
         return data, roles
     return bound[0], {**bound[1], **roles}

@@ -331,8 +331,12 @@ def set_distances(sets: Any, level: str = "masi") -> np.ndarray:
     return 1 - shared / union * m
 
 
-def check_sets(level: Level, categories: Sequence[pd.Index], where: Sequence[str]) -> None:
+def check_sets(level: Level, categories: Sequence[pd.Index],
+               where: Sequence[str] | Callable[[int], str]) -> None:
     """Refuse a set level on single labels, and levels over single values on label sets.
+
+    ``where`` names label ``j`` in the messages: ``where[j]``, or ``where(j)`` (a
+    callable, e.g. ``Annotations.where``: called only to word a refusal).
 
     ``level="nominal"`` (exact set match), unweighted agreement and custom
     matrices or callables over the sets are accepted on label sets.
@@ -345,7 +349,10 @@ def check_sets(level: Level, categories: Sequence[pd.Index], where: Sequence[str
     ...
     xrr_accessor.errors.LevelError: level='masi' compares label sets, but tags holds ...
     """
-    for cats, name in zip(categories, where, strict=True):
+    def name_of(j: int) -> str:
+        return where(j) if callable(where) else where[j]
+
+    for j, cats in enumerate(categories):
         if not len(cats):
             continue
         if level.sets and not is_label_sets(cats):
@@ -354,7 +361,7 @@ def check_sets(level: Level, categories: Sequence[pd.Index], where: Sequence[str
                     "or with dask keep objects: dask.config.set({'dataframe.convert-string': "
                     "False})." if looks_like_text_lists(cats) else "")
             raise LevelError(
-                f"level={level.name!r} compares label sets, but {name} holds single labels "
+                f"level={level.name!r} compares label sets, but {name_of(j)} holds single labels "
                 f"(e.g. {cats[0]!r}).{text} Put each annotation's labels in one cell (a list "
                 "or set per row; NaN = no annotation); a long frame with one row per label "
                 "becomes one with xrr_accessor.set_cells(df). With one label per "
@@ -362,7 +369,7 @@ def check_sets(level: Level, categories: Sequence[pd.Index], where: Sequence[str
         if is_label_sets(cats) and (level.numeric or level.ordered):
             what = (f"level={level.name!r}" if level.name != "weights"
                     else f"weights={level.custom!r}")
-            raise scalar_level_error(name, cats, what)
+            raise scalar_level_error(name_of(j), cats, what)
 
 
 #: Said after a reading error (duplicate rows) when a set level was asked for.

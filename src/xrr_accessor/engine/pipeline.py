@@ -51,7 +51,9 @@ MAX_JOINT_CELLS = 50_000_000
 
 
 def _table(data: Any, roles: dict[str, Any]) -> Table:
-    bound = getattr(data, "_xrr_bound", None)
+    # looked up on the type: on a DataFrame, a missing attribute is searched among its
+    # columns (pandas' __getattr__, tens of microseconds with text column names)
+    bound = data._xrr_bound if hasattr(type(data), "_xrr_bound") else None
     if bound is not None:  # an accessor called with roles: other=df.xrr(rater="w")
         data, roles = bound
     return read(data, Roles.from_kwargs(roles))
@@ -107,7 +109,7 @@ def annotations(data: Any, other: Any = None, level: Any = "nominal", one_label:
     if one_label:
         same_label(tables)
     ann = encode(tables, ordinal=lvl.ordered, numbers=numbers and lvl.numeric)
-    check_sets(lvl, ann.categories, [ann.where(j) for j in range(len(ann.labels))])
+    check_sets(lvl, ann.categories, ann.where)
     if lvl.numeric:
         ann.values(lvl.name)  # raises a LevelError naming the column
     return ann, lvl
@@ -117,7 +119,7 @@ def _staged_annotations(data: Staged, other: Any, lvl: Level) -> tuple[Annotatio
     if other is not None:
         raise InputError(OTHER_REFUSED)
     ann = data.ann
-    check_sets(lvl, ann.categories, [ann.where(j) for j in range(len(ann.labels))])
+    check_sets(lvl, ann.categories, ann.where)
     if lvl.ordered:
         unordered = [j for j, ok in enumerate(data.ordered) if not ok]
         if unordered:

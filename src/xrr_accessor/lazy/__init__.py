@@ -39,7 +39,8 @@ def is_lazy(data: Any) -> bool:
     """
     if data is None or "dask" not in sys.modules:
         return False
-    data = getattr(data, "_xrr_bound", (data,))[0]
+    data = data._xrr_bound[0] if hasattr(type(data), "_xrr_bound") else data  # the type:
+    # a DataFrame's missing attributes are searched among its columns
     module = type(data).__module__
     if module.startswith(("pandas.", "numpy", "polars.", "builtins")):
         return False  # the common cases, without dask's slower generic test

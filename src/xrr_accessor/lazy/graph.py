@@ -193,7 +193,7 @@ def defer(fn: Callable[..., Any], data: Any, args: tuple[Any, ...],
         kwargs["seed"] = boot[1]
     if other_of(fn, data, args, kwargs) is not None:
         raise InputError(OTHER_REFUSED)
-    bound = getattr(data, "_xrr_bound", None)
+    bound = data._xrr_bound if hasattr(type(data), "_xrr_bound") else None
     roles = {k: kwargs.pop(k) for k in list(kwargs) if k in Roles.__dataclass_fields__}
     if bound is not None:
         data, roles = bound[0], {**bound[1], **roles}

@@ -211,7 +211,8 @@ def alt_test(
     c = cast(data, other, reference, candidates, score.level, roles, "alt_test")
     if level is None and alignment is None:
         warn_numbers(c)
-    return run(c, kind_of(getattr(data, "_xrr_bound", (data,))[0]), score, eps, fdr,
+    given = data._xrr_bound[0] if hasattr(type(data), "_xrr_bound") else data
+    return run(c, kind_of(given), score, eps, fdr,
                min_raters, min_items, uncertainty,
                staged=data if isinstance(data, Staged) else None)
 
