@@ -168,7 +168,7 @@ def pattern_counts(offsets: np.ndarray, order: np.ndarray, codes: np.ndarray,
             h[q] += weight[i]
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)  # a call LLVM inlines: numba-IR inlining compiles slower
 def _add_item(lab, cnt, m, w, top, within, pairs, n_cat, m_hist, pairable, pair_diag,
               cross_agree, cross_total, cross_x, cross_y, cross_used,
               cross_unpaired):  # pragma: no cover - compiled by numba
