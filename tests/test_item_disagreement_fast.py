@@ -125,17 +125,26 @@ def test_records_from_patterns_equal_the_grouped_pass(seed, n_rep, n_item, n_cat
     np.testing.assert_array_equal(got_f, want_f)
 
 
-def test_groups_of_255_rows_take_the_grouped_pass():
+def test_groups_of_255_rows_take_the_grouped_pass(monkeypatch):
     """A count pattern holds fewer than 256 of a category: from 255 rows a group, the
-    grouped pass (the table equals pandas either way)."""
+    grouped pass (checked by which route runs), and the table equals pandas; below it,
+    the pattern route."""
+    from xrr_accessor.diagnostics import items
+
     rng = np.random.default_rng(3)
-    rows = [(0, f"r{k}", float(rng.integers(0, 3))) for k in range(300)]
+    rows = [(0, f"r{k}", 1.0) for k in range(300)]  # 300 of one value: a byte would wrap
     rows += [(i, f"r{k}", float(rng.integers(0, 3))) for i in range(1, 50) for k in range(3)]
     df = pd.DataFrame(rows, columns=["item", "rater", "value"]).assign(pool="P")
     _, most = group_bags(np.asarray(df["item"]), np.zeros(len(df), np.int64),
                          np.zeros(len(df), np.int64), 1, 50)
     assert most == 255  # counted up to 255
+    used = []
+    monkeypatch.setattr(items, "bag_records_into",
+                        lambda *a: used.append(a) or bag_records_into(*a))
     _check(df, 1)
+    assert not used  # the grouped pass
+    _check(df[df["item"] > 0], 1)
+    assert used  # small groups: the pattern route
 
 
 # --- the table against pandas --------------------------------------------------------------
