@@ -205,7 +205,10 @@ def test_dask_equals_memory_under_random_partitions(k):
 def test_dask_bootstrap_keeps_the_matrix_form_or_says_the_way_out():
     dd = pytest.importorskip("dask.dataframe")
     rng = np.random.default_rng(10)
-    df = long(random_values(rng, 3, 150, 140, 0.2))
+    df = long(random_values(rng, 3, 300, 200, 0.2))
+    # past RANK_MIN_CATEGORIES (the ranks form in memory), so the dask bootstrap really
+    # falls back to the matrix form; under 4,096, where it still can
+    assert 128 < df["value"].nunique() <= 4_096
     kw = {"level": "ordinal", "ci": 0.9, "method": "bootstrap", "n_boot": 30, "seed": 2,
           "progress": False}
     lazy = xa.irr(dd.from_pandas(df, npartitions=3), **kw).compute()
