@@ -73,20 +73,19 @@ RANK_GROUPS = frozenset({"within"})
 RANK_MIN_CATEGORIES = 128
 
 
-def ranked(form: str, ordinal: bool, groups: Iterable[str], lazy: bool = False,
+def ranked(form: str, ordinal: bool, groups: Iterable[str],
            n_category: int = RANK_MIN_CATEGORIES + 1) -> str:
     """The form of a call: ``"ranks"`` (no K x K sums) for an ordinal call whose
     statistics are alpha's only, over more than :data:`RANK_MIN_CATEGORIES`
-    categories; otherwise ``form``. Dask-backed data (``lazy``) take it too: their
-    partitions' sums add when each is taken under the same mid-ranks, which the graph
-    finds from every partition's counts first (:func:`..lazy.parts.ranked_meta`).
+    categories; otherwise ``form``. Dask-backed data take it too: their partitions'
+    sums add when each is taken under the same mid-ranks, which the graph finds from
+    every partition's counts first (:func:`..lazy.parts.ranked_meta`).
 
     Examples
     --------
     >>> ranked("matrix", True, {"within"}), ranked("matrix", True, {"within", "cross"})
     ('ranks', 'matrix')
     """
-    del lazy  # kept for callers: dask-backed data take the same forms
     return "ranks" if (form == "matrix" and ordinal
                        and n_category > RANK_MIN_CATEGORIES
                        and set(groups) <= RANK_GROUPS) else form

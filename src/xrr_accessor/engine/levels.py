@@ -331,12 +331,9 @@ def set_distances(sets: Any, level: str = "masi") -> np.ndarray:
     return 1 - shared / union * m
 
 
-def check_sets(level: Level, categories: Sequence[pd.Index],
-               where: Sequence[str] | Callable[[int], str]) -> None:
+def check_sets(level: Level, categories: Sequence[pd.Index], where: Callable[[int], str]) -> None:
     """Refuse a set level on single labels, and levels over single values on label sets.
-
-    ``where`` names label ``j`` in the messages: ``where[j]``, or ``where(j)`` (a
-    callable, e.g. ``Annotations.where``: called only to word a refusal).
+    ``where(j)`` names label ``j`` (e.g. ``Annotations.where``), called only to refuse.
 
     ``level="nominal"`` (exact set match), unweighted agreement and custom
     matrices or callables over the sets are accepted on label sets.
@@ -344,14 +341,11 @@ def check_sets(level: Level, categories: Sequence[pd.Index],
     Examples
     --------
     >>> import pandas as pd
-    >>> check_sets(Level("masi"), [pd.Index(["a"])], ["tags"])  # doctest: +ELLIPSIS
+    >>> check_sets(Level("masi"), [pd.Index(["a"])], ["tags"].__getitem__)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
     xrr_accessor.errors.LevelError: level='masi' compares label sets, but tags holds ...
     """
-    def name_of(j: int) -> str:
-        return where(j) if callable(where) else where[j]
-
     for j, cats in enumerate(categories):
         if not len(cats):
             continue
@@ -361,7 +355,7 @@ def check_sets(level: Level, categories: Sequence[pd.Index],
                     "or with dask keep objects: dask.config.set({'dataframe.convert-string': "
                     "False})." if looks_like_text_lists(cats) else "")
             raise LevelError(
-                f"level={level.name!r} compares label sets, but {name_of(j)} holds single labels "
+                f"level={level.name!r} compares label sets, but {where(j)} holds single labels "
                 f"(e.g. {cats[0]!r}).{text} Put each annotation's labels in one cell (a list "
                 "or set per row; NaN = no annotation); a long frame with one row per label "
                 "becomes one with xrr_accessor.set_cells(df). With one label per "
@@ -369,7 +363,7 @@ def check_sets(level: Level, categories: Sequence[pd.Index],
         if is_label_sets(cats) and (level.numeric or level.ordered):
             what = (f"level={level.name!r}" if level.name != "weights"
                     else f"weights={level.custom!r}")
-            raise scalar_level_error(name_of(j), cats, what)
+            raise scalar_level_error(where(j), cats, what)
 
 
 #: Said after a reading error (duplicate rows) when a set level was asked for.

@@ -51,8 +51,7 @@ MAX_JOINT_CELLS = 50_000_000
 
 
 def _table(data: Any, roles: dict[str, Any]) -> Table:
-    # looked up on the type: on a DataFrame, a missing attribute is searched among its
-    # columns (pandas' __getattr__, tens of microseconds with text column names)
+    # on the type: a DataFrame searches a missing attribute among its columns (slow)
     bound = data._xrr_bound if hasattr(type(data), "_xrr_bound") else None
     if bound is not None:  # an accessor called with roles: other=df.xrr(rater="w")
         data, roles = bound
@@ -195,13 +194,13 @@ FEW_RATERS = 8
 
 
 def make_meta(ann: Annotations, level: Level, groups: set[str], pairs: np.ndarray,
-              top: int | None = None, lazy: bool = False) -> Meta:
+              top: int | None = None) -> Meta:
     """The :class:`Meta` of a call: form, values, strata and the groups to compute.
 
     ``top`` (the largest number of annotations of one item in one replication)
     is found from the codes when not given."""
     groups = set(groups) & set(GROUPS)
-    form = ranked(_form(level), level.ordinal, groups, lazy, ann.n_category)
+    form = ranked(_form(level), level.ordinal, groups, ann.n_category)
     n_rep, n_rater = len(ann.replications), len(ann.raters)
     k = ann.n_category
     if form == "moments":
@@ -322,8 +321,7 @@ def run(
             pairs = default_pairs(ann, reference)
     pairs = np.zeros((0, 2), dtype=np.int64) if pairs is None else pairs
     staged = data if isinstance(data, Staged) else None
-    meta = make_meta(ann, lvl, groups, pairs, top=None if staged is None else staged.top,
-                     lazy=staged is not None)
+    meta = make_meta(ann, lvl, groups, pairs, top=None if staged is None else staged.top)
     ctx = Context(
         meta=meta, level=lvl, categories=ann.categories,
         labels=tuple(ann.source.get(label, repr(label)) for label in ann.labels),
