@@ -223,9 +223,11 @@ def test_from_duckdb_opens_files_read_only(db: Path, monkeypatch: Any) -> None:
         opened.append(kwargs)
         return connect(*args, **kwargs)
 
+    from_duckdb(db, "select * from a")  # opens the parser's database (once a process)
     monkeypatch.setattr(duckdb, "connect", spy)
     assert len(from_duckdb(db, "select * from a")) == 4
-    assert opened == [{"read_only": True}]
+    quiet = {"autoinstall_known_extensions": False, "autoload_known_extensions": False}
+    assert opened == [{"read_only": True, "config": quiet}]  # no extension download (issue 36)
 
 
 def test_from_duckdb_bad_connections(tmp_path: Path, db: Path) -> None:
