@@ -1,4 +1,5 @@
-"""Exports safe to open (issue 25): CSV formula injection, Markdown cells, mathtext in figures."""
+"""Exports safe to open (issues 25 and 36): CSV formula injection, Markdown cells, mathtext
+in figures. The property tests over hostile names are in tests/test_writers_safe.py."""
 
 from __future__ import annotations
 
@@ -13,9 +14,11 @@ import pytest
 
 import xrr_accessor as xa
 from xrr_accessor.datasets import simulate
-from xrr_accessor.textsafe import csv_safe, figure_text, markdown_cell
+from xrr_accessor.textsafe import csv_cell, csv_safe, escape_controls, figure_text, markdown_cell
 
 RUNS = ("=", "+", "-", "@", "\t", "\r")
+#: skipped before the first visible character (blanks, controls, format characters)
+INVISIBLE = " \t\r\n\x00\x1b\x85\u00a0\u200b\u200c\u200d\u2060\ufeff\u2028\u2029\u202e"
 EVIL_LABEL = '=HYPERLINK("http://example.invalid","x")'
 
 
@@ -40,8 +43,8 @@ def test_csv_cells_a_spreadsheet_would_run_start_with_a_quote(evil):
     cells = [v for col in back.columns if not pd.api.types.is_numeric_dtype(back[col])
              for v in back[col]]
     assert cells and not [v for v in cells if isinstance(v, str) and v.startswith(RUNS)]
-    assert set(back["label"]) == {"'" + EVIL_LABEL, "a|b\nc", "'+cmd|' /C calc'!A0"}
-    assert set(back["replication"]) == {"'@A", "'-B", "'\tC"}
+    assert set(back["label"]) == {"'" + EVIL_LABEL, "a|b\\nc", "'+cmd|' /C calc'!A0"}
+    assert set(back["replication"]) == {"'@A", "'-B", "\\tC"}  # no tab: C is no formula
     # numbers stay numbers: a negative estimate is written as the number it is
     est = evil.frame["estimate"].to_numpy()
     np.testing.assert_allclose(back["estimate"].to_numpy(), est, rtol=1e-15, equal_nan=True)
@@ -68,16 +71,22 @@ def test_csv_to_a_path_is_neutralised_too(evil, tmp_path):
 
 def test_csv_safe_naive_rule_and_inputs_untouched():
     values = ["=1+2", "+x", "-y", "@z", "\tt", "\rr", "-1", "+2.5", "-3e-4", "joy", "", "a=b",
-              None, 1.5, -2]
+              None, 1.5, -2, " =1", "\u200b@x", "\ufeff\u2060+x", "\t\r-x", "x\r=cmd", "\x00=1",
+              "\uff1d1", " -1", "'=x", "\u200b", "a\u2028b\x85c\x7f"]
     df = pd.DataFrame({"v": pd.Series(values, dtype=object), "n": range(len(values))})
     df.columns = ["v", "=n"]
     before = copy.deepcopy(df)
     out = csv_safe(df)
     pd.testing.assert_frame_equal(df, before)
 
-    def naive(v):  # the OWASP rule, written out: text starting with a formula character
-        is_number = isinstance(v, str) and re.fullmatch(r"[+-]?[0-9.]+(e[+-]?[0-9]+)?", v)
-        return "'" + v if isinstance(v, str) and v[:1] in RUNS and not is_number else v
+    def naive(v):  # the rule, written out: controls as escapes, then the OWASP quote
+        if not isinstance(v, str):
+            return v
+        shown = "".join(repr(c)[1:-1] if re.fullmatch("[\x00-\x1f\x7f-\x9f\u2028\u2029]", c)
+                        else c for c in v)
+        first = v.lstrip(INVISIBLE)[:1].replace("\uff1d", "=")
+        is_number = re.fullmatch(r"[+-]?[0-9.]+(e[+-]?[0-9]+)?", v)
+        return "'" + shown if first in RUNS and not is_number else shown
 
     assert out["v"].tolist() == [naive(v) for v in values]
     assert list(out.columns) == ["v", "'=n"]
@@ -95,9 +104,26 @@ def test_markdown_names_stay_in_their_cells(evil):
 
 def test_markdown_cell_escapes():
     assert markdown_cell("a|b") == r"a\|b"
-    assert markdown_cell("x\r\ny\nz\rw") == "x y z w"
+    assert markdown_cell("x\r\ny\nz\rw\u2028v") == "x y z w v"
     assert markdown_cell("back\\slash|") == "back\\\\slash\\|"
     assert markdown_cell(3) == "3"
+    assert markdown_cell("<script>alert('&')</script>") == (
+        "&lt;script&gt;alert('&amp;')&lt;/script&gt;")
+    assert markdown_cell("<!-- c --> <http://x>") == "&lt;!-- c --&gt; &lt;http://x&gt;"
+    assert markdown_cell("`<b>` ![i](http://t/p.png)") == (
+        r"\`&lt;b&gt;\` ![i\](http://t/p.png)")
+    assert markdown_cell("nul\x00 esc\x1b[31m tab\t") == r"nul\x00 esc\x1b[31m tab\t"
+    assert markdown_cell("0.5 [0.3, 0.7]") == "0.5 [0.3, 0.7]"  # intervals as they are
+
+
+def test_csv_cell_and_escape_controls():
+    assert csv_cell("x\r=cmd|' /C calc'!A0") == "x\\r=cmd|' /C calc'!A0"
+    assert csv_cell("\r=cmd") == "'\\r=cmd"
+    assert [csv_cell(c + "=1") for c in " \u200b\u200c\u200d\u2060\ufeff\u00a0\u3000"] == [
+        "'" + c + "=1" for c in " \u200b\u200c\u200d\u2060\ufeff\u00a0\u3000"]
+    assert csv_cell("-1.5") == "-1.5" and csv_cell("1e-3") == "1e-3"
+    assert escape_controls("\x00\x1f\x7f\x9f\u2028\u2029") == r"\x00\x1f\x7f\x9f\u2028\u2029"
+    assert escape_controls("joy") == "joy" and escape_controls(None) is None
 
 
 def _unescaped_dollars(text: str) -> int:

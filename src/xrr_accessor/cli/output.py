@@ -9,7 +9,11 @@ the counts the API gives (``n_items`` first). The diagnostics (``raters``,
 Each format has one writer (:func:`write_table`, :func:`write_markdown`,
 :func:`write_csv`, :func:`write_json`); table and markdown show the same
 rounded text (:func:`cell_text`). ``report`` and ``demo`` in the table format print
-the paper's Table 5 as three titled blocks (:func:`report_blocks`).
+the paper's Table 5 as three titled blocks (:func:`report_blocks`). Names from the
+data go through :mod:`~xrr_accessor.textsafe`: csv by ``csv_safe``, markdown by
+``markdown_cell``, the table with its control characters as visible escapes (no
+terminal escape sequence or carriage return is printed), json by ``json.dumps``
+(which escapes every control character).
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ import numpy as np
 import pandas as pd
 
 from ..reporting.report import STATISTICS
-from ..textsafe import csv_safe, json_value, markdown_cell
+from ..textsafe import csv_safe, escape_controls, json_value, markdown_cell
 
 __all__ = ["COUNTS", "FORMATS", "INTERVAL", "KEYS", "cell_text", "records", "render",
            "report_blocks", "schema", "write_csv", "write_json", "write_markdown",
@@ -246,22 +250,24 @@ def write_table(frame: pd.DataFrame, decimals: int) -> str:
     joy    alpha                                          0.50       10
     <BLANKLINE>
     """
-    shown = _texts(frame, decimals)
+    shown = _texts(frame, decimals).map(escape_controls)  # no escape sequence, no CR
     numeric = [pd.api.types.is_numeric_dtype(frame[c]) for c in frame.columns]
-    widths = [max([len(str(c)), *map(len, shown[c])]) for c in frame.columns]
+    widths = [max([len(escape_controls(str(c))), *map(len, shown[c])]) for c in frame.columns]
 
     def line(cells: list[str]) -> str:
         return "  ".join(s.rjust(w) if n else s.ljust(w)
                          for s, w, n in zip(cells, widths, numeric, strict=True)).rstrip()
 
-    lines = [line([str(c) for c in frame.columns])]
+    lines = [line([escape_controls(str(c)) for c in frame.columns])]
     lines += [line(list(row)) for row in shown.itertuples(index=False)]
     return "\n".join(lines) + "\n"
 
 
 def write_markdown(frame: pd.DataFrame, decimals: int) -> str:
-    """A Markdown table (no dependency on tabulate), the same text as the table;
-    ``|`` in a cell is escaped and line breaks become spaces.
+    """A Markdown table (no dependency on tabulate), the same text as the table; names
+    (text columns and column names) go through
+    :func:`~xrr_accessor.textsafe.markdown_cell` (``|`` escaped, line breaks as spaces,
+    HTML as text), numbers are shown as the table shows them (``<0.001``).
 
     Examples
     --------
@@ -279,7 +285,8 @@ def write_markdown(frame: pd.DataFrame, decimals: int) -> str:
 
     lines = ["| " + " | ".join(markdown_cell(c) for c in frame.columns) + " |",
              "|" + "|".join("---:" if n else "---" for n in numeric) + "|"]
-    lines += ["| " + " | ".join(markdown_cell(v) for v in row) + " |"
+    lines += ["| " + " | ".join(v if n else markdown_cell(v)
+                                for v, n in zip(row, numeric, strict=True)) + " |"
               for row in shown.itertuples(index=False)]
     return "\n".join(lines) + "\n"
 
@@ -287,9 +294,11 @@ def write_markdown(frame: pd.DataFrame, decimals: int) -> str:
 def write_csv(frame: pd.DataFrame, raw: bool = False) -> str:
     """CSV with full precision, one record per line.
 
-    A name a spreadsheet would run as a formula (it starts with ``=``, ``+``,
-    ``-``, ``@``, ...) gets a leading ``'`` (:func:`~xrr_accessor.textsafe.csv_safe`);
-    ``raw=True`` (``--raw``) writes every name exactly as in the data.
+    A name a spreadsheet would run as a formula (its first visible character is ``=``,
+    ``+``, ``-`` or ``@``) gets a leading ``'``, and a control character in a name (a
+    carriage return, a tab) is written as a visible escape such as ``\\r``
+    (:func:`~xrr_accessor.textsafe.csv_safe`); ``raw=True`` (``--raw``) writes every
+    name exactly as in the data.
 
     Examples
     --------
@@ -365,7 +374,7 @@ def report_blocks(rep: Any, decimals: int) -> str:
                            "display.max_rows", 10_000):
         present = set(shown.columns.get_level_values(0))
         for stat in (s for s in STATISTICS if s in present):  # one pool: its IRR only
-            block = shown[stat]
+            block = shown[stat].rename(index=escape_controls, columns=escape_controls)
             block.columns.name = "replication" if stat == "irr" else "pair"
             out.append(TITLES[stat].format(irr=rep.attrs.get("irr"), level=rep.attrs.get(
                 "level"), how=how))
@@ -375,8 +384,8 @@ def report_blocks(rep: Any, decimals: int) -> str:
         "n_unpairable"].max()
     if len(unpaired):
         out.append("Items annotated by only one replication of a pair (left out of that "
-                   "pair): " + ", ".join(f"{a} x {b}: {n:,}" for (a, b), n in unpaired.items())
-                   + "\n")
+                   "pair): " + ", ".join(f"{escape_controls(str(a))} x {escape_controls(str(b))}"
+                                         f": {n:,}" for (a, b), n in unpaired.items()) + "\n")
     if "ci" in rep.attrs:
-        out.append(rep.caption() + "\n")
+        out.append(escape_controls(rep.caption()) + "\n")
     return "\n".join(out)

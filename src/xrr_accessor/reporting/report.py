@@ -20,7 +20,7 @@ import html
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 import pandas as pd
@@ -31,7 +31,7 @@ from ..engine.results import pair_index
 from ..errors import InputError, XRRWarning, collecting, warn
 from ..lazy import deferrable
 from ..schema.tally import Tally
-from ..textsafe import csv_safe, json_value, markdown_cell
+from ..textsafe import csv_safe, export_text, json_value, markdown_cell, writing
 from ..uncertainty.orchestration import Uncertainty
 from .cells import TITLES, cell_names, number
 from .summary import compute, pooled_frame
@@ -145,19 +145,22 @@ class Report:
                          f"{a.get('n_boot')} bootstrap replicates of items")
         return "; ".join(parts)
 
-    def to_markdown(self, digits: int = 3) -> str:
-        """The paper's layout as a Markdown table (no extra dependency).
+    @overload
+    def to_markdown(self, digits: int = ..., *, path: None = ...) -> str: ...
+    @overload
+    def to_markdown(self, digits: int = ..., *, path: str | Path) -> None: ...
 
-        Names are escaped (:func:`~xrr_accessor.textsafe.markdown_cell`): a
-        ``|`` or a line break in a label or replication name stays in its cell.
-        """
+    def to_markdown(self, digits: int = 3, *, path: str | Path | None = None) -> str | None:
+        """The paper's layout as a Markdown table (a string when ``path`` is None), names
+        escaped by :func:`~xrr_accessor.textsafe.markdown_cell`: a ``|`` or line break in a
+        label or replication name stays in its cell, HTML in it shows as text."""
         shown = self._display(digits)
         head = ["label", *(f"{TITLES[s]} {c}" for s, c in shown.columns)]
-        lines = ["| " + " | ".join(map(markdown_cell, head)) + " |",
-                 "|---" + "|---:" * (len(head) - 1) + "|"]
-        for label, row in shown.iterrows():  # names escaped: a "|" cannot add a cell
-            lines.append("| " + " | ".join(map(markdown_cell, [label, *row])) + " |")
-        return "\n".join(lines) + f"\n\n{self.caption()}\n"
+        rows = [head, *([label, *row] for label, row in shown.iterrows())]
+        lines = ["| " + " | ".join(map(markdown_cell, r)) + " |" for r in rows]
+        lines.insert(1, "|---" + "|---:" * (len(head) - 1) + "|")
+        text = "\n".join(lines) + f"\n\n{markdown_cell(self.caption())}\n"
+        return export_text(path, text, "report.md")
 
     def _repr_html_(self) -> str:
         shown = self._display()
@@ -174,24 +177,21 @@ class Report:
                **kwargs: Any) -> str | None:
         """The tidy frame as CSV (``DataFrame.to_csv``; a string when ``path`` is None).
 
-        Safe to open in a spreadsheet: a text cell (a label or replication
-        name) starting with ``=``, ``+``, ``-``, ``@``, a tab or a carriage
-        return is written with a leading ``'`` so it is not run as a formula
-        (:func:`~xrr_accessor.textsafe.csv_safe`); numbers are written as
-        numbers. ``raw=True`` writes the names exactly, for machine readers.
-        """
-        return (self.frame if raw else csv_safe(self.frame)).to_csv(path, index=False,
-                                                                     **kwargs)
+        Safe in a spreadsheet (:func:`~xrr_accessor.textsafe.csv_safe`): a control character
+        in a name (carriage return, tab) is written as a visible escape (``\\r``), a name
+        whose first visible character is ``=``, ``+``, ``-`` or ``@`` gets a leading ``'``;
+        numbers stay numbers. ``raw=True`` writes the names exactly, for machine readers.
+        A ``path`` that cannot be written raises InputError."""
+        frame = self.frame if raw else csv_safe(self.frame)
+        with writing(path, "report.csv"):  # no path: pandas returns the text
+            return frame.to_csv(path, index=False, **kwargs)
 
     def to_json(self, path: str | Path | None = None, **kwargs: Any) -> str | None:
         """The tidy frame as JSON records, with the call's settings under ``attrs``:
         ``{"attrs": {...}, "rows": [...]}`` (a string when ``path`` is None)."""
         rows = json.loads(self.frame.to_json(orient="records", **kwargs))
         text = json.dumps({"attrs": json_value(self.attrs), "rows": rows}, indent=1)
-        if path is None:
-            return text
-        Path(path).write_text(text)
-        return None
+        return export_text(path, text, "report.json")
 
     def readings(self, digits: int = 2) -> pd.DataFrame:
         """A plain-language sentence per label and pair reading normalized kappa_x
@@ -215,18 +215,17 @@ class Report:
                 figures: bool = True, digits: int = 3) -> str | None:
         """The report as one self-contained HTML page (no network, no script).
 
-        The page shows each replication's items and raters, a plain-language
-        reading of every pair (:meth:`readings`), the table with intervals and
-        Landis-Koch bands, the warnings raised while computing it, and the
-        figures (IRR histogram from 8 labels on, normalized kappa_x heatmap, IRR
-        beside kappa_x for the first six pairs) as inline PNG.
-        Needs jinja2 (the ``io`` extra) and, for figures, matplotlib (the
-        ``plot`` extra).
+        The page shows each replication's items and raters, a plain-language reading of
+        every pair (:meth:`readings`), the table with intervals and Landis-Koch bands, the
+        warnings raised while computing it, and the figures (IRR histogram from 8 labels
+        on, normalized kappa_x heatmap, IRR beside kappa_x for the first six pairs) as
+        inline PNG. Needs jinja2 (the ``io`` extra) and, for figures, matplotlib (``plot``).
 
         Parameters
         ----------
         path : str or Path, optional
-            Where to write the page (UTF-8); None returns it as a string.
+            Where to write the page (UTF-8); None returns it as a string. A path that
+            cannot be written raises InputError (it names the path and the fix).
         title : str, optional
             The page's heading (default "xRR reliability report").
         figures : bool
@@ -249,7 +248,8 @@ class Report:
         """
         from .report_html import to_html
 
-        return to_html(self, path, title=title, figures=figures, digits=digits)
+        page = str(to_html(self, None, title=title, figures=figures, digits=digits))
+        return export_text(path, page, "report.html")
 
     @property
     def plot(self) -> Any:
