@@ -42,6 +42,11 @@ class RoleError(InputError):
     """A role (item, rater, replication, label, value) is missing or unknown."""
 
 
+class DataTypeError(InputError, TypeError):
+    """The data are of a type no function reads (a number, a list; dask-backed data
+    where a function needs them in memory). Also a TypeError, as it was before."""
+
+
 class LevelError(TypeError):
     """The values of a label do not fit the requested level of measurement."""
 
@@ -102,6 +107,17 @@ def collecting() -> Iterator[list[tuple[type[Warning], str]]]:
         _local.sink = previous
 
 
+#: The check of a public call's parameters (``schema.params.check_call``), set when
+#: that module is imported; this module sits below every layer and imports none.
+_DOOR: list[Callable[[Callable[..., Any], tuple[Any, ...], dict[str, Any]], None]] = []
+
+
+def set_door(check: Callable[[Callable[..., Any], tuple[Any, ...], dict[str, Any]], None]
+             ) -> None:
+    """Set the check :func:`per_call` runs on a public call's arguments first."""
+    _DOOR[:] = [check]
+
+
 def per_call(fn: F) -> F:
     """Raise the warnings of a public function once each, when it returns.
 
@@ -131,6 +147,8 @@ def per_call(fn: F) -> F:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         if getattr(_local, "sink", None) is not None:  # an outer call collects
             return fn(*args, **kwargs)
+        if _DOOR:  # the parameters' kinds, checked at the door (schema.params)
+            _DOOR[0](fn, args, kwargs)
         with collecting() as sink:
             try:
                 return fn(*args, **kwargs)

@@ -46,20 +46,33 @@ def read_lazy(paths: list[Path], source: str | os.PathLike[str], sep: str | None
     against its columns; nothing is read but schemas (and, for text formats, the
     first file, which gives the columns and dtypes)."""
     dd = require("dask.dataframe", "read_annotations(..., lazy=True)", extra="dask")
+    import dask
+
     root = Path(os.fspath(source))
     named = {k: roles.get(k) for k in ("item", "rater", "replication")}
     parquet = all(file_format(p, format) == "parquet" for p in paths)
     if parquet and file_column is None:
         require("pyarrow", "reading Parquet")
         where = str(root) if root.is_dir() else [str(p) for p in paths]
-        ddf = dd.read_parquet(where)
+        try:
+            ddf = dd.read_parquet(where)
+        except Exception as exc:  # pyarrow's ArrowInvalid, OSError: a damaged file
+            reason = " ".join(str(exc).split())[:300]
+            raise InputError(f"cannot read {where} as Parquet: {reason}. Check the file "
+                             "(re-export it), or read the others with a narrower "
+                             "pattern") from exc
     else:
         options: dict[str, Any] = {"root": root, "sep": sep, "format": format,
                                    "file_column": file_column, "named": named}
         head = read_one(paths[0], **options)
-        ddf = dd.from_map(read_like, paths, columns=[str(c) for c in head.columns],
-                          first=paths[0].name, **options, meta=head.iloc[:0],
-                          enforce_metadata=False)
+        if head.empty and len(paths) == 1:
+            raise InputError(f"{paths[0]} holds no annotations (no rows)")
+        # Object columns stay objects (not dask's text), so each partition's reader sees
+        # the ids as the eager reader does: 1 and "1" in one file are refused, not merged.
+        with dask.config.set({"dataframe.convert-string": False}):
+            ddf = dd.from_map(read_like, paths, columns=[str(c) for c in head.columns],
+                              first=paths[0].name, **options, meta=head.iloc[:0],
+                              enforce_metadata=False)
     name = str(paths[0]) if len(paths) == 1 else f"{os.fspath(source)} ({len(paths)} files)"
     check_roles(ddf._meta, name, roles)
     return ddf

@@ -75,7 +75,10 @@ def deferrable(fn: F) -> F:
     def wrapper(data: Any, *args: Any, **kwargs: Any) -> Any:
         if is_lazy(data) or (("other" in kwargs or args) and _lazy_other(fn, data, args,
                                                                           kwargs)):
+            from ..schema.params import check_call
             from .graph import defer
+
+            check_call(fn, (data, *args), kwargs)
 
             return defer(fn, data, args, kwargs)
         return eager(data, *args, **kwargs)

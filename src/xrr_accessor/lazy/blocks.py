@@ -29,6 +29,7 @@ from ..schema.read import inference_candidates
 from ..schema.roles import resolve_roles
 from ..schema.tables import distinct_text
 from ..schema.tally import Tally, present, tally
+from .ids import check_across, check_items_across, item_probe
 
 __all__ = ["BOOT", "GROUP", "ORDER", "Merged", "Survey", "merge", "partition_marginals",
            "partition_stats", "sampled", "survey"]
@@ -106,6 +107,9 @@ class Survey:
     #: merged raters are in first-seen order, as the in-memory encoder has them.
     rater_first: pd.Series | None
     keys: np.ndarray | None  # its items' keys (draws.item_keys), when items may be split
+    #: Its item ids' kind and, unless all text, the ids (lazy.ids.check_items_across).
+    item_kind: str = "empty"
+    item_ids: pd.Index | None = None
     notes: dict[str, int] = field(default_factory=dict)
     messages: list[tuple[type[Warning], str]] = field(default_factory=list)
     #: Labels inferred from the columns: what the decision needs (schema.labels).
@@ -137,7 +141,9 @@ def survey(block: Any, roles: dict[str, Any], check_items: bool = False,
         np.ascontiguousarray(ann.replication, dtype=np.int64), len(ann.items), n_rep)
     ) if len(ann.item) else 0
     keys = item_keys(ann.items) if check_items else None
-    return Survey(rater_first=_rater_first(block, roles),
+    item_kind, item_ids = item_probe(ann.items)
+    return Survey(rater_first=_rater_first(block, roles), item_kind=item_kind,
+        item_ids=item_ids,
         labels=names, source=dict(ann.source), has_label=ann.has_label,
         has_replication=ann.has_replication, raters=ann.raters,
         replications=ann.replications, categories=list(ann.categories),
@@ -218,6 +224,13 @@ def merge(surveys: Sequence[Survey], kind: str) -> Merged:
         first = pd.concat(firsts).groupby(level=0, sort=False).min()
         at = first.reindex(raters).to_numpy(dtype=float, na_value=np.inf)
         raters = raters[np.argsort(at, kind="stable")]
+    check_across([s.raters for s in parts],
+                 "the rater ids of the dask-backed data (across partitions)")
+    check_across([s.replications for s in parts],
+                 "the replication ids of the dask-backed data (across partitions)")
+    check_items_across([s.item_kind for s in parts], [s.item_ids for s in parts],
+                       [s.keys for s in parts],
+                       "the item ids of the dask-backed data (across partitions)")
     reps = _union([s.replications for s in parts])
     distinct_text(raters, "the rater ids of the dask-backed data (across partitions)")
     distinct_text(reps, "the replication ids of the dask-backed data (across partitions)")

@@ -17,6 +17,7 @@ from dask.graph_manipulation import clone
 from ..coefficients import lookup
 from ..coefficients.registry import needs
 from ..engine.additive import RANK_GROUPS, Meta
+from ..engine.draws import item_keys
 from ..engine.levels import resolve_level
 from ..engine.pipeline import MAX_MATRIX_CATEGORIES
 from ..engine.staged import Job
@@ -26,6 +27,7 @@ from ..schema import Roles
 from ..schema.read import is_annotation_layout
 from ..schema.roles import resolve_roles
 from .blocks import ORDER, Reader, partition_marginals
+from .ids import check_source
 
 __all__ = ["by_item", "item_column", "maybe_ranked", "partitions", "ranked_meta",
            "sum_marginals", "with_ranks"]
@@ -50,6 +52,7 @@ def partitions(data: Any, roles: dict[str, Any], shuffle: bool = False
         return _xarray_blocks(data, roles), False
     if not hasattr(data, "to_delayed"):
         raise TypeError(f"{type(data).__name__} is not a dask DataFrame or xarray object.")
+    check_source(data, roles)
     item = item_column(data, roles)
     whole = data.index.name == item and data.known_divisions
     if not whole and shuffle:
@@ -61,15 +64,22 @@ def by_item(data: Any, item: Any) -> Any:
     """``data`` shuffled so that each item's rows sit in one partition, in input order."""
     if data.index.name == item:
         data = data.reset_index()
-    data = data.map_partitions(_numbered, partition_info=True, meta=data._meta.assign(
-        **{ORDER: np.zeros(0, dtype=np.int64)}))
-    return data.shuffle(on=item, npartitions=data.npartitions)
+    data = data.map_partitions(_numbered, item, partition_info=True, meta=data._meta.assign(
+        **{ORDER: np.zeros(0, dtype=np.int64), KEY: np.zeros(0, dtype=np.uint64)}))
+    # Shuffled on the items' keys, not their values: dask hashes an id by its column's
+    # dtype, so item 1 of an integer file and 1 of an object column would land apart.
+    return data.shuffle(on=KEY, npartitions=data.npartitions).drop(columns=KEY)
 
 
-def _numbered(part: pd.DataFrame, partition_info: dict[str, Any] | None = None
+#: The column :func:`by_item` shuffles on: each row's item key (``draws.item_keys``).
+KEY = "__xrr_item_key__"
+
+
+def _numbered(part: pd.DataFrame, item: Any, partition_info: dict[str, Any] | None = None
               ) -> pd.DataFrame:
     number = 0 if partition_info is None else int(partition_info["number"])
-    return part.assign(**{ORDER: (number << 40) + np.arange(len(part), dtype=np.int64)})
+    return part.assign(**{ORDER: (number << 40) + np.arange(len(part), dtype=np.int64),
+                          KEY: item_keys(pd.Index(part[item]))})
 
 
 def item_column(data: Any, roles: dict[str, Any]) -> Any:

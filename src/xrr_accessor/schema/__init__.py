@@ -9,6 +9,7 @@ those codes. Nothing here modifies its input.
 
 from __future__ import annotations
 
+from . import params as _params  # noqa: F401 (sets the parameters' check at the door)
 from .encode import encode, label_categories
 from .read import read
 from .roles import DUPLICATES, ROLE_ALIASES, ROLES, Roles

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-from ..errors import DroppedDataWarning, InputError, RoleError, warn
+from ..errors import DataTypeError, DroppedDataWarning, InputError, RoleError, warn
 from ..kernels.encode import grid_positions
 from ..kernels.threads import concurrently
 from .duplicates import dedupe, first_positions, key_codes
@@ -27,12 +27,12 @@ def read(data: Any, roles: Roles | None = None) -> Table:
     if isinstance(data, xr.Dataset | xr.DataArray):
         return _read_xarray(data, roles)
     if type(data).__module__.startswith("dask"):
-        raise TypeError(
+        raise DataTypeError(
             f"this function does not take dask-backed data ({type(data).__module__}."
             f"{type(data).__name__}): irr, cross_kappa, normalized, summary, report, "
             "agreement_table, rater_agreement, item_disagreement and validity do, lazily. "
             "Bring the data into memory first (ddf.compute()), or a sample of its items.")
-    raise TypeError(f"cannot read annotations from {type(data).__name__}; pass a pandas "
+    raise DataTypeError(f"cannot read annotations from {type(data).__name__}; pass a pandas "
                     "DataFrame or an xarray Dataset/DataArray" + ("; for a polars frame, call "
                     "its method instead: df.xrr.irr(), df.xrr.cross_kappa(), ..." if type(
                         data).__module__.startswith("polars") else "."))
@@ -96,7 +96,8 @@ def _read_long(df: pd.DataFrame, roles: Roles) -> Table:
         if value is not None:
             raise RoleError("give labels=[...] or value=..., not both (labels= names the "
                             "label columns of a frame with one column per label).")
-        value = [roles.labels] if isinstance(roles.labels, str) else list(roles.labels)
+        value = (list(roles.labels) if pd.api.types.is_list_like(roles.labels)
+                 else [roles.labels])  # one column's name: a str, or 0 for column 0
         if not value:
             raise RoleError("labels= is empty; name at least one label column.")
     value_cols: list[Hashable]

@@ -11,6 +11,7 @@ import pandas as pd
 
 from ..errors import InputError, LevelError
 from ..kernels.encode import first_seen_codes
+from .ids import one_kind_per_id
 
 
 @dataclass(frozen=True)
@@ -43,13 +44,16 @@ class Ids:
                 + (f" (e.g. df.dropna(subset=[{column!r}]))." if column is not None else ".")
             )
         uniques = pd.Index(uniques)
-        distinct_text(uniques, where, column)
+        one_kind_per_id(values, codes, uniques, where, column)
+        distinct_text(uniques, where, column, codes)
         return cls(np.asarray(codes, dtype=np.int64), uniques, column)
 
     @classmethod
     def tiled(cls, values: Any, n: int, where: str) -> Ids:
         """Ids of a wide frame's columns, repeated for each of its ``n`` rows."""
-        codes, uniques = pd.factorize(np.asarray(values, dtype=object))
+        names = np.asarray(values, dtype=object)
+        codes, uniques = pd.factorize(names)
+        one_kind_per_id(names, codes, pd.Index(uniques, dtype=object), where)
         distinct_text(pd.Index(uniques, dtype=object), where, fix=COLUMNS_FIX)
         return cls(np.tile(np.asarray(codes, dtype=np.int64), n), pd.Index(uniques))
 
@@ -84,13 +88,14 @@ COLUMNS_FIX = "rename the columns to text, e.g. df.columns = df.columns.astype(s
 
 
 def distinct_text(uniques: pd.Index, where: str, column: Hashable | None = None,
-                  fix: str | None = None) -> None:
+                  codes: np.ndarray | None = None, fix: str | None = None) -> None:
     """An :class:`InputError` naming ``where`` when two ids print the same (``1`` and ``"1"``).
 
     Every output shows ids as text (tables, HTML, CSV, JSON keys), where two
     such ids would look like one: a report would show one column and lose a
     replication's values. Refused rather than merged: they may be different
     things, which only the caller knows. Only ids of mixed types can collide.
+    With ``codes`` (the factorized rows), the message names a row of each.
 
     Examples
     --------
@@ -107,11 +112,16 @@ def distinct_text(uniques: pd.Index, where: str, column: Hashable | None = None,
         return
     dup = text[text.duplicated()][0]
     a, b = [v for v, t in zip(uniques, text, strict=True) if t == dup][:2]
+    rows = ""
+    if codes is not None:
+        ia, ib = uniques.get_loc(a), uniques.get_loc(b)
+        rows = (f" (rows {int(np.flatnonzero(codes == ia)[0])} and "
+                f"{int(np.flatnonzero(codes == ib)[0])})")
     if fix is None:
         fix = (f"df[{column!r}] = df[{column!r}].astype(str)" if column is not None
                else "convert them with .astype(str)")
     raise InputError(
-        f"{where} holds ids of different types that read the same ({a!r} and {b!r}), which "
+        f"{where} holds ids of different types that read the same ({a!r} and {b!r}){rows}, which "
         f"every table, page and file would show as one. Make them one type, e.g. {fix} "
         "(or map them to distinct names).")
 
