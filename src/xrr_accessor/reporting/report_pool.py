@@ -66,8 +66,11 @@ def pool_parts(data: Any, level: Any, uncertainty: Uncertainty, min_items: int,
                                    n_boot=uncertainty.n_boot, seed=uncertainty.seed,
                                    interval=uncertainty.interval, **roles)
                    if n_raters > 2 else None),
-        "items": item_disagreement(data, level=level, **roles),
+        "items": item_disagreement(data, level=level, **roles) if n_raters else None,
     }
+    if not n_raters:  # 0 rows: every estimate NaN (with its warning), no tables to rank
+        warn("the data hold no annotations: the report has no item or rater table.",
+             UndefinedWarning)
     if lazy:
         from ..lazy.graph import compute_all
 

@@ -80,11 +80,12 @@ def _labels(v: Any) -> str | None:
 
 def _categories(v: Any) -> str | None:
     if isinstance(v, Mapping):
-        bad = [k for k, x in v.items() if not _listlike(x)]
+        bad = [k for k, x in v.items() if not _listlike(x) or _categories(x) is not None]
         return None if not bad else (f"gives {v[bad[0]]!r} for label {bad[0]!r}; each label "
                                      "takes a list of its categories in order")
     if _listlike(v):
-        return None
+        bad = [x for x in v if not isinstance(x, Hashable) or _listlike(x)]
+        return None if not bad else f"lists {bad[0]!r}, which cannot be a category"
     return ("takes a list of categories in order (for every label), or a dict "
             "{label: [categories]}")
 
