@@ -109,13 +109,17 @@ def same(a: Outcome, b: Outcome, what: str, loose: bool = False) -> None:
 
 
 def canonical_ok(df: pd.DataFrame) -> None:
-    """A platform reader's frame: ids are non-empty strings, values scalars, no null id
-    turned into the text "None"/"nan" by the reader itself."""
+    """A platform reader's frame: ids are non-empty strings, values scalars or label
+    sets (a non-empty frozenset of non-empty strings: a multi-choice answer of
+    read_label_studio), no null id turned into the text "None"/"nan" by the reader itself."""
     assert list(df.columns)[:4] == ["item", "rater", "label", "value"], list(df.columns)
     assert len(df) > 0
     for column in ("item", "rater", "label"):
         assert all(isinstance(v, str) and v.strip() for v in df[column]), column
     for v in df["value"]:
+        if isinstance(v, frozenset):
+            assert v and all(isinstance(c, str) and c for c in v), v
+            continue
         assert isinstance(v, str | int | float) and not (isinstance(v, float)
                                                          and math.isnan(v)), v
     assert not df.duplicated(["item", "rater", "label"]).any()

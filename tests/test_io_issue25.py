@@ -223,4 +223,6 @@ def test_plain_string_multiple_is_one_name() -> None:
         {"from_name": n, "type": "choices", "value": {"choices": ["A"]}}
         for n in ("topic", "t")]}]}]
     df = quiet(lambda: read_label_studio(tasks, multiple="topic"))
-    assert df["label"].tolist() == ["topic=A", "t"]  # "t" is not in "topic" as a name
+    assert df["label"].tolist() == ["topic", "t"]
+    # "t" is not in "topic" as a name: only "topic" is multi-choice, its answer a label set
+    assert df["value"].tolist() == [frozenset({"A"}), "A"]

@@ -121,9 +121,11 @@ def test_label_studio_round_trip(tmp_path: Path) -> None:
     assert df.attrs["dropped"] == {"cancelled": 1}
 
 
-def test_label_studio_multi_choice_is_binary_per_choice(tmp_path: Path) -> None:
+def test_label_studio_multi_choice_is_one_label_set_per_answer(tmp_path: Path) -> None:
     # https://labelstud.io/tags/choices : choice="multiple" stores every selection in
     # value.choices; https://labelstud.io/tags/textarea stores value.text.
+    # Issue 36: one row per answer, its choices a frozenset (was one 0/1 row per choice
+    # seen in the file: answers x choices rows).
     def answer(task: int, user: int, topics: list[str], note: str) -> dict[str, Any]:
         return ls_annotation(user, [
             ls_result("topics", "choices", {"choices": topics}),
@@ -134,21 +136,25 @@ def test_label_studio_multi_choice_is_binary_per_choice(tmp_path: Path) -> None:
                          answer(1, 11, ["Sports"], "ok")]),
              ls_task(2, [answer(2, 10, ["Arts"], "meh"), answer(2, 11, ["Arts"], "bad")])]
     df = read_label_studio(write_json(tmp_path / "export.json", tasks))
-    choices = ["Sports", "Politics", "Arts"]
-
-    def binary(item: str, rater: str, chosen: list[str]) -> list[tuple[Any, ...]]:
-        return [(item, rater, f"topics={c}", int(c in chosen)) for c in choices]
-
-    rows = [*binary("1", "10", ["Sports", "Politics"]), ("1", "10", "note", "ok"),
-            *binary("1", "11", ["Sports"]), ("1", "11", "note", "ok"),
-            *binary("2", "10", ["Arts"]), ("2", "10", "note", "meh"),
-            *binary("2", "11", ["Arts"]), ("2", "11", "note", "bad")]
-    expected = frame(rows)
-    pd.testing.assert_frame_equal(df, expected)
-    # the accessor reads every binary label; agreement on "topics=Politics" is 1 of 2 items
-    alpha = df.xrr(label="label", value="value").irr()
-    pd.testing.assert_series_equal(alpha, xrr_accessor.irr(expected, label="label",
-                                                           value="value"))
+    rows = [("1", "10", "topics", frozenset({"Sports", "Politics"})), ("1", "10", "note", "ok"),
+            ("1", "11", "topics", frozenset({"Sports"})), ("1", "11", "note", "ok"),
+            ("2", "10", "topics", frozenset({"Arts"})), ("2", "10", "note", "meh"),
+            ("2", "11", "topics", frozenset({"Arts"})), ("2", "11", "note", "bad")]
+    same_frame(df, rows)
+    # the same information as the 0/1 label per choice: each choice is "in the set"
+    topics = df[df["label"] == "topics"]
+    binary = {c: topics["value"].map(lambda s, c=c: int(c in s)).tolist()
+              for c in ("Sports", "Politics", "Arts")}
+    assert binary == {"Sports": [1, 1, 0, 0], "Politics": [1, 0, 0, 0], "Arts": [0, 0, 1, 1]}
+    # set levels read the label sets: MASI gives item 1's nested sets D = 1 - (1/2)(2/3);
+    # D_o = (2 x 2/3) / 4 = 1/3, D_e = (2 x 2/3 + 8 x 1) / 12 = 7/9: alpha = 1 - 3/7
+    masi = xrr_accessor.irr(topics, level="masi")
+    assert masi["topics"] == pytest.approx(4 / 7, abs=1e-12)
+    # a multi-choice answer that selects nothing is empty (no label set is empty)
+    tasks[1]["annotations"][1] = answer(2, 11, [], "bad")
+    with pytest.warns(DroppedDataWarning, match="1 empty"):
+        df = read_label_studio(tasks, multiple="topics")
+    assert len(df) == 7 and df.attrs["dropped"] == {"empty": 1}
 
 
 def test_label_studio_regions_are_counted_not_read(tmp_path: Path) -> None:

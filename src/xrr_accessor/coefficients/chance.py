@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -37,8 +38,9 @@ from ..engine.additive import Stats
 from .base import Context, Estimates, chance_defined, chance_kappa, rounded_counts
 from .sums import rater_totals
 
-__all__ = ["CHANCE", "Cell", "Chance", "brennan_prediger", "chance_corrected", "chance_terms",
-           "conger", "fleiss", "gwet", "no_chance", "scott", "unused_categories"]
+__all__ = ["CHANCE", "Cell", "Chance", "RaterCounts", "brennan_prediger", "chance_corrected",
+           "chance_terms", "conger", "fleiss", "gwet", "no_chance", "scott",
+           "unused_categories"]
 
 #: Coefficients of the (p_a - p_e) / (1 - p_e) family, by metric name (the registry's
 #: entries carry their chance term; this tuple only orders documentation).
@@ -55,11 +57,42 @@ def _total(w: np.ndarray | None, k: int) -> float:
     return float(k) if w is None else float(w.sum())
 
 
+class RaterCounts:
+    """Each rater's category counts, ``counts`` (L, R, B, K), and who annotated,
+    ``present`` (L, R, B), for every (label, replication) of one :class:`Stats`: summed
+    once, when a chance term first asks (Conger's), and shared by every :class:`Cell`.
+    Summed per cell, they made :func:`chance_terms` quadratic in the labels.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from xrr_accessor.coefficients import lookup
+    >>> from xrr_accessor.engine.pipeline import run
+    >>> df = pd.DataFrame({"A": ["x", "y", "x"], "B": ["x", "y", "y"]})
+    >>> raters = RaterCounts(run(df, [lookup("conger")], wide=True).stats)
+    >>> raters.counts[0, 0].tolist(), raters.present[0, 0].tolist()
+    ([[2.0, 1.0], [1.0, 2.0]], [True, True])
+    """
+
+    def __init__(self, stats: Stats) -> None:
+        self.stats = stats
+
+    @cached_property
+    def counts(self) -> np.ndarray:
+        """(L, R, B, K): each rater's annotations per category, over the strata."""
+        return np.asarray(self.stats["strata_rater"].sum(axis=2))
+
+    @cached_property
+    def present(self) -> np.ndarray:
+        """(L, R, B): the raters with an annotation there (:func:`.sums.rater_totals`)."""
+        return np.asarray(rater_totals(self.stats) > 0)
+
+
 @dataclass(frozen=True)
 class Cell:
     """What a chance term reads for one (label, replication): the statistics, the
-    weights ``w`` (None: identity), the ``k`` categories in use and the mean
-    per-item category shares ``pi``."""
+    weights ``w`` (None: identity), the ``k`` categories in use, the mean
+    per-item category shares ``pi`` and the raters' counts of every cell (``raters``)."""
 
     stats: Stats
     lab: int
@@ -67,6 +100,7 @@ class Cell:
     w: np.ndarray | None
     k: int
     pi: np.ndarray
+    raters: RaterCounts
 
 
 #: A chance term: p_e of one cell (NaN where it is undefined).
@@ -105,8 +139,8 @@ def gwet(cell: Cell) -> float:
 
 def conger(cell: Cell) -> float:
     """Conger: from each rater's own category shares (NaN with fewer than two raters)."""
-    per_rater = cell.stats["strata_rater"][cell.lab, cell.r].sum(axis=0)
-    present = rater_totals(cell.stats)[cell.lab, cell.r] > 0
+    per_rater = cell.raters.counts[cell.lab, cell.r]
+    present = cell.raters.present[cell.lab, cell.r]
     g = per_rater[present][:, :cell.k]
     b = len(g)
     if b < 2:
@@ -153,6 +187,7 @@ def chance_terms(stats: Stats, ctx: Context, chance: Chance
     n2 = m_hist[..., 2:].sum(axis=-1)
     pa = np.full(shape, np.nan)
     pe = np.full(shape, np.nan)
+    raters = RaterCounts(stats)
     for lab, r in np.ndindex(shape):
         k = ctx.meta.n_categories[lab]
         w = ctx.weights(lab)
@@ -161,7 +196,7 @@ def chance_terms(stats: Stats, ctx: Context, chance: Chance
                      else float((w * stats["pa_mat"][lab, r, :k, :k]).sum()))
             pa[lab, r] = (agree - stats["pa_inv"][lab, r]) / n2[lab, r]
         pi = stats["shares"][lab, r, :k] / n1[lab, r] if n1[lab, r] > 0 else np.zeros(k)
-        pe[lab, r] = chance(Cell(stats, lab, r, w, k, pi))
+        pe[lab, r] = chance(Cell(stats, lab, r, w, k, pi, raters))
     return pa, pe
 
 

@@ -21,6 +21,7 @@ from ..coefficients import lookup
 from ..engine.pipeline import annotations as canonical
 from ..engine.pipeline import run
 from ..errors import InputError, per_call
+from ..kernels.sharing import shared_pairs
 
 __all__ = ["MAX_PAIRS", "METRICS", "pairwise"]
 
@@ -102,14 +103,10 @@ def pairwise(data: Any, metric: str = "cohen", level: Any = "nominal",
     new_code = np.full(n_rep * n_rater, -1, dtype=np.int64)
     new_code[codes] = np.arange(len(codes))
     rep_of, rater_of = codes // n_rater, codes % n_rater
-    a, b = _sharing(ann.item, new_code[cell], np.asarray((ann.codes >= 0).any(axis=0)))
-    a, b = a[rep_of[a] == rep_of[b]], b[rep_of[a] == rep_of[b]]  # within a replication
     same_rep = np.bincount(rep_of, minlength=n_rep)
     n_possible = int((same_rep * (same_rep - 1) // 2).sum())
-    if len(a) > MAX_PAIRS:
-        raise InputError(f"{len(a):,} rater pairs share an item, more than pairwise "
-                         f"computes in one call ({MAX_PAIRS:,}); select raters (e.g. those "
-                         "with the most items) first.")
+    a, b = _sharing(ann.item, new_code[cell], np.asarray((ann.codes >= 0).any(axis=0)),
+                    rep_of, n_possible)
     names = pd.Index([f"{r}\x1f{k}" for r, k in zip(rep_of, rater_of, strict=True)])
     split = replace(ann, replication=new_code[cell], rater=np.zeros_like(ann.rater),
                     replications=names, raters=pd.Index(["_"]), has_replication=True,
@@ -143,14 +140,37 @@ def pairwise(data: Any, metric: str = "cohen", level: Any = "nominal",
     return frame
 
 
-def _sharing(item: np.ndarray, cell: np.ndarray, rated: np.ndarray
-             ) -> tuple[np.ndarray, np.ndarray]:
-    """The pairs (a < b) of cells (a rater in a replication) that rated an item in
-    common, from the annotations' item and cell codes: O(sum over items of m^2)."""
-    both = pd.DataFrame({"item": item[rated], "cell": cell[rated]}).drop_duplicates()
-    joined = both.merge(both, on="item")
-    joined = joined[joined["cell_x"] < joined["cell_y"]]
-    pairs = np.unique(joined[["cell_x", "cell_y"]].to_numpy(dtype=np.int64), axis=0)
-    pairs = pairs.reshape(-1, 2)
-    return pairs[:, 0], pairs[:, 1]
+def _sharing(item: np.ndarray, cell: np.ndarray, rated: np.ndarray, rep_of: np.ndarray,
+             n_possible: int) -> tuple[np.ndarray, np.ndarray]:
+    """The pairs (a < b) of cells (a rater in a replication) of one replication that
+    rated an item in common, sorted, from the annotations' item and cell codes.
 
+    Refused (:class:`InputError`) past :data:`MAX_PAIRS` pairs before any O(raters^2)
+    work: at once when one item's raters make more pairs than that, else when the
+    bounded pass of :func:`~..kernels.sharing.shared_pairs` finds more (it holds at most
+    ``MAX_PAIRS + 1`` pairs). O(N log N) to sort, then one probe per pair of an item's
+    raters, sum of m (m - 1) / 2 over the items.
+    """
+    it, ce = item[rated], cell[rated]
+    order = np.lexsort((ce, it))  # by item, then cell: a replication's cells together
+    it, ce = it[order], ce[order]
+    keep = np.ones(len(it), dtype=bool)
+    keep[1:] = (it[1:] != it[:-1]) | (ce[1:] != ce[:-1])  # one row per (item, cell)
+    it, ce = it[keep], ce[keep]
+    rep = rep_of[ce]
+    start = np.flatnonzero(np.r_[True, (it[1:] != it[:-1]) | (rep[1:] != rep[:-1])])
+    offsets = np.r_[start, len(it)].astype(np.int64)
+    m = np.diff(offsets)  # raters of each item in each replication
+    pairs_of = m * (m - 1) // 2
+    most, bound = int(pairs_of.max(initial=0)), min(int(pairs_of.sum()), n_possible)
+    if most <= MAX_PAIRS:
+        keys, found, complete = shared_pairs(offsets, ce.astype(np.int64), len(rep_of),
+                                             MAX_PAIRS)
+        if complete:
+            keys = np.sort(keys[keys >= 0])
+            return keys // len(rep_of), keys % len(rep_of)
+        most = max(most, found)
+    shown = f"{most:,}" if most == bound else f"at least {most:,} (at most {bound:,})"
+    raise InputError(f"{shown} rater pairs share an item, more than pairwise computes in "
+                     f"one call ({MAX_PAIRS:,}); select raters (e.g. those with the most "
+                     "items) first.")

@@ -6,6 +6,7 @@ Part of :mod:`xrr_accessor.io` (see :mod:`.platforms` for what the JSON readers 
 from __future__ import annotations
 
 from collections.abc import Collection, Hashable, Sequence
+from dataclasses import replace
 from typing import Any
 
 import pandas as pd
@@ -58,6 +59,8 @@ def read_label_studio(
         of ``from_name`` values, or ``None`` (those where some annotation selects more than
         one choice). The export holds no labeling config, so a multi-choice question
         whose annotators all picked one choice reads as single-choice unless named here.
+        An answer to a multi-choice question is one row whose value is the set of its
+        choices.
     duplicates
         ``"error"`` (default) when one rater answered one question twice on one task,
         else ``"first"`` or ``"last"`` to keep one answer (the others are counted).
@@ -65,11 +68,13 @@ def read_label_studio(
     Returns
     -------
     pandas.DataFrame
-        Columns ``item``, ``rater``, ``label``, ``value`` (and ``replication``). A
-        multi-choice question gives labels ``f"{from_name}={choice}"`` valued 1 when
-        chosen and 0 otherwise, for every choice seen in the file for that question
-        (a limitation: the offered choices are taken from the annotations, since the
-        export holds no labeling config; set-valued annotations will come later).
+        Columns ``item``, ``rater``, ``label``, ``value`` (and ``replication``): one row
+        per answer. The answer to a multi-choice question is a label set: its ``value``
+        is the ``frozenset`` of the choices selected (read with ``level="masi"`` or
+        ``level="jaccard"`` for partial credit, ``"nominal"`` for identical sets only;
+        ``df["value"].map(lambda s: "x" in s)`` on that label's rows is choice ``"x"``
+        as 0/1), so the frame has as many rows as answers, whatever the number of
+        choices; a multi-choice answer that selects nothing is counted as empty.
         ``df.attrs["dropped"]`` counts what was left out: cancelled annotations
         (``was_cancelled``), empty ones, and results of other types (regions such as
         ``labels``/``rectanglelabels``, ``taxonomy``, per-region choices), which the
@@ -105,9 +110,18 @@ def read_label_studio(
       item rater      label     value
     0    7     1  sentiment  Positive
     1    7     2  sentiment  Negative
+
+    A multi-choice answer is one row, its choices a set:
+
+    >>> topics = [{"id": 7, "annotations": [{"completed_by": 1, "result": [
+    ...     {"from_name": "topics", "type": "choices",
+    ...      "value": {"choices": ["Sports", "Arts"]}}]}]}]
+    >>> df = read_label_studio(topics)
+    >>> len(df), sorted(df["value"][0])
+    (1, ['Arts', 'Sports'])
     """
     tasks = json_records(path_or_buffer, _LS, _LS_FIX)
-    out = Collector(_LS, multiple)
+    out = _Sets(_LS, multiple)
     questions = names(questions, "questions", _LS)
     for t, task in enumerate(tasks):
         if not isinstance(task, dict):
@@ -152,6 +166,30 @@ def read_label_studio(
                                      f"object. {_LS_FIX}")
                 _ls_result(out, *ids, entry, questions, f"{where}, result {r}")
     return out.frame(replication, duplicates, _LS_FIX)
+
+
+class _Sets(Collector):
+    """The answers of an export, a multi-choice answer one row whose value is the
+    ``frozenset`` of its choices (a label-set cell, :mod:`..schema.setcells`): O(answers)
+    rows, where one 0/1 row per choice seen made answers x choices."""
+
+    def frame(self, replication: Hashable | None, duplicates: str, fix: str,
+              stacklevel: int = 3) -> pd.DataFrame:
+        widest: dict[str, int] = {}
+        for answer in self.answers:
+            if answer.chosen is not None:
+                widest[answer.question] = max(widest.get(answer.question, 0),
+                                              len(answer.chosen))
+        kept = []
+        for answer in self.answers:
+            if answer.chosen is not None and self._is_multiple(answer.question, widest):
+                if not answer.chosen:  # no label set is empty: as a single-choice answer
+                    self.drop("empty")
+                    continue
+                answer = replace(answer, value=frozenset(answer.chosen), chosen=None)
+            kept.append(answer)
+        self.answers = kept
+        return super().frame(replication, duplicates, fix, stacklevel + 1)
 
 
 def _ls_result(

@@ -22,6 +22,7 @@ from ..engine.pipeline import entry_level, run
 from ..errors import InputError, per_call
 from ..lazy import deferrable
 from ..schema import Annotations
+from ..uncertainty.budget import MEMORY_SHARE, available_memory
 from ..uncertainty.orchestration import NO_INTERVAL, Uncertainty, evaluate, evaluate_run
 from ..uncertainty.resample import Target
 
@@ -83,15 +84,26 @@ def interpret(values: Any) -> Any:
     return np.vectorize(_band, otypes=[object])(np.asarray(values, dtype=float))
 
 
-def _binary(ann: Annotations) -> Annotations:
-    """One binary label per (label, category): category vs the rest."""
-    rows, names = [], []
-    for j, label in enumerate(ann.labels):
-        codes = ann.codes[j]
-        for k, cat in enumerate(ann.categories[j]):
-            rows.append(np.where(codes < 0, -1, (codes == k).astype(np.int64)))
-            names.append((label, cat))
-    codes = np.stack(rows) if rows else np.zeros((0, len(ann.item)), dtype=np.int64)
+def _binary(ann: Annotations, available: int | None = None) -> Annotations:
+    """One binary label per (label, category): category vs the rest (-1 stays missing).
+
+    The codes are written into one (categories, rows) array, vectorized over labels
+    and categories; a size that cannot fit in :data:`~..uncertainty.budget.MEMORY_SHARE`
+    of the ``available`` memory (default: what the system has now) is refused before
+    anything is allocated (:func:`_check_size`).
+    """
+    n_cat = np.array([len(c) for c in ann.categories], dtype=np.int64)
+    total, n_rows = int(n_cat.sum()), ann.codes.shape[1]
+    _check_size(ann, n_cat, available)
+    label_of = np.repeat(np.arange(len(n_cat)), n_cat)  # (categories,): each one's label
+    start = np.cumsum(n_cat) - n_cat  # each label's first binary row
+    codes = np.zeros((total, n_rows), dtype=np.int64)
+    missing = ann.codes < 0
+    np.copyto(codes, -1, where=missing[label_of])
+    lab, row = np.nonzero(~missing)
+    codes[start[lab] + ann.codes[lab, row], row] = 1
+    names = [(label, cat) for label, cats in zip(ann.labels, ann.categories, strict=True)
+             for cat in cats]
     source: dict[Hashable, str] = {
         name: f"{ann.source.get(name[0], repr(name[0]))}, category {name[1]!r}"
         for name in names}
@@ -100,6 +112,32 @@ def _binary(ann: Annotations) -> Annotations:
         labels=pd.MultiIndex.from_tuples(names, names=["label", "category"]),
         categories=tuple(pd.Index([0, 1]) for _ in names),
     )
+
+
+#: Bytes per (category, annotation row) that :func:`per_category` holds at its peak: the
+#: binary int64 codes, the missing mask while they are written, the engine's pass.
+BINARY_BYTES = 9
+
+
+def _check_size(ann: Annotations, n_cat: np.ndarray, available: int | None = None) -> None:
+    """Refuse (an :class:`InputError` naming the size and the fix) binary codes that
+    would take more than :data:`~..uncertainty.budget.MEMORY_SHARE` of the memory
+    ``available`` (default: what the system has now), before they are allocated."""
+    total, n_rows = int(n_cat.sum()), ann.codes.shape[1]
+    need = BINARY_BYTES * total * n_rows
+    available = available_memory() if available is None else available
+    if available is None or need <= MEMORY_SHARE * available:
+        return
+    widest = int(np.argmax(n_cat))
+    most = (f"; label {ann.labels[widest]!r} alone has {int(n_cat[widest]):,}"
+            if len(n_cat) > 1 else "")
+    raise InputError(
+        f"per_category recodes {total:,} categories{most} into binary labels over "
+        f"{n_rows:,} annotation rows: {total:,} x {n_rows:,} codes, about "
+        f"{need / 2**30:,.1f} GiB of memory, more than {MEMORY_SHARE:.0%} of the "
+        f"{available / 2**30:,.1f} GiB available now. Merge rare categories into one "
+        "(e.g. 'other') first, or call per_category on fewer labels at a time (one label: "
+        "select its column or rows).")
 
 
 @per_call
@@ -122,6 +160,13 @@ def per_category(data: Any, metric: str = "fleiss", **roles: Any) -> Any:
     Returns
     -------
     Series, DataFrame or DataArray indexed by (label, category) [x replication].
+
+    Raises
+    ------
+    InputError
+        When the binary labels (every label's categories x the annotation rows, about
+        :data:`BINARY_BYTES` bytes each) would take more than half the memory available,
+        before anything is allocated; the message names the size and the fix.
 
     Examples
     --------
