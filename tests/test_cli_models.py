@@ -12,6 +12,7 @@ import pytest
 from cli_helpers import cli_csv, cli_error
 
 import xrr_accessor as xa
+from xrr_accessor.io import read_annotations
 
 DATA = Path(__file__).parent / "data"
 
@@ -63,7 +64,8 @@ def test_report_with_epsilon_prints_the_models_table(files, capsys):
     got = cli_csv(capsys, "report", str(files["all"]), *ROLES, "--replication", "source",
                   "--reference", "crowd", "--epsilon", "0.2", "--ci", "0.95", "--n-boot",
                   "100", "--seed", "1")
-    df = pd.read_csv(files["all"])
+    # ids as text, as the command reads them (the bootstrap's draws are keyed by id)
+    df = read_annotations(files["all"], item="pair", rater="worker", replication="source")
     rep = _lib(xa.report, df, reference="crowd", epsilon=0.2, ci=0.95, n_boot=100, seed=1,
                item="pair", rater="worker", replication="source")
     assert got["replication"].tolist() == rep.models["replication"].tolist()

@@ -7,7 +7,10 @@ FILE`` every coefficient side by side; ``xrr raters FILE`` and ``xrr items
 FILE`` the rater and item diagnostics. Files are CSV or TSV (delimiter
 sniffed, or ``--sep``), JSON, JSON Lines or Parquet (the ``io`` extra); ``-``
 reads stdin. User errors print one line, in terms of the command's flags,
-and exit with status 2; Ctrl-C exits with 130.
+and exit with status 2; Ctrl-C exits with 130 and one line, wherever it lands
+(also inside a numba kernel or a thread, where it may come back wrapped in a
+``SystemError``). The command's modules are imported inside :func:`main`, so that
+an interrupt while they load is caught too.
 """
 
 from __future__ import annotations
@@ -19,10 +22,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ..errors import InputError, LevelError, XRRWarning
-from .commands import COMMANDS, Output
 from .messages import as_flags
-from .output import render
-from .parser import parser
 
 __all__ = ["main"]
 
@@ -39,7 +39,14 @@ def _emit(text: str, output: str | None) -> None:
 
 
 def _run(argv: Sequence[str] | None) -> int:
+    from .commands import COMMANDS, Output
+    from .output import render
+    from .parser import parser
+    from .streams import check_output
+
     args = parser().parse_args(argv)
+    check_output(args.output, [p for p in (getattr(args, "path", None),
+                                           getattr(args, "other", None)) if p])
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", XRRWarning)
         result = COMMANDS[args.command](args)
@@ -86,9 +93,49 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     try:
         return _run(argv)
-    except KeyboardInterrupt:
-        print("xrr: interrupted", file=sys.stderr)
-        return 130
+    except BaseException as exc:
+        if _interrupted(exc):
+            print("xrr: interrupted", file=sys.stderr)
+            return 130
+        return _failed(exc)
+
+
+def _interrupted(exc: BaseException) -> bool:
+    """Whether ``exc`` is Ctrl-C, or an error raised because of it: numba's dispatcher
+    and C extensions wrap a KeyboardInterrupt that lands inside them in a SystemError
+    ("returned a result with an exception set"), with the interrupt as its cause or
+    context; a thread may hand it back in another error.
+
+    Examples
+    --------
+    >>> try:
+    ...     try:
+    ...         raise KeyboardInterrupt
+    ...     except KeyboardInterrupt as ki:
+    ...         raise SystemError("returned a result with an exception set") from ki
+    ... except SystemError as exc:
+    ...     _interrupted(exc), _interrupted(ValueError("x"))
+    (True, False)
+    """
+    seen: set[int] = set()
+    todo: list[BaseException | None] = [exc]
+    while todo:
+        e = todo.pop()
+        if e is None or id(e) in seen:
+            continue
+        if isinstance(e, KeyboardInterrupt):
+            return True
+        seen.add(id(e))
+        todo += [e.__cause__, e.__context__]
+        todo += [x for x in getattr(e, "exceptions", ()) if isinstance(x, BaseException)]
+    return False
+
+
+def _failed(exc: BaseException) -> int:
+    """The exit status of an error that is not an interrupt (re-raised when it is a bug
+    or ``SystemExit``)."""
+    try:
+        raise exc
     except BrokenPipeError:
         # the reader stopped early: say nothing more, and keep Python's exit quiet too
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
@@ -97,8 +144,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("xrr: error: out of memory; use fewer labels (--labels), a smaller "
               "--n-boot, or a machine with more memory", file=sys.stderr)
         return 2
-    except (ValueError, LevelError, OSError, ImportError) as exc:
-        print("xrr: error: " + as_flags(str(exc)), file=sys.stderr)  # one line
+    except (ValueError, LevelError, OSError, ImportError) as err:
+        print("xrr: error: " + as_flags(str(err)), file=sys.stderr)  # one line
         return 2
 
 

@@ -18,6 +18,7 @@ from ..diagnostics import item_disagreement, rater_agreement
 from ..diagnostics.pairwise import pairwise
 from ..engine.levels import SET_LEVELS
 from ..errors import InputError
+from ..io.tables import same_id_kinds
 from ..models import alt_test
 from ..reporting.agreement import agreement_table
 from ..reporting.report import Report, report
@@ -58,8 +59,11 @@ def _read(args: argparse.Namespace, merge: bool = True
     paths = [args.path] + ([args.other] if getattr(args, "other", None) else [])
     if paths.count("-") > 1:
         raise InputError("FILE and FILE2 are both - (stdin); stdin is read once")
-    frames = [read_table(p, args.sep, args.file_column, args.item, args.format_in)
-              for p in paths]
+    frames = [read_table(p, args.sep, args.file_column, args.item, args.format_in,
+                         rater=args.rater, replication=args.replication) for p in paths]
+    if len(frames) > 1:  # ids text in one file (CSV) and numbers in the other (Parquet)
+        frames = same_id_kinds(frames, {"item": args.item, "rater": args.rater,
+                                        "replication": args.replication})
     leave_out = _names(args.exclude)
     for path, frame in zip(paths, frames, strict=True):
         missing = [c for c in leave_out if c not in frame.columns]

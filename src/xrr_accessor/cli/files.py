@@ -1,10 +1,15 @@
 """Reading the ``xrr`` command's input: files (CSV/TSV with the delimiter sniffed,
 Parquet, JSON, JSON Lines), ``-`` (stdin), FIFOs, directories and globs of them.
 
-Streams (``-``, ``/dev/stdin``, a FIFO) are read once into a temporary file,
-whose name never appears in a message. Binary files, JSON that is not an
-array of records and unreadable directories are refused with a message
-naming what works.
+Streams (``-``, ``/dev/stdin``, a FIFO, a shell's ``<(command)``) are pipes: read
+to their end once, in chunks, into a temporary file whose name never appears in a
+message (a pipe that never ends is stopped with Ctrl-C, exit 130). Devices (character
+or block: ``/dev/zero`` never ends, a terminal waits for typing), sockets and other
+files that are not regular are refused at once, naming the path; so is stdin when it
+is a terminal or a device. Binary files, JSON that is not an array of records and
+unreadable directories are refused with a message naming what works. Text tables
+keep their id columns as text (:func:`~xrr_accessor.io.tables.id_columns`, as
+``read_annotations`` does: ``007`` and ``7`` are two items).
 """
 
 from __future__ import annotations
@@ -14,9 +19,7 @@ import glob
 import json
 import os
 import re
-import stat
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -24,70 +27,18 @@ import pandas as pd
 
 from ..errors import InputError
 from ..io.collect import read_annotations
-from ..io.tables import read_file
+from ..io.source import check_json_text, kind_of, printable
+from ..io.tables import id_columns, read_file
 from ..schema.roles import ROLE_ALIASES, norm
 from ..schema.setcells import set_cells
+from .streams import WORKS, binary, check_output, is_stream, spool, stdin_kind
 
-__all__ = ["FORMATS_IN", "has_replication", "read_json", "read_table", "set_cells_of",
-           "with_replication"]
+__all__ = ["FORMATS_IN", "check_output", "has_replication", "read_json", "read_table",
+           "set_cells_of", "with_replication"]
 
 #: Formats of ``--format-in`` (stdin and streams; files go by their extension).
 FORMATS_IN = ("csv", "tsv", "json", "jsonl", "parquet")
 
-_SUFFIX = {"csv": ".csv", "tsv": ".tsv", "json": ".json", "jsonl": ".jsonl",
-           "parquet": ".parquet"}
-_WORKS = ("CSV or TSV text, JSON (an array of records: [{\"item\": ..., \"rater\": ..., "
-          "\"joy\": ...}, ...], or one record per item holding a list of per-annotator "
-          "records), JSON Lines (one record per line) or Parquet")
-_MAGIC = {b"PK\x03\x04": "a ZIP archive (an Excel .xlsx file is one: save it as CSV)",
-          b"%PDF": "a PDF document", b"\x89PNG": "a PNG image",
-          b"\xd0\xcf\x11\xe0": "an old Excel/Office file (save it as CSV)",
-          b"SQLite format 3": "an SQLite database (export a table as CSV)"}
-
-
-def _binary(head: bytes) -> str | None:
-    """What a file's first bytes say it is, when it is not text we read."""
-    for magic, what in _MAGIC.items():
-        if head.startswith(magic):
-            return what
-    if b"\x00" in head:
-        return "a binary file"
-    return None
-
-
-def _sniff_format(head: bytes) -> str:
-    """The format of a stream from its first bytes."""
-    if head.startswith(b"PAR1"):
-        return "parquet"
-    text = head.lstrip(b"\xef\xbb\xbf \t\r\n")
-    if text.startswith(b"["):
-        return "json"
-    if text.startswith(b"{"):
-        return "jsonl" if b"\n{" in text or text.count(b"\n") <= 1 else "json"
-    return "csv"
-
-
-def _spool(name: str, stream: Any, fmt: str | None) -> tuple[Path, str]:
-    """A stream's bytes in a temporary file (removed at exit), and its format."""
-    data = stream.read()
-    if not data:
-        raise InputError(f"{name}: empty input (nothing was read)")
-    kind = _binary(data[:8192])
-    fmt = fmt or _sniff_format(data[:8192])
-    if kind is not None and fmt != "parquet":
-        raise InputError(f"{name} is {kind}, not text; xrr reads {_WORKS}")
-    fd, tmp = tempfile.mkstemp(prefix="xrr-stdin-", suffix=_SUFFIX[fmt])
-    with os.fdopen(fd, "wb") as fh:
-        fh.write(data)
-    return Path(tmp), fmt
-
-
-def _is_stream(path: str) -> bool:
-    try:
-        mode = os.stat(path).st_mode
-    except OSError:
-        return False
-    return stat.S_ISFIFO(mode) or stat.S_ISCHR(mode)
 
 
 def _check_directory(path: Path) -> None:
@@ -108,7 +59,7 @@ def _flat(record: dict[str, Any], name: str, n: int) -> dict[str, Any]:
         if isinstance(value, dict) or (isinstance(value, list) and any(
                 isinstance(v, dict | list) for v in value)):
             raise InputError(f"{name}: record {n} field {key!r} holds nested records; xrr "
-                             f"reads {_WORKS}")
+                             f"reads {WORKS}")
     return record
 
 
@@ -131,21 +82,22 @@ def read_json(text: str, name: str) -> pd.DataFrame:
         if exc.msg == "Extra data":  # JSON Lines under a .json name
             return _json_lines(text, name)
         raise InputError(f"{name} is not valid JSON ({exc.msg} at line {exc.lineno}, "
-                         f"column {exc.colno}); xrr reads {_WORKS}") from None
+                         f"column {exc.colno}); xrr reads {WORKS}") from None
     except (ValueError, RecursionError) as exc:
         raise InputError(f"{name} cannot be read as JSON ({str(exc)[:80]}); xrr reads "
-                         f"{_WORKS}") from None
+                         f"{WORKS}") from None
     if isinstance(doc, dict):
         raise InputError(f"{name} holds one JSON object, not an array of records; xrr "
-                         f"reads {_WORKS}")
+                         f"reads {WORKS}")
     if not isinstance(doc, list) or not doc or not all(isinstance(r, dict) for r in doc):
         what = "an empty array" if doc == [] else "an array of values, not of records"
-        raise InputError(f"{name} holds {what}; xrr reads {_WORKS}")
+        raise InputError(f"{name} holds {what}; xrr reads {WORKS}")
+    check_json_text(text, ((f"record {n}", r) for n, r in enumerate(doc, 1)), name, "")
     nested = {k for r in doc for k, v in r.items()
               if isinstance(v, list) and v and all(isinstance(s, dict) for s in v)}
     if len(nested) > 1:
         raise InputError(f"{name}: records hold several lists of records "
-                         f"({', '.join(sorted(map(repr, nested)))}); xrr reads {_WORKS}")
+                         f"({', '.join(sorted(map(repr, nested)))}); xrr reads {WORKS}")
     if not nested:
         return pd.DataFrame.from_records([_flat(r, name, n) for n, r in enumerate(doc, 1)])
     (key,) = nested
@@ -156,11 +108,11 @@ def read_json(text: str, name: str) -> pd.DataFrame:
         subs = record.get(key) or []
         if not isinstance(subs, list):
             raise InputError(f"{name}: record {n} field {key!r} is not a list of records; "
-                             f"xrr reads {_WORKS}")
+                             f"xrr reads {WORKS}")
         for sub in subs:
             if not isinstance(sub, dict):
                 raise InputError(f"{name}: record {n} field {key!r} holds a "
-                                 f"{type(sub).__name__}, not a record; xrr reads {_WORKS}")
+                                 f"{type(sub).__name__}, not a record; xrr reads {WORKS}")
             rows.append({**outer, **_flat(sub, name, n)})
     return pd.DataFrame.from_records(rows)
 
@@ -174,9 +126,10 @@ def _json_lines(text: str, name: str) -> pd.DataFrame:
             record = json.loads(line)
         except (ValueError, RecursionError):
             raise InputError(f"{name}: line {n} is not valid JSON; xrr reads "
-                             f"{_WORKS}") from None
+                             f"{WORKS}") from None
         if not isinstance(record, dict):
-            raise InputError(f"{name}: line {n} is not a record; xrr reads {_WORKS}")
+            raise InputError(f"{name}: line {n} is not a record; xrr reads {WORKS}")
+        check_json_text(line, [(f"line {n}", record)], name, "")
         rows.append(_flat(record, name, n))
     return pd.DataFrame.from_records(rows)
 
@@ -189,7 +142,8 @@ def _read_json_file(path: Path, name: str) -> pd.DataFrame:
     return read_json(text, name)
 
 
-def _one_file(path: Path, name: str, sep: str | None, fmt: str | None) -> pd.DataFrame:
+def _one_file(path: Path, name: str, sep: str | None, fmt: str | None,
+              named: dict[str, str | None]) -> pd.DataFrame:
     if not os.access(path, os.R_OK):
         raise InputError(f"{name}: permission denied (the file cannot be read; check its "
                          "permissions, e.g. chmod +r)")
@@ -202,14 +156,15 @@ def _one_file(path: Path, name: str, sep: str | None, fmt: str | None) -> pd.Dat
         elif path.suffix.lower() == ".json":
             fmt = "json"
     if fmt != "parquet" and not compressed:
-        kind = _binary(head)
+        kind = binary(head)
         if kind is not None:
-            raise InputError(f"{name} is {kind}, not text; xrr reads {_WORKS}")
+            raise InputError(f"{name} is {kind}, not text; xrr reads {WORKS}")
         _utf8(head, name)
     if fmt == "json":
         return _not_empty(_read_json_file(path, name), name)
     try:
-        return _not_empty(read_file(path, sep=sep, format=fmt), name)
+        ids = id_columns(path, named, fmt)
+        return _not_empty(read_file(path, sep=sep, format=fmt, ids=ids), name)
     except InputError as exc:
         text = str(exc).replace(str(path), name)
         if sep is None:  # the user gave no delimiter: say it was sniffed, not given
@@ -240,13 +195,15 @@ def _utf8(head: bytes, name: str) -> None:
 
 
 def read_table(path: str, sep: str | None = None, file_column: str | None = None,
-               item: str | None = None, fmt: str | None = None) -> pd.DataFrame:
-    """One input as a DataFrame: ``-`` (stdin) or a stream, read whole, in
+               item: str | None = None, fmt: str | None = None, rater: str | None = None,
+               replication: str | None = None) -> pd.DataFrame:
+    """One input as a DataFrame: ``-`` (stdin) or a pipe, read whole, in
     ``fmt`` or the format its first bytes show; a file (CSV/TSV with the
     delimiter sniffed, Parquet with the ``io`` extra, JSON, JSON Lines); or a
     directory or glob of them, stacked (:func:`xrr_accessor.io.read_annotations`;
-    ``file_column`` names a column holding each row's file name; ``item`` the
-    item column, when not found by name).
+    ``file_column`` names a column holding each row's file name). ``item``,
+    ``rater``, ``replication``: their columns, when not found by name; a text
+    table's id columns are read as text, as by ``read_annotations``.
 
     Examples
     --------
@@ -256,25 +213,36 @@ def read_table(path: str, sep: str | None = None, file_column: str | None = None
     >>> read_table(str(p)).columns.tolist()
     ['item', 'rater', 'joy']
     """
-    if path == "-" or _is_stream(path):
+    named = {"item": item, "rater": rater, "replication": replication}
+    if path == "-" or is_stream(path):
         name = "stdin (-)" if path == "-" else path
         if path == "-":
-            tmp, kind = _spool(name, sys.stdin.buffer, fmt)
+            what = stdin_kind()
+            if what is not None:
+                raise InputError(f"stdin (-) is {what}, not a pipe or a file; pipe the data "
+                                 "in (xrr ... - < FILE, or cat FILE | xrr ... -) or give "
+                                 "the file's path")
+            tmp, kind = spool(name, sys.stdin.buffer, fmt)
         else:
             with open(path, "rb") as stream:
-                tmp, kind = _spool(name, stream, fmt)
+                tmp, kind = spool(name, stream, fmt)
         try:
-            return _one_file(tmp, name, sep, kind)
+            return _one_file(tmp, name, sep, kind, named)
         finally:
             tmp.unlink(missing_ok=True)
     p = Path(path)
+    what = kind_of(p)
+    if what is not None and what != "a directory":
+        raise InputError(f"{path} is {what}, not a file: xrr reads files, directories of "
+                         "them, and pipes (- for stdin); give the path of a file")
     if p.is_dir():
         _check_directory(p)
     if p.is_dir() or glob.has_magic(path) or file_column is not None:
-        return read_annotations(path, sep=sep, file_column=file_column, item=item)
+        return read_annotations(path, sep=sep, file_column=file_column, item=item,
+                                rater=rater, replication=replication)
     if not p.exists():
         raise InputError(f"{path}: no such file")
-    return _one_file(p, path, sep, fmt)
+    return _one_file(p, path, sep, fmt, named)
 
 
 def has_replication(df: pd.DataFrame, given: str | None) -> bool:
@@ -327,7 +295,7 @@ def stem(path: str) -> str:
     """
     if path == "-":
         return "stdin"
-    name = Path(path).name
+    name = printable(Path(path).name)
     for _ in range(2):
         suffix = Path(name).suffix.lower()
         if suffix in (".gz", ".bz2", ".xz", ".zip", ".zst", ".csv", ".tsv", ".tab", ".txt",

@@ -9,6 +9,8 @@ from typing import Any, NoReturn
 from ..coefficients import REGISTRY
 from ..coefficients.icc import FORMS
 from ..engine.levels import LEVELS
+from ..errors import InputError
+from ..io.delimited import check_sep
 from ..reporting.report import STATISTICS
 from .files import FORMATS_IN
 from .output import FORMATS
@@ -42,7 +44,10 @@ array of records, or records holding a list of per-annotator records), JSON
 Lines or Parquet. Two files are two replications, each named after its file
 name, items matched by id. FILE may be a directory or a quoted glob of files
 with the same columns: they are stacked, a directory's pool=X/ folders become a
-column, and --file-column adds one holding each file's name. FILE - reads stdin.
+column, and --file-column adds one holding each file's name. FILE - reads stdin;
+stdin, /dev/stdin and FIFOs are pipes, read to their end (Ctrl-C stops one that never
+ends); devices (/dev/zero, a terminal) are refused. Ids stay text: 007 and 7 are two
+items, as in read_annotations. --output is never one of the input files.
 
 Output: one record per label x statistic x replication (or pair): label,
 statistic, replication, replication_other, estimate, with --ci se, lower, upper,
@@ -85,6 +90,16 @@ def _decimals(text: str) -> int:
     if not 0 <= value <= 15:
         raise argparse.ArgumentTypeError(f"{text} decimals: give 0 to 15 (e.g. --decimals 3)")
     return value
+
+
+def _sep(text: str) -> str:
+    """``--sep``, checked before anything is read (a regular expression that does not
+    compile is refused here, naming it and the fix)."""
+    try:
+        check_sep(text)
+    except InputError as exc:
+        raise argparse.ArgumentTypeError(str(exc).replace("sep=", "--sep ")) from None
+    return text
 
 
 class _Parser(argparse.ArgumentParser):
@@ -135,7 +150,9 @@ def _common() -> dict[str, _Parser]:
                        default="error", help="repeated (item, rater) annotations")
     files.add_argument("--categories", metavar="A,B,C",
                        help="order of the categories, lowest first (ordinal text)")
-    files.add_argument("--sep", help="delimiter of text files (default: sniffed)")
+    files.add_argument("--sep", type=_sep,
+                       help="delimiter of text files (default: sniffed; longer than one "
+                            "character: a regular expression, as in pandas)")
     files.add_argument("--format-in", choices=FORMATS_IN, default=None,
                        help="format of FILE when it is - (stdin) or a stream (default: "
                             "from its first bytes), or to override the extension")

@@ -20,6 +20,8 @@ from typing import Any, Literal
 import pandas as pd
 
 from ..errors import DroppedDataWarning, InputError
+from ..schema.text import FILE_FIX, FIX, first_lone_surrogate, text_error
+from .delimited import check_sep, engine_options
 from .source import PathOrBuffer, first_repeat, read_text, source_name
 
 Duplicates = Literal["error", "first", "last"]
@@ -34,9 +36,7 @@ def read_table(src: PathOrBuffer | pd.DataFrame, platform: str, sep: str | None)
     ``sep=None`` takes a tab when the header line has one, else a comma. A column name
     given twice is an InputError (pandas would rename the second one silently).
     """
-    if sep is not None and (not isinstance(sep, str) or sep == ""):
-        raise InputError(f"{platform}: sep={sep!r} is not a separator; pass the character "
-                         "between fields, e.g. sep=',' or sep='\\t'.")
+    check_sep(sep, platform)
     if isinstance(src, pd.DataFrame):
         _no_repeated_columns([str(c) for c in src.columns], "the frame", platform)
         return src.copy()
@@ -45,7 +45,8 @@ def read_table(src: PathOrBuffer | pd.DataFrame, platform: str, sep: str | None)
         header = text.split("\n", 1)[0]
         sep = "\t" if "\t" in header else ","
     options: dict[str, Any] = {"sep": sep, "dtype": str, "keep_default_na": False,
-                               "na_values": [], "skip_blank_lines": True}
+                               "na_values": [], "skip_blank_lines": True,
+                               **engine_options(sep)}
     try:
         header = pd.read_csv(io.StringIO(text), header=None, nrows=1, **options)
         _no_repeated_columns(header.iloc[0].tolist() if len(header) else [],
@@ -200,6 +201,8 @@ class Collector:
 
     platform: str
     multiple: Multiple = None
+    #: The file read (for messages), when the reader knows it.
+    source: str = ""
     answers: list[_Answer] = field(default_factory=list)
     offered: dict[str, dict[str, None]] = field(default_factory=dict)  # ordered sets
     dropped: Counter[str] = field(default_factory=Counter)
@@ -281,6 +284,7 @@ class Collector:
             else:  # a single-choice question answered with no choice
                 self.drop("empty")
         rows = self._dedupe(rows, duplicates)
+        self._valid_text(rows)
         if not rows:
             left = _describe(self.dropped)
             raise InputError(
@@ -308,6 +312,18 @@ class Collector:
                 stacklevel=stacklevel,
             )
         return df
+
+    def _valid_text(self, rows: list[tuple[str, str, str, Any, str]]) -> None:
+        """An InputError naming the record and field of the first string that is not
+        valid Unicode text (a lone surrogate, from a JSON escape such as "\\ud800"):
+        pandas cannot hold it (:mod:`..schema.text`). One join per column."""
+        fields = ("the item id", "the rater id", "the question (label)", "the answer")
+        for k, field_name in enumerate(fields):
+            found = first_lone_surrogate([row[k] for row in rows])
+            if found is not None:
+                at = rows[found[0]][4] + (f" of {self.source}" if self.source else "")
+                raise text_error(f"{self.platform}: {field_name}", at, found[1],
+                                 f"{FILE_FIX}; in a DataFrame, {FIX}")
 
     def _dedupe(
         self, rows: list[tuple[str, str, str, Any, str]], duplicates: str,

@@ -12,7 +12,7 @@ import pandas as pd
 
 from ..errors import InputError
 from ._common import Collector, Duplicates, Multiple, names
-from .source import PathOrBuffer, json_records
+from .source import PathOrBuffer, json_records, source_name
 
 __all__ = ["read_argilla"]
 
@@ -99,7 +99,8 @@ def read_argilla(
     2   r2    u1  label  positive
     """
     records = json_records(path_or_buffer, _ARGILLA, _ARGILLA_FIX)
-    out = Collector(_ARGILLA, multiple)
+    out = Collector(_ARGILLA, multiple, source="" if isinstance(path_or_buffer, list | tuple)
+                    else source_name(path_or_buffer))
     questions = names(questions, "questions", _ARGILLA)
     for r, record in enumerate(records):
         if not isinstance(record, dict):

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -12,10 +14,58 @@ from ..errors import InputError
 from ..schema.roles import ROLE_ALIASES, norm
 from .source import compression_of, decompress, first_repeat
 
-__all__ = ["DELIMITERS", "read_delimited"]
+__all__ = ["DELIMITERS", "check_sep", "engine_options", "read_delimited"]
 
 #: The delimiters tried when sniffing.
 DELIMITERS = ",\t;|"
+
+
+def check_sep(sep: Any, who: str = "") -> None:
+    """Refuse a delimiter pandas would fail on, before anything is read.
+
+    As in pandas, ``sep`` of one character is that character, ``"\\s+"`` any
+    whitespace, and a longer one a regular expression (read by pandas' python
+    engine): one that does not compile is an InputError naming it, the regex error and
+    the fix. ``None`` (sniff the delimiter) passes.
+
+    Examples
+    --------
+    >>> check_sep(";"), check_sep("::"), check_sep(None)
+    (None, None, None)
+    >>> check_sep("((")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    xrr_accessor.errors.InputError: sep='((' is longer than one character, so it is read ...
+    """
+    at = f"{who}: " if who else ""
+    if sep is None:
+        return
+    if not isinstance(sep, str) or sep == "":
+        raise InputError(f"{at}sep={sep!r} is not a separator; pass the character between "
+                         "fields (e.g. sep=',' or sep='\\t'), or None to detect it.")
+    if len(sep) == 1 or sep == r"\s+":
+        return
+    try:
+        re.compile(sep)
+    except re.error as exc:
+        raise InputError(
+            f"{at}sep={sep!r} is longer than one character, so it is read as a regular "
+            f"expression (as pandas does), and it is not one: {exc}. Pass the one character "
+            f"between fields (e.g. sep=';'), or escape the text: sep={re.escape(sep)!r} "
+            "(re.escape)."
+        ) from None
+
+
+def engine_options(sep: str) -> dict[str, Any]:
+    """pandas' python engine for a regular-expression delimiter (the C engine reads one
+    character, or whitespace), named so that pandas does not warn it falls back to it.
+
+    Examples
+    --------
+    >>> engine_options(","), engine_options("::"), engine_options(r"\\s+")
+    ({}, {'engine': 'python'}, {})
+    """
+    return {"engine": "python"} if len(sep) > 1 and sep != r"\s+" else {}
 
 
 def _sniff(head: str) -> str:
@@ -55,7 +105,7 @@ def _rewound(src: Path | io.BytesIO) -> Path | io.BytesIO:
 def _header(src: Path | io.BytesIO, sep: str) -> list[str]:
     """The header's names as written (pandas would rename a repeated one ``joy.1``)."""
     first = pd.read_csv(_rewound(src), sep=sep, header=None, nrows=1, dtype=str,
-                        keep_default_na=False)
+                        keep_default_na=False, **engine_options(sep))
     return [str(c) for c in first.iloc[0].tolist()] if len(first) else []
 
 
@@ -73,9 +123,7 @@ def read_delimited(path: Path, fmt: str, sep: str | None, ids: list[str]) -> pd.
     >>> read_delimited(p, "csv", None, ["item"])["item"].tolist()
     ['007']
     """
-    if sep is not None and (not isinstance(sep, str) or sep == ""):
-        raise InputError(f"sep={sep!r} is not a delimiter; pass the character between "
-                         "fields (e.g. sep=',' or sep='\\t'), or None to detect it.")
+    check_sep(sep)
     src = _raw(path)
     if sep is None:
         sep = "\t" if fmt == "tsv" else _sniff(_head(src))
@@ -88,7 +136,7 @@ def read_delimited(path: Path, fmt: str, sep: str | None, ids: list[str]) -> pd.
         roles = {r for r in ids if r in ("item", "rater", "replication")}
         text = {c: str for c in header
                 if c in ids or any(norm(c) in ROLE_ALIASES[r] for r in roles)}
-        df = pd.read_csv(_rewound(src), sep=sep, dtype=text or None)
+        df = pd.read_csv(_rewound(src), sep=sep, dtype=text or None, **engine_options(sep))
     except pd.errors.EmptyDataError:
         raise InputError(f"{path} is empty: no header line and no annotations") from None
     except InputError:

@@ -113,7 +113,7 @@ def read_prodigy(
     """
     text = read_text(path_or_buffer, _PRODIGY)
     name = source_name(path_or_buffer)
-    out = Collector(_PRODIGY, multiple)
+    out = Collector(_PRODIGY, multiple, source=name)
     for line, task in parse_jsonl(text, name, _PRODIGY):
         where = f"line {line}"
         if not isinstance(task, dict):

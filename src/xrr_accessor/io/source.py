@@ -18,6 +18,7 @@ import json
 import lzma
 import os
 import re
+import stat
 import zipfile
 import zlib
 from collections.abc import Iterable, Iterator, Sequence
@@ -26,11 +27,12 @@ from typing import IO, Any, cast
 
 from .._optional import require
 from ..errors import InputError
+from ..schema.text import FILE_FIX, SURROGATE, text_error
 
 __all__ = [
-    "COMPRESSIONS", "PathOrBuffer", "compression_of", "decode", "decompress", "first_repeat",
-    "json_records",
-    "parse_json", "parse_jsonl", "read_bytes", "read_text", "source_name",
+    "COMPRESSIONS", "PathOrBuffer", "check_json_text", "compression_of", "decode",
+    "decompress", "first_repeat", "json_records", "kind_of", "not_a_file", "parse_json",
+    "parse_jsonl", "printable", "read_bytes", "read_text", "source_name",
 ]
 
 PathOrBuffer = str | os.PathLike[str] | IO[str] | IO[bytes]
@@ -48,6 +50,73 @@ _MAGIC = (
 _BROKEN = (OSError, EOFError, ValueError, RuntimeError, lzma.LZMAError, zipfile.BadZipFile,
            zlib.error)
 _DEEP = 900  # JSON nesting beyond what the standard parser's recursion can take
+
+
+def kind_of(path: str | os.PathLike[str]) -> str | None:
+    """What ``path`` is when it is not a regular file, in words; None for a file (a
+    symbolic link is followed) and for nothing at all.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> kind_of(tempfile.gettempdir()), kind_of(__file__), kind_of("/no/such/file")
+    ('a directory', None, None)
+    """
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):
+        return None
+    for test, what in ((stat.S_ISDIR, "a directory"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
+                       (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return what
+    return None if stat.S_ISREG(mode) else "not a regular file"
+
+
+def not_a_file(path: str | os.PathLike[str], who: str = "",
+               buffers: bool = False) -> InputError | None:
+    """The InputError for a path that is not a regular file (a directory, a device such
+    as /dev/zero that never ends, a FIFO, a socket), naming it; None for a file or for
+    nothing there (the caller says "no such file" its own way). ``buffers``: the
+    caller also reads open file objects (the hint says so).
+
+    Examples
+    --------
+    >>> print(not_a_file("/dev/null", "read_file"))
+    read_file: /dev/null is a character device, not a file; pass the path of a file.
+    """
+    kind = kind_of(path)
+    if kind is None:
+        return None
+    if kind == "a directory":
+        hint = "pass one file, or read_annotations(path) for every table in a directory"
+    elif buffers:
+        hint = "pass the path of a file, or an open file object you read the stream with"
+    else:
+        hint = "pass the path of a file"
+    return InputError(f"{who + ': ' if who else ''}{os.fspath(path)} is {kind}, not a file; "
+                      f"{hint}.")
+
+
+def printable(name: str) -> str:
+    """A file or folder name as text any table can hold: bytes that are not UTF-8 (read
+    by Python as lone surrogates) written as ``\\xff``; other names as they are.
+
+    Examples
+    --------
+    >>> printable("crowd"), printable("caf\\udce9")
+    ('crowd', 'caf\\\\xe9')
+    """
+    try:
+        name.encode("utf-8")
+        return name
+    except UnicodeEncodeError:
+        pass
+    try:
+        return os.fsencode(name).decode("utf-8", "backslashreplace")
+    except UnicodeEncodeError:
+        return name.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def source_name(src: Any) -> str:
@@ -119,6 +188,9 @@ def read_bytes(src: PathOrBuffer, platform: str, *, unzip: bool = True) -> bytes
     if isinstance(src, str | os.PathLike):
         path = Path(src)
         if not path.is_file():
+            wrong = not_a_file(path, platform, buffers=True)
+            if wrong is not None:
+                raise wrong
             raise InputError(
                 f"{platform}: no file at {str(path)!r}; pass the path of the exported file "
                 "or an open file object."
@@ -135,7 +207,13 @@ def read_bytes(src: PathOrBuffer, platform: str, *, unzip: bool = True) -> bytes
                 "(str or pathlib.Path) or an open file object."
             )
         raw = read()
-        data = raw.encode("utf-8") if isinstance(raw, str) else bytes(raw)
+        try:
+            data = raw.encode("utf-8") if isinstance(raw, str) else bytes(raw)
+        except UnicodeEncodeError as err:  # a lone surrogate in the caller's text
+            start = max(0, err.start - 20)
+            raise text_error(f"{platform}: the text read from {source_name(src)}", "",
+                             raw[start:err.start + 20], "pass text without it, or open "
+                             "the file in binary mode", offset=start) from None
     return decompress(data, source_name(src), platform, unzip=unzip)
 
 
@@ -224,6 +302,55 @@ def parse_jsonl(text: str, name: str, platform: str) -> Iterator[tuple[int, Any]
             raise InputError(f"{platform}: cannot parse line {number} of {name}: {why}. Fix "
                              "or remove that line.") from None
         yield number, record
+
+
+_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+
+
+def check_json_text(text: str, records: Iterable[tuple[str, Any]], name: str,
+                    platform: str) -> None:
+    """An InputError naming the record and field of the first string (a key or a value,
+    nested ones included) that is not valid Unicode text: a lone surrogate, from an
+    escape such as ``"\\ud800"`` (:mod:`..schema.text`). ``records``: (where, record)
+    pairs, ``where`` as "line 3" or "record 3". Text without a surrogate escape (one
+    search) is not walked.
+
+    Examples
+    --------
+    >>> text = '{"item": "a\\\\ud800", "joy": 1}'
+    >>> check_json_text(text, [("line 1", json.loads(text))], "a.jsonl", "read_annotations")
+    ... # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    xrr_accessor.errors.InputError: read_annotations: a.jsonl holds a string that is not ...
+    """
+    if _ESCAPE.search(text) is None:
+        return
+    for where, record in records:
+        found = _lone_surrogate(record, "")
+        if found is not None:
+            field, value = found
+            raise text_error(f"{platform}: {name}" if platform else name,
+                             f"{where}, {field}", value, FILE_FIX)
+
+
+def _lone_surrogate(obj: Any, field: str) -> tuple[str, str] | None:
+    """(field, string) of the first string in ``obj`` holding a lone surrogate."""
+    if isinstance(obj, str):
+        return (field or "a value", obj) if SURROGATE.search(obj) else None
+    if isinstance(obj, dict):
+        for key, value in obj.items():
+            if isinstance(key, str) and SURROGATE.search(key):
+                return f"the name of field {key!r}", key
+            found = _lone_surrogate(value, field or f"field {key!r}")
+            if found is not None:
+                return found
+    elif isinstance(obj, list):
+        for value in obj:
+            found = _lone_surrogate(value, field)
+            if found is not None:
+                return found
+    return None
 
 
 def first_repeat(names: Iterable[Any]) -> Any:

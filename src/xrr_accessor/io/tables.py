@@ -22,10 +22,18 @@ from .._optional import require
 from ..errors import InputError
 from ..schema.roles import ROLE_ALIASES, norm
 from .delimited import read_delimited
-from .source import COMPRESSIONS, decode, decompress, parse_jsonl
+from .source import (
+    COMPRESSIONS,
+    check_json_text,
+    decode,
+    decompress,
+    not_a_file,
+    parse_jsonl,
+    printable,
+)
 
-__all__ = ["FORMATS", "check_roles", "file_format", "file_stem", "paths_of", "read_file",
-           "read_one", "same_id_kinds"]
+__all__ = ["FORMATS", "check_roles", "file_format", "file_stem", "id_columns", "paths_of",
+           "read_file", "read_one", "same_id_kinds"]
 
 #: File formats by extension (after a compression suffix such as ``.gz``).
 FORMATS = {
@@ -45,7 +53,8 @@ def _suffix(path: Path) -> str:
 
 def file_stem(path: Path) -> str:
     """A file's name without its directory and without only the known extensions: a
-    compression suffix, then a data format's (``crowd.v1.csv.gz`` -> ``crowd.v1``).
+    compression suffix, then a data format's (``crowd.v1.csv.gz`` -> ``crowd.v1``);
+    bytes of the name that are not UTF-8 written as ``\\xff`` (a table holds text).
 
     Examples
     --------
@@ -57,7 +66,7 @@ def file_stem(path: Path) -> str:
         suffix = Path(name).suffix
         if suffix.lower() in known and len(name) > len(suffix):
             name = name[: -len(suffix)]
-    return name
+    return printable(name)
 
 
 def file_format(path: Path, given: str | None) -> str:
@@ -76,13 +85,16 @@ def _read_jsonl(path: Path) -> pd.DataFrame:
     except OSError as exc:
         raise InputError(f"cannot read {path}: {exc}") from exc
     text = decode(data, path.name, "read_annotations")
-    rows = []
+    rows, lines = [], []
     for number, record in parse_jsonl(text, path.name, "read_annotations"):
         if not isinstance(record, dict):
             raise InputError(f"read_annotations: line {number} of {path.name} is a JSON "
                              f"{type(record).__name__}, not an object; each line must be one "
                              "annotation as {\"item\": ..., \"rater\": ..., ...}")
         rows.append(record)
+        lines.append(number)
+    check_json_text(text, ((f"line {n}", r) for n, r in zip(lines, rows, strict=True)),
+                    path.name, "read_annotations")
     return pd.DataFrame.from_records(rows)
 
 
@@ -130,7 +142,7 @@ def read_file(path: str | os.PathLike[str], sep: str | None = None,
     """
     p = Path(path)
     if not p.is_file():
-        raise InputError(f"{path}: no such file")
+        raise not_a_file(p, "read_file") or InputError(f"{path}: no such file")
     fmt = file_format(p, format)
     if fmt == "parquet":
         return _read_parquet(p)
@@ -139,10 +151,21 @@ def read_file(path: str | os.PathLike[str], sep: str | None = None,
     return read_delimited(p, fmt, sep, list(ids))
 
 
-def _ids(path: Path, named: dict[str, Any]) -> list[str]:
-    """The id columns of a text table: the item, rater and replication columns named,
-    else those its header calls so (``item_id``, ``worker``, ``pool``, ...)."""
-    if file_format(path, None) not in ("csv", "tsv"):
+def id_columns(path: Path, named: dict[str, Any], format: str | None = None) -> list[str]:
+    """The columns of a text table to read as text, not numbers (ids such as ``007``
+    and ``7`` stay two ids): the item, rater and replication columns ``named``, else
+    the roles whose columns the header calls so (``item_id``, ``worker``, ``pool``,
+    ...); none for other formats, which store their types. ``read_annotations`` and
+    the ``xrr`` command read files with this one rule.
+
+    Examples
+    --------
+    >>> id_columns(Path("a.csv"), {"item": "task", "rater": None})
+    ['task', 'rater', 'replication']
+    >>> id_columns(Path("a.parquet"), {"item": "task"})
+    []
+    """
+    if file_format(path, format) not in ("csv", "tsv"):
         return []
     out = [v for v in named.values() if isinstance(v, str)]
     found = {r for r, v in named.items() if v is not None}
@@ -151,13 +174,32 @@ def _ids(path: Path, named: dict[str, Any]) -> list[str]:
 
 def same_id_kinds(frames: list[pd.DataFrame], named: dict[str, Any]) -> list[pd.DataFrame]:
     """Id columns stored as numbers in one file and as text in another, made text in
-    all, so that item 1 of a CSV meets item "1" of a JSON file (they would never pair)."""
-    for column in frames[0].columns:
-        if _is_id(column, named) and len(
-                {pd.api.types.is_numeric_dtype(f[column]) for f in frames}) > 1:
-            frames = [_as_text_column(f, column) if pd.api.types.is_numeric_dtype(f[column])
+    all, so that item 1 of a Parquet file meets item "1" of a CSV (they would never
+    pair). Only where the other files' column is all text: a column that mixes text
+    and numbers (``"1"`` and ``1.0`` in one JSON file) is left as it is, for the
+    accessor to refuse as it refuses it in one file (and as the lazy read does).
+
+    Examples
+    --------
+    >>> a, b = pd.DataFrame({"item": [1, 2]}), pd.DataFrame({"item": ["1", "3"]})
+    >>> [f["item"].tolist() for f in same_id_kinds([a, b], {})]
+    [['1', '2'], ['1', '3']]
+    """
+    shared = [c for c in frames[0].columns if all(c in f.columns for f in frames[1:])]
+    for column in shared:
+        kinds = {_id_kind(f[column]) for f in frames}
+        if _is_id(column, named) and kinds == {"numbers", "text"}:
+            frames = [_as_text_column(f, column) if _id_kind(f[column]) == "numbers"
                       else f for f in frames]
     return frames
+
+
+def _id_kind(values: pd.Series) -> str:
+    """"numbers", "text" (strings and missing values only) or "mixed"."""
+    if pd.api.types.is_numeric_dtype(values):
+        return "numbers"
+    kind = pd.api.types.infer_dtype(values, skipna=True)
+    return "text" if kind in ("string", "empty") else "mixed"
 
 
 def _as_text_column(df: pd.DataFrame, column: Any) -> pd.DataFrame:
@@ -197,21 +239,22 @@ def paths_of(source: str | os.PathLike[str]) -> list[Path]:
         if not found:
             raise InputError(f"{text}: the pattern matches no file")
         return found
-    raise InputError(f"{text}: no such file or directory")
+    raise not_a_file(p, "read_annotations") or InputError(
+        f"{text}: no such file or directory")
 
 
 def _hive(path: Path, root: Path) -> dict[str, str]:
     """Hive-style partition columns (``replication=crowd/part-0.parquet``) of a file
     under ``root``."""
     parts = path.relative_to(root).parts[:-1]
-    return dict(part.split("=", 1) for part in parts if "=" in part)
+    return dict(printable(part).split("=", 1) for part in parts if "=" in part)
 
 
 def read_one(path: Path, root: Path, sep: str | None, format: str | None,
              file_column: str | None, named: dict[str, Any]) -> pd.DataFrame:
     """One file of a ``read_annotations`` source, with its Hive partition columns (when
     ``root`` is a directory) and ``file_column``."""
-    df = read_file(path, sep=sep, format=format, ids=_ids(path, named))
+    df = read_file(path, sep=sep, format=format, ids=id_columns(path, named, format))
     if root.is_dir():
         for key, val in _hive(path, root).items():
             if key not in df.columns:

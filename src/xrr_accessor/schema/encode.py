@@ -15,6 +15,8 @@ from ..kernels.label_codes import number_positions
 from .blocks import block_codes
 from .setcells import is_label_sets, label_set_codes, scalar_level_error
 from .tables import Annotations, Ids, Table, label_rows, show
+from .text import NAMES_FIX, first_lone_surrogate, text_error
+from .values import check_value_text, check_values
 
 
 def _clean_values(values: pd.Series, where: str) -> pd.Series:
@@ -244,8 +246,12 @@ def encode(tables: Sequence[Table], ordinal: bool = False,
     source = dict(first.source)
     orders = [first.categories.get(name) if isinstance(first.categories, Mapping)
               else first.categories for name in names]
-    blocked = block_codes([(j, first.labels[name][1]) for j, name in enumerate(names)
-                           if orders[j] is None], codes) if every_row else {}
+    bad_name = first_lone_surrogate(names)
+    if bad_name is not None:
+        raise text_error("a label's column name", "", bad_name[1], NAMES_FIX)
+    with np.errstate(over="ignore"):  # a range near 1e308 overflows: not few whole numbers
+        blocked = block_codes([(j, first.labels[name][1]) for j, name in enumerate(names)
+                               if orders[j] is None], codes) if every_row else {}
     for j, name in enumerate(names):
         found = blocked.get(j)
         if found is not None:
@@ -260,11 +266,18 @@ def encode(tables: Sequence[Table], ordinal: bool = False,
         order = orders[j]
         where = source.get(name, repr(name))
         dest = codes[j] if every_row else None  # written in place when it can be
-        sets = label_set_codes(vals, where, order,
-                               _namer(rows, item_codes, items, rater_codes, raters))
-        c, cats = sets if sets is not None else label_categories(
-            vals, where, order, out=dest, numbers=numbers and len(names) == 1,
-            small=j not in blocked)
+        namer = _namer(rows, item_codes, items, rater_codes, raters)
+        try:
+            sets = label_set_codes(vals, where, order, namer)
+            c, cats = sets if sets is not None else label_categories(
+                vals, where, order, out=dest, numbers=numbers and len(names) == 1,
+                small=j not in blocked)
+        except UnicodeEncodeError:  # pandas 3 cannot hold a lone surrogate: name it
+            check_value_text(pd.Index(vals.to_numpy(dtype=object), dtype=object), vals,
+                             where, namer)
+            raise
+        check_value_text(cats, vals, where, namer)
+        check_values(cats, c, where, namer)
         if ordinal and is_label_sets(cats):
             raise scalar_level_error(where, cats, "the ordinal level (or linear / quadratic "
                                      "weights)")
