@@ -109,7 +109,6 @@ def test_the_accessor_refuses_a_lone_surrogate_in_a_label_name():
         df.xrr.irr()
 
 
-@pytest.mark.xfail(strict=True, reason="needs factorize_text in schema/tables.py Ids")
 def test_the_accessor_refuses_a_lone_surrogate_in_an_id():
     df = _frame([1, 1, 2, 2])
     df["rater"] = pd.Series(["a", "b" + LONE] * 2, dtype=object)

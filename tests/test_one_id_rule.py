@@ -96,7 +96,8 @@ def _outcome(call: Any) -> Any:
             return "InputError"
         except (xa.LevelError, xa.RoleError) as exc:
             return type(exc).__name__
-    return tuple(np.round(np.asarray(out, dtype=float), 12).tolist())
+    return tuple(None if v != v else v  # NaN as None: NaN != NaN in a tuple
+                 for v in np.round(np.asarray(out, dtype=float), 12).tolist())
 
 
 def _jsonl(path: Path, df: pd.DataFrame) -> None:
@@ -124,5 +125,22 @@ def test_lazy_refuses_exactly_what_eager_refuses(tmp_path_factory, items, raters
     _jsonl(tmp / "p1.jsonl", df.iloc[:cut])
     _jsonl(tmp / "p2.jsonl", df.iloc[cut:])
     glob = str(tmp / "p*.jsonl")
-    assert _outcome(lambda: xa.irr(read_annotations(glob, lazy=True))) == _outcome(
-        lambda: xa.irr(read_annotations(glob)))
+    lazy = _outcome(lambda: xa.irr(read_annotations(glob, lazy=True)))
+    eager = _outcome(lambda: xa.irr(read_annotations(glob)))
+    parts = [read_annotations(tmp / f) for f in ("p1.jsonl", "p2.jsonl")]
+    if lazy != eager and _text_beside_numbers(parts):
+        # The one documented difference: files whose ids are all text beside files of
+        # numbers are made text together eagerly (a CSV's ids meet a Parquet file's);
+        # the lazy path cannot see every file's kind first, and refuses instead.
+        assert lazy == "InputError" and eager != "InputError"
+    else:
+        assert lazy == eager
+
+
+def _text_beside_numbers(parts: list[pd.DataFrame]) -> bool:
+    for col in ("item", "rater"):
+        text = [all(isinstance(v, str) for v in p[col]) for p in parts]
+        numbers = [pd.api.types.is_numeric_dtype(p[col]) for p in parts]
+        if any(text) and any(numbers):
+            return True
+    return False

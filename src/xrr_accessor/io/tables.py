@@ -191,6 +191,11 @@ def same_id_kinds(frames: list[pd.DataFrame], named: dict[str, Any]) -> list[pd.
         if _is_id(column, named) and kinds == {"numbers", "text"}:
             frames = [_as_text_column(f, column) if _id_kind(f[column]) == "numbers"
                       else f for f in frames]
+        bools = [pd.api.types.is_bool_dtype(f[column]) for f in frames]
+        if _is_id(column, named) and any(bools) and not all(bools):
+            # concat would make True the number 1: kept objects, for the identity rule
+            frames = [f.astype({column: object}) if b else f
+                      for f, b in zip(frames, bools, strict=True)]
     return frames
 
 

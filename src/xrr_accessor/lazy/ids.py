@@ -61,16 +61,20 @@ def check_items_across(kinds: Sequence[str], ids: Sequence[pd.Index | None],
     """The item ids of every partition (a :func:`item_probe` and the item keys each),
     refused as the in-memory reader refuses them in one column: ids of different
     types that are equal (``True`` and ``1``) or read the same (``1`` and ``"1"``)."""
-    if len({k for k in kinds if k != "empty"}) < 2:
-        return  # one kind everywhere: each partition's own check is the whole check
+    kinds_ = {k for k in kinds if k != "empty"}
+    if len(kinds_) < 2 and not any(k.startswith("mixed") for k in kinds_):
+        return  # one plain kind everywhere: each partition's own check is the whole check
     held = [ix for ix in ids if ix is not None]
     check_across(held, where)
     texts = [k for k, ix in zip(keys, ids, strict=True) if ix is None and k is not None]
     if not held or not texts:
         return
-    other = pd.Index(pd.unique(np.concatenate([np.asarray(ix, dtype=object) for ix in held])),
-                     dtype=object)
-    shown = pd.Index([str(v) for v in other], dtype=object)
+    # As the eager reader shows them: a file of numbers beside files of text is made
+    # text (3.0 -> "3", io.tables.same_id_kinds); a column of mixed types keeps str().
+    pairs = {(v, _shown(v) if _numbers(ix) else str(v)) for ix in held
+             for v in pd.unique(np.asarray(ix, dtype=object)) if not isinstance(v, str)}
+    other = pd.Index([v for v, _ in pairs], dtype=object)
+    shown = pd.Index([t for _, t in pairs], dtype=object)
     hit = np.flatnonzero(np.isin(item_keys(shown), np.concatenate(texts)))
     if len(hit):
         v = other[hit[0]]
@@ -79,6 +83,11 @@ def check_items_across(kinds: Sequence[str], ids: Sequence[pd.Index | None],
             f"partition and {str(v)!r} in another), which every table, page and file would "
             "show as one. Make them one type in every file or partition, e.g. "
             "ddf[item] = ddf[item].astype(str) (or map them to distinct names).")
+
+
+def _shown(v: Any) -> str:
+    """An id as the files' reader makes it text (``io.tables``): 3.0 -> "3"."""
+    return str(int(v)) if isinstance(v, float) and v.is_integer() else str(v)
 
 
 def check_source(data: Any, roles: dict[str, Any]) -> None:

@@ -77,7 +77,7 @@ def _coded_block(block: str, members: list[tuple[int, np.ndarray]], codes: np.nd
         low, high = np.empty(g, dtype=np.int64), np.empty(g, dtype=np.int64)
         integer_ranges(values, low, high)
         lo, hi = low.astype(np.float64), high.astype(np.float64)
-    with np.errstate(invalid="ignore"):  # inf - inf: never taken
+    with np.errstate(invalid="ignore", over="ignore"):  # inf - inf: never taken
         take = (~bad & (lo <= hi) & (hi - lo <= max(1024, 4 * n))
                 & (np.maximum(np.abs(lo), np.abs(hi)) <= 2.0**52))
     base = np.where(take, lo, 0.0).astype(np.int64)

@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import DroppedDataWarning, RoleError, warn
+from .text import check_text
 
 __all__ = ["FREE_TEXT_LENGTH", "ID_SPAN", "Column", "Groups", "check_kept", "decide", "evidence",
            "infer_labels", "inferred_message", "merge_evidence"]
@@ -149,6 +150,18 @@ def _grouped(by: Rows, values: pd.Series) -> Groups | None:
 
 def evidence(df: pd.DataFrame, candidates: list[Hashable], item: Hashable,
              rater: Hashable) -> dict[Hashable, Column]:
+    """What :func:`decide` needs of each candidate column of ``df`` (a lone surrogate in
+    one of them refused, naming it: pandas fails on it while grouping)."""
+    try:
+        return _evidence(df, candidates, item, rater)
+    except UnicodeEncodeError:
+        for col in (item, rater, *candidates):
+            check_text(df[col], f"column {col!r}")
+        raise
+
+
+def _evidence(df: pd.DataFrame, candidates: list[Hashable], item: Hashable,
+              rater: Hashable) -> dict[Hashable, Column]:
     """What :func:`decide` needs of each candidate column of ``df``.
 
     Only numbers, none spanning more than :data:`ID_SPAN` here: their ranges only

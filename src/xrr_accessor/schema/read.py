@@ -17,6 +17,7 @@ from .duplicates import dedupe, first_positions, key_codes
 from .labels import infer_labels
 from .roles import ROLE_ALIASES, Roles, check_given, find_role, norm, resolve_roles
 from .tables import ALL_ROWS, COLUMNS_FIX, Ids, Table, distinct_text
+from .text import check_text
 
 
 def read(data: Any, roles: Roles | None = None) -> Table:
@@ -316,6 +317,7 @@ def _read_xarray(data: xr.Dataset | xr.DataArray, roles: Roles) -> Table:
         )
     index = [ds.indexes[d] if d in ds.indexes else pd.RangeIndex(ds.sizes[d]) for d in core]
     for d, idx in zip(core, index, strict=True):
+        check_text(idx, f"dimension {d!r}")
         distinct_text(idx, f"dimension {d!r}")
         if idx.has_duplicates:
             raise InputError(

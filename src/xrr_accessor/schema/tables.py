@@ -12,6 +12,7 @@ import pandas as pd
 from ..errors import InputError, LevelError
 from ..kernels.encode import first_seen_codes
 from .ids import one_kind_per_id
+from .text import factorize_text
 
 
 @dataclass(frozen=True)
@@ -30,7 +31,7 @@ class Ids:
         if fast is not None:
             return replace(fast, column=column)
         try:
-            codes, uniques = pd.factorize(values)
+            codes, uniques = factorize_text(values, where, column)
         except TypeError as exc:
             raise InputError(
                 f"{where} holds values that cannot be ids ({exc}); ids must be hashable "
@@ -52,7 +53,7 @@ class Ids:
     def tiled(cls, values: Any, n: int, where: str) -> Ids:
         """Ids of a wide frame's columns, repeated for each of its ``n`` rows."""
         names = np.asarray(values, dtype=object)
-        codes, uniques = pd.factorize(names)
+        codes, uniques = factorize_text(names, where)
         one_kind_per_id(names, codes, pd.Index(uniques, dtype=object), where)
         distinct_text(pd.Index(uniques, dtype=object), where, fix=COLUMNS_FIX)
         return cls(np.tile(np.asarray(codes, dtype=np.int64), n), pd.Index(uniques))
