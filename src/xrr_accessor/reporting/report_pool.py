@@ -75,7 +75,8 @@ def pool_parts(data: Any, level: Any, uncertainty: Uncertainty, min_items: int,
         from ..lazy.graph import compute_all
 
         names = [k for k, v in calls.items() if v is not None]
-        calls.update(zip(names, compute_all(*(calls[k] for k in names)), strict=True))
+        lazies: list[Any] = [calls[k] for k in names]
+        calls.update(zip(names, compute_all(*lazies), strict=True))
     items = calls["items"]
     if not lazy and isinstance(items, pd.DataFrame):  # what D means: its largest value
         items.attrs["largest_d"] = largest_d(data, level, roles).reset_index().to_dict(
