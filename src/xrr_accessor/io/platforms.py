@@ -20,8 +20,11 @@ list of choices belongs is one choice; one string given to ``questions=``, ``ans
 
 Multi-choice questions (several choices in one answer) become one binary label per
 choice, ``f"{question}={choice}"``, valued 1 when chosen and 0 otherwise, for every choice
-the question offers in the file; a rater who answered the question thus has no missing
-choice. Set-valued annotations (agreement on the set itself) will come later.
+the question offers in the file (Prodigy, doccano, Argilla, MTurk); a rater who answered
+the question thus has no missing choice. :func:`read_label_studio` gives one row per
+answer instead, its value the frozenset of the choices (a label-set cell: agreement on
+the set itself with ``level="masi"`` or ``"jaccard"``; one row per answer keeps a large
+multi-choice export small).
 """
 
 from __future__ import annotations
