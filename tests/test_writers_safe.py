@@ -262,3 +262,18 @@ def test_permission_and_a_full_disk_leave_no_file(base, tmp_path, method, monkey
     with pytest.raises(xa.InputError, match="No space left") as exc:
         _write(base, method, target)
     assert not target.exists()
+
+
+def test_figures_draw_control_characters_as_escapes_without_a_glyph_warning():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    df = pd.DataFrame({"item": [1, 1, 2, 2, 3, 3] * 2, "rater": list("ababab") * 2,
+                       "pool": ["x\r=cmd"] * 6 + ["y\x00z"] * 6,
+                       "joy": [1, 1, 0, 0, 1, 0, 1, 1, 0, 1, 1, 0]})
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        page = xa.report(df).to_html()
+    glyphs = [str(w.message) for w in caught if "Glyph" in str(w.message)]
+    assert not glyphs, glyphs
+    assert "=cmd" in page

@@ -199,7 +199,9 @@ def markdown_cell(text: Any) -> str:
 
 
 def figure_text(text: Any) -> str:
-    """``text`` for a matplotlib label: every ``$`` escaped, so it is never read as mathtext.
+    """``text`` for a matplotlib label: every ``$`` escaped, so it is never read as mathtext,
+    and control characters other than a line break written as visible escapes
+    (:func:`escape_controls`: a CR or NUL has no glyph, and matplotlib warns).
 
     Matplotlib draws ``\\$`` as a literal ``$`` (with its default
     ``text.parse_math=True``), so the name is shown as written.
@@ -208,8 +210,11 @@ def figure_text(text: Any) -> str:
     --------
     >>> figure_text("cost in $ and $$")
     'cost in \\\\$ and \\\\$\\\\$'
+    >>> figure_text("a\\rb\\nc")
+    'a\\\\rb\\nc'
     """
-    return str(text).replace("$", "\\$")
+    lines = str(text).replace("$", "\\$").split("\n")
+    return "\n".join(escape_controls(line) for line in lines)
 
 
 @contextmanager
