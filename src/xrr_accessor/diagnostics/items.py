@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from pandas.api.extensions import ExtensionDtype
 
 from ..engine.levels import Level
 from ..engine.staged import Job, Part, Pieces, Planned, Staged
@@ -206,12 +207,13 @@ def _assemble(read_: Read, pieces: Pieces) -> list[dict[str, np.ndarray]]:
 COLUMNS = ("disagreement", "rank", "n_annotations", "mode", "mode_share", "mean", "spread")
 
 
-def _table(read_: Read, label: int, s: dict[str, np.ndarray], numeric: bool
-           ) -> tuple[pd.DataFrame, np.ndarray]:
+def _rows(read_: Read, label: int, s: dict[str, np.ndarray], numeric: bool
+          ) -> dict[str, Any]:
     """One label's rows, ranked (:func:`~xrr_accessor.kernels.placing.ranked_rows`, or
     :func:`~xrr_accessor.kernels.ranking.item_rows` after a sort, writes them into two
-    blocks that become the table's columns without a copy), with the index levels
-    the input has; and the replication of each row where D is undefined."""
+    blocks): ``floats`` (D, mode share, mean, spread), ``ints`` (n, mode, rank, item id
+    or code, replication), ``undefined`` (D is NaN) and ``mode`` (the modes' values
+    taken from the categories; None when they are int64: ``ints`` holds them)."""
     ann = read_.ann
     n_rep = len(ann.replications)
     ints, floats = s["ints"], s["floats"]
@@ -221,8 +223,7 @@ def _table(read_: Read, label: int, s: dict[str, np.ndarray], numeric: bool
     out_floats = rows[:4 if numeric else 2].view(np.float64)
     out_ints = rows[len(out_floats):]  # n, mode, rank, item id or code, replication
     undefined = np.empty(m, dtype=bool)
-    alone = not (ann.has_label or with_rep)  # the item the only index level
-    ids = ann.items.to_numpy() if alone and ann.items.dtype == np.int64 else np.zeros(0, int)
+    ids = _ids(read_, with_rep)
     cats = ann.categories[label]
     values = cats.to_numpy() if cats.dtype == np.int64 else np.zeros(0, np.int64)
     # (replication, D descending, item): each row written to its place when D takes few
@@ -233,27 +234,67 @@ def _table(read_: Read, label: int, s: dict[str, np.ndarray], numeric: bool
         in_blocks(m, lambda lo, hi: item_rows(order, ints, floats, n_rep, ids, values,
                                               out_floats, out_ints, undefined, lo, hi),
                   MIN_BLOCK)
+    taken = None if len(values) else cats.take(out_ints[1])
+    mode = taken if taken is None else taken.array if isinstance(
+        taken.dtype, ExtensionDtype) else taken.to_numpy()
+    return {"floats": out_floats, "ints": out_ints, "undefined": undefined, "mode": mode,
+            "label": np.full(m, label)}
+
+
+def _ids(read_: Read, with_rep: bool) -> np.ndarray:
+    """The items' int64 ids when the item is the only index level (the kernels then
+    write ids, not codes), else none."""
+    ann = read_.ann
+    alone = not (ann.has_label or with_rep)
+    return ann.items.to_numpy() if alone and ann.items.dtype == np.int64 else np.zeros(0, int)
+
+
+def _table(read_: Read, rows: dict[str, Any], numeric: bool) -> pd.DataFrame:
+    """The table of ``rows`` (:func:`_rows`, of one label or of all of them joined),
+    their blocks its columns without a copy, with the index levels the input has."""
+    ann = read_.ann
+    with_rep = len(ann.replications) > 1 or ann.has_replication
+    out_floats, out_ints, mode = rows["floats"], rows["ints"], rows["mode"]
     names = list(COLUMNS if numeric else COLUMNS[:5])
     columns: list[tuple[Any, list[str]]] = [
         (out_floats, ["disagreement", "mode_share", "mean", "spread"][:len(out_floats)]),
-        (pd.arrays.IntegerArray(out_ints[2], undefined), ["rank"])]
-    if len(values):  # the mode's values (item_rows wrote them), beside n
+        (pd.arrays.IntegerArray(out_ints[2], rows["undefined"]), ["rank"])]
+    if mode is None:  # the mode's values (item_rows wrote them), beside n
         columns.append((out_ints[:2], ["n_annotations", "mode"]))
     else:
-        columns += [(out_ints[:1], ["n_annotations"]), (cats.take(out_ints[1]), ["mode"])]
-    item = out_ints[3]  # the items' ids (``ids``) or codes
-    levels = [("label", ann.labels, lambda: np.full(m, label), ann.has_label),
+        columns += [(out_ints[:1], ["n_annotations"]), (mode, ["mode"])]
+    item = out_ints[3]  # the items' ids or codes
+    levels = [("label", ann.labels, lambda: rows["label"], ann.has_label),
               ("replication", ann.replications, lambda: out_ints[4], with_rep),
               ("item", ann.items, lambda: item, True)]
     kept = [(name, lev, codes()) for name, lev, codes, had in levels if had]
     if len(kept) > 1:
         index = multi_index(kept)
-    elif len(ids):
+    elif len(_ids(read_, with_rep)):
         index = pd.Index(item, name="item", copy=False)
     else:
         index = ann.items.take(item).rename("item")
-    rep = out_ints[4][undefined] if with_rep else np.zeros(int(undefined.sum()), np.int64)
-    return frame_of(columns, names, index), rep
+    return frame_of(columns, names, index)
+
+
+def _joined(read_: Read, parts: list[dict[str, Any]], numeric: bool) -> pd.DataFrame:
+    """One table of every label's rows: their blocks joined once, one constructor (as
+    ``pd.concat`` of a frame per label, which costs a frame per label); the modes of
+    categories of different dtypes joined by ``pd.concat``'s rules."""
+    if len(parts) == 1:
+        return _table(read_, parts[0], numeric)
+    modes = [p["mode"] for p in parts]
+    if all(v is None for v in modes):
+        mode = None
+    elif all(v is not None for v in modes) and len({v.dtype for v in modes}) == 1:
+        mode = (np.concatenate(modes) if isinstance(modes[0], np.ndarray)  # the dtype
+                else type(modes[0])._concat_same_type(modes))  # kept, as concat keeps it
+    else:  # int64 categories beside others, or dtypes that differ: concat's rules
+        return pd.concat([_table(read_, p, numeric) for p in parts])
+    rows = {k: np.concatenate([p[k] for p in parts], axis=-1)
+            for k in ("floats", "ints", "undefined", "label")}
+    rows["mode"] = mode
+    return _table(read_, rows, numeric)
 
 
 @deferrable
@@ -319,18 +360,18 @@ def item_disagreement(data: Any, level: Any = "interval", **roles: Any) -> Any:
         every = [summarize(read_, j) for j in range(len(read_.ann.labels))]
     ann = read_.ann
     numeric = any(read_.values(j) is not None for j in range(len(ann.labels)))
-    parts, n_bad, bad_lab, bad_rep = [], 0, [], []
-    for j in range(len(ann.labels)):
-        part, rep = _table(read_, j, every[j], numeric)
-        parts.append(part)
-        n_bad += len(rep)
-        bad_lab.append(np.full(len(rep), j))
-        bad_rep.append(rep)
-    frame = parts[0] if len(parts) == 1 else pd.concat(parts)
+    parts = [_rows(read_, j, every[j], numeric) for j in range(len(ann.labels))]
+    frame = _joined(read_, parts, numeric)
+    bad = np.concatenate([p["undefined"] for p in parts])
+    bad_lab = np.concatenate([p["label"] for p in parts])[bad]
+    with_rep = len(ann.replications) > 1 or ann.has_replication
+    bad_rep = (np.concatenate([p["ints"][4] for p in parts])[bad] if with_rep
+               else np.zeros(len(bad_lab), np.int64))
+    n_bad = len(bad_lab)
     warn_undefined_rows(
         "item_disagreement", n_bad, len(frame),
         "items with one annotation have no pair to compare",
-        where_counts(read_, np.concatenate(bad_lab), np.concatenate(bad_rep)))
+        where_counts(read_, bad_lab, bad_rep))
     attrs = {"metric": "item_disagreement", "level": read_.level.name, "citation": CITATION,
              "n_undefined": n_bad}
     return finish(frame, read_, attrs)

@@ -233,35 +233,10 @@ def rater_agreement(data: Any, metric: str = "kappa_x", level: Any = "nominal",
         groups = read_.grouped()  # rows read in place when they come by item
         point = [label_sums(read_, j, groups) for j in range(len(ann.labels))]
         reps = replicates(read_, draws) if draws is not None else iter(())
-    every = [_stats(read_, j, point[j]) for j in range(len(ann.labels))]
+    every = _every(read_, point)
     bounds = (_intervals(read_, every, point, reps, level_ci, opts, int(min_items))
               if level_ci is not None else {})
-    parts = []
-    below = 0
-    for j, s in enumerate(every):
-        n_ann = s["n_annotations"]
-        below += int(((n_ann > 0) & (n_ann < min_items)).sum())
-        r, b = np.nonzero(n_ann >= min_items)
-        cols = {"kappa_x": s["kappa_x"][r, b], "alpha_without": s["alpha_without"][r, b],
-                "alpha": s["alpha"][r, b]}
-        cols["delta_alpha"] = cols["alpha_without"] - cols["alpha"]
-        # ranked on 12 decimals: a tie in exact arithmetic stays a tie whatever the order
-        # the sums were added in (memory, or dask's partitions)
-        score = np.round(cols["kappa_x"] if key == "kappa_x" else -cols["delta_alpha"],
-                         RANK_DECIMALS)
-        order = np.lexsort((b, np.where(np.isnan(score), np.inf, score), r))
-        r, b = r[order], b[order]
-        cols = {k: v[order] for k, v in cols.items()}
-        cols["rank"] = ranks(r, score[order])
-        for k in bounds:  # each interval after the value it bounds
-            lower, upper = bounds[k][j]
-            cols[f"{k}_lower"], cols[f"{k}_upper"] = lower[r, b], upper[r, b]
-        for name in ("n_annotations", "n_shared", "n_other"):
-            cols[name] = np.rint(s[name][r, b]).astype(np.int64)
-        index = multi_index([("label", ann.labels, np.full(len(r), j)),
-                             ("replication", ann.replications, r), ("rater", ann.raters, b)])
-        parts.append(pd.DataFrame(cols, index=index))
-    frame = parts[0] if len(parts) == 1 else pd.concat(parts)
+    frame, below = _table(read_, every, bounds, key, int(min_items))
     _warn(frame)
     if below:
         shown = len(frame)
@@ -278,6 +253,43 @@ def rater_agreement(data: Any, metric: str = "kappa_x", level: Any = "nominal",
         attrs.update(ci=level_ci, method="bootstrap", interval=opts.interval,
                      n_boot=opts.n_boot, seed=seed if seed is not None else draws.entropy)
     return finish(frame, read_, attrs)
+
+
+def _table(read_: Read, every: list[dict[str, np.ndarray]],
+           bounds: dict[str, list[tuple[np.ndarray, np.ndarray]]], key: str,
+           min_items: int) -> tuple[pd.DataFrame, int]:
+    """Every label's rows in one table (the labels' (R, B) arrays stacked, one sort and
+    one constructor, not a frame per label), ranked worst first within each label and
+    replication; and how many rater rows were left out below ``min_items``."""
+    ann = read_.ann
+
+    def stacked(get: Any) -> np.ndarray:
+        shape = (len(ann.labels), len(ann.replications), len(ann.raters))
+        return np.stack([get(s) for s in every]) if every else np.zeros(shape)
+
+    n_ann = stacked(lambda s: s["n_annotations"])
+    below = int(((n_ann > 0) & (n_ann < min_items)).sum())
+    lab, r, b = np.nonzero(n_ann >= min_items)
+    cols = {k: stacked(lambda s, k=k: s[k])[lab, r, b]
+            for k in ("kappa_x", "alpha_without", "alpha")}
+    cols["delta_alpha"] = cols["alpha_without"] - cols["alpha"]
+    # ranked on 12 decimals: a tie in exact arithmetic stays a tie whatever the order
+    # the sums were added in (memory, or dask's partitions)
+    score = np.round(cols["kappa_x"] if key == "kappa_x" else -cols["delta_alpha"],
+                     RANK_DECIMALS)
+    order = np.lexsort((b, np.where(np.isnan(score), np.inf, score), r, lab))
+    lab, r, b = lab[order], r[order], b[order]
+    cols = {k: v[order] for k, v in cols.items()}
+    cols["rank"] = ranks(lab * len(ann.replications) + r, score[order])
+    for k in bounds:  # each interval after the value it bounds
+        for side, name in enumerate(("lower", "upper")):
+            cols[f"{k}_{name}"] = np.stack([pair[side] for pair in bounds[k]])[lab, r, b]
+    for name in ("n_annotations", "n_shared", "n_other"):
+        cols[name] = np.rint(stacked(lambda s, name=name: s[name])[lab, r, b]).astype(
+            np.int64)
+    index = multi_index([("label", ann.labels, lab), ("replication", ann.replications, r),
+                         ("rater", ann.raters, b)])
+    return pd.DataFrame(cols, index=index), below
 
 
 def _warn(frame: pd.DataFrame) -> None:
@@ -311,6 +323,26 @@ def _stats(read_: Read, label: int, s: Sums, keep: np.ndarray | None = None
     if read_.level.uses_moments:
         return _moments(s)
     return _categorical(read_, label, s, keep)
+
+
+def _every(read_: Read, point: list[Sums]) -> list[dict[str, np.ndarray]]:
+    """Each label's values from its sums: the labels of the same number of categories
+    (all of them with numbers) in one call of :func:`_stats`, their (R, ...) sums
+    joined along the replications (the statistics are per row: the same values);
+    the ordinal level and matrices, whose D is a label's own, label by label."""
+    ann = read_.ann
+    if not (read_.level.uses_moments or read_.level.name == "nominal"):
+        return [_stats(read_, j, point[j]) for j in range(len(point))]
+    n_rep, groups = len(ann.replications), {}
+    for j in range(len(point)):
+        groups.setdefault(0 if read_.level.uses_moments else read_.n_cat(j), []).append(j)
+    every: list[dict[str, np.ndarray]] = [{} for _ in point]
+    for labels in groups.values():
+        joined = {k: np.concatenate([point[j][k] for j in labels]) for k in point[labels[0]]}
+        got = _stats(read_, labels[0], joined)
+        for g, j in enumerate(labels):
+            every[j] = {k: v[g * n_rep:(g + 1) * n_rep] for k, v in got.items()}
+    return every
 
 
 #: The columns that get an interval, from the statistics of a pass.

@@ -203,10 +203,21 @@ def _read_long(df: pd.DataFrame, roles: Roles) -> Table:
     table.replication = None if rep is None else rep.take(first_pos)
     by_label = np.argsort(lab.codes, kind="stable")
     bounds = np.searchsorted(lab.codes[by_label], np.arange(len(lab.uniques) + 1))
+    # rows and values put in label order once, a label's a slice of them; its values keep
+    # the index ``.iloc[its rows]`` gives (index[rows]: a range where evenly spaced)
+    column, rows = values[value_col], row_of[by_label]
+    by_rows = bool((by_label == np.arange(len(by_label))).all())  # rows already by label
+    ordered = column if by_rows else column.iloc[by_label]
+    data = ordered.to_numpy(copy=True) if isinstance(ordered.dtype, np.dtype) else ordered.array
     for j in label_order:
-        pos = by_label[bounds[j]:bounds[j + 1]]
+        lo, hi = bounds[j], bounds[j + 1]
         name = lab.uniques[j]
-        table.labels[name] = (row_of[pos], values[value_col].iloc[pos])
+        got = column.iloc[lo:hi] if by_rows and hi > lo else pd.Series(
+            data[lo:hi], index=column.index[by_label[lo:hi]], dtype=column.dtype,
+            name=column.name, copy=False)
+        if got.attrs != column.attrs:
+            got = got.__finalize__(column)
+        table.labels[name] = (rows[lo:hi], got)
         table.source[name] = f"column {value_col!r} (label {name!r})"
     return table
 
