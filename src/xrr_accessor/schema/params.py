@@ -129,30 +129,30 @@ def _signature(fn: Callable[..., Any]) -> tuple[tuple[str, ...], dict[str, Any]]
     return names, {n: p.default for n, p in params.items()}
 
 
+def _problem(name: str, value: Any, default: Any) -> str | None:
+    """What is wrong with ``value`` for a parameter ``name`` whose default is ``default``."""
+    count = isinstance(default, int) and not isinstance(default, bool)
+    if isinstance(default, bool):
+        return None if isinstance(value, bool | np.bool_) else "takes True or False"
+    if value is None:
+        return "takes a whole number" if count else None
+    if value is pd.NA or value is pd.NaT:
+        return "is a missing value, not a setting; pass a value or leave it out"
+    if count:
+        if isinstance(value, bool) or not isinstance(value, int | np.integer | float):
+            return "takes a whole number"
+        if isinstance(value, float):
+            return None if value.is_integer() else "takes a whole number"
+        return (None if abs(int(value)) <= MAX_COUNT else
+                f"is beyond {MAX_COUNT:,}; no run of that size could finish")
+    rule = RULES.get(name) if not isinstance(default, float) else None
+    return None if rule is None else rule(value)
+
+
 def _check(fn_name: str, name: str, value: Any, default: Any) -> None:
-    problem = None
     if value is default or (value is None and name in _MAY_BE_NONE):
         return
-    if value is None:
-        if isinstance(default, int) and default is not _EMPTY:
-            problem = "takes a whole number" if not isinstance(default, bool) else (
-                "takes True or False")
-            raise InputError(f"{fn_name}: {name}=None {problem}.")
-        return
-    if value is pd.NA or value is pd.NaT:
-        problem = "is a missing value, not a setting; pass a value or leave it out"
-    elif isinstance(default, bool) and default is not _EMPTY:
-        if not isinstance(value, bool | np.bool_):
-            problem = "takes True or False"
-    elif isinstance(default, int) and not isinstance(default, bool):
-        if isinstance(value, bool) or not isinstance(value, int | np.integer):
-            if not (isinstance(value, float) and value.is_integer()):
-                problem = "takes a whole number"
-        elif abs(int(value)) > MAX_COUNT:
-            problem = f"is beyond {MAX_COUNT:,}; no run of that size could finish"
-    rule = RULES.get(name) if not isinstance(default, int | float) else None
-    if problem is None and rule is not None:
-        problem = rule(value)
+    problem = _problem(name, value, default)
     if problem is not None:
         shown = repr(value)
         shown = shown if len(shown) <= 60 else shown[:57] + "..."
