@@ -77,10 +77,10 @@ def check_items_across(kinds: Sequence[str], ids: Sequence[pd.Index | None],
     shown = pd.Index([t for _, t in pairs], dtype=object)
     hit = np.flatnonzero(np.isin(item_keys(shown), np.concatenate(texts)))
     if len(hit):
-        v = other[hit[0]]
+        v, text = other[hit[0]], shown[hit[0]]
         raise InputError(
             f"{where} holds ids of different types that read the same ({v!r} in one "
-            f"partition and {str(v)!r} in another), which every table, page and file would "
+            f"partition and {text!r} in another), which every table, page and file would "
             "show as one. Make them one type in every file or partition, e.g. "
             "ddf[item] = ddf[item].astype(str) (or map them to distinct names).")
 
