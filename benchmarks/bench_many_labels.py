@@ -161,9 +161,10 @@ library at {BEFORE} (a git worktree); after: this checkout. Each run is a fresh 
 (one warm-up call on 20 labels, then one timing of each call), the two sides
 interleaved; the median and range of three runs, except the before side at 20,000
 labels: one run (said in the cell). Both sides' tables are equal to the last bit. The
-rest of `report` at 20,000 labels is linear, about 1.5 ms a label: mostly
-`rater_agreement` and `item_disagreement` building one DataFrame per label, and each of
-the report's parts reading the data again."""
+rater and item tables are built once over every label (not a DataFrame per label). The
+rest of `report` at 20,000 labels is linear, about 0.7 ms a label: each of the report's
+parts reads and encodes the data again, one label at a time (`schema/encode.py`
+`label_categories`, about a third of it): reading once per report is the next step."""
 
 
 if __name__ == "__main__":
