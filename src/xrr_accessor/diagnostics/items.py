@@ -291,8 +291,8 @@ def _joined(read_: Read, parts: list[dict[str, Any]], numeric: bool) -> pd.DataF
                 else type(modes[0])._concat_same_type(modes))  # kept, as concat keeps it
     else:  # int64 categories beside others, or dtypes that differ: concat's rules
         return pd.concat([_table(read_, p, numeric) for p in parts])
-    rows = {k: np.concatenate([p[k] for p in parts], axis=-1)
-            for k in ("floats", "ints", "undefined", "label")}
+    rows: dict[str, Any] = {k: np.concatenate([p[k] for p in parts], axis=-1)
+                            for k in ("floats", "ints", "undefined", "label")}
     rows["mode"] = mode
     return _table(read_, rows, numeric)
 

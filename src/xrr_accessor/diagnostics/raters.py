@@ -333,7 +333,8 @@ def _every(read_: Read, point: list[Sums]) -> list[dict[str, np.ndarray]]:
     ann = read_.ann
     if not (read_.level.uses_moments or read_.level.name == "nominal"):
         return [_stats(read_, j, point[j]) for j in range(len(point))]
-    n_rep, groups = len(ann.replications), {}
+    n_rep = len(ann.replications)
+    groups: dict[int, list[int]] = {}
     for j in range(len(point)):
         groups.setdefault(0 if read_.level.uses_moments else read_.n_cat(j), []).append(j)
     every: list[dict[str, np.ndarray]] = [{} for _ in point]
