@@ -106,7 +106,7 @@ def _jsonl(path: Path, df: pd.DataFrame) -> None:
             fh.write(json.dumps(rec) + "\n")
 
 
-@settings(max_examples=25, deadline=None, database=None,
+@settings(max_examples=12, deadline=None, database=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(items=st.lists(st.sampled_from(IDS), min_size=4, max_size=10),
        raters=st.lists(st.sampled_from(["x", "y", 1, True, "1"]), min_size=4, max_size=10),
