@@ -32,8 +32,8 @@ from .source import (
     printable,
 )
 
-__all__ = ["FORMATS", "check_roles", "file_format", "file_stem", "id_columns", "paths_of",
-           "read_file", "read_one", "same_id_kinds"]
+__all__ = ["FORMATS", "check_roles", "file_format", "file_stem", "id_as_text", "id_columns",
+           "paths_of", "read_file", "read_one", "same_id_kinds"]
 
 #: File formats by extension (after a compression suffix such as ``.gz``).
 FORMATS = {
@@ -209,7 +209,7 @@ def _id_kind(values: pd.Series) -> str:
 
 def _as_text_column(df: pd.DataFrame, column: Any) -> pd.DataFrame:
     out = df.copy(deep=False)
-    out[column] = df[column].map(_as_text, na_action="ignore").astype(object)
+    out[column] = df[column].map(id_as_text, na_action="ignore").astype(object)
     return out
 
 
@@ -220,9 +220,15 @@ def _is_id(column: Any, named: dict[str, Any]) -> bool:
                if named.get(r) is None)
 
 
-def _as_text(v: Any) -> str:
+def id_as_text(v: Any) -> str:
     """An id as text: 3.0 -> "3" (a float column of whole numbers is an id column with
-    missing values), else str()."""
+    missing values), else str().
+
+    Examples
+    --------
+    >>> id_as_text(3.0), id_as_text(3.5), id_as_text(7)
+    ('3', '3.5', '7')
+    """
     return str(int(v)) if isinstance(v, float) and v.is_integer() else str(v)
 
 

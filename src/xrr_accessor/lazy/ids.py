@@ -16,6 +16,7 @@ import pandas as pd
 
 from ..engine.draws import item_keys
 from ..errors import InputError
+from ..io.tables import id_as_text
 from ..schema.ids import one_kind_per_id
 from ..schema.roles import Roles, resolve_roles
 from ..schema.tables import Ids, distinct_text
@@ -71,7 +72,7 @@ def check_items_across(kinds: Sequence[str], ids: Sequence[pd.Index | None],
         return
     # As the eager reader shows them: a file of numbers beside files of text is made
     # text (3.0 -> "3", io.tables.same_id_kinds); a column of mixed types keeps str().
-    pairs = {(v, _shown(v) if _numbers(ix) else str(v)) for ix in held
+    pairs = {(v, id_as_text(v) if _numbers(ix) else str(v)) for ix in held
              for v in pd.unique(np.asarray(ix, dtype=object)) if not isinstance(v, str)}
     other = pd.Index([v for v, _ in pairs], dtype=object)
     shown = pd.Index([t for _, t in pairs], dtype=object)
@@ -83,11 +84,6 @@ def check_items_across(kinds: Sequence[str], ids: Sequence[pd.Index | None],
             f"partition and {text!r} in another), which every table, page and file would "
             "show as one. Make them one type in every file or partition, e.g. "
             "ddf[item] = ddf[item].astype(str) (or map them to distinct names).")
-
-
-def _shown(v: Any) -> str:
-    """An id as the files' reader makes it text (``io.tables``): 3.0 -> "3"."""
-    return str(int(v)) if isinstance(v, float) and v.is_integer() else str(v)
 
 
 def check_source(data: Any, roles: dict[str, Any]) -> None:
