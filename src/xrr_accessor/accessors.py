@@ -95,7 +95,7 @@ class XRRAccessor:
         return self._obj, self._roles
 
     def irr(
-        self, metric: str = "alpha", level: Any = "nominal", weights: Any = None,
+        self, metric: str = "alpha", level: Any = None, weights: Any = None,
         ci: float | None = None, population: float | None = None, form: str | None = None,
         method: str | None = None, n_boot: int = 1000, seed: int | None = None,
         interval: str = "bca", progress: bool | None = None,
@@ -106,7 +106,7 @@ class XRRAccessor:
                        seed=seed, interval=interval, progress=progress, **self._roles)
 
     def cross_kappa(
-        self, other: Any = None, level: Any = "nominal", ci: float | None = None,
+        self, other: Any = None, level: Any = None, ci: float | None = None,
         n_boot: int = 1000, seed: int | None = None, interval: str = "bca",
         progress: bool | None = None,
     ) -> Any:
@@ -116,7 +116,7 @@ class XRRAccessor:
                                **self._roles)
 
     def normalized(
-        self, other: Any = None, irr: str = "alpha", level: Any = "nominal",
+        self, other: Any = None, irr: str = "alpha", level: Any = None,
         reference: Any = None, ci: float | None = None, n_boot: int = 1000,
         seed: int | None = None, interval: str = "bca", progress: bool | None = None,
         items: str = "all",
@@ -129,7 +129,7 @@ class XRRAccessor:
         )
 
     def summary(
-        self, other: Any = None, irr: str = "alpha", level: Any = "nominal",
+        self, other: Any = None, irr: str = "alpha", level: Any = None,
         reference: Any = None, ci: float | None = None, n_boot: int = 1000,
         seed: int | None = None, interval: str = "bca", progress: bool | None = None,
         items: str = "all",
@@ -140,7 +140,7 @@ class XRRAccessor:
                                 progress=progress, items=items, **self._roles)
 
     def report(
-        self, other: Any = None, irr: str | None = None, level: Any = "nominal",
+        self, other: Any = None, irr: str | None = None, level: Any = None,
         reference: Any = None, ci: float | None = None, n_boot: int = 1000,
         seed: int | None = None, interval: str = "bca", progress: bool | None = None,
         sort_by: str | None = None, items: str = "all", min_items: int | None = None,
@@ -167,7 +167,7 @@ class XRRAccessor:
                                          **self._roles)
 
     def compare(
-        self, other: Any = None, irr: str = "alpha", level: Any = "nominal",
+        self, other: Any = None, irr: str = "alpha", level: Any = None,
         reference: Any = None, ci: float = 0.95, n_boot: int = 1000,
         seed: int | None = None, interval: str = "bca", progress: bool | None = None,
     ) -> pd.DataFrame:
@@ -177,7 +177,7 @@ class XRRAccessor:
                                 progress=progress, **self._roles)
 
     def plan(
-        self, other: Any = None, irr: str = "alpha", level: Any = "nominal",
+        self, other: Any = None, irr: str = "alpha", level: Any = None,
         width: float = 0.1, sizes: Any = None, ci: float = 0.95, n_boot: int = 200,
         seed: int | None = None, progress: bool | None = None,
     ) -> pd.DataFrame:
@@ -228,12 +228,12 @@ class XRRAccessor:
         return _sharpen.sharpen(self._obj, p=p, tol=tol, max_iter=max_iter, rank=rank,
                                 layout=layout, **self._roles)
 
-    def item_disagreement(self, level: Any = "interval") -> Any:
+    def item_disagreement(self, level: Any = None) -> Any:
         """Per-item disagreement D_i, items ranked; see
         :func:`xrr_accessor.item_disagreement`."""
         return _diagnostics.item_disagreement(self._obj, level=level, **self._roles)
 
-    def pairwise(self, metric: str = "cohen", level: Any = "nominal",
+    def pairwise(self, metric: str = "cohen", level: Any = None,
                  both_orders: bool = True) -> pd.DataFrame:
         """Every pair of raters: Cohen's kappa and shared items; see
         :func:`xrr_accessor.pairwise`."""
@@ -242,7 +242,7 @@ class XRRAccessor:
         return pairwise(self._obj, metric=metric, level=level, both_orders=both_orders,
                         **self._roles)
 
-    def rater_agreement(self, metric: str = "kappa_x", level: Any = "nominal",
+    def rater_agreement(self, metric: str = "kappa_x", level: Any = None,
                         min_items: int = 1, ci: float | None = None, n_boot: int = 1000,
                         seed: Any = None, interval: str = "bca") -> Any:
         """Each rater against the rest of the pool (leave one out); see
@@ -251,12 +251,12 @@ class XRRAccessor:
                                             min_items=min_items, ci=ci, n_boot=n_boot,
                                             seed=seed, interval=interval, **self._roles)
 
-    def intra(self, session: Any, level: Any = "nominal") -> _diagnostics.Intra:
+    def intra(self, session: Any, level: Any = None) -> _diagnostics.Intra:
         """Intra-rater kappa_x across sessions and AAD distributions; see
         :func:`xrr_accessor.intra`."""
         return _diagnostics.intra(self._obj, session=session, level=level, **self._roles)
 
-    def validity(self, gold: Any, level: Any = "nominal") -> _diagnostics.Validity:
+    def validity(self, gold: Any, level: Any = None) -> _diagnostics.Validity:
         """Agreement with gold labels; see :func:`xrr_accessor.validity`."""
         return _diagnostics.validity(self._obj, gold=gold, level=level, **self._roles)
 

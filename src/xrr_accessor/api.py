@@ -28,7 +28,7 @@ __all__ = ["annotations", "cross_kappa", "irr", "normalized", "to_frame", "to_xa
 
 @deferrable
 def irr(
-    data: Any, metric: str = "alpha", level: Any = "nominal", weights: Any = None,
+    data: Any, metric: str = "alpha", level: Any = None, weights: Any = None,
     ci: float | None = None, population: float | None = None, form: str | None = None,
     method: str | None = None, n_boot: int = 1000, seed: int | None = None,
     interval: str = "bca", progress: bool | None = None, **roles: Any,
@@ -145,7 +145,7 @@ def irr(
 
 @deferrable
 def cross_kappa(
-    data: Any, other: Any = None, level: Any = "nominal", ci: float | None = None,
+    data: Any, other: Any = None, level: Any = None, ci: float | None = None,
     n_boot: int = 1000, seed: int | None = None, interval: str = "bca",
     progress: bool | None = None, **roles: Any,
 ) -> Any:
@@ -233,7 +233,7 @@ def normalized(
     data: Any,
     other: Any = None,
     irr: str = "alpha",
-    level: Any = "nominal",
+    level: Any = None,
     reference: Any = None,
     ci: float | None = None,
     n_boot: int = 1000,

@@ -20,9 +20,11 @@ from contextlib import contextmanager
 from typing import Any, TypeVar
 
 __all__ = [
+    "AmbiguousLevelWarning",
     "DroppedDataWarning",
     "InputError",
     "LevelError",
+    "LevelNote",
     "RoleError",
     "UndefinedWarning",
     "XRRWarning",
@@ -70,6 +72,16 @@ class ScaleWarning(XRRWarning):
 
 class CostWarning(XRRWarning):
     """A computation will be long or use much memory (the estimate, said before it starts)."""
+
+
+class LevelNote(XRRWarning):
+    """The level of measurement was inferred from the values (``level=`` not given):
+    the note names the level and why; pass ``level=`` to choose it (and silence it)."""
+
+
+class AmbiguousLevelWarning(LevelNote):
+    """The values fit two levels about equally (0-10 ratings, codes 0-4): the level
+    inferred is named, and the alternative; pass ``level=`` to choose."""
 
 
 class StrayValueWarning(XRRWarning):

@@ -96,7 +96,8 @@ class Read:
 def read(data: Any, level: Any, roles: dict[str, Any], what: str) -> Read:
     """Read ``data`` as :func:`~xrr_accessor.irr` does, at ``level``."""
     data, roles = unbind(data, roles)
-    ann, lvl = canonical(data, level=resolve_level(level), **roles)
+    ann, lvl = canonical(data, level=None if level is None else resolve_level(level),
+                         **roles)
     if len(ann.item) == 0 and not isinstance(data, Staged):
         raise InputError(f"{what}: the data hold no annotations.")
     return Read(ann, lvl, kind_of(data))
@@ -157,7 +158,7 @@ def finish(frame: pd.DataFrame, read_: Read, attrs: dict[str, Any],
             new = user[new]
         names[k] = new
     frame = frame.rename_axis(index=names)
-    attrs = {**attrs, **ann.notes}
+    attrs = {**ann.said, **attrs, **ann.notes}
     if read_.kind == "xarray":
         ds = frame.to_xarray() if len(frame) else xr.Dataset.from_dataframe(frame)
         ds.attrs.update(attrs)

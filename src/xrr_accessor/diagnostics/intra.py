@@ -193,7 +193,7 @@ def _counts(keys: np.ndarray, n_keys: int, code: np.ndarray, values: np.ndarray
 
 
 @per_call
-def intra(data: Any, session: Hashable, level: Any = "nominal", **roles: Any) -> Intra:
+def intra(data: Any, session: Hashable, level: Any = None, **roles: Any) -> Intra:
     """Intra-rater reliability across a rater's repeated sessions, and AAD distributions.
 
     Each rater's session s against their session t is a replication of one

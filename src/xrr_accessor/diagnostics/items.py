@@ -298,7 +298,7 @@ def _joined(read_: Read, parts: list[dict[str, Any]], numeric: bool) -> pd.DataF
 
 
 @deferrable
-def item_disagreement(data: Any, level: Any = "interval", **roles: Any) -> Any:
+def item_disagreement(data: Any, level: Any = None, **roles: Any) -> Any:
     """Per-item disagreement D_i, items ranked from the most disagreed on.
 
     For each item (in each label and replication) with n >= 2 annotations,

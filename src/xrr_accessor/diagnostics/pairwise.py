@@ -33,7 +33,7 @@ MAX_PAIRS = 200_000
 
 
 @per_call
-def pairwise(data: Any, metric: str = "cohen", level: Any = "nominal",
+def pairwise(data: Any, metric: str = "cohen", level: Any = None,
              both_orders: bool = True, **roles: Any) -> pd.DataFrame:
     """Agreement of every pair of raters, with the items they share.
 

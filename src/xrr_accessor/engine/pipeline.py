@@ -22,11 +22,12 @@ from ..coefficients.chance import unused_categories
 from ..coefficients.cross import scale_gaps
 from ..coefficients.light import MAX_LIGHT_RATERS
 from ..coefficients.registry import finalize, needs
-from ..errors import InputError, LevelError, per_call
+from ..errors import InputError, LevelError, per_call, warn
 from ..kernels import accumulate
 from ..schema import Annotations, Roles, Table, encode, read
 from ..schema.encode import same_label
 from .additive import GROUPS, Meta, Stats, check_size, ranked
+from .infer import infer
 from .levels import SET_READ_HINT, Level, check_sets, resolve_level, resolve_weights, standardized
 from .replications import keep_pairs, n_self, reference_code
 from .results import (
@@ -59,7 +60,7 @@ def _table(data: Any, roles: dict[str, Any]) -> Table:
 
 
 @per_call
-def annotations(data: Any, other: Any = None, level: Any = "nominal", one_label: bool = False,
+def annotations(data: Any, other: Any = None, level: Any = None, one_label: bool = False,
                 numbers: bool = False, **roles: Any) -> tuple[Annotations, Level]:
     """Read ``data`` (and ``other``) into the canonical form, validating once.
 
@@ -94,7 +95,7 @@ def annotations(data: Any, other: Any = None, level: Any = "nominal", one_label:
     >>> ann.codes
     array([[0, 1, 1, 1]])
     """
-    lvl = resolve_level(level)
+    lvl = None if level is None else resolve_level(level)
     if isinstance(data, Staged):  # dask-backed: the skeleton read from the partitions
         return _staged_annotations(data, other, lvl)
     try:
@@ -102,22 +103,50 @@ def annotations(data: Any, other: Any = None, level: Any = "nominal", one_label:
         if other is not None:
             tables.append(_table(other, roles))
     except InputError as exc:  # e.g. one row per label where a set level wants set cells
-        if lvl.sets and "duplicate annotation" in str(exc):
+        if (lvl is None or lvl.sets) and "duplicate annotation" in str(exc):
             raise InputError(f"{exc} {SET_READ_HINT}") from exc
         raise
     if one_label:
         same_label(tables)
-    ann = encode(tables, ordinal=lvl.ordered, numbers=numbers and lvl.numeric)
+    if lvl is None:  # inferred from the values: encoded as nominal, then decided
+        ann = encode(tables, numbers=numbers)
+        lvl = _inferred(ann, [_ordered_categorical(tables, name) for name in ann.labels])
+    else:
+        ann = encode(tables, ordinal=lvl.ordered, numbers=numbers and lvl.numeric)
+        object.__setattr__(ann, "said", {"level": lvl.name, "level_inferred": False})
     check_sets(lvl, ann.categories, ann.where)
     if lvl.numeric:
         ann.values(lvl.name)  # raises a LevelError naming the column
     return ann, lvl
 
 
-def _staged_annotations(data: Staged, other: Any, lvl: Level) -> tuple[Annotations, Level]:
+def _ordered_categorical(tables: list[Table], name: Any) -> bool:
+    dtype = tables[0].labels[name][1].dtype
+    return isinstance(dtype, pd.CategoricalDtype) and bool(dtype.ordered)
+
+
+def _inferred(ann: Annotations, ordered: list[bool]) -> Level:
+    """The level :func:`~.infer.infer` finds, said once (a :class:`LevelNote`) and
+    kept in the annotations for the result's attrs."""
+    lvl, note, kind = infer(ann.categories, ordered, ann.where)
+    if kind is not None:
+        warn(note, kind)
+    object.__setattr__(ann, "said", {"level": lvl.name, "level_inferred": True})
+    return lvl
+
+
+def _staged_annotations(data: Staged, other: Any, lvl: Level | None
+                        ) -> tuple[Annotations, Level]:
     if other is not None:
         raise InputError(OTHER_REFUSED)
     ann = data.ann
+    if lvl is None:
+        numeric = [pd.api.types.is_numeric_dtype(c.dtype) for c in ann.categories]
+        lvl = _inferred(ann, [bool(o) and not n for o, n in
+                              zip(data.ordered or [False] * len(numeric), numeric,
+                                  strict=True)])
+    else:
+        object.__setattr__(ann, "said", {"level": lvl.name, "level_inferred": False})
     check_sets(lvl, ann.categories, ann.where)
     if lvl.ordered:
         unordered = [j for j, ok in enumerate(data.ordered) if not ok]
@@ -136,6 +165,8 @@ def entry_level(entry: Coefficient, level: Any, weights: Any) -> Any:
     """The level ``entry`` is computed at, from ``level=`` and ``weights=``, checked
     against the levels its registry entry accepts."""
     out = _entry_level(entry, level, weights)
+    if out is None:  # inferred from the values (every level the entry accepts)
+        return None
     name = resolve_level(out).name if not isinstance(out, Level) else out.name
     if name not in entry.levels:
         raise InputError(f"{entry.name} is not defined at the {name} level; it accepts "
@@ -144,7 +175,7 @@ def entry_level(entry: Coefficient, level: Any, weights: Any) -> Any:
 
 
 def _entry_level(entry: Coefficient, level: Any, weights: Any) -> Any:
-    given_level = not (isinstance(level, str) and level == "nominal")
+    given_level = level is not None and not (isinstance(level, str) and level == "nominal")
     if entry.weighting == "interval":
         if weights is not None or (given_level and level != "interval"):
             raise InputError(f"the {entry.name.upper()} treats ratings as interval numbers; "
@@ -301,7 +332,7 @@ class Run:
 
 
 def run(
-    data: Any, entries: Sequence[Coefficient], other: Any = None, level: Any = "nominal",
+    data: Any, entries: Sequence[Coefficient], other: Any = None, level: Any = None,
     pairs: np.ndarray | None = None, reference: Any = None, ann: Annotations | None = None,
     lvl: Level | None = None, **roles: Any,
 ) -> Run:

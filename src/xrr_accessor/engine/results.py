@@ -67,7 +67,7 @@ def label_result(
     """
     dim = "pair" if isinstance(cells, pd.MultiIndex) else "replication"
     keep = ann.has_replication if keep_cells is None else keep_cells
-    attrs = {**attrs, **ann.notes}
+    attrs = {**ann.said, **attrs, **ann.notes}
     value = est.value
     counts = dict(est.counts)
     labels = ann.labels
@@ -142,7 +142,7 @@ def label_table(
     ds = xr.Dataset({name: label_result(Estimates(arr), ann, cells, "xarray", {}, keep_cells)
                      for name, arr in columns.items()})
     ds = ds.assign_coords({k: v for k, v in counts.items() if k not in ds.coords})
-    ds.attrs.update({k: v for k, v in attrs.items() if k != "name"})
+    ds.attrs.update({k: v for k, v in {**ann.said, **attrs}.items() if k != "name"})
     if kind == "xarray":
         return ds
     if not ds.sizes:

@@ -29,7 +29,7 @@ from ..uncertainty.orchestration import Uncertainty
 from .alignment import Scoring, by_item, outcomes, scoring
 from .cast import Cast, cast
 from .decide import decide
-from .labeled import check_overlap, humans_table, summary_table, warn_left_out, warn_numbers
+from .labeled import check_overlap, humans_table, summary_table, warn_left_out
 from .partitions import ORDINAL_REFUSED, alt_job, unstack
 from .resample import advantage_intervals, memory_sums, plan_draws
 
@@ -207,10 +207,12 @@ def alt_test(
     eps, fdr, min_raters, min_items = options(epsilon, q, min_raters, min_items)
     uncertainty = Uncertainty(ci, n_boot=n_boot, seed=seed, interval=interval,
                               progress=progress)
-    score = scoring(level, alignment)
-    c = cast(data, other, reference, candidates, score.level, roles, "alt_test")
-    if level is None and alignment is None:
-        warn_numbers(c)
+    if level is None and alignment is None:  # the level inferred, as every call does
+        c = cast(data, other, reference, candidates, None, roles, "alt_test")
+        score = scoring(c.level, None)
+    else:
+        score = scoring(level, alignment)
+        c = cast(data, other, reference, candidates, score.level, roles, "alt_test")
     given = data._xrr_bound[0] if hasattr(type(data), "_xrr_bound") else data
     return run(c, kind_of(given), score, eps, fdr,
                min_raters, min_items, uncertainty,

@@ -92,7 +92,7 @@ def _names(value: Any) -> list[Any]:
     return list(value)
 
 
-def cast(data: Any, other: Any, reference: Any, candidates: Any, level: Level,
+def cast(data: Any, other: Any, reference: Any, candidates: Any, level: Level | None,
          roles: dict[str, Any], what: str) -> Cast:
     """Read ``data`` (and ``other``) and name the reference and the candidates.
 

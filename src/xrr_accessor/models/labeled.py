@@ -8,13 +8,12 @@ import numpy as np
 import pandas as pd
 
 from ..diagnostics._common import Read, multi_index
-from ..errors import DroppedDataWarning, InputError, ScaleWarning, UndefinedWarning, warn
+from ..errors import DroppedDataWarning, InputError, UndefinedWarning, warn
 from .alignment import Outcomes
 from .cast import Cast
 from .decide import Decision
 
-__all__ = ["MANY_VALUES", "check_overlap", "humans_table", "summary_table", "warn_left_out",
-           "warn_numbers"]
+__all__ = ["check_overlap", "humans_table", "summary_table", "warn_left_out"]
 
 
 def _cells(c: Cast, n_labels: int) -> tuple[np.ndarray, np.ndarray]:
@@ -86,23 +85,6 @@ def check_overlap(c: Cast) -> None:
         "not meet. Make the ids the same, and of the same type (e.g. both str: "
         "df[col].astype(str)).")
 
-
-#: Numbers with more distinct values than this, scored by accuracy without level= or
-#: alignment=, get a ScaleWarning: a rating scale read as unordered labels.
-MANY_VALUES = 10
-
-
-def warn_numbers(c: Cast) -> None:
-    """Say when labels of many numeric values are scored by exact matches by default."""
-    many = [(lab, len(cats)) for lab, cats in zip(c.ann.labels, c.ann.categories, strict=True)
-            if len(cats) > MANY_VALUES and pd.api.types.is_numeric_dtype(cats.dtype)
-            and not pd.api.types.is_bool_dtype(cats.dtype)]
-    if many:
-        shown = ", ".join(f"{lab!r} ({k} values)" for lab, k in many[:3])
-        warn(f"alt_test scores {shown} by accuracy (exact matches), the default without "
-             "level=, though the values are numbers: for a rating scale pass "
-             "level='interval' (the paper's negative RMSE), or level='nominal' to keep "
-             "accuracy.", ScaleWarning)
 
 
 def warn_left_out(c: Cast, summary: pd.DataFrame, min_items: int, min_raters: int) -> None:

@@ -104,8 +104,12 @@ def cast_models(data: Any, other: Any, reference: Any, candidates: Any, gold: An
                          "reference='<pool>'.")
     min_items = MIN_ITEMS if min_items is None else min_items
     eps, fdr, _, min_items = options(0.0 if epsilon is None else epsilon, q, 2, min_items)
-    score = scoring(level, None)
-    c = cast(data, other, reference, candidates, score.level, roles, "report")
+    if level is None:  # the level inferred, as every call does
+        c = cast(data, other, reference, candidates, None, roles, "report")
+        score = scoring(c.level, None)
+    else:
+        score = scoring(level, None)
+        c = cast(data, other, reference, candidates, score.level, roles, "report")
     names = list(c.ann.replications)
     code = None
     if gold is not None:

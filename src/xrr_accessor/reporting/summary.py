@@ -35,7 +35,7 @@ QUANTITIES = ("estimate", "se", "lower", "upper")
 
 @deferrable
 def summary(
-    data: Any, other: Any = None, irr: str = "alpha", level: Any = "nominal",
+    data: Any, other: Any = None, irr: str = "alpha", level: Any = None,
     reference: Any = None, ci: float | None = None, n_boot: int = 1000, seed: int | None = None,
     interval: str = "bca", progress: bool | None = None, items: str = "all", **roles: Any,
 ) -> Any:

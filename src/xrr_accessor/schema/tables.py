@@ -198,6 +198,10 @@ class Annotations:
     #: The user's names of the role columns, by role (``{"rater": "annotator"}``), for
     #: results indexed by item, rater or replication (see :func:`role_name`).
     role_names: dict[str, Hashable] = field(default_factory=dict)
+    #: What every result of the call says in its attrs about how it was read: the
+    #: ``level`` used and whether it was inferred (``level_inferred``), set by
+    #: :func:`xrr_accessor.engine.pipeline.annotations`.
+    said: dict[str, Any] = field(default_factory=dict)
 
     def role_name(self, role: str) -> Hashable:
         """The user's name for ``role`` ("item", "rater", "replication"), or ``role``."""

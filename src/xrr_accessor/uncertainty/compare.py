@@ -50,7 +50,7 @@ def _differences(values: dict[str, np.ndarray], pairs: np.ndarray) -> dict[str, 
 
 @per_call
 def compare(
-    data: Any, other: Any = None, irr: str = "alpha", level: Any = "nominal",
+    data: Any, other: Any = None, irr: str = "alpha", level: Any = None,
     reference: Any = None, ci: float = 0.95, n_boot: int = 1000, seed: int | None = None,
     interval: str = "bca", progress: bool | None = None, **roles: Any,
 ) -> pd.DataFrame:
@@ -153,7 +153,7 @@ def compare(
 
 @per_call
 def plan(
-    data: Any, other: Any = None, irr: str = "alpha", level: Any = "nominal",
+    data: Any, other: Any = None, irr: str = "alpha", level: Any = None,
     width: float = 0.1, sizes: Any = None, ci: float = 0.95, n_boot: int = 200,
     seed: int | None = None, progress: bool | None = None, **roles: Any,
 ) -> pd.DataFrame:

@@ -1,0 +1,157 @@
+"""The level of measurement a call uses when ``level=`` is not given: one rule.
+
+Every entry point (``irr``, ``cross_kappa``, ``item_disagreement``,
+``rater_agreement``, ``validity``, ``agreement_table``, ``report``, the CLI) reads
+its annotations through :func:`xrr_accessor.engine.pipeline.annotations`, which
+calls :func:`infer` on the encoded categories when ``level`` is None, so they
+all infer the same level from the same data. The rule (docs/definitions.md,
+"Which level, when level= is not given"), per label:
+
+==========================================================  ==================  =======
+values of the label (distinct, missing left out)           level               said
+==========================================================  ==================  =======
+at most 2 distinct values                                   any (neutral)       --
+label sets (cells holding lists or sets)                    ``masi``            note
+an ordered ``pd.Categorical``                               ``ordinal``         note
+text, booleans, unordered categories                        ``nominal``         --
+numbers that are not all whole                              ``interval``        note
+whole numbers spanning 20 or more (0-100 sliders)           ``interval``        note
+11-20 whole numbers in a range under 20 (0-10, -5..5)       ``interval``        warning
+3-10 whole numbers, consecutive, with negatives (-2..2)     ``ordinal``         note
+5-10 whole numbers, consecutive, from 1 or more (1-5, 1-7)  ``ordinal``         note
+5-10 consecutive whole numbers from 0 (0-4: codes or scale) ``nominal``         warning
+other whole numbers (0-3 codes, 1-4, gaps)                  ``nominal``         note
+==========================================================  ==================  =======
+
+Labels of at most two values give the same alpha and kappa_x at every level, so
+they do not vote. When the other labels disagree, the call takes the level every
+one of them allows (interval data are ordinal too; text is only nominal; label
+sets mixed with single labels are compared as whole sets, nominal), and says so.
+``level=`` always wins: it is never inferred over.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from ..errors import AmbiguousLevelWarning, LevelNote
+from ..schema.setcells import is_label_sets
+from .levels import Level
+
+__all__ = ["Inferred", "infer", "label_level"]
+
+
+#: Ranks of the single-value levels: the call takes the lowest its labels allow.
+_RANK = {"nominal": 0, "ordinal": 1, "interval": 2}
+
+
+@dataclass(frozen=True)
+class Inferred:
+    """What :func:`label_level` found for one label."""
+
+    level: str | None  # None: at most two values, any level gives the same result
+    why: str  # e.g. "5 whole numbers 1 to 5"
+    said: str  # "" (nothing to say), "note" or "warning"
+
+
+def _numbers(cats: pd.Index) -> np.ndarray | None:
+    if pd.api.types.is_bool_dtype(cats.dtype):
+        return None
+    if pd.api.types.is_numeric_dtype(cats.dtype):
+        return np.asarray(cats, dtype=float)
+    if cats.dtype == object and all(
+            isinstance(c, int | float | np.number) and not isinstance(c, bool | np.bool_)
+            for c in cats):
+        return np.asarray(cats.to_numpy(), dtype=float)
+    return None
+
+
+def label_level(cats: pd.Index, ordered_categorical: bool) -> Inferred:
+    """The level one label's categories call for (see the module's table).
+
+    Examples
+    --------
+    >>> label_level(pd.Index([1, 2, 3, 4, 5]), False)
+    Inferred(level='ordinal', why='5 whole numbers from 1 to 5', said='note')
+    >>> label_level(pd.Index([0, 1, 2, 3]), False).level
+    'nominal'
+    >>> label_level(pd.Index(np.arange(101)), False).level
+    'interval'
+    """
+    k = len(cats)
+    if is_label_sets(cats):
+        return Inferred("masi" if k > 1 else None, "label sets", "note" if k > 1 else "")
+    if k <= 2:
+        return Inferred(None, f"{k} value{'s' if k != 1 else ''}", "")
+    if ordered_categorical:
+        return Inferred("ordinal", f"{k} ordered categories", "note")
+    x = _numbers(cats)
+    if x is None:
+        return Inferred("nominal", f"{k} categories that are not numbers", "")
+    x = x[np.isfinite(x)]
+    lo, hi = float(x.min()), float(x.max())
+    if not np.all(x == np.round(x)):
+        return Inferred("interval", f"{k} numbers, not all whole", "note")
+    span = f"from {lo:g} to {hi:g}"
+    consecutive = hi - lo + 1 == k
+    if hi - lo >= 20:
+        return Inferred("interval", f"{k} whole numbers {span}", "note")
+    if k > 10:
+        return Inferred("interval", f"{k} whole numbers {span} (ordinal also fits)", "warning")
+    if consecutive and lo < 0:
+        return Inferred("ordinal", f"{k} whole numbers {span}", "note")
+    if consecutive and k >= 5 and lo >= 1:
+        return Inferred("ordinal", f"{k} whole numbers {span}", "note")
+    if consecutive and k >= 5:
+        return Inferred("nominal", f"{k} whole numbers {span}: category codes or a "
+                        "scale (level='ordinal')", "warning")
+    return Inferred("nominal", f"{k} whole numbers {span}, read as category codes", "note")
+
+
+def infer(categories: Sequence[pd.Index], ordered: Sequence[bool],
+          where: Callable[[int], str]) -> tuple[Level, str, type[LevelNote] | None]:
+    """The call's level from every label's categories, with what to say about it.
+
+    ``ordered[j]``: label ``j`` is an ordered ``pd.Categorical``. ``where(j)`` names
+    label ``j`` in the note. Returns the level, the note ("" when there is nothing
+    to say: text labels, two values) and its warning class (None with no note).
+
+    Examples
+    --------
+    >>> lvl, note, kind = infer([pd.Index(np.arange(0, 101, 5))], [False],
+    ...                         ["column 'score'"].__getitem__)
+    >>> lvl.name, kind.__name__
+    ('interval', 'LevelNote')
+    >>> print(note)  # doctest: +NORMALIZE_WHITESPACE
+    level='interval' inferred: column 'score' holds 21 whole numbers from 0 to 100.
+    Pass level= to choose another.
+    """
+    found = [label_level(c, o) for c, o in zip(categories, ordered, strict=True)]
+    voting = [(j, f) for j, f in enumerate(found) if f.level is not None]
+    if not voting:
+        return Level("nominal"), "", None
+    names = {f.level for _, f in voting}
+    if names == {"masi"}:
+        name = "masi"
+    elif "masi" in names:
+        name = "nominal"
+    else:
+        name = min(names, key=lambda n: _RANK[str(n)])
+    said = [f for _, f in voting if f.said]
+    if not said and len(names) == 1:
+        return Level(str(name)), "", None
+    warning = any(f.said == "warning" for _, f in voting)
+    parts = [f"{where(j)} holds {f.why}" for j, f in voting[:3]]
+    more = f" (and {len(voting) - 3} more labels)" if len(voting) > 3 else ""
+    mixed = ""
+    if len(names) > 1:
+        mixed = (" The labels call for different levels ("
+                 + ", ".join(sorted(map(str, names))) + "); this one fits all of them "
+                 "(a call on one label's columns uses that label's own).")
+    text = (f"level={name!r} inferred{' (ambiguous)' if warning else ''}: "
+            + "; ".join(parts) + more + "." + mixed + " Pass level= to choose another.")
+    return Level(str(name)), text, AmbiguousLevelWarning if warning else LevelNote

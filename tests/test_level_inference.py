@@ -1,0 +1,219 @@
+"""The level a call uses when level= is not given: one rule, every entry point, said.
+
+The rule is the table of docs/definitions.md ("Which level, when level= is not
+given"), implemented once in xrr_accessor.engine.infer; these tests check each row of
+the table, that every entry point (irr, cross_kappa, item_disagreement,
+rater_agreement, validity, report, summary, the CLI, dask-backed data) reaches the same
+level and the same numbers as the explicit call, that the number equals the peer
+(krippendorff) at that level, and that the note says what was chosen and goes away
+with level=.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import krippendorff
+import numpy as np
+import pandas as pd
+import pytest
+
+import xrr_accessor as xa
+from xrr_accessor.cli import main
+from xrr_accessor.engine.infer import infer, label_level
+from xrr_accessor.errors import AmbiguousLevelWarning, LevelNote, UndefinedWarning
+
+
+def _frame(values: np.ndarray, n_raters: int = 3, name: str = "score") -> pd.DataFrame:
+    n = len(values) // n_raters
+    return pd.DataFrame({"item": np.repeat(np.arange(n), n_raters),
+                         "rater": np.tile([f"r{i}" for i in range(n_raters)], n),
+                         name: values})
+
+
+def _scale(lo: int, hi: int, n: int = 60, seed: int = 0) -> np.ndarray:
+    """Ratings on lo..hi: a true value per item plus noise, clipped (every value used)."""
+    rng = np.random.default_rng(seed)
+    true = np.repeat(rng.integers(lo, hi + 1, n), 3)
+    noisy = true + rng.integers(-1, 2, 3 * n) * max(1, (hi - lo) // 10)
+    out = np.clip(noisy, lo, hi)
+    out[: hi - lo + 1] = np.arange(lo, hi + 1)  # every value of the scale occurs
+    return out
+
+
+# --------------------------------------------------------------------------- the rule
+@pytest.mark.parametrize(("cats", "ordered", "level", "said"), [
+    ([0, 1], False, None, ""),                                  # two values: neutral
+    (["a", "b", "c"], False, "nominal", ""),                    # text
+    ([True, False], False, None, ""),
+    (["low", "mid", "high"], True, "ordinal", "note"),          # ordered categorical
+    ([0.5, 1.0, 2.25], False, "interval", "note"),              # not whole
+    (list(range(0, 101, 5)), False, "interval", "note"),        # spans >= 20
+    (list(range(11)), False, "interval", "warning"),            # 0-10
+    (list(range(-5, 6)), False, "interval", "warning"),         # -5..5
+    (list(range(-3, 2)), False, "ordinal", "note"),             # -3..1
+    ([-1, 0, 1], False, "ordinal", "note"),
+    (list(range(1, 6)), False, "ordinal", "note"),              # 1-5
+    (list(range(1, 8)), False, "ordinal", "note"),              # 1-7
+    (list(range(0, 5)), False, "nominal", "warning"),           # 0-4: codes or scale
+    (list(range(0, 4)), False, "nominal", "note"),              # 0-3 codes
+    ([1, 2, 3, 4], False, "nominal", "note"),                   # 1-4
+    ([1, 2, 5, 9], False, "nominal", "note"),                   # gaps
+])
+def test_each_row_of_the_documented_table(cats: list, ordered: bool, level: str | None,
+                                          said: str) -> None:
+    found = label_level(pd.Index(cats), ordered)
+    assert (found.level, found.said) == (level, said)
+
+
+def test_the_table_in_the_docs_lists_the_rows_the_rule_applies() -> None:
+    from pathlib import Path
+
+    text = (Path(__file__).parents[1] / "docs" / "definitions.md").read_text()
+    section = text.split("### Which level, when `level=` is not given")[1].split("\n## ")[0]
+    for phrase in ("at most 2 values", "`masi`", "ordered `pd.Categorical`",
+                   "spanning 20 or more", "11-20 whole numbers", "from 1 or more",
+                   "from 0 (0-4)", "with negatives"):
+        assert phrase in section
+
+
+def test_labels_that_disagree_take_the_level_all_allow_and_say_so() -> None:
+    where = ["column 'a'", "column 'b'", "column 'c'"].__getitem__
+    lvl, note, kind = infer([pd.Index(range(101)), pd.Index(range(1, 6)), pd.Index([0, 1])],
+                            [False, False, False], where)
+    assert lvl.name == "ordinal" and kind is LevelNote
+    assert "column 'a'" in note and "column 'b'" in note and "column 'c'" not in note
+    assert "different levels (interval, ordinal)" in note
+    lvl, _, _ = infer([pd.Index(["x", "y", "z"]), pd.Index(range(101))], [False, False], where)
+    assert lvl.name == "nominal"
+    lvl, note, kind = infer([pd.Index(["x", "y", "z"]), pd.Index([0, 1])], [False, False],
+                            where)
+    assert (lvl.name, note, kind) == ("nominal", "", None)
+
+
+# ------------------------------------------------------------ the number and the note
+def test_a_0_100_scale_is_interval_alpha_equal_to_krippendorff() -> None:
+    df = _frame(_scale(0, 100, n=80))
+    with pytest.warns(LevelNote, match=r"level='interval' inferred: column 'score' holds "
+                      r"\d+ whole numbers from 0 to 100") as caught:
+        bare = xa.irr(df)
+    assert not any(issubclass(w.category, AmbiguousLevelWarning) for w in caught)
+    wide = df.pivot(index="rater", columns="item", values="score").to_numpy(float)
+    peer = krippendorff.alpha(wide, level_of_measurement="interval")
+    assert bare.attrs["level"] == "interval" and bare.attrs["level_inferred"] is True
+    assert bare["score"] == pytest.approx(peer, abs=1e-12)
+    nominal = xa.irr(df, level="nominal")["score"]
+    assert abs(nominal - bare["score"]) > 0.1  # the default changed the number
+
+
+def test_a_1_5_scale_is_ordinal_and_level_given_wins_without_a_note() -> None:
+    df = _frame(_scale(1, 5))
+    with pytest.warns(LevelNote, match="level='ordinal' inferred"):
+        bare = xa.irr(df)["score"]
+    wide = df.pivot(index="rater", columns="item", values="score").to_numpy(float)
+    assert bare == pytest.approx(krippendorff.alpha(wide, level_of_measurement="ordinal"),
+                                 abs=1e-12)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", LevelNote)  # no note when level= is given
+        given = xa.irr(df, level="nominal")
+    assert given.attrs == {**given.attrs, "level": "nominal", "level_inferred": False}
+    assert given["score"] == pytest.approx(
+        krippendorff.alpha(wide, level_of_measurement="nominal"), abs=1e-12)
+
+
+def test_text_labels_say_nothing() -> None:
+    df = _frame(np.array(["pos", "neg", "neu"] * 20))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", LevelNote)
+        out = xa.irr(df)
+    assert out.attrs["level"] == "nominal"
+
+
+def test_a_0_10_scale_warns_that_it_is_ambiguous() -> None:
+    df = _frame(_scale(0, 10))
+    with pytest.warns(AmbiguousLevelWarning, match=r"interval' inferred \(ambiguous\).*"
+                      "ordinal also fits"):
+        out = xa.irr(df)
+    assert out.attrs["level"] == "interval"
+
+
+def test_the_note_is_said_once_per_call() -> None:
+    df = _frame(_scale(1, 5))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        xa.report(df)
+    notes = [w for w in caught if issubclass(w.category, LevelNote)]
+    assert len(notes) == 1
+
+
+# ------------------------------------------------------- every entry point, one level
+@pytest.mark.parametrize(("lo", "hi", "level"), [(0, 100, "interval"), (1, 5, "ordinal"),
+                                                  (0, 3, "nominal")])
+def test_every_entry_point_reads_the_same_level_and_number(lo: int, hi: int,
+                                                           level: str) -> None:
+    df = _frame(_scale(lo, hi, n=40), n_raters=4)
+    two = pd.concat([df.assign(pool="A"), df.assign(pool="B", score=np.roll(df["score"], 4))])
+    gold = df.groupby("item")["score"].first()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", LevelNote)
+        pairs = [
+            (xa.irr(df), xa.irr(df, level=level)),
+            (xa.cross_kappa(two, replication="pool"),
+             xa.cross_kappa(two, replication="pool", level=level)),
+            (xa.item_disagreement(df), xa.item_disagreement(df, level=level)),
+            (xa.rater_agreement(df), xa.rater_agreement(df, level=level)),
+            (xa.summary(two, replication="pool"),
+             xa.summary(two, replication="pool", level=level)),
+        ]
+        warnings.simplefilter("ignore", UndefinedWarning)  # classes never in the gold
+        bare_v, given_v = xa.validity(df, gold), xa.validity(df, gold, level=level)
+        bare_r, given_r = xa.report(df), xa.report(df, level=level)
+    for bare, given in pairs:
+        assert bare.attrs["level"] == level
+        if isinstance(bare, pd.DataFrame | pd.Series):
+            pd.testing.assert_frame_equal(pd.DataFrame(bare), pd.DataFrame(given))
+        else:
+            assert bare.equals(given)
+    assert bare_v.summary.equals(given_v.summary)
+    assert bare_r.attrs["level"] == given_r.attrs["level"] == level
+    pd.testing.assert_frame_equal(bare_r.tidy(), given_r.tidy())
+    for part in ("agreement", "raters", "items"):
+        a, b = getattr(bare_r, part), getattr(given_r, part)
+        assert (a is None) == (b is None)
+        if a is not None:
+            pd.testing.assert_frame_equal(a, b)
+
+
+def test_dask_backed_data_infer_the_same_level() -> None:
+    dd = pytest.importorskip("dask.dataframe")
+    df = _frame(_scale(0, 100, n=50))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", LevelNote)
+        eager = xa.irr(df)
+        lazy = xa.irr(dd.from_pandas(df, npartitions=3)).compute()
+    assert lazy.attrs["level"] == eager.attrs["level"] == "interval"
+    assert lazy["score"] == pytest.approx(eager["score"], abs=1e-12)
+
+
+def test_an_ordered_categorical_is_ordinal_everywhere() -> None:
+    cats = pd.CategoricalDtype(["low", "mid", "high"], ordered=True)
+    df = _frame(pd.Series(np.array(["low", "mid", "high", "mid"] * 15)).astype(cats))
+    with pytest.warns(LevelNote, match="3 ordered categories"):
+        out = xa.irr(df)
+    assert out.attrs["level"] == "ordinal"
+    with pytest.warns(LevelNote):
+        assert xa.item_disagreement(df).attrs["level"] == "ordinal"
+
+
+def test_the_cli_infers_the_same_level_and_says_it(tmp_path, capsys) -> None:
+    df = _frame(_scale(0, 100, n=30))
+    path = tmp_path / "ratings.csv"
+    df.to_csv(path, index=False)
+    for command in ("irr", "items"):
+        assert main([command, str(path), "--format", "json"]) == 0
+        out = capsys.readouterr()
+        assert "level='interval' inferred" in out.err
+        assert '"level": "interval"' in out.out
+    assert main(["irr", str(path), "--level", "nominal", "--format", "json"]) == 0
+    out = capsys.readouterr()
+    assert "inferred" not in out.err and '"level": "nominal"' in out.out
