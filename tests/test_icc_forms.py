@@ -150,7 +150,9 @@ def test_shrout_fleiss_1979_and_the_single_forms():
 
 def test_labels_and_replications_missing_ratings_and_xarray():
     """One row per label (and replication), one column per form; a label with a
-    missing rating is NaN in every form, with one warning; the others computed."""
+    missing rating is NaN in every two-way form, with one warning, and its one-way
+    forms come from every annotation (as form='1,1' and '1,k' alone); the others
+    computed."""
     rng = np.random.default_rng(3)
     x = rng.normal(size=(30, 3)) + rng.normal(size=(30, 1))
     long = long_frame(x, "a")
@@ -161,7 +163,11 @@ def test_labels_and_replications_missing_ratings_and_xarray():
         got = xa.irr(long, metric="icc", form="all")
     assert sum("lack a rating" in str(w.message) for w in caught) == 1
     assert list(got.columns) == NAMES and got.index.names == ["label", "replication"]
-    assert got.loc[("b", "p")].isna().all() and got.loc[("b", "q")].notna().all()
+    two_way = ["ICC2", "ICC3", "ICC2k", "ICC3k"]
+    assert got.loc[("b", "p"), two_way].isna().all() and got.loc[("b", "q")].notna().all()
+    for name, form in (("ICC1", "1,1"), ("ICC1k", "1,k")):  # unbalanced: 44 annotations
+        alone = xa.irr(long, metric="icc", form=form)
+        assert np.isfinite(alone.loc["b", "p"]) and got.loc[("b", "p"), name] == alone.loc["b", "p"]
     for (label, pool), row in got.iterrows():
         if label == "b" and pool == "p":
             continue

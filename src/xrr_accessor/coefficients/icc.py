@@ -22,6 +22,13 @@ p-value tests ICC = 0 with F = MSR / MSW (form 1) or MSR / MSE (forms 2, 3).
 The sums of squares come from the statistics of the items rated by every
 rater (the stratum m = k): counts, sums, sums of squares, squared item sums
 and per-rater sums. O(N), no n x k table.
+
+Forms 1,1 and 1,k are the one-way ANOVA over every annotation, each item
+with its own raters (:mod:`.icc_oneway`: unbalanced, k0 for k; on complete
+data the same numbers). Without ``form=`` (``"auto"``) the form is chosen
+from the data (:func:`.icc_oneway.choose_form`): the one-way ICC(1) where
+raters do not cross items (a crowd: each item rated by a few of many raters),
+else ICC(2,1).
 """
 
 from __future__ import annotations
@@ -35,23 +42,43 @@ from ..engine.additive import Stats
 from ..errors import InputError
 from .base import Context, Estimates
 from .distributions import f_ppf, f_sf
+from .icc_oneway import (
+    ONE_WAY,
+    choose_form,
+    not_crossed_message,
+    oneway,
+    oneway_anova,
+    oneway_table,
+)
 from .iota import complete_strata
 
-__all__ = ["ALL_FORMS", "FORMS", "analytic", "anova", "icc", "icc_table", "parse_form",
-           "parse_forms"]
+__all__ = ["ALL_FORMS", "AUTO", "FORMS", "analytic", "anova", "form_attrs", "icc",
+           "icc_table", "parse_form", "parse_forms", "resolve_form"]
 
 FORMS = ("1,1", "2,1", "3,1", "1,k", "2,k", "3,k")
 
 #: ``form="all"``: each form and its name in the result (pingouin's, before 0.7).
 ALL_FORMS = {"1,1": "ICC1", "2,1": "ICC2", "3,1": "ICC3", "1,k": "ICC1k", "2,k": "ICC2k",
              "3,k": "ICC3k"}
-CITATION = "Shrout & Fleiss (1979), Intraclass correlations: uses in assessing rater reliability"
+CITATION = ("Shrout & Fleiss (1979), Intraclass correlations: uses in assessing rater "
+            "reliability; McGraw & Wong (1996) and Donner (1986) for unequal numbers of "
+            "ratings per item")
+
+#: ``form=None``: chosen from the data (:func:`resolve_form`).
+AUTO = "auto"
 
 
 def parse_form(form: str | None) -> str:
-    """Normalize ``"ICC(2,1)"``, ``"2,1"``, ``"ICC2"``, ``"ICC2k"``, ``"ICC(3,4)"``..."""
-    if form is None:
-        return "2,1"
+    """Normalize ``"ICC(2,1)"``, ``"2,1"``, ``"ICC2"``, ``"ICC2k"``, ``"ICC(3,4)"``...;
+    None (or ``"auto"``): :data:`AUTO`, the form chosen from the data.
+
+    Examples
+    --------
+    >>> parse_form("ICC(3,4)"), parse_form("ICC1k"), parse_form(None)
+    ('3,k', '1,k', 'auto')
+    """
+    if form is None or (isinstance(form, str) and form.strip().lower() == AUTO):
+        return AUTO
     text = str(form).upper().replace("ICC", "").replace("(", "").replace(")", "")
     text = text.replace(" ", "").replace("_", ",")
     model, _, raters = text.partition(",")
@@ -109,10 +136,42 @@ def anova(stats: Stats, ctx: Context) -> dict[str, np.ndarray]:
         }
 
 
-def icc(stats: Stats, ctx: Context, form: str = "2,1",
+def resolve_form(stats: Stats, ctx: Context, form: str = AUTO) -> tuple[str, str]:
+    """The form a call computes and why: ``form`` itself when given, else the one
+    :func:`.icc_oneway.choose_form` reads from the data."""
+    if form == AUTO:
+        return choose_form(stats, ctx)
+    return form, f"form={form!r} given"
+
+
+def form_attrs(run: Any, params: dict[str, Any]) -> dict[str, str]:
+    """The attrs an ICC result carries: ``form`` (the form computed, also when chosen
+    from the data) and ``form_reason``; ``{}`` for a call without a ``form`` parameter.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from xrr_accessor.coefficients import lookup
+    >>> from xrr_accessor.engine.pipeline import run
+    >>> crowd = pd.DataFrame({"item": [0, 0, 1, 1, 2, 2], "rater": list("abcdef"),
+    ...                       "score": [1.0, 2.0, 4.0, 5.0, 7.0, 7.5]})
+    >>> form_attrs(run(crowd, [lookup("icc")], level="interval"), {"form": "auto"})["form"]
+    '1,1'
+    """
+    if "form" not in params:
+        return {}
+    form, why = resolve_form(run.stats, run.ctx, params["form"])
+    return {"form": form, "form_reason": why}
+
+
+def icc(stats: Stats, ctx: Context, form: str = AUTO,
         a: dict[str, np.ndarray] | None = None) -> Estimates:
     """ICC of the given form per (label, replication), from :func:`anova` (computed
-    here unless given)."""
+    here unless given); the one-way forms from every annotation
+    (:func:`.icc_oneway.oneway`); ``"auto"``: the form :func:`resolve_form` chooses."""
+    form, _ = resolve_form(stats, ctx, form)
+    if form in ONE_WAY:
+        return oneway(stats, ctx, form)
     a = anova(stats, ctx) if a is None else a
     n, k, msr, msc, mse, msw = (a[x] for x in ("n", "k", "msr", "msc", "mse", "msw"))
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -127,16 +186,18 @@ def icc(stats: Stats, ctx: Context, form: str = "2,1",
     est = Estimates(np.where(np.isfinite(value), value, np.nan),
                     counts={"n_items": np.rint(n).astype(np.int64),
                             "n_raters": k.astype(np.int64),
-                            "n_incomplete": np.rint(a["incomplete"]).astype(np.int64)})
+                            "n_incomplete": np.rint(a["incomplete"]).astype(np.int64),
+                            "n_single": np.rint(stats["m_hist"][..., 1]).astype(np.int64)})
     est.undefined(k < 2, "fewer than two raters")
     for lab, r in np.argwhere(a["incomplete"] > 0):
         cell = np.zeros(n.shape, dtype=bool)
         cell[lab, r] = True
-        est.undefined(cell, (
+        est.undefined(cell, not_crossed_message(stats, ctx, lab, r) if n[lab, r] < 2 else (
             f"the ICC needs every rater on every item, but {int(a['incomplete'][lab, r])} "
             f"item(s) of {ctx.where(lab, r)} lack a rating. Keep the complete items (e.g. "
-            "pivot to items x raters and .dropna()), or use metric='alpha' with "
-            "level='interval', which handles missing ratings"))
+            "pivot to items x raters and .dropna()), use form='1,1' (the one-way ICC, from "
+            "every annotation), or use metric='alpha' with level='interval', which handles "
+            "missing ratings"))
     est.undefined(n < 2, "fewer than two items rated by every rater")
     est.undefined(~np.isfinite(value), "no variance between or within items")
     return est
@@ -144,10 +205,12 @@ def icc(stats: Stats, ctx: Context, form: str = "2,1",
 
 def icc_table(a: dict[str, np.ndarray], form: str, estimate: np.ndarray,
               level: float) -> dict[str, np.ndarray]:
-    """F-based confidence limits, F statistic, degrees of freedom and p-value."""
+    """F-based confidence limits, F statistic, degrees of freedom, p-value and ``k``
+    (the raters of each cell) of a two-way form."""
     shape = estimate.shape
     out = {name: np.full(shape, np.nan) for name in ("lower", "upper", "F", "df1", "df2",
                                                       "p_value")}
+    out["k"] = np.asarray(a["k"], dtype=float).copy()  # as the one-way table's k0
     q = 1 - (1 - level) / 2
     model, avg = form[0], form.endswith("k")
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
@@ -160,8 +223,12 @@ def icc_table(a: dict[str, np.ndarray], form: str, estimate: np.ndarray,
 def analytic(run: Any, estimate: np.ndarray, level: float, population: float,
              params: dict[str, Any]) -> dict[str, np.ndarray]:
     """The registry's analytic-interval hook: F-based limits of ``params["form"]``
-    (``population`` does not apply to the ANOVA's F intervals)."""
-    return icc_table(anova(run.stats, run.ctx), params.get("form", "2,1"), estimate, level)
+    (``population`` does not apply to the ANOVA's F intervals); the one-way forms'
+    from every annotation (:func:`.icc_oneway.oneway_table`)."""
+    form, _ = resolve_form(run.stats, run.ctx, params.get("form", AUTO))
+    if form in ONE_WAY:
+        return oneway_table(oneway_anova(run.stats), form, estimate, level)
+    return icc_table(anova(run.stats, run.ctx), form, estimate, level)
 
 
 def _icc_limits(a: dict[str, np.ndarray], idx: tuple[int, ...], estimate: np.ndarray,

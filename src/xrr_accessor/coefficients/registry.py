@@ -267,7 +267,8 @@ register(Coefficient(
 register(Coefficient(
     "icc", "irr", _icc.icc, frozenset({"within", "raters", "strata"}), "interval",
     ("interval",), _icc.CITATION,
-    "intraclass correlation, six Shrout-Fleiss forms (form=), complete data",
+    "intraclass correlation, six Shrout-Fleiss forms (form=); the one-way forms from "
+    "every annotation (each item its own raters, chosen when raters do not cross items)",
     params=("form",), aliases=("intraclass", "intraclass_correlation"),
     analytic=_icc.analytic, chance_corrected=False, analytic_from_sums=True,
     per_category=False))
