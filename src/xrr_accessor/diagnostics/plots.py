@@ -9,7 +9,8 @@ same function returns for xarray input), one ``label`` (default: the first),
   without the rater, the worst named;
 * :func:`aad`: AAD distributions as stacked bars, per rater pair (inter) or
   per rater and session pair (intra);
-* :func:`validity`: per-class recall and precision against the gold.
+* :func:`validity`: per-class recall and precision against the gold, or each
+  rater's error against it at the interval and ratio levels.
 """
 
 from __future__ import annotations
@@ -247,9 +248,13 @@ def _pyplot_cmap(n: int) -> Any:
     return lambda k: cmap(k / max(n - 1, 1))
 
 
-def validity(result: Any, label: Any = None, ax: Any = None) -> Any:
+def validity(result: Any, label: Any = None, ax: Any = None, top: int = 30) -> Any:
     """Per-class recall and precision against the gold (one group of bars per class
-    and replication) of a :class:`~xrr_accessor.diagnostics.Validity`.
+    and replication) of a :class:`~xrr_accessor.diagnostics.Validity`; at the interval
+    and ratio levels (no classes) each rater's mean absolute error against the gold
+    as horizontal bars, largest first (the ``top`` largest), with its interval when
+    the result has one, and the pool's MAE over annotations and over item means as
+    vertical lines.
 
     Examples
     --------
@@ -259,7 +264,15 @@ def validity(result: Any, label: Any = None, ax: Any = None) -> Any:
     >>> ax = validity(xrr.validity(df, gold=pd.Series({1: "x", 2: "y"})))
     >>> [round(float(p.get_height()), 2) for p in ax.patches]  # recall x, y; precision
     [0.5, 1.0, 1.0, 0.67]
+    >>> num = pd.DataFrame({"item": [1, 1, 2, 2, 3, 3], "rater": ["a", "b"] * 3,
+    ...                     "score": [1, 3, 2, 2, 5, 4]})
+    >>> ax = validity(xrr.validity(num, gold=pd.Series({1: 1, 2: 2, 3: 4}),
+    ...                            level="interval"))
+    >>> [round(float(p.get_width()), 3) for p in ax.patches]  # b, then a
+    [0.667, 0.333]
     """
+    if result.classes is None:
+        return _errors(result, label, ax, top)
     rows, name = _one_label(_frame(result.classes), label)
     ax = new_axes(ax, (max(4.5, 1.0 + 0.8 * len(rows)), 3.5))
     x = np.arange(len(rows))
@@ -269,5 +282,33 @@ def validity(result: Any, label: Any = None, ax: Any = None) -> Any:
     ax.set(ylim=(0, 1.05), ylabel="share of annotations",
            title="Recall and precision against the gold" + (f", label: {name}" if name
                                                              else ""))
+    ax.legend(frameon=False, fontsize=8)
+    return ax
+
+
+def _errors(result: Any, label: Any, ax: Any, top: int) -> Any:
+    """Numbers: each rater's MAE against the gold (largest first), the pool's as lines."""
+    raters, name = _one_label(_frame(result.raters), label)
+    summary = _frame(result.summary)
+    if summary.index.nlevels == 1 and summary.index.name == "label":  # one row per label
+        summary = summary.set_index(pd.RangeIndex(len(summary), name="row"), append=True)
+    summary, _ = _one_label(summary, label)
+    rows = raters.sort_values("mae", ascending=False, kind="stable").head(top)
+    ax = new_axes(ax, (6.0, max(2.5, 0.9 + 0.25 * len(rows))))
+    y = np.arange(len(rows))[::-1]
+    err = None
+    if "mae_lower" in rows.columns:
+        err = np.abs(np.vstack([rows["mae"] - rows["mae_lower"],
+                                rows["mae_upper"] - rows["mae"]]))
+    ax.barh(y, rows["mae"], xerr=err, color="C0", label="rater")
+    for col, style, what in (("mae", "--", "pool, annotations"),
+                             ("mae_mean", ":", "pool, item means")):
+        for k, v in enumerate(np.asarray(summary[col], dtype=float)):
+            ax.axvline(v, color="C1", ls=style, label=what if k == 0 else None)
+    ax.set_yticks(y, _cell_names(rows.index))
+    shown = f"the {len(rows)} largest of {len(raters)} raters" if len(raters) > len(rows) \
+        else f"{len(rows)} raters"
+    ax.set(xlabel=f"mean absolute error against the gold ({shown})",
+           title="Error against the gold" + (f", label: {name}" if name else ""))
     ax.legend(frameon=False, fontsize=8)
     return ax

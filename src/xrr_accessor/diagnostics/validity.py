@@ -1,9 +1,11 @@
 """Agreement with a gold / expert reference (validity; definitions: diagnostics).
 
 The gold labels are read as one more replication with one rater, so kappa_x
-of the raters against it is the library's kappa_x (Eq 9-11) of the two;
-accuracy, majority-vote accuracy and per-class recall and precision count
-the annotations against the gold of their item.
+of the raters against it is the library's kappa_x (Eq 9-11) of the two. At the
+nominal and ordinal levels accuracy, majority-vote accuracy and per-class
+recall and precision count the annotations against the gold of their item; at
+the interval and ratio levels error and concordance measures
+(:mod:`.validity_numbers`) take their place, per replication and per rater.
 """
 
 from __future__ import annotations
@@ -17,19 +19,27 @@ import numpy as np
 import pandas as pd
 
 from ..coefficients import lookup
-from ..engine.additive import Stats
 from ..engine.levels import resolve_level
-from ..engine.pipeline import Codes, kind_of, run
-from ..engine.staged import Job, Part, Planned, Staged
-from ..engine.statistics import chunk, rows
+from ..engine.pipeline import kind_of, run
+from ..engine.staged import Job, Planned, Staged
 from ..errors import DroppedDataWarning, InputError, per_call, warn
-from ..kernels.diagnostics import NOMINAL, item_summary
 from ..lazy import is_lazy
 from ..schema import encode
+from ..uncertainty.intervals import Bootstrap, confidence
 from ._common import Read, finish, multi_index, unbind, warn_undefined_rows, where_counts
-from .gold import given, gold_table
+from .gold import gold_table
+from .validity_counts import label_sums, unseen, unstack, validity_job
+from .validity_numbers import (
+    Units,
+    columns,
+    label_units,
+    numbers,
+    point_sums,
+    raters_table,
+    warn_numbers,
+)
 
-__all__ = ["Validity", "validity"]
+__all__ = ["Validity", "label_sums", "validity"]
 
 
 @dataclass(frozen=True)
@@ -39,38 +49,65 @@ class Validity:
     Attributes
     ----------
     summary : DataFrame
-        Per (label, replication): ``kappa_x`` against the gold, ``accuracy``
-        (share of *annotations* equal to their item's gold), ``majority_accuracy``
-        (share of *items* whose majority vote equals the gold; a tie counts
-        1 / (number of tied values) when the gold is among them: a random
-        tie-break in expectation), ``n_annotations`` and ``n_items`` with
-        gold, ``n_tied`` items and ``n_no_gold`` annotations left out.
-    classes : DataFrame
-        Per (label, replication, class): ``support`` (annotations whose gold
-        is the class), ``n_predicted`` (annotations giving it), ``recall``,
-        ``precision`` and ``f1`` over annotations (scikit-learn's definitions
-        on the flattened annotations; NaN where the class is never in the
-        gold or never given).
+        Per (label, replication): ``kappa_x`` against the gold, then at the
+        nominal and ordinal levels ``accuracy`` (share of *annotations* equal
+        to their item's gold), ``majority_accuracy`` (share of *items* whose
+        majority vote equals the gold; a tie counts 1 / (number of tied
+        values) when the gold is among them: a random tie-break in
+        expectation) and ``n_tied`` items; at the interval and ratio levels
+        ``mae``, ``rmse``, ``pearson`` and ``ccc`` over *annotations* (each
+        against its item's gold) and the same over *item means*
+        (``mae_mean``, ... : each item's mean annotation against its gold),
+        each followed by ``<stat>_lower`` and ``<stat>_upper`` with ``ci=``;
+        then ``n_annotations`` and ``n_items`` with gold and ``n_no_gold``
+        annotations left out.
+    classes : DataFrame or None
+        Nominal and ordinal levels: per (label, replication, class):
+        ``support`` (annotations whose gold is the class), ``n_predicted``
+        (annotations giving it), ``recall``, ``precision`` and ``f1`` over
+        annotations (scikit-learn's definitions on the flattened annotations;
+        NaN where the class is never in the gold or never given). None at the
+        interval and ratio levels: numbers are not classes (``summary`` holds
+        their error measures).
+    raters : DataFrame or None
+        Interval and ratio levels: per (label, replication, rater) ``mae``,
+        ``rmse``, ``pearson`` and ``ccc`` of the rater's annotations against
+        their items' gold (with intervals under ``ci=``), ``n_annotations``
+        and ``n_items`` (equal: one annotation per item and rater). None at
+        the nominal and ordinal levels.
+    attrs : dict
+        ``level``, ``gold`` (where it was read), ``n_gold_unused`` and
+        ``tables`` (the names of the tables it holds); with ``ci=`` the
+        bootstrap's options and seed.
     """
 
     summary: Any
     classes: Any
+    raters: Any = None
     attrs: dict[str, Any] = field(default_factory=dict)
 
     def plot(self, label: Any = None, ax: Any = None) -> Any:
-        """Per-class recall and precision as bars; see
+        """Per-class recall and precision as bars, or at the interval and ratio levels
+        each rater's error against the gold; see
         :func:`xrr_accessor.diagnostics.plots.validity`."""
         from .plots import validity as draw
 
         return draw(self, label=label, ax=ax)
 
     def __repr__(self) -> str:
-        return f"Validity(summary: {len(self.summary)} rows, classes: {len(self.classes)})"
+        level = self.attrs.get("level", "?")
+        if self.classes is None:
+            return (f"Validity(level {level}: summary {len(self.summary)} rows of mae, rmse, "
+                    f"pearson, ccc; raters {len(self.raters)} rows; classes: none, numbers "
+                    "are not classes)")
+        return (f"Validity(level {level}: summary {len(self.summary)} rows of accuracy; "
+                f"classes {len(self.classes)} rows; raters: none at a categorical level)")
 
 
 @per_call
 def validity(data: Any, gold: Hashable | Mapping[Hashable, Hashable] | pd.Series | pd.DataFrame,
-             level: Any = "nominal", **roles: Any) -> Any:
+             level: Any = "nominal", ci: float | None = None, n_boot: int = 1000,
+             seed: Any = None, interval: str = "bca", **roles: Any) -> Any:
     """Agreement of the annotations with a gold (expert) reference.
 
     The gold is one more replication with one rater: ``kappa_x`` of each
@@ -79,7 +116,17 @@ def validity(data: Any, gold: Hashable | Mapping[Hashable, Hashable] | pd.Series
     annotations (each annotation equal to its item's gold), and
     ``majority_accuracy`` counts items (the item's most frequent value equal
     to its gold); ``classes`` gives per-class recall and precision over
-    annotations.
+    annotations. At the interval and ratio levels, numbers are not compared
+    exactly: ``summary`` gives the mean absolute error ``mae``, the root mean
+    squared error ``rmse``, Pearson's ``pearson`` and Lin's (1989)
+    concordance correlation ``ccc = 2 s_xy / (s_x^2 + s_y^2 + (mean_x -
+    mean_y)^2)`` (moments of divisor n, as Lin defines them) of every
+    annotation against its item's gold (the pool over annotations), and
+    ``<stat>_mean`` of each item's mean annotation against its gold (the
+    crowd's aggregate, as crowd work often reports it); ``raters`` gives the
+    four per rater. ``pearson`` and ``ccc`` need two annotations, and
+    ``pearson`` variance on both sides: else NaN with an
+    :class:`~xrr_accessor.errors.UndefinedWarning` saying why.
 
     Parameters
     ----------
@@ -93,8 +140,19 @@ def validity(data: Any, gold: Hashable | Mapping[Hashable, Hashable] | pd.Series
         item -> gold (one label); or a DataFrame indexed by item with one
         column per label. Missing gold values are no gold.
     level : str, matrix or callable
-        Level of measurement of kappa_x (default ``"nominal"``); accuracy,
-        recall and precision compare values exactly.
+        Level of measurement of kappa_x (default ``"nominal"``); at the
+        nominal and ordinal levels accuracy, recall and precision compare
+        values exactly, at the interval and ratio levels the error and
+        concordance measures above replace them.
+    ci : float, optional
+        Interval and ratio levels: with a level (e.g. 0.95), intervals for
+        the four measures (pool, item means and raters) from an item
+        bootstrap over the items with gold and annotations, each item drawn
+        with all its annotations by the same keyed draws as every other call
+        with this ``seed``. In memory only (dask-backed data: compute first).
+    n_boot, seed, interval
+        Replicates, seed and interval (``"bca"`` or ``"percentile"``) of the
+        bootstrap, as in :func:`~xrr_accessor.irr`.
     **roles
         Column or dimension names, see :func:`~xrr_accessor.annotations`.
 
@@ -116,15 +174,32 @@ def validity(data: Any, gold: Hashable | Mapping[Hashable, Hashable] | pd.Series
     [[0.833, 0.833]]
     >>> out.classes["recall"].round(3).tolist()
     [1.0, 0.75]
+    >>> num = pd.DataFrame({"item": [1, 1, 2, 2, 3, 3], "rater": ["a", "b"] * 3,
+    ...                     "score": [10, 20, 40, 40, 90, 70], "gold": [10] * 2 + [50] * 2
+    ...                     + [80] * 2})
+    >>> out = validity(num, gold="gold", level="interval")
+    >>> out.summary[["mae", "rmse", "mae_mean"]].round(3).values.tolist()
+    [[8.333, 9.129, 5.0]]
+    >>> out.raters["mae"].round(3).tolist()
+    [6.667, 10.0]
     """
     lvl = resolve_level(level)
     data, roles = unbind(data, roles)
+    opts = Bootstrap(n_boot, seed, interval)
+    level_ci = None if ci is None else confidence(ci)
+    if level_ci is not None and not lvl.numeric:
+        raise InputError(f"validity(ci={ci!r}) gives intervals of the interval and ratio "
+                         f"levels' error measures; at level={lvl.name!r} leave ci out (or "
+                         "pass level='interval' for numbers).")
     if is_lazy(data):
+        if level_ci is not None:
+            raise InputError("validity(ci=...) runs in memory: call .compute() on the "
+                             "dask-backed data first, or leave ci out.")
         from ..lazy.graph import defer
 
         return defer(_validity, data, (gold,), {"level": level, **roles},
                      reader=partial(_tables, gold=gold))
-    return per_call(_validity)(data, gold, lvl, **roles)
+    return per_call(_validity)(data, gold, lvl, level_ci=level_ci, opts=opts, **roles)
 
 
 def _tables(block: Any, roles: dict[str, Any], gold: Any) -> list[Any]:
@@ -137,7 +212,8 @@ def _tables(block: Any, roles: dict[str, Any], gold: Any) -> list[Any]:
 GOLD = "other"
 
 
-def _validity(data: Any, gold: Any, level: Any = "nominal", **roles: Any) -> Validity:
+def _validity(data: Any, gold: Any, level: Any = "nominal", level_ci: float | None = None,
+              opts: Bootstrap | None = None, **roles: Any) -> Validity:
     lvl = resolve_level(level)
     kx = lookup("kappa_x", kind="cross")
     if isinstance(data, Staged):  # dask-backed: the partitions' sums, added
@@ -168,25 +244,36 @@ def _validity(data: Any, gold: Any, level: Any = "nominal", **roles: Any) -> Val
             meta = planned.meta
         if data.stats is None:
             raise Planned(Job(validity_job, (meta, lvl, gold_rep)))
-        kx_stats, sums = _unstack(data.stats, len(ann.labels))
+        kx_stats, sums = unstack(data.stats, len(ann.labels))
         est = run(replace(data, meta=meta, stats=kx_stats), [kx], pairs=pairs,
                   level=lvl).estimate(kx)
         had_rep = bool(sums[0].pop("had_rep")[0]) if sums else False
-        extra = _unseen(gold, list(ann.labels), sums, roles.get("item"))
-    else:
+        extra = unseen(gold, list(ann.labels), sums, roles.get("item"))
+    units: list[Units] | None = None  # each label's units (numbers, in memory)
+    if not isinstance(data, Staged):
         est = run(None, [kx], pairs=pairs, ann=ann, lvl=lvl).estimate(kx)
         sums = [label_sums(read_, j, gold_rep) for j in range(len(ann.labels))]
         had_rep, extra = ann.inputs[0][1], 0
+        if lvl.numeric:
+            units = [label_units(read_, j, gold_rep) for j in range(len(ann.labels))]
+            for j, u in enumerate(units):
+                sums[j]["num"] = point_sums(u)
+    opts = opts or Bootstrap()
+    units = units if level_ci is not None else None  # without ci the point sums suffice
+    every, seed = (numbers(read_, [s["num"] for s in sums], units, level_ci, opts)
+                   if lvl.numeric else ([], None))
     summaries, classes, dropped, unused = [], [], [0, 0], extra
     for j in range(len(ann.labels)):
-        s, c = _label(read_, j, mine, sums[j], est.value[j])
+        s, c = _label(read_, j, mine, sums[j], est.value[j], None if not lvl.numeric else {
+            **columns(every[j]["pool"], units is not None),
+            **columns(every[j]["mean"], units is not None, "_mean")})
         summaries.append(s)
         classes.append(c)
         dropped = [dropped[0] + int(sums[j]["no_gold"].sum()),
                    dropped[1] + int(sums[j]["no_gold_items"][0])]
         unused += int(sums[j]["unused"][0])
     summary = pd.concat(summaries)
-    per_class = pd.concat(classes)
+    per_class = None if lvl.numeric else pd.concat(classes)
     if summary["n_annotations"].sum() == 0:
         ids = "item ids and the gold's"
         if len(ann.item):  # in memory: an id of each side
@@ -198,100 +285,42 @@ def _validity(data: Any, gold: Any, level: Any = "nominal", **roles: Any) -> Val
             "meet. Make the ids the same (and of the same type, e.g. both str) and the gold "
             "non-missing.")
     _warn(summary, per_class, dropped, unused, source, read_)
+    raters = None
+    if lvl.numeric:
+        raters = raters_table(read_, every, mine, _display_order(ann.replications[mine]),
+                              units is not None)
+        warn_numbers(every, mine)
     attrs = {"metric": "validity", "level": lvl.name, "gold": source,
-             "n_gold_unused": unused}
+             "n_gold_unused": unused,
+             "tables": ("summary", "raters") if lvl.numeric else ("summary", "classes")}
+    if units is not None:
+        attrs.update(ci=level_ci, method="bootstrap", interval=opts.interval,
+                     n_boot=opts.n_boot, seed=seed)
+    out = [summary, per_class, raters]
     if not had_rep:  # the data had no replication: drop that level
-        summary = summary.droplevel("replication")
-        per_class = per_class.droplevel("replication")
-    return Validity(finish(summary, read_, dict(attrs)), finish(per_class, read_, dict(attrs)),
-                    attrs)
-
-
-def _unseen(gold: Any, labels: list[Hashable], sums: list[dict[str, np.ndarray]],
-            item: Hashable) -> int:
-    """Gold (item, label) values of a gold Series or frame whose item is in no partition
-    (``item``: the data's item column, which a gold frame may hold)."""
-    if not isinstance(gold, pd.DataFrame | pd.Series):
-        return 0  # a column of the data: its items are the data's
-    wide, _ = given(gold, labels, item)
-    return int(len(wide) - sum(float(s["n_gold"][0]) for s in sums))
-
-
-def label_sums(read_: Read, j: int, gold_rep: int) -> dict[str, np.ndarray]:
-    """Label ``j``'s counts over its items (per replication, and per replication and
-    class), against the gold of replication ``gold_rep``: sums over items, so over
-    partitions."""
-    ann = read_.ann
-    codes = ann.codes[j]
-    rep, item = ann.replication, ann.item
-    n_rep, k = len(ann.replications), read_.n_cat(j)
-    is_gold = (rep == gold_rep) & (codes >= 0)
-    gold = np.full(len(ann.items), -1, dtype=np.int64)
-    gold[item[is_gold]] = codes[is_gold]
-    data = (rep != gold_rep) & (codes >= 0)
-    g = gold[item]
-    valid = data & (g >= 0)
-    right = valid & (codes == g)
-    offsets, order, key = read_.groups()
-    n, _, _, top, ties, *_ = item_summary(offsets, order, np.ascontiguousarray(codes),
-                                          np.zeros(0), np.zeros((0, 0, 0)), k, n_rep, NOMINAL)
-    hits = np.bincount(key[right], minlength=len(n))
-    at = np.arange(len(n))
-    groups = np.flatnonzero((n > 0) & (at % n_rep != gold_rep) & (gold[at // n_rep] >= 0))
-    g_rep = groups % n_rep
-    credit = np.where(hits[groups] == top[groups], 1.0 / np.maximum(ties[groups], 1), 0.0)
-    cells = n_rep * k
-    used = np.zeros(len(ann.items), dtype=bool)
-    used[item[data]] = True
-    no_gold = data & (g < 0)
-
-    def per(rows: np.ndarray, size: int = n_rep, weights: np.ndarray | None = None
-            ) -> np.ndarray:
-        return np.bincount(rows, weights=weights, minlength=size)[:size].astype(float)
-
-    return {
-        "n_ann": per(rep[valid]), "correct": per(rep[right]), "n_items": per(g_rep),
-        "credit": per(g_rep, weights=credit), "n_tied": per(g_rep[ties[groups] > 1]),
-        "no_gold": per(rep[no_gold]),
-        "support": per(rep[valid] * k + g[valid], cells),
-        "given": per(rep[valid] * k + codes[valid], cells),
-        "tp": per(rep[right] * k + codes[right], cells),
-        "no_gold_items": np.array([float(len(np.unique(item[no_gold])))]),
-        "unused": np.array([float(((gold >= 0) & ~used).sum())]),
-        "n_gold": np.array([float((gold >= 0).sum())]),
-    }
-
-
-def validity_job(part: Part, meta: Any, level: Any, gold_rep: int) -> Stats:
-    """A partition's kappa_x statistics (``kx:``) and every label's counts: a
-    :class:`~xrr_accessor.engine.staged.Job`'s function."""
-    ann = part.ann
-    codes = Codes.of(ann.item, ann.rater, ann.replication, ann.codes, len(ann.items))
-    out = {f"kx:{k}": v for k, v in chunk(rows(codes, meta), meta, parallel=False).arrays.items()}
-    read_ = Read(ann, level, "pandas")
-    for j in range(len(ann.labels)):
-        out.update({f"{j}:{k}": v for k, v in label_sums(read_, j, gold_rep).items()})
-    out["0:had_rep"] = np.array([float(ann.inputs[0][1])])
-    return Stats(out)
-
-
-def _unstack(stats: Stats, n_labels: int) -> tuple[Stats, list[dict[str, np.ndarray]]]:
-    kx = Stats({k[3:]: v for k, v in stats.arrays.items() if k.startswith("kx:")})
-    sums: list[dict[str, np.ndarray]] = [{} for _ in range(n_labels)]
-    for name, v in stats.arrays.items():
-        if not name.startswith("kx:"):
-            j, _, k = name.partition(":")
-            sums[int(j)][k] = v
-    return kx, sums
+        out = [t if t is None else t.droplevel("replication") for t in out]
+    summary, per_class, raters = (t if t is None else finish(t, read_, dict(attrs))
+                                  for t in out)
+    return Validity(summary, per_class, raters, attrs)
 
 
 def _label(read_: Read, j: int, mine: np.ndarray, s: dict[str, np.ndarray],
-           kappa: np.ndarray) -> tuple[pd.DataFrame, pd.DataFrame]:
+           kappa: np.ndarray, numbers_: dict[str, np.ndarray] | None = None
+           ) -> tuple[pd.DataFrame, pd.DataFrame | None]:
     """Label ``j``'s summary and class rows from its counts (``mine``: the data's
-    replications, ``kappa`` their kappa_x against the gold)."""
+    replications, ``kappa`` their kappa_x against the gold); with ``numbers_`` (each
+    replication's error measures) those replace accuracy, and no class rows."""
     ann = read_.ann
     k = read_.n_cat(j)
     n_ann, n_items = s["n_ann"][mine], s["n_items"][mine]
+    index = multi_index([("label", ann.labels, np.full(len(mine), j)),
+                         ("replication", ann.replications, mine)])
+    shown = _display_order(ann.replications[mine])  # sorted, as irr() shows them
+    if numbers_ is not None:
+        return pd.DataFrame({
+            "kappa_x": kappa[:len(mine)], **{c: v[mine] for c, v in numbers_.items()},
+            "n_annotations": n_ann.astype(np.int64), "n_items": n_items.astype(np.int64),
+            "n_no_gold": s["no_gold"][mine].astype(np.int64)}, index=index).iloc[shown], None
     with np.errstate(divide="ignore", invalid="ignore"):
         summary = pd.DataFrame({
             "kappa_x": kappa[:len(mine)],
@@ -301,9 +330,7 @@ def _label(read_: Read, j: int, mine: np.ndarray, s: dict[str, np.ndarray],
             "n_annotations": n_ann.astype(np.int64), "n_items": n_items.astype(np.int64),
             "n_tied": s["n_tied"][mine].astype(np.int64),
             "n_no_gold": s["no_gold"][mine].astype(np.int64),
-        }, index=multi_index([("label", ann.labels, np.full(len(mine), j)),
-                              ("replication", ann.replications, mine)]))
-    shown = _display_order(ann.replications[mine])  # sorted, as irr() shows them
+        }, index=index)
     summary = summary.iloc[shown]
     support, given_, tp = (s[name].reshape(-1, k)[mine].reshape(-1).astype(np.int64)
                            for name in ("support", "given", "tp"))
@@ -333,7 +360,7 @@ def _display_order(reps: pd.Index) -> np.ndarray:
         return np.arange(len(reps))
 
 
-def _warn(summary: pd.DataFrame, classes: pd.DataFrame, dropped: list[int], unused: int,
+def _warn(summary: pd.DataFrame, classes: pd.DataFrame | None, dropped: list[int], unused: int,
           source: str, read_: Read) -> None:
     if dropped[0]:
         warn(f"validity: {dropped[0]} annotation(s) of {dropped[1]} item(s) have no gold "
@@ -349,6 +376,8 @@ def _warn(summary: pd.DataFrame, classes: pd.DataFrame, dropped: list[int], unus
                             "no item with both annotations and gold, or one value on both "
                             "sides", where_counts(read_, np.asarray(codes[0])[bad],
                                                   np.asarray(codes[1])[bad]))
+    if classes is None:
+        return
     n_rec, n_prec = int(classes["recall"].isna().sum()), int(classes["precision"].isna().sum())
     if n_rec or n_prec:
         warn_undefined_rows("validity recall / precision", n_rec + n_prec, 2 * len(classes),
