@@ -217,3 +217,20 @@ def test_the_cli_infers_the_same_level_and_says_it(tmp_path, capsys) -> None:
     assert main(["irr", str(path), "--level", "nominal", "--format", "json"]) == 0
     out = capsys.readouterr()
     assert "inferred" not in out.err and '"level": "nominal"' in out.out
+
+
+def test_the_readme_shows_the_note_the_call_says_and_its_number() -> None:
+    from pathlib import Path
+
+    from xrr_accessor.datasets import load_snow2008
+
+    readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+    block = readme.split("anger = load_snow2008")[1].split("```")[0]
+    shown = " ".join(line.lstrip("# ").strip() for line in block.splitlines()
+                     if line.startswith("# "))
+    anger = load_snow2008("anger")
+    with pytest.warns(LevelNote) as caught:
+        value = anger[anger.pool == "crowd"].xrr.irr()
+    said = [str(w.message) for w in caught if w.category is LevelNote]
+    assert said == [shown.removeprefix("LevelNote: ")]
+    assert f"crowd {value['crowd']:.3f} (interval alpha)" in block

@@ -58,7 +58,11 @@ def irr(
         disagreement matrix over the categories (ndarray in category order,
         or a DataFrame indexed by category), or a callable ``D(a, b)``.
         ``"jaccard"`` and ``"masi"`` compare label sets (cells holding lists
-        or sets of labels; see :func:`xrr_accessor.set_cells`).
+        or sets of labels; see :func:`xrr_accessor.set_cells`). Default: inferred
+        from the values by one rule for every function (docs/definitions.md, "Which
+        level"; e.g. interval for a 0-100 scale, ordinal for ratings 1-5, nominal
+        for text), named in ``attrs["level"]`` and in a
+        :class:`~xrr_accessor.errors.LevelNote`.
     weights : {"unweighted", "linear", "quadratic"} or matrix, optional
         Agreement weights for cohen, iota and the chance-corrected family:
         linear 1 - |a - b| / range, quadratic 1 - (a - b)^2 / range^2, over

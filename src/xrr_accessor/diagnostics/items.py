@@ -317,7 +317,8 @@ def item_disagreement(data: Any, level: Any = None, **roles: Any) -> Any:
     data : DataFrame, Dataset or DataArray
         Annotations, in any layout :func:`~xrr_accessor.irr` reads.
     level : {"interval", "nominal", "ordinal", "ratio"}, matrix or callable
-        Level of measurement (default ``"interval"``: ratings must be numbers).
+        Level of measurement (default: inferred from the values, as in
+        :func:`~xrr_accessor.irr`).
     **roles
         Column or dimension names (``item=``, ``rater=``, ``replication=``,
         ``labels=``, ``wide=``, ...), see :func:`~xrr_accessor.annotations`.

@@ -159,7 +159,8 @@ def alt_test(
     min_items : int
         Humans with fewer compared items are not tested (default 30, the paper's).
     level : str, matrix or callable, optional
-        Level of measurement (default: from ``alignment``, else nominal).
+        Level of measurement (default: from ``alignment``, else inferred from the
+        values as in :func:`~xrr_accessor.irr`, and the alignment follows it).
     alignment : {"accuracy", "rmse", "distance"} or callable, optional
         The alignment score: ``"accuracy"`` (labels; the nominal level),
         ``"rmse"`` (numbers; the interval level), ``"distance"`` (minus the

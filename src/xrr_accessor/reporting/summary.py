@@ -51,8 +51,9 @@ def summary(
         As in :func:`cross_kappa`.
     irr : {"alpha", "cohen", "iota"}
         The IRR reported and used to normalize (Table 5 uses ``"cohen"``).
-    level : str, matrix or callable
-        Level of measurement.
+    level : str, matrix or callable, optional
+        Level of measurement (default: inferred from the values, as in
+        :func:`~xrr_accessor.irr`).
     reference : replication name, "self" or "other", optional
         Normalize kappa_x by this replication's IRR only (pairs that include
         it), as :func:`normalized` does.

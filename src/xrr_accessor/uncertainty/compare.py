@@ -83,8 +83,9 @@ def compare(
         As in :func:`xrr_accessor.cross_kappa`; at least two replications.
     irr : {"alpha", "cohen", "iota"}
         The IRR compared and used to normalize.
-    level : str, matrix or callable
-        Level of measurement.
+    level : str, matrix or callable, optional
+        Level of measurement (default: inferred from the values, as in
+        :func:`~xrr_accessor.irr`).
     reference : replication name, "self" or "other", optional
         Compare the other replications on this one (see above).
     ci, n_boot, seed, interval, progress
@@ -172,8 +173,9 @@ def plan(
         The pilot, as in :func:`xrr_accessor.cross_kappa`.
     irr : {"alpha", "cohen", "iota"}
         The IRR that normalizes kappa_x.
-    level : str, matrix or callable
-        Level of measurement.
+    level : str, matrix or callable, optional
+        Level of measurement (default: inferred from the values, as in
+        :func:`~xrr_accessor.irr`).
     width : float
         The wanted half width of the interval.
     sizes : sequence of int, optional
