@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from .diagnostics.pairwise import pairwise
     from .diagnostics.spearman import disattenuated_correlation
     from .diagnostics.validity import validity
+    from .io.counts import from_counts
     from .lazy.graph import Lazy  # noqa: F401 (not in __all__: it imports dask)
     from .models import AltTest, plan_alt_test
     from .models.alt_test import alt_test
@@ -50,6 +51,7 @@ _WHERE = {
     **dict.fromkeys(("Intra", "Validity", "intra", "item_disagreement", "rater_agreement",
                      "validity"), ".diagnostics"),
     "pairwise": ".diagnostics.pairwise",
+    "from_counts": ".io.counts",
     "disattenuated_correlation": ".diagnostics.spearman",
     "Lazy": ".lazy.graph",  # the result type of dask-backed calls; imports dask
     **dict.fromkeys(("AltTest", "alt_test", "plan_alt_test"), ".models"),
@@ -98,6 +100,7 @@ __all__ = [
     "compare",
     "cross_kappa",
     "disattenuated_correlation",
+    "from_counts",
     "interpret",
     "intra",
     "irr",

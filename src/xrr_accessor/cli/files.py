@@ -33,8 +33,8 @@ from ..schema.roles import ROLE_ALIASES, norm
 from ..schema.setcells import set_cells
 from .streams import WORKS, binary, check_output, is_stream, spool, stdin_kind
 
-__all__ = ["FORMATS_IN", "check_output", "has_replication", "read_json", "read_table",
-           "set_cells_of", "with_replication"]
+__all__ = ["FORMATS_IN", "check_output", "has_replication", "read_input", "read_json",
+           "read_table", "set_cells_of", "with_replication"]
 
 #: Formats of ``--format-in`` (stdin and streams; files go by their extension).
 FORMATS_IN = ("csv", "tsv", "json", "jsonl", "parquet")
@@ -196,6 +196,38 @@ def _utf8(head: bytes, name: str) -> None:
 
 def read_table(path: str, sep: str | None = None, file_column: str | None = None,
                item: str | None = None, fmt: str | None = None, rater: str | None = None,
+               replication: str | None = None, counts: bool = False,
+               categories: list[str] | None = None) -> pd.DataFrame:
+    """:func:`read_input`, or with ``counts`` a count table (items x categories, no
+    rater ids) as one row per rating (:func:`xrr_accessor.from_counts`: ``categories``
+    names the count columns in order, default every numeric column).
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "counts.csv"
+    >>> _ = p.write_text("question,yes,no\\nq1,2,1\\nq2,0,3\\n")
+    >>> read_table(str(p), counts=True).groupby("question").size().tolist()
+    [3, 3]
+    """
+    df = read_input(path, sep, file_column, item, fmt, rater, replication)
+    if not counts:
+        return df
+    if rater is not None:
+        raise InputError(f"--rater {rater} with --counts: a count table has no rater ids "
+                         "(its ratings are anonymous); leave --rater out")
+    from ..io.counts import from_counts
+
+    try:
+        return from_counts(df, item=item, categories=categories)
+    except InputError as exc:
+        raise InputError(re.sub(r"fill them with 0 if none chose it: table\.fillna\([^)]*\)",
+                                f"write 0 in the empty cells of {path} if none chose it",
+                                str(exc))) from None
+
+
+def read_input(path: str, sep: str | None = None, file_column: str | None = None,
+               item: str | None = None, fmt: str | None = None, rater: str | None = None,
                replication: str | None = None) -> pd.DataFrame:
     """One input as a DataFrame: ``-`` (stdin) or a pipe, read whole, in
     ``fmt`` or the format its first bytes show; a file (CSV/TSV with the
@@ -210,7 +242,7 @@ def read_table(path: str, sep: str | None = None, file_column: str | None = None
     >>> import pathlib, tempfile
     >>> p = pathlib.Path(tempfile.mkdtemp()) / "a.json"
     >>> _ = p.write_text('[{"item": 1, "rater": "a", "joy": 1}]')
-    >>> read_table(str(p)).columns.tolist()
+    >>> read_input(str(p)).columns.tolist()
     ['item', 'rater', 'joy']
     """
     named = {"item": item, "rater": rater, "replication": replication}

@@ -29,6 +29,7 @@ EXAMPLES = """examples:
   xrr irr ratings.csv --metric gwet --exclude comment --ci 0.95 --decimals 2
   xrr irr scores.csv --metric icc --form 3,k
   xrr irr tags.json --level masi               label sets (a list per cell, or a row per label)
+  xrr irr counts.csv --counts --metric fleiss  a count table: items x categories, no rater ids
   xrr agreement ratings.csv                   every coefficient side by side (pa, pe)
   xrr raters crowd.csv                        each rater against the rest (leave one out)
   xrr items ratings.csv --level nominal        items ranked by disagreement
@@ -146,10 +147,16 @@ def _common() -> dict[str, _Parser]:
                        help="columns to leave out (repeat or comma-separate)")
     files.add_argument("--wide", action="store_true",
                        help="rows are items, columns are raters")
+    files.add_argument("--counts", action="store_true",
+                       help="FILE is a count table: one row per item, one column per "
+                            "category holding how many raters chose it (no rater ids; "
+                            "--categories names the count columns in order, default every "
+                            "numeric column)")
     files.add_argument("--duplicates", choices=["error", "first", "last", "mean"],
                        default="error", help="repeated (item, rater) annotations")
     files.add_argument("--categories", metavar="A,B,C",
-                       help="order of the categories, lowest first (ordinal text)")
+                       help="order of the categories, lowest first (ordinal text); with "
+                            "--counts, the count columns")
     files.add_argument("--sep", type=_sep,
                        help="delimiter of text files (default: sniffed; longer than one "
                             "character: a regular expression, as in pandas)")

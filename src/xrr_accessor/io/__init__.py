@@ -9,9 +9,11 @@ left out (cancelled, rejected, ignored, discarded, empty) are counted in
 :class:`~xrr_accessor.errors.DroppedDataWarning`; bad input raises
 :class:`~xrr_accessor.errors.InputError`.
 
-:func:`read_annotations` reads annotation tables (CSV/TSV, Parquet, JSON Lines; one
-file, a directory or a glob) and :func:`from_duckdb` a DuckDB query; Parquet and DuckDB
-need the ``io`` extra (``pip install 'xrr_accessor[io]'``).
+:func:`from_counts` expands an item x category table of counts (Fleiss's input, no
+rater ids) into one row per rating, the raters anonymous. :func:`read_annotations`
+reads annotation tables (CSV/TSV, Parquet, JSON Lines; one file, a directory or a
+glob) and :func:`from_duckdb` a DuckDB query; Parquet and DuckDB need the ``io``
+extra (``pip install 'xrr_accessor[io]'``).
 
 Importing this package needs only pandas and the standard library.
 """
@@ -19,6 +21,7 @@ Importing this package needs only pandas and the standard library.
 from __future__ import annotations
 
 from .collect import read_annotations
+from .counts import from_counts
 from .platforms import (
     read_argilla,
     read_doccano,
@@ -31,6 +34,7 @@ from .sql import from_duckdb
 from .tables import read_file
 
 __all__ = [
+    "from_counts",
     "from_duckdb",
     "read_annotations",
     "read_argilla",

@@ -10,10 +10,12 @@ import numpy as np
 import pandas as pd
 
 from ..errors import DroppedDataWarning, RoleError, warn
+from .roles import looks_gold
 from .text import check_text
 
 __all__ = ["FREE_TEXT_LENGTH", "ID_SPAN", "Column", "Groups", "check_kept", "decide", "evidence",
-           "infer_labels", "inferred_message", "merge_evidence"]
+           "gold_entry", "infer_labels", "inferred_message", "merge_evidence",
+           "unused_message"]
 
 
 #: String columns whose values average longer than this are free text, not labels.
@@ -232,7 +234,9 @@ def decide(ev: dict[Hashable, Column]) -> tuple[list[Hashable], list[str]]:
     left: list[str] = []
     suspects: list[tuple[Hashable, str]] = []
     for col, c in ev.items():
-        if c.kind == "number":
+        if looks_gold(col):  # a reference to compare with, not the raters' labels
+            left.append(gold_entry(col))
+        elif c.kind == "number":
             wide = c.whole and c.hi - c.lo > ID_SPAN
             if wide and _describes_item(c):
                 suspects.append((col, "one number per item: an id?"))
@@ -265,9 +269,28 @@ def inferred_message(kept: list[Hashable], left: list[str]) -> str:
             ".xrr(replication='<column>').")
 
 
+def gold_entry(col: Hashable) -> str:
+    """How a gold-looking column left out is named, with the call that uses it."""
+    return (f"{col!r} (named like a gold reference: compare the annotations with it by "
+            f"validity(data, gold={col!r}))")
+
+
+def unused_message(value: Hashable, left: list[Hashable], how: str) -> str:
+    """The warning of a long frame read with one value column, naming the other
+    columns once (a gold-looking one with the call that uses it)."""
+    gold = [c for c in left if looks_gold(c)]
+    shown = ", ".join(map(repr, left[:6])) + (" ..." if len(left) > 6 else "")
+    return (f"column {value!r} is read as the annotations (the value role, {how}); "
+            f"column(s) {shown} are not used"
+            + (f" ({gold[0]!r} is named like a gold reference: compare the annotations "
+               f"with it by validity(data, gold={gold[0]!r}))" if gold else "")
+            + ". If they are labels too, name every label column with .xrr(labels=[...]); "
+            "to silence this, drop the columns you do not need.")
+
+
 def check_kept(kept: list[Hashable], left: list[str]) -> None:
     """No label left: refuse, naming what looked like metadata."""
-    if left and not kept:  # pragma: no cover - free text alone: nothing to analyse
+    if left and not kept:  # free text or gold alone: nothing to analyse
         raise RoleError(
             "no label columns: every column that plays no role looks like metadata "
             f"({', '.join(left)}). Name the labels with .xrr(labels=[...]).")
@@ -276,7 +299,9 @@ def check_kept(kept: list[Hashable], left: list[str]) -> None:
 def _lone(values: pd.Series, col: Hashable) -> tuple[list[Hashable], list[str]]:
     """:func:`decide` for a single candidate, without grouping by item (the costly
     part): metadata is left out only next to labels that vary, so a lone column is
-    kept unless it is free text."""
+    kept unless it is free text or named like gold (then none is left: refused)."""
+    if looks_gold(col):
+        return [], [gold_entry(col)]
     if not _numeric(values) and pd.api.types.infer_dtype(values, skipna=True) == "string":
         text = values.dropna()
         if len(text) and int(text.str.len().sum()) / len(text) > FREE_TEXT_LENGTH:

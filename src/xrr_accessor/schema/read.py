@@ -14,8 +14,10 @@ from ..errors import DataTypeError, DroppedDataWarning, InputError, RoleError, w
 from ..kernels.encode import grid_positions
 from ..kernels.threads import concurrently
 from .duplicates import dedupe, first_positions, key_codes
-from .labels import infer_labels
+from .labels import infer_labels, unused_message
 from .roles import ROLE_ALIASES, Roles, check_given, find_role, norm, resolve_roles
+from .roles import anonymous_raters as _anonymous
+from .roles import is_slot as _is_slot
 from .tables import ALL_ROWS, COLUMNS_FIX, Ids, Table, distinct_text
 from .text import check_text
 
@@ -149,6 +151,7 @@ def _read_long(df: pd.DataFrame, roles: Roles) -> Table:
     if dup_roles:
         raise RoleError(f"column {dup_roles[0]!r} cannot be both a role and a value column.")
     item, rater = _factorize_both(df, found["item"], found["rater"])
+    rater = _anonymous(item, rater) if _is_slot(found["rater"]) else rater
     rep = None
     if found["replication"] is not None:
         rep = Ids.factorize(df[found["replication"]], f"column {found['replication']!r}",
@@ -371,6 +374,7 @@ def _read_xarray(data: xr.Dataset | xr.DataArray, roles: Roles) -> Table:
     flat = dict(zip(views, values, strict=True))
     item = Ids(codes[0], index[0], core[0])
     rater = Ids(codes[1], index[1], core[1])
+    rater = _anonymous(item, rater) if _is_slot(core[1]) else rater
     rep = Ids(codes[2], index[2], core[2]) if len(core) == 3 else None
     labels: dict[Hashable, tuple[np.ndarray | slice, pd.Series]] = {
         name: (ALL_ROWS, pd.Series(v, copy=False)) for name, v in flat.items()}
@@ -386,8 +390,4 @@ def _warn_left_out(cols: list[Hashable], used: set[Hashable], value: Hashable,
     """A long frame read with one value column: say which other columns are unused."""
     left = [c for c in cols if c not in used]
     if left:
-        warn(f"column {value!r} is read as the annotations (the value role, {how}); "
-             f"column(s) {', '.join(map(repr, left[:6]))}{' ...' if len(left) > 6 else ''} "
-             "are not used. If they are labels too, name every label column with "
-             ".xrr(labels=[...]); to silence this, drop the columns you do not need.",
-             DroppedDataWarning)
+        warn(unused_message(value, left, how), DroppedDataWarning)

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError, RoleError
+
+if TYPE_CHECKING:
+    from .tables import Ids
 
 #: What to do with repeated annotations of one (item, rater, replication[, label]).
 DUPLICATES = ("error", "first", "last", "mean")
@@ -30,6 +34,75 @@ ROLE_ALIASES: dict[str, tuple[str, ...]] = {
     "label": ("label", "labelname"),
     "value": ("value", "rating", "annotation", "response"),
 }
+
+#: Names common in real exports, looked at when no column has a name of
+#: :data:`ROLE_ALIASES` (so ``item`` beside ``question`` is still the item).
+MORE_ALIASES: dict[str, tuple[str, ...]] = {
+    "item": ("question", "questionid", "textid", "document", "documentid", "doc", "docid",
+             "tweetid", "sentenceid", "hit", "hitid", "postid", "commentid", "imageid",
+             "utteranceid", "segmentid", "pairid", "statementid", "claimid", "passageid"),
+    "rater": ("annotatorname", "ratername", "workername", "username", "assessor",
+              "assessorid", "evaluator", "evaluatorid", "reviewer", "reviewerid",
+              "respondent", "respondentid", "turker", "turkerid", "contributor",
+              "contributorid"),
+}
+#: Words that make a column's name a rater's id with an id word (``amt_worker_ids``).
+RATER_WORDS = frozenset({"rater", "annotator", "worker", "coder", "judge", "labeler",
+                         "labeller", "user", "participant", "assessor", "evaluator",
+                         "reviewer", "respondent", "turker", "contributor"})
+ID_WORDS = frozenset({"id", "ids"})
+#: Words of ids that are not items' (an annotation's, a batch's, a model's id).
+NOT_ITEM_WORDS = frozenset({
+    "annotation", "assignment", "judgment", "judgement", "response", "submission", "answer",
+    "label", "row", "record", "result", "run", "batch", "session", "project", "model", "pool",
+    "replication", "group", "split", "explanation", "rating", "job", "team", "lang",
+    "language", "gold", "golden", "truth", "expert"})
+
+#: Gold (reference) columns: never analysed as a label when the labels are inferred.
+GOLD_NAMES = frozenset({
+    "gold", "goldlabel", "labelgold", "goldstandard", "truth", "groundtruth", "truelabel",
+    "truevalue", "trueclass", "expert", "expertlabel", "labelexpert", "expertrating",
+    "reference", "referencelabel", "correctlabel", "correctanswer"})
+GOLD_WORDS = frozenset({"gold", "golden", "truth"})
+for _role, _names in MORE_ALIASES.items():
+    ROLE_ALIASES[_role] = ROLE_ALIASES[_role] + _names
+
+
+def words(name: Hashable) -> list[str]:
+    """A column's name as lower-case words (``!amt_worker_ids`` -> amt, worker, ids;
+    ``HITId`` -> hit, id).
+
+    Examples
+    --------
+    >>> words("!amt_worker_ids"), words("HITId"), words("id_tweets")
+    (['amt', 'worker', 'ids'], ['hit', 'id'], ['id', 'tweets'])
+    """
+    return [w.lower() for w in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+", str(name))]
+
+
+def looks_gold(name: Hashable) -> bool:
+    """Whether a column's name says it holds gold (reference) labels: one of
+    :data:`GOLD_NAMES` (case, ``_`` and spaces ignored) or a name with a word of
+    :data:`GOLD_WORDS` (``label_gold``, ``gold_reason``, ``is_golden``).
+
+    Examples
+    --------
+    >>> looks_gold("Gold Label"), looks_gold("true_label"), looks_gold("golden")
+    (True, True, True)
+    >>> looks_gold("goldfish"), looks_gold("target")
+    (False, False)
+    """
+    return norm(name) in GOLD_NAMES or bool(GOLD_WORDS & set(words(name)))
+
+
+def _by_pattern(name: Hashable, role: str) -> bool:
+    """A name made of words: a rater word and an id word (``amt_worker_ids``) for the
+    rater; an id word and none of a rater, another record or gold for the item
+    (``orig_id``, ``id_tweets``, ``Input.id``)."""
+    ws = set(words(name))
+    if role == "rater":
+        return bool(ws & RATER_WORDS) and bool(ws & (ID_WORDS | {"name"}))
+    return role == "item" and bool(ws & ID_WORDS) and not ws & (RATER_WORDS | NOT_ITEM_WORDS)
 
 
 def norm(name: Hashable) -> str:
@@ -94,14 +167,56 @@ class Roles:
         return cls(**kwargs)
 
 
+#: Column (or dimension) names read as anonymous raters: the ratings of an item
+#: numbered 1, 2, ... (:func:`xrr_accessor.from_counts`), one rater per (item, slot),
+#: never the same rater across items. Used when no column is named like a rater.
+SLOT_NAMES = ("slot", "ratingslot")
+
+
+def is_slot(name: Hashable | None) -> bool:
+    """Whether a rater column (or dimension) numbers ratings within items (anonymous).
+
+    Examples
+    --------
+    >>> is_slot("slot"), is_slot("rater")
+    (True, False)
+    """
+    return name is not None and norm(name) in SLOT_NAMES
+
+
+def anonymous_raters(item: Ids, slot: Ids) -> Ids:
+    """One rater per (item, slot): slot 1 of item A and of item B are two raters,
+    named ``"A#1"``, ``"B#1"`` (a repeated (item, slot) is still a duplicate)."""
+    import numpy as np
+    import pandas as pd
+
+    from .tables import Ids
+
+    pair = item.codes * max(len(slot.uniques), 1) + slot.codes
+    codes, first = pd.factorize(pair)
+    n_slots = max(len(slot.uniques), 1)
+    names = (pd.Index(item.uniques[first // n_slots]).astype(str) + "#"
+             + pd.Index(slot.uniques[first % n_slots]).astype(str))
+    return Ids(np.asarray(codes, dtype=np.int64), pd.Index(names, dtype=object), slot.column)
+
+
 def find_role(columns: Sequence[Hashable], role: str) -> Hashable | None:
-    hits = [c for c in columns if norm(c) in ROLE_ALIASES[role]]
-    if len(hits) > 1:
-        raise RoleError(
-            f"several columns could be the {role}: {hits}. Say which with "
-            f".xrr({role}={hits[0]!r})."
-        )
-    return hits[0] if hits else None
+    """The column named like ``role``: a name of :data:`ROLE_ALIASES` as before, else
+    one of :data:`MORE_ALIASES`, else (item and rater) a name made of an id word and
+    the role's words (``orig_id``, ``amt_worker_ids``); within the first of these
+    that names any column, two columns are refused, naming both."""
+    first = [n for n in ROLE_ALIASES[role] if n not in MORE_ALIASES.get(role, ())]
+    for hits in ([c for c in columns if norm(c) in first],
+                 [c for c in columns if norm(c) in MORE_ALIASES.get(role, ())],
+                 [c for c in columns if role in ("item", "rater") and _by_pattern(c, role)]):
+        if len(hits) > 1:
+            raise RoleError(
+                f"several columns could be the {role}: {hits}. Say which with "
+                f".xrr({role}={hits[0]!r})."
+            )
+        if hits:
+            return hits[0]
+    return None
 
 
 def check_given(columns: Sequence[Hashable], role: str, name: Hashable, what: str) -> None:
@@ -115,7 +230,9 @@ def check_given(columns: Sequence[Hashable], role: str, name: Hashable, what: st
 
 
 def _missing_role(role: str, columns: Sequence[Hashable], what: str) -> RoleError:
-    names = ", ".join(ROLE_ALIASES[role])
+    names = ", ".join(ROLE_ALIASES[role]) + (
+        f", or a name with an id word ({'*_id, id_*' if role == 'item' else 'worker_ids'})"
+        if role in ("item", "rater") else "")
     extra = ""
     if what == "column" and role in ("item", "rater"):
         extra = (
@@ -143,6 +260,9 @@ def resolve_roles(
             found[role] = given
         else:
             found[role] = find_role(names, role)
+    if found["rater"] is None:  # ratings numbered within items: anonymous raters
+        slots = [c for c in names if is_slot(c)]
+        found["rater"] = slots[0] if len(slots) == 1 else None
     for role in ("item", "rater"):
         if found[role] is None:
             raise _missing_role(role, names, what)
