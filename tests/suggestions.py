@@ -33,11 +33,12 @@ ROLES = frozenset({"item", "rater", "replication", "label", "value", "labels", "
 TRANSFORMS = frozenset({"set_cells"})
 #: Prefixes of a library call in a message, dropped to find the function's name.
 _OWNERS = re.compile(r"^(?:xrr_accessor\.|xa\.|(?:df|data|humans|ds|ddf)\.xrr\.|\.)")
-_CALL = re.compile(r"(?<![\w\]\)])(\.?(?:[A-Za-z_]\w*(?:\[[^\]]*\])?\.)*[A-Za-z_]\w*)\(")
+_CALL = re.compile(r"(?<![\w\]\)])(\.?(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*)\(")
+#: The start of a pandas or numpy expression (a recipe written in the message).
+_PANDAS = re.compile(r"(?<![\w.])(?:df|ddf|pd|np)(?=[.\[])")
 _KEY = re.compile(r"(?<![\w.'\"])([a-z_][a-z0-9_]*)=")
 _DROP = re.compile(r"\b(?:not|[Ll]eave|[Dd]rop|without)\s+(?:with\s+)?"
                    r"((?:[a-z_]\w*=(?:\s+and\s+|,\s*|\s+or\s+)?)+)")
-_BARE = re.compile(r"(?<![\w.])(?:pd|np|df|ddf)\.[A-Za-z_]\w*(?![\w(\[])")
 _ASSIGN = re.compile(r"(?<![\w.])(?:df|ddf)(?:\[[^\]]*\]|\.\w+) = ")
 _SCALAR = re.compile(r"np\.(?:u?int|float|bool|str|complex)\w*")
 _PLACEHOLDER = object()
@@ -111,7 +112,7 @@ def _keywords(text: str, out: list[Suggestion]) -> None:
 
 def _is_location(args: str) -> bool:
     """``(item=0, rater='a')``: where a problem is, not a call."""
-    return bool(re.fullmatch(r"\s*\w+=[^=]*(,\s*\w+=[^=]*)*", args))
+    return bool(re.fullmatch(r"\s*\w+=[^=,\s][^=]*(,\s*\w+=[^=]*)*", args))
 
 
 def _expression_end(text: str, start: int) -> int:
@@ -136,6 +137,18 @@ def _expression_end(text: str, start: int) -> int:
             return i
         i += 1
     return len(text.rstrip("."))
+
+
+def _chain_end(text: str, i: int) -> int:
+    """Where a chain of ``.name``, ``[...]`` and ``(...)`` from ``i`` ends."""
+    while i < len(text):
+        if text[i] == "." and (m := re.match(r"\.[A-Za-z_]\w*", text[i:])):
+            i += m.end()
+        elif text[i] in "[(" and (close := _closing(text, i)) > 0:
+            i = close + 1
+        else:
+            break
+    return i
 
 
 def _blank(text: str, a: int, b: int) -> str:
@@ -163,7 +176,8 @@ def suggestions(message: str) -> list[Suggestion]:
     ``(s)`` of plurals, the repr of a numpy scalar (``np.int64(1)``: a value shown),
     bare parentheses holding ``key=value`` pairs (a location such as ``(item=0,
     rater='a')``) and prose in parentheses are not calls. An assignment ``df[col] =
-    ...`` is a recipe ("call" of name ``=``); ``key=v with other=w`` is one suggestion;
+    ...`` is a recipe ("call" of name ``=``); ``key=v with other=w`` and ``key=/other=``
+    are one suggestion;
     ``key=`` beside ``key=value`` (``ci= (e.g. ci=0.95)``) is that value; a message
     opening on ``key=value; use one of ...`` suggests each value listed.
     """
@@ -174,20 +188,30 @@ def suggestions(message: str) -> list[Suggestion]:
         end = _expression_end(message, m.end())
         out.append(Suggestion("call", message[m.start():end], name="="))
         rest = _blank(rest, m.start(), end)
+    for m in _PANDAS.finditer(rest):  # df[col].astype(str), pd.to_numeric, df.xrr.irr()
+        if rest[m.start()] == " ":  # inside one read already
+            continue
+        end = _chain_end(rest, m.end())
+        text = rest[m.start():end]
+        rest = _blank(rest, m.start(), end)
+        if _SCALAR.fullmatch(text.split("(")[0]):  # np.int64(1): a value shown
+            continue
+        own = re.fullmatch(r"(?:df|ddf)\.xrr\.(\w+)\((.*)\)", text)
+        out.append(Suggestion("call", text, name=own.group(1) if own else text.split("(")[0],
+                              args=own.group(2) if own else ""))
     for m in _CALL.finditer(rest):
+        if rest[m.start()] == " ":
+            continue
         open_ = m.end() - 1
         close = _closing(rest, open_)
         name, args = m.group(1), rest[open_ + 1:close]
-        if close < 0 or args == "s" or _SCALAR.fullmatch(name):
+        if close < 0 or args == "s" or len(name.lstrip(".")) == 1:  # p(E), D(a, b)
             continue
         if name.endswith("xrr"):  # .xrr(item='<column>'): the roles, as keywords
             _keywords(args, out)
         else:
             out.append(Suggestion("call", rest[m.start():close + 1], name=name, args=args))
         rest = _blank(rest, m.start(), close + 1)
-    for m in _BARE.finditer(rest):  # "convert it with pd.to_numeric": a call unwritten
-        out.append(Suggestion("call", m.group(0), name=m.group(0)))
-        rest = _blank(rest, m.start(), m.end())
     for m in re.finditer(r"\(([^()]*)\)", rest):  # bare parentheses: locations
         if _is_location(m.group(1)):
             rest = _blank(rest, m.start(), m.end())
@@ -203,9 +227,10 @@ def suggestions(message: str) -> list[Suggestion]:
     for i, (s, a, b) in enumerate(keys):
         if s.placeholder and any(t.key == s.key and not t.placeholder for t, _, _ in keys[i:]):
             continue
-        if merged and rest[merged[-1][2]:a] == " with ":  # metric='alpha' with level=...
+        joint = rest[merged[-1][2]:a] if merged else ""
+        if joint in (" with ", "/"):  # metric='alpha' with level=..., item=/rater=
             first, a0, _ = merged.pop()
-            s = Suggestion("key", f"{first.text} with {s.text}", key=first.key,
+            s = Suggestion("key", f"{first.text}{joint}{s.text}", key=first.key,
                            value=first.value, also=((s.key, s.value), *first.also))
             a = a0
         merged.append((s, a, b))
@@ -214,7 +239,7 @@ def suggestions(message: str) -> list[Suggestion]:
 
 def suggests_something(message: str) -> bool:
     """Whether the message writes a call or a keyword at all (``=`` or ``name(``)."""
-    return bool(re.search(r"\w=|[A-Za-z_]\w*\((?!s\))", message) or _BARE.search(message))
+    return bool(re.search(r"\w=|[A-Za-z_]\w*\((?!s\))", message) or _PANDAS.search(message))
 
 
 @dataclass
@@ -247,11 +272,12 @@ def library(name: str) -> str | None:
 
 
 def call_library(name: str, args: str, data: Any, roles: dict[str, Any],
-                 fill: dict[str, Any]) -> Any:
+                 fill: dict[str, Any], params: dict[str, Any]) -> Any:
     """Run ``name(args)`` as the message writes it, on ``data`` with the call's roles.
 
-    A positional ``data``, ``df``, ``humans`` or ``...`` is the data; a keyword whose value
-    is a placeholder takes ``fill[key]``; a name not among those must be in ``fill``.
+    A positional ``data``, ``df``, ``humans`` or a leading ``...`` is the data, a later
+    ``...`` the failing call's other arguments (``params``); a keyword whose value is a
+    placeholder takes ``fill[key]``, as does a positional name not among those.
     """
     tree = ast.parse(f"f({args})", mode="eval").body
     assert isinstance(tree, ast.Call)
@@ -259,8 +285,11 @@ def call_library(name: str, args: str, data: Any, roles: dict[str, Any],
     for arg in tree.args:
         if isinstance(arg, ast.Name) and arg.id in ("data", "df", "humans", "ddf"):
             positional.append(data)
-        elif isinstance(arg, ast.Constant) and arg.value is Ellipsis and not positional:
-            positional.append(data)
+        elif isinstance(arg, ast.Constant) and arg.value is Ellipsis:
+            if positional:
+                roles = {**params, **roles}  # humans.xrr.alt_test(models, ...)
+            else:
+                positional.append(data)
         elif isinstance(arg, ast.Name):
             positional.append(fill[arg.id])
         else:
@@ -286,8 +315,9 @@ class Case:
     ``fill``: values for keywords the message leaves to the user (``item='<column>'``);
     ``together``: a suggestion's text -> keywords the message's prose gives with it
     ("or 'ordinal' with categories="); ``recipes``: a suggested call's text -> the data
-    it makes (where the text cannot be run literally); ``skip``: a suggestion's text -> why it is not run; ``nothing``: why
-    the message suggests nothing runnable; ``xfail``: the fix that will make it work.
+    it makes (where the text cannot be run literally); ``skip``: a suggestion's text ->
+    why it is not run; ``nothing``: why the message suggests nothing runnable;
+    ``xfail``: the fix that will make it work.
     """
 
     id: str
@@ -392,7 +422,8 @@ def follow(case: Case, s: Suggestion, message: str, found: list[Suggestion]) -> 
         return outcome(lambda: case.run(data, {**case.kw, **extra}))
     if s.kind == "call" and (name := library(s.name)) is not None:
         roles = {k: v for k, v in case.kw.items() if k in ROLES}
-        return outcome(lambda: call_library(name, s.args, data, roles, case.fill))
+        params = {k: v for k, v in case.kw.items() if k not in ROLES}
+        return outcome(lambda: call_library(name, s.args, data, roles, case.fill, params))
     drops = {t.key for t in found if t.kind == "drop"}
     if "not both" in message:
         drops |= {t.key for t in found if t.kind == "key" and t.key != s.key}
@@ -402,7 +433,7 @@ def follow(case: Case, s: Suggestion, message: str, found: list[Suggestion]) -> 
         kw = dict(case.kw)
     if s.kind == "key":
         kw[s.key] = case.fill[s.key] if s.placeholder else s.value
-        kw.update(dict(s.also))
+        kw.update({k: case.fill[k] if v is _PLACEHOLDER else v for k, v in s.also})
     kw.update(extra)
     kw = {k: v for k, v in kw.items() if v is not None or k == "other"}
     return outcome(lambda: case.run(data, kw))
@@ -415,4 +446,5 @@ def followable(case: Case, s: Suggestion) -> bool:
         return not s.placeholder or s.key in case.fill
     if s.kind == "drop" or s.text in case.recipes or library(s.name) is not None:
         return True
-    return s.name == "=" or (s.name.startswith(("df", "pd.", "ddf")) and "(" in s.text)
+    return s.name == "=" or (s.name.startswith(("df", "pd.", "ddf", "np.")) and (
+        "(" in s.text or "[" in s.text) and "..." not in s.text)

@@ -13,6 +13,7 @@ a message that writes a call or keyword the parser reads nothing from fails.
 
 from __future__ import annotations
 
+import io
 from typing import Any
 
 import numpy as np
@@ -33,9 +34,11 @@ from xrr_accessor.errors import (
     DroppedDataWarning,
     InputError,
     LevelError,
+    LevelNote,
     RoleError,
     UndefinedWarning,
 )
+from xrr_accessor.io import read_doccano, read_mturk, read_prodigy
 
 
 def long(values: list[Any], raters: tuple[str, ...] = ("a", "b", "c"), column: str = "joy",
@@ -61,7 +64,7 @@ def label_sets() -> pd.DataFrame:
 
 
 def two_pools() -> pd.DataFrame:
-    a = numbers().assign(pool="A")
+    a = many().assign(pool="A")
     return pd.concat([a, a.assign(pool="B", joy=a["joy"].sample(frac=1, random_state=0)
                                   .to_numpy())], ignore_index=True)
 
@@ -93,6 +96,32 @@ def crowd(n: int = 12) -> pd.DataFrame:
     return pd.DataFrame({"item": np.repeat(np.arange(n), 2),
                          "rater": [f"w{i}" for i in range(2 * n)],
                          "joy": rng.integers(1, 5, 2 * n).astype(float)})
+
+
+def sessions() -> pd.DataFrame:
+    """Each rater rates every item twice (round 1, round 2), in pools A and B."""
+    one = pd.concat([many().assign(round=1),
+                     many().assign(round=2, joy=many()["joy"][::-1].to_numpy())])
+    return pd.concat([one.assign(pool="A"), one.assign(pool="B")], ignore_index=True)
+
+
+def three_pools() -> pd.DataFrame:
+    """Humans (A), a gold pool (B, one rater) and a model (C)."""
+    a = many().assign(pool="A")
+    b = a[a.rater == "a"].assign(pool="B", rater="expert")
+    return pd.concat([a, b, b.assign(pool="C", rater="model", joy=b["joy"][::-1].to_numpy())],
+                     ignore_index=True)
+
+
+def yes_no() -> pd.DataFrame:
+    d = two_pools()
+    return d.assign(joy=np.where(d["joy"] > 2, "yes", "no"))
+
+
+def sets_of(cells: list[Any]) -> pd.DataFrame:
+    """Annotations of items 0, 0, 1, 1, ... by raters a, b in turn."""
+    return pd.DataFrame({"item": np.arange(len(cells)) // 2, "rater": ["a", "b"] * (
+        len(cells) // 2), "labels": cells})
 
 
 INTERVAL = {"level": "interval"}
@@ -200,6 +229,96 @@ CASES: list[Case] = [
         {"joy": ["first"]}).reset_index(), INTERVAL,
          InputError, "MultiIndex columns",
          skip={"wide=True": "for a frame whose rows are items; this one is long"}),
+    # diagnostics -----------------------------------------------------------------------
+    Case("intra-given-replication", "intra", sessions,
+         {"session": "round", "replication": "pool", **INTERVAL}, RoleError,
+         "not replication=",
+         recipes={"df[df['pool'] == ...].drop(columns='pool').xrr.intra(session='round')": (
+             lambda d: d[d.pool == "A"].drop(columns="pool"))},
+         together={"df[df['pool'] == ...].drop(columns='pool').xrr.intra(session='round')": {
+             "replication": None}}),
+    Case("intra-on-two-pools", "intra", sessions, {"session": "round", **INTERVAL}, RoleError,
+         "select one", recipes={"df[df['pool'] == ...].drop(columns='pool')": (
+             lambda d: d[d.pool == "A"].drop(columns="pool"))}),
+    Case("intra-session-not-a-column", "intra", lambda: sessions()[lambda d: d.pool == "A"],
+         {"session": "visit", **INTERVAL}, RoleError, "is not a column",
+         skip={"session='round'": "an example name (here it happens to be a column)"}),
+    Case("validity-series-gold-two-labels", "validity",
+         lambda: two_pools().assign(fear=1), {"gold": gold_of_a(), **INTERVAL}, InputError,
+         "gold is a Series", fill={"labels": ["joy"]}),
+    Case("validity-one-gold-column-two-labels", "validity", lambda: numbers().assign(
+        fear=lambda d: 5 - d.joy, g_joy=lambda d: d.groupby("item").joy.transform("max"),
+        g_fear=lambda d: 5 - d.g_joy), {"gold": "g_joy", **INTERVAL}, InputError,
+         "is one column", fill={"labels": ["joy"], "gold": {"joy": "g_joy", "fear": "g_fear"}}),
+    Case("validity-gold-varies-within-items", "validity",
+         lambda: numbers().assign(g=lambda d: d.joy), {"gold": "g", **INTERVAL}, InputError,
+         "different values", nothing="prose: pass gold as a Series item -> label"),
+    Case("rater-min-items-zero", "rater_agreement", numbers, {"min_items": 0, **INTERVAL},
+         InputError, "fewest items"),
+    Case("rater-metric-unknown", "rater_agreement", numbers, {"metric": "xx", **INTERVAL},
+         InputError, "not a ranking"),
+    Case("pairwise-metric-unknown", "pairwise", numbers, {"metric": "alpha", **INTERVAL},
+         InputError, "pairwise compares raters"),
+    Case("spearman-on-words", "disattenuated_correlation", yes_no, {"replication": "pool"},
+         InputError, "non-numeric", column="joy"),
+    # reports ---------------------------------------------------------------------------
+    Case("report-sort-by-unknown", "report", numbers, {"sort_by": "xx", **INTERVAL},
+         InputError, "sort_by="),
+    Case("summary-items-unknown", "summary", two_pools, {"items": "xx", **INTERVAL},
+         InputError, "items="),
+    Case("report-gold-without-reference", "report", three_pools, {"gold": "B", **INTERVAL},
+         InputError, "name their pool", fill={"reference": "A"},
+         skip={"candidates=": "names what opens the models page, not a fix",
+               "epsilon=": "names what opens the models page, not a fix"}),
+    # models ----------------------------------------------------------------------------
+    Case("alt-test-on-one-pool", "alt_test", numbers, {"epsilon": 0.1, **INTERVAL}, InputError,
+         "hold one pool", fill={"models": numbers()[lambda d: d.rater == "a"].assign(rater="m")},
+         skip={"replication='source'": "an example name; these data hold one pool"}),
+    Case("alt-test-one-human", "alt_test", one_human, {"epsilon": 0.1, "reference": "A",
+                                                        "replication": "pool", **INTERVAL},
+         InputError, "has one rater", fill={"gold": gold_of_a()}),
+    # label sets ------------------------------------------------------------------------
+    Case("sets-mixed-with-single-labels", "read_sets",
+         lambda: sets_of([["a"], "b", ["a", "b"], ["b"]]), {}, InputError,
+         "mixes label sets", column="labels"),
+    Case("single-labels-read-as-sets", "read_sets", lambda: sets_of(["a", "b", "a", "b"]),
+         {"layout": "sets"}, InputError, "requires a list", column="labels"),
+    Case("sets-read-as-long", "read_sets", lambda: sets_of([["a"], ["b"], ["a"], ["b"]]),
+         {"layout": "long"}, InputError, "one label per row", column="labels"),
+    Case("a-label-twice-in-a-set", "irr", lambda: sets_of([["a", "a"], ["b"], ["a"], ["b"]]),
+         {"level": "masi"}, InputError, "appears twice", column="labels",
+         recipes={"list(dict.fromkeys(labels))": lambda d: d.assign(
+             labels=d["labels"].map(lambda v: list(dict.fromkeys(v))))}),
+    Case("augmented-on-unordered-sets", "augmented_kappa",
+         lambda: sets_of([{"a", "b"}, {"b"}, {"a"}, {"b"}]), {"p": 0.6}, InputError,
+         "no order", column="labels",
+         skip={"rank=": "for a long frame; these are sets in cells",
+               'level="jaccard"': 'the level of the irr(...) before it, not of this call'}),
+    Case("augmented-sweep-no-ps", "augmented_sweep",
+         lambda: sets_of([["a", "b"], ["b"], ["a"], ["b"]]), {"ps": []}, InputError,
+         "is empty"),
+    Case("augmented-undefined-pairs", "augmented_kappa", lambda: pd.DataFrame(
+        {"item": [0, 0, 1, 1, 2, 2], "rater": ["a", "b", "a", "b", "c", "d"],
+         "labels": [["a"], ["a"], ["a"], ["a"], ["a"], ["b"]]}), {"p": 0.6},
+         DroppedDataWarning, "left out of the mean",
+         skip={"pairs=True": "shows each pair's NaN: the same pairs stay undefined"}),
+    Case("set-cells-partial-indicators", "set_cells", lambda: pd.DataFrame(
+        {"item": [0, 0, 1, 1], "rater": ["a", "b", "a", "b"], "x": [1, None, 0, 1],
+         "y": [0, 1, 1, 1]}), {"columns": ["x", "y"]}, InputError, "miss some",
+         nothing="prose: fill with 0 or drop the rows"),
+    # readers ---------------------------------------------------------------------------
+    Case("prodigy-without-annotator", read_prodigy, lambda: io.StringIO(
+        '{"text": "t", "label": "SPORTS", "answer": "accept", "_input_hash": 1}\n'), {},
+         InputError, "the annotator", fill={"rater": "text"},
+         skip={"session=name": "a Prodigy server option, not this call's"}),
+    Case("doccano-without-annotator", read_doccano, lambda: io.StringIO(
+        '{"id": 1, "text": "t", "label": ["pos"]}\n'), {}, InputError, "names no annotator",
+         fill={"rater": "ann"}),
+    Case("mturk-without-hit-id", read_mturk, lambda: pd.DataFrame(
+        {"Task": ["t1", "t1"], "WorkerId": ["a", "b"], "Answer.x": [1, 2]}), {}, InputError,
+         "is missing", fill={"item": "Task", "rater": "WorkerId"}),
+    Case("level-inferred-note", "irr", lambda: long(list(range(30))), {}, LevelNote,
+         "inferred", fill={"level": "interval"}),
 ]
 
 @pytest.mark.parametrize("case", [pytest.param(c, id=c.id, marks=c.marks) for c in CASES])
@@ -230,10 +349,11 @@ def test_the_parser_reads_calls_keywords_and_drops() -> None:
                       "weights='linear'), pass .xrr(item='<column>') or metric='alpha', not "
                       "with level=; e.g. df.dropna(subset=['x']); 2 item(s).")
     assert [(s.kind, s.text) for s in got] == [
+        ("call", "df.dropna(subset=['x'])"),
         ("call", "agreement_table(data, weights='linear')"), ("key", "item='<column>'"),
-        ("call", "df.dropna(subset=['x'])"), ("drop", "level="), ("key", "level='masi'"),
+        ("drop", "level="), ("key", "level='masi'"),
         ("key", "metric='alpha'")]
-    assert got[1].placeholder and got[5].value == "alpha"
+    assert got[2].placeholder and got[5].value == "alpha"
     assert suggests_something("use level=") and not suggests_something("2 item(s) left")
 
 

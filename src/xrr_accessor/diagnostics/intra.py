@@ -85,10 +85,11 @@ class Intra:
 
 
 def _check_session(data: Any, session: Hashable, roles: dict[str, Any]) -> None:
-    if roles.get("replication") is not None:
+    if (rep := roles.get("replication")) is not None:
         raise RoleError("intra takes session= for the repeated sessions, not replication=; "
-                        "run it on one replication at a time, e.g. "
-                        "df[df['pool'] == 'A'].xrr.intra(session=...).")
+                        "run it on one replication at a time, without the column, e.g. "
+                        f"df[df[{rep!r}] == ...].drop(columns={rep!r})"
+                        f".xrr.intra(session={session!r}).")
     if roles.get("wide"):
         raise InputError("intra reads a long frame (item, rater, session and label "
                          "columns) or xarray, not wide=True: stack the frame first, e.g. "
@@ -108,7 +109,8 @@ def _check_session(data: Any, session: Hashable, roles: dict[str, Any]) -> None:
     if other:
         raise RoleError(f"the data have a replication {what} {other[0]!r} beside "
                         f"session={session!r}; intra compares a rater's sessions within one "
-                        f"replication: select one first, e.g. df[df[{other[0]!r}] == ...].")
+                        "replication: select one and drop the column first, e.g. "
+                        f"df[df[{other[0]!r}] == ...].drop(columns={other[0]!r}).")
 
 
 def _aad(read_: Read, label: int, x: np.ndarray, y: np.ndarray) -> np.ndarray:
