@@ -86,13 +86,13 @@ class Validity:
     raters: Any = None
     attrs: dict[str, Any] = field(default_factory=dict)
 
-    def plot(self, label: Any = None, ax: Any = None) -> Any:
+    def plot(self, label: Any = None, ax: Any = None, top: int = 30) -> Any:
         """Per-class recall and precision as bars, or at the interval and ratio levels
-        each rater's error against the gold; see
+        the ``top`` raters' error against the gold; see
         :func:`xrr_accessor.diagnostics.plots.validity`."""
         from .plots import validity as draw
 
-        return draw(self, label=label, ax=ax)
+        return draw(self, label=label, ax=ax, top=top)
 
     def __repr__(self) -> str:
         level = self.attrs.get("level", "?")
