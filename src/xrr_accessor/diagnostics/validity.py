@@ -97,11 +97,18 @@ class Validity:
     def __repr__(self) -> str:
         level = self.attrs.get("level", "?")
         if self.classes is None:
-            return (f"Validity(level {level}: summary {len(self.summary)} rows of mae, rmse, "
-                    f"pearson, ccc; raters {len(self.raters)} rows; classes: none, numbers "
+            return (f"Validity(level {level}: summary {_size(self.summary)} of mae, rmse, "
+                    f"pearson, ccc; raters {_size(self.raters)}; classes: none, numbers "
                     "are not classes)")
-        return (f"Validity(level {level}: summary {len(self.summary)} rows of accuracy; "
-                f"classes {len(self.classes)} rows; raters: none at a categorical level)")
+        return (f"Validity(level {level}: summary {_size(self.summary)} of accuracy; "
+                f"classes {_size(self.classes)}; raters: none at a categorical level)")
+
+
+def _size(table: Any) -> str:
+    """A table's rows, or a Dataset's dimensions."""
+    if isinstance(table, pd.DataFrame):
+        return f"{len(table)} rows"
+    return "(" + ", ".join(f"{k}: {v}" for k, v in table.sizes.items()) + ")"
 
 
 @per_call
@@ -187,10 +194,6 @@ def validity(data: Any, gold: Hashable | Mapping[Hashable, Hashable] | pd.Series
     data, roles = unbind(data, roles)
     opts = Bootstrap(n_boot, seed, interval)
     level_ci = None if ci is None else confidence(ci)
-    if level_ci is not None and not lvl.numeric:
-        raise InputError(f"validity(ci={ci!r}) gives intervals of the interval and ratio "
-                         f"levels' error measures; at level={lvl.name!r} leave ci out (or "
-                         "pass level='interval' for numbers).")
     if is_lazy(data):
         if level_ci is not None:
             raise InputError("validity(ci=...) runs in memory: call .compute() on the "
@@ -233,6 +236,10 @@ def _validity(data: Any, gold: Any, level: Any = "nominal", level_ci: float | No
         if lvl.numeric:
             ann.values(lvl.name)
         gold_rep = ann.inputs[0][0]
+    if level_ci is not None and not lvl.numeric:
+        raise InputError(f"validity(ci={level_ci!r}) gives intervals of the interval and "
+                         f"ratio levels' error measures; at level={lvl.name!r} leave ci out "
+                         "(or pass level='interval' for numbers).")
     read_ = Read(ann, lvl, kind_of(data))
     mine = np.array([r for r in range(len(ann.replications)) if r != gold_rep], dtype=np.int64)
     pairs = np.column_stack([mine, np.full(len(mine), gold_rep)]).astype(np.int64)
