@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import io
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -27,7 +28,7 @@ import xrr_accessor as xa
 from xrr_accessor.cli import main
 from xrr_accessor.coefficients import lookup
 from xrr_accessor.coefficients.icc import anova, form_attrs
-from xrr_accessor.coefficients.icc_oneway import choose_form, oneway
+from xrr_accessor.coefficients.icc_oneway import CROSSED_SHARE, choose_form, oneway
 from xrr_accessor.engine.pipeline import run
 from xrr_accessor.errors import UndefinedWarning
 
@@ -86,7 +87,7 @@ def designs(draw):
     return df
 
 
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=8, deadline=None)
 @given(df=designs())
 def test_equals_the_naive_unbalanced_anova(df):
     groups = groups_of(df)
@@ -203,6 +204,22 @@ def test_the_form_is_chosen_from_the_design():
     assert _chosen(both)["form"] == "1,1" and "'crowd'" in _chosen(both)["form_reason"]
     one_way = xa.irr(both, metric="icc")
     assert one_way["panel"] == pytest.approx(xa.irr(panel, metric="icc", form="1,1"), rel=1e-10)
+
+
+def test_the_documented_rule_at_its_boundary():
+    """docs/definitions.md: raters cross items when at least two items, and at least
+    half of the rated items, are rated by every rater."""
+    text = " ".join((Path(__file__).parents[1] / "docs" / "definitions.md").read_text().split())
+    assert CROSSED_SHARE == 0.5 and "at least two items, and at least half of its rated" in text
+    rng = np.random.default_rng(12)
+    panel = long_frame(rng.normal(size=(10, 1)) + rng.normal(size=(10, 3)))
+    for complete, form in ((5, "2,1"), (4, "1,1")):
+        holes = panel.copy()
+        holes.loc[(holes["item"] >= complete) & (holes["rater"] == 2), "value"] = np.nan
+        assert _chosen(holes)["form"] == form, complete
+    two = panel[panel["item"] < 2].copy()
+    two.loc[(two["item"] == 1) & (two["rater"] == 2), "value"] = np.nan  # 1 of 2 complete
+    assert _chosen(two)["form"] == "1,1"
 
 
 @pytest.mark.xfail(strict=True, reason="api.irr passes form='auto' to the attrs until it "
