@@ -187,6 +187,12 @@ def test_slots_are_anonymous_raters_never_one_rater_across_items():
     assert all(a.split("#")[0] == b.split("#")[0] for a, b in pairs.index)
     with pytest.raises(InputError, match="exactly 2 raters"):
         xa.irr(long, metric="cohen", level="nominal")
+    # the hook for statistics that follow raters across items names the fix
+    from xrr_accessor.schema.roles import need_rater_ids
+
+    with pytest.raises(InputError, match=r"'slot' numbers the ratings within each item.*"
+                                         r"metric='fleiss'"):
+        need_rater_ids(ann.role_names["rater"], "Light's kappa")
     # a slot column beside a rater column is not the rater
     named = long.assign(rater=["r1", "r2", "r1", "r2", "r1", "r2"])
     ann2, _ = xa.annotations(named, labels=["value"], level="nominal")

@@ -184,6 +184,28 @@ def is_slot(name: Hashable | None) -> bool:
     return name is not None and norm(name) in SLOT_NAMES
 
 
+def need_rater_ids(rater: Hashable | None, what: str) -> None:
+    """Refuse ``what`` (a statistic that follows raters across items: Cohen, Conger,
+    Light, pairwise, a rater's agreement, the two-way ICC) when the rater column numbers
+    the ratings within each item (:func:`is_slot`: a count table has no rater ids).
+
+    Examples
+    --------
+    >>> need_rater_ids("annotator", "Cohen's kappa") is None
+    True
+    >>> need_rater_ids("slot", "Cohen's kappa")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    xrr_accessor.errors.InputError: Cohen's kappa follows raters across items, ...
+    """
+    if is_slot(rater):
+        raise InputError(
+            f"{what} follows raters across items, and column {rater!r} numbers the ratings "
+            "within each item (a count table: no rater ids, each rating its own rater). "
+            "Use a coefficient of the table: metric='fleiss', 'alpha', 'gwet', 'bp' or "
+            "'percent' (or the one-way ICC, metric='icc' with form='1,1').")
+
+
 def anonymous_raters(item: Ids, slot: Ids) -> Ids:
     """One rater per (item, slot): slot 1 of item A and of item B are two raters,
     named ``"A#1"``, ``"B#1"`` (a repeated (item, slot) is still a duplicate)."""
