@@ -20,7 +20,7 @@ from hypothesis import Phase, example, given, settings
 from hypothesis import strategies as st
 
 import xrr_accessor as xrr
-from xrr_accessor.errors import DroppedDataWarning, InputError, UndefinedWarning
+from xrr_accessor.errors import InputError, UndefinedWarning
 
 from helpers import examples
 
@@ -197,12 +197,17 @@ def _close_ds(a: object, b: object) -> bool:
 
 
 def test_warnings_reach_the_caller() -> None:
-    """min_items' DroppedDataWarning and the UndefinedWarnings of the finalize are
-    raised by compute, in the caller, as in memory."""
+    """The UndefinedWarnings of the finalize are raised by compute, in the caller, as
+    in memory; the raters below min_items (counted, not ranked: no warning) come back
+    in attrs, as in memory."""
     df = _frame(9).drop(columns=["gold", "score"])
     ddf, _ = _split(df, 3)
-    with pytest.warns(DroppedDataWarning, match="fewer than min_items=10"):
-        xrr.rater_agreement(ddf, min_items=10).compute()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = xrr.rater_agreement(ddf, level="nominal", min_items=10).compute()
+    want = _quiet(lambda: xrr.rater_agreement(df, level="nominal", min_items=10))
+    assert got.attrs["n_below_min_items"] == want.attrs["n_below_min_items"] > 0
+    assert int(got["rank"].isna().sum()) == want.attrs["n_below_min_items"]
     with pytest.warns(UndefinedWarning, match="items with one annotation"):
         xrr.item_disagreement(ddf, level="nominal").compute()
 

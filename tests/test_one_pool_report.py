@@ -111,9 +111,12 @@ def test_three_raters_get_the_rater_table_with_min_items():
     rows += [(i, "sparse", True) for i in range(3)]
     df = pd.DataFrame(rows, columns=["item", "rater", "joy"])
     rep = _quiet(xa.report, df, min_items=5)
-    pd.testing.assert_frame_equal(rep.raters, _quiet(xa.rater_agreement, df, min_items=5))
+    # the report's rater table has a 95% interval by default (200 percentile replicates)
+    pd.testing.assert_frame_equal(rep.raters, _quiet(xa.rater_agreement, df, min_items=5,
+                                                     ci=0.95, n_boot=200, seed=0,
+                                                     interval="percentile"))
     page = rep.to_html(figures=False)
-    assert 'id="raters"' in page and "raters with fewer than 5 items left out: 1" in page
+    assert 'id="raters"' in page and "1 rater with fewer than 5 items is not ranked" in page
     assert "sparse" not in page.split('id="raters"')[1].split("</section>")[0]
 
 
@@ -121,16 +124,19 @@ def test_rater_agreement_min_items():
     rows = [(i, r, (i * 7 + k) % 3 == 0) for i in range(30) for k, r in enumerate("abc")]
     rows += [(i, "sparse", True) for i in range(3)]
     df = pd.DataFrame(rows, columns=["item", "rater", "joy"])
-    full = _quiet(xa.rater_agreement, df)
-    cut = _quiet(xa.rater_agreement, df, min_items=5)
-    assert "sparse" in full.index.get_level_values("rater")
-    assert "sparse" not in cut.index.get_level_values("rater")
+    full = _quiet(xa.rater_agreement, df, min_items=1).droplevel("label")
+    cut = _quiet(xa.rater_agreement, df, min_items=5).droplevel("label")
+    assert full.loc["sparse", "rank"] >= 1
+    # below min_items: counted, kept last with every value, not ranked
+    assert cut.index[-1] == "sparse" and pd.isna(cut.loc["sparse", "rank"])
+    assert cut.loc["sparse", "kappa_x"] == full.loc["sparse", "kappa_x"]
     assert cut.attrs["n_below_min_items"] == 1 and cut.attrs["min_items"] == 5
-    assert cut["rank"].min() == 1 and cut["rank"].max() <= len(cut)
-    assert (cut["n_annotations"] >= 5).all()
+    ranked = cut[cut["rank"].notna()]
+    assert ranked["rank"].min() == 1 and ranked["rank"].max() <= len(ranked)
+    assert (ranked["n_annotations"] >= 5).all()
     with pytest.raises(InputError, match="min_items=0"):
         xa.rater_agreement(df, min_items=0)
-    assert np.isfinite(cut["kappa_x"]).all()
+    assert np.isfinite(ranked["kappa_x"]).all()
 
 
 def test_one_pool_summary_on_xarray_is_its_irr():

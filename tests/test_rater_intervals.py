@@ -156,21 +156,22 @@ def test_cli_and_one_pool_report_carry_the_same_intervals(tmp_path, capsys):
                                want["kappa_x_upper"], rtol=1e-12)
 
 
-def test_raters_left_out_by_min_items_are_said():
+def test_raters_below_min_items_are_kept_counted_and_not_ranked():
     """Found by a new-user trial (CSC: every rater has 2-13 items): min_items above every
-    rater returned an empty table and said nothing."""
+    rater returned an empty table. Now every rater keeps its row (with its interval),
+    none is ranked, and the count says how many."""
     df = _frame(6)
     counts = df.groupby("rater").size()
-    with pytest.warns(xrr.DroppedDataWarning, match="no rater is left"):
-        out = xrr.rater_agreement(df, min_items=int(counts.max()) + 1, ci=0.9, n_boot=10,
-                                  seed=0, replication="pool")
-    assert len(out) == 0 and out.attrs["n_below_min_items"] == len(counts)
-    cut = int(counts.sort_values().iloc[1]) + 1  # leaves out at least two raters
-    with pytest.warns(xrr.DroppedDataWarning, match="left out") as caught:
-        out = xrr.rater_agreement(df, min_items=cut, replication="pool")
+    out = _quiet(xrr.rater_agreement, df, min_items=int(counts.max()) + 1, ci=0.9,
+                 n_boot=10, seed=0, replication="pool")
+    assert len(out) == len(counts) == out.attrs["n_below_min_items"]
+    assert out["rank"].isna().all() and out["kappa_x_lower"].notna().any()
+    cut = int(counts.sort_values().iloc[1]) + 1  # at least two raters below it
+    out = _quiet(xrr.rater_agreement, df, min_items=cut, replication="pool")
     left = int((counts < cut).sum())
-    assert f"left out {left} rater row(s)" in str(caught[0].message)
-    assert len(out) == len(counts) - left == len(counts) - out.attrs["n_below_min_items"]
+    assert len(out) == len(counts) and out.attrs["n_below_min_items"] == left
+    assert int(out["rank"].isna().sum()) == left
+    assert (out["n_annotations"][out["rank"].isna()] < cut).all()
 
 
 def test_bca_needs_ten_items_as_everywhere_else():

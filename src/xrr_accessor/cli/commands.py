@@ -17,15 +17,17 @@ from ..datasets import load_demo
 from ..diagnostics import item_disagreement, rater_agreement
 from ..diagnostics.pairwise import pairwise
 from ..engine.levels import SET_LEVELS
-from ..errors import InputError
+from ..errors import DroppedDataWarning, InputError, warn
 from ..io.tables import same_id_kinds
 from ..models import alt_test
 from ..reporting.agreement import agreement_table
+from ..reporting.rater_view import gold_sentences, ranked, unranked_sentence
 from ..reporting.report import Report, report
+from ..reporting.report_html import TOP_ROWS
 from ..uncertainty.intervals import method_for
 from .files import has_replication, read_table, set_cells_of, stem, with_replication
 from .messages import as_flags
-from .output import records, render, report_blocks, schema
+from .output import records, render, report_blocks, schema, write_table
 from .parser import ROLES
 
 __all__ = ["COMMANDS", "Output", "check_memory"]
@@ -100,7 +102,7 @@ def _read(args: argparse.Namespace, merge: bool = True
 
 
 def _one_pool(data: pd.DataFrame, roles: dict[str, Any], name: str,
-              level: Any = "nominal") -> tuple[pd.DataFrame, dict[str, Any], Any]:
+              level: Any = None) -> tuple[pd.DataFrame, dict[str, Any], Any]:
     """Data with a replication column: a file without one is one replication, named
     after the file, so every record names its replication and counts."""
     ann, _ = api.annotations(data, level=level, **roles)
@@ -183,13 +185,13 @@ def _run_report(args: argparse.Namespace) -> str | Output:
     if models and other is not None and reference == stem(args.path):
         reference = None  # the first file's name: its humans
     if other is None:  # one file, no replication column: named after the file, as elsewhere
-        data, roles, _ = _one_pool(data, roles, stem(args.path), args.level or "nominal")
-    ann, _ = api.annotations(data, other, level=args.level or "nominal", **roles)
+        data, roles, _ = _one_pool(data, roles, stem(args.path), args.level)
+    ann, _ = api.annotations(data, other, level=args.level, **roles)
     reps = len(ann.replications) + (1 if other is not None else 0)
     cells = len(ann.labels) * (reps + reps * (reps - 1))
-    rep = report(data, other, irr=args.irr, level=args.level or "nominal",
+    rep = report(data, other, irr=args.irr, level=args.level,
                  reference=reference, sort_by=args.sort_by, items=args.items,
-                 **_boot(args, cells), **models, **roles)
+                 **_boot(args, cells), **{"min_items": args.min_items, **models}, **roles)
     names = " and ".join(Path(p).name for p in (args.path, args.other) if p is not None)
     if rep.models is not None:
         from ..reporting.models_html import TITLE
@@ -215,7 +217,7 @@ def _report_output(rep: Report, args: argparse.Namespace, title: str) -> str | O
                     + f"\n\n{title}\n\n{words}\n")
         return Output(rep.models, settings)
     if args.format == "table":
-        return report_blocks(rep, args.decimals)
+        return report_blocks(rep, args.decimals) + _rater_block(rep, args.decimals)
     if args.format == "markdown":
         return rep.to_markdown(args.decimals)
     attrs = {**rep.attrs}
@@ -226,6 +228,23 @@ def _report_output(rep: Report, args: argparse.Namespace, title: str) -> str | O
     return Output(schema(rep.frame, method), settings)
 
 
+def _rater_block(rep: Report, decimals: int) -> str:
+    """The one-pool report's rater table as text: the ranked raters, worst first (up to
+    ``TOP_ROWS`` per label), then the raters not ranked, counted, and with gold how far
+    the two rankings agree."""
+    raters = rep.raters
+    if not isinstance(raters, pd.DataFrame):
+        return ""
+    keep = [c for c in ("kappa_x", "kappa_x_lower", "kappa_x_upper", "rank", "gold_kappa_x",
+                        "gold_accuracy", "n_gold", "n_annotations") if c in raters.columns]
+    words = [unranked_sentence(raters, "not listed; --min-items N changes the cut"),
+             *gold_sentences(raters, min(decimals, 2))]
+    return (f"\nRaters against the rest of the pool (kappa_x; ranked, worst first, up to "
+            f"{TOP_ROWS} per label)\n"
+            + write_table(ranked(raters, TOP_ROWS)[keep].reset_index(), decimals)
+            + "".join(f"{w}\n" for w in words if w))
+
+
 def _run_demo(args: argparse.Namespace) -> str | Output:
     df = load_demo()
     if args.labels is not None:
@@ -233,7 +252,7 @@ def _run_demo(args: argparse.Namespace) -> str | Output:
     head = (f"Demo (simulated, IRep-shaped): {df['item_id'].nunique():,} items, {len(df):,} "
             f"rows, {(df.shape[1] - 3) * len(df):,} binary annotations, pools "
             f"{', '.join(sorted(df['pool'].unique()))}.\n\n")
-    rep = report(df, irr=args.irr, level=args.level or "nominal", items=args.items)
+    rep = report(df, irr=args.irr, level=args.level, items=args.items)
     out = _report_output(rep, args, "xRR report: demo data (simulated, IRep-shaped)")
     return head + out if args.format == "table" and isinstance(out, str) else out
 
@@ -248,7 +267,7 @@ def _no_page(args: argparse.Namespace) -> None:
 def _run_irr(args: argparse.Namespace) -> Output:
     _no_page(args)
     data, _, roles = _read(args)
-    level = args.level or lookup(args.metric).default_level
+    level = args.level  # None: inferred from the values (the ICC: interval)
     if args.weights is not None:
         level = "nominal"
     data, roles, ann = _one_pool(data, roles, stem(args.path), level)
@@ -267,7 +286,7 @@ def _run_irr(args: argparse.Namespace) -> Output:
 def _run_cross(args: argparse.Namespace) -> Output:
     _no_page(args)
     data, other, roles = _read(args)
-    level = args.level or "nominal"
+    level = args.level
     ann, _ = api.annotations(data, other, level=level, **roles)
     reps = len(ann.replications) + (1 if other is not None else 0)
     result = api.cross_kappa(data, other, level=level,
@@ -303,17 +322,20 @@ def _diagnostic(frame: pd.DataFrame, label: str, first: list[str]) -> pd.DataFra
 def _run_raters(args: argparse.Namespace) -> Output:
     _no_page(args)
     data, _, roles = _read(args)
-    level = args.level or "nominal"
+    level = args.level
     data, roles, ann = _one_pool(data, roles, stem(args.path), level)
     boot = _boot(args, len(ann.labels) * len(ann.replications) * len(ann.raters))
     boot.pop("progress", None)  # one pass per replicate: no bar
     result = rater_agreement(data, metric=args.metric, level=level,
                              min_items=args.min_items, **boot, **roles)
-    frame = _diagnostic(result, str(ann.labels[0]), ["label", "replication"])
-    settings = {"command": "raters", "metric": args.metric, "level": level,
-                "min_items": args.min_items}
-    if args.min_items > 1:
-        settings["n_below_min_items"] = result.attrs.get("n_below_min_items")
+    if result.attrs.get("n_below_min_items"):  # counted, not ranked, not listed
+        warn(unranked_sentence(result, "not listed; --min-items N changes the cut, "
+                               "--min-items 1 ranks every rater"), DroppedDataWarning)
+    frame = _diagnostic(ranked(result), str(ann.labels[0]), ["label", "replication"])
+    settings = {"command": "raters", "metric": args.metric,
+                "level": result.attrs.get("level", level),
+                "min_items": result.attrs.get("min_items"),
+                "n_below_min_items": result.attrs.get("n_below_min_items")}
     if args.ci is not None:
         settings.update({k: result.attrs[k] for k in ("ci", "method", "interval", "n_boot",
                                                       "seed")})
@@ -323,28 +345,29 @@ def _run_raters(args: argparse.Namespace) -> Output:
 def _run_pairwise(args: argparse.Namespace) -> Output:
     _no_page(args)
     data, _, roles = _read(args)
-    level = args.level or "nominal"
+    level = args.level
     data, roles, ann = _one_pool(data, roles, stem(args.path), level)
     result = pairwise(data, metric=args.metric, level=level, both_orders=not args.unordered,
                       **roles)
     frame = _diagnostic(result, str(ann.labels[0]), ["label", "replication"])
     frame.insert(frame.columns.get_loc("estimate"), "statistic", result.attrs["metric"])
     return Output(frame, {"command": "pairwise", "metric": result.attrs["metric"],
-                          "level": level, "pairs": "each once" if args.unordered
+                          "level": result.attrs.get("level", level),
+                          "pairs": "each once" if args.unordered
                           else "both orders"})
 
 
 def _run_items(args: argparse.Namespace) -> Output:
     _no_page(args)
     data, _, roles = _read(args)
-    level = args.level or "interval"
+    level = args.level
     data, roles, ann = _one_pool(data, roles, stem(args.path), level)
     result = item_disagreement(data, level=level, **roles)
     frame = _diagnostic(result, str(ann.labels[0]), ["label", "replication"])
     if "mode" in frame.columns:  # a label's mode may be a number or a set: text
         frame["mode"] = frame["mode"].map(lambda v: v if isinstance(v, int | float | str)
                                           or v is None else str(v))
-    return Output(frame, {"command": "items", "level": level})
+    return Output(frame, {"command": "items", "level": result.attrs.get("level", level)})
 
 
 def _run_alt_test(args: argparse.Namespace) -> Output:

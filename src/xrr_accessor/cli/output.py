@@ -217,7 +217,8 @@ def cell_text(value: Any, decimals: int, column: str = "") -> str:
             return "NaN" if np.isnan(value) else str(float(value))
         if column == "p_value" and value < P_FLOOR:
             return f"<{P_FLOOR:g}"
-        return f"{value:.{decimals}f}"
+        text = f"{value:.{decimals}f}"  # a tiny negative shows as 0, not -0.000
+        return text[1:] if text.startswith("-") and float(text) == 0 else text
     if value is pd.NA or value is pd.NaT:
         return ""
     return str(value)

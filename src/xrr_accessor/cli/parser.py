@@ -169,8 +169,9 @@ def _common() -> dict[str, _Parser]:
                             "file per pool")
     level = _Parser(add_help=False)  # the subparsers' class, as parents must be
     level.add_argument("--level", choices=LEVELS, default=None,
-                       help="level of measurement (default nominal; interval for icc and "
-                            "items); jaccard and masi compare label sets")
+                       help="level of measurement (default: inferred from the values and "
+                            "said in a note, the same rule in every command; interval for "
+                            "icc); jaccard and masi compare label sets")
     return {"shown": shown, "boot": boot, "files": files, "level": level}
 
 
@@ -192,7 +193,9 @@ def _models_options(group: Any, required: bool = False) -> None:
     group.add_argument("--q", type=_share, default=0.05, metavar="Q",
                        help="false discovery rate over the humans (default 0.05)")
     group.add_argument("--min-items", type=_positive, default=None, metavar="N",
-                       help="humans with fewer compared items are not tested (default 30)")
+                       help="the fewest items a rater needs: to be ranked in a one-pool "
+                            "report's rater table (default 10; fewer: counted, not ranked) "
+                            "or tested on the models page (default 30)")
 
 
 def parser() -> argparse.ArgumentParser:
@@ -298,9 +301,10 @@ def parser() -> argparse.ArgumentParser:
     raters.add_argument("path", metavar="FILE")
     raters.add_argument("--metric", choices=["kappa_x", "alpha"], default="kappa_x",
                         help="rank raters by kappa_x (lowest first) or delta_alpha")
-    raters.add_argument("--min-items", type=_positive, default=1, metavar="N",
-                        help="leave out raters with fewer than N items before ranking "
-                             "(default 1; a rater with 5 items tops a ranking by chance)")
+    raters.add_argument("--min-items", type=_positive, default=None, metavar="N",
+                        help="the fewest items a rater needs to be ranked (default 10; "
+                             "fewer: counted in a note, not ranked; a rater with 5 items "
+                             "tops a ranking by chance)")
 
     pairs = sub.add_parser(
         "pairwise", parents=[files, level, shown],
@@ -348,6 +352,6 @@ def parser() -> argparse.ArgumentParser:
         "items", parents=[files, level, shown],
         help="items ranked by disagreement (D_i, most disagreed first)",
         description="Per item: its disagreement D_i (root mean disagreement of its "
-                    "annotator pairs), mode and mode share; --level interval by default.")
+                    "annotator pairs), mode and mode share; the level inferred as in every command.")
     items.add_argument("path", metavar="FILE")
     return top

@@ -28,16 +28,21 @@ from ..coefficients.sums import (
 )
 from ..engine.draws import Draws
 from ..engine.staged import Job, Planned, Staged
-from ..errors import DroppedDataWarning, InputError, UndefinedWarning, warn
+from ..errors import InputError, UndefinedWarning, warn
 from ..lazy import deferrable
 from ..uncertainty.intervals import Bootstrap, confidence, limits
 from ._common import Read, check_cells, dist_for, finish, multi_index, ranks, read
 from .rater_sums import Sums, label_sums, rater_job, replicates, unstack
 
-__all__ = ["METRICS", "rater_agreement"]
+__all__ = ["METRICS", "MIN_RATER_ITEMS", "rater_agreement"]
 
 #: How :func:`rater_agreement` ranks raters.
 METRICS = ("kappa_x", "alpha")
+
+#: The fewest items a rater needs to be ranked when ``min_items=None`` (the default):
+#: below 10, one item changes a rater's kappa_x by 0.1 or more and its 95% interval spans
+#: most of the scale, so the ranking would be drawn by chance (docs/definitions.md).
+MIN_RATER_ITEMS = 10
 
 #: Decimals of the score raters are ranked on: values equal to rounding are ties.
 RANK_DECIMALS = 12
@@ -132,8 +137,8 @@ def _matrix(read_: Read, label: int, s: Sums, keep: np.ndarray | None = None
 
 
 @deferrable
-def rater_agreement(data: Any, metric: str = "kappa_x", level: Any = "nominal",
-                    min_items: int = 1, ci: float | None = None, n_boot: int = 1000,
+def rater_agreement(data: Any, metric: str = "kappa_x", level: Any = None,
+                    min_items: int | None = None, ci: float | None = None, n_boot: int = 1000,
                     seed: Any = None, interval: str = "bca", **roles: Any) -> Any:
     """Each rater against the rest of the pool (leave one rater out), to find spammers.
 
@@ -159,13 +164,16 @@ def rater_agreement(data: Any, metric: str = "kappa_x", level: Any = "nominal",
         How raters are ranked: ``"kappa_x"`` lowest first, ``"alpha"``
         largest ``delta_alpha`` first. Both are always computed.
     level : str, matrix or callable
-        Level of measurement (default ``"nominal"``), as in
+        Level of measurement (default: inferred from the values), as in
         :func:`~xrr_accessor.irr`.
-    min_items : int
-        Leave out raters with fewer annotations (items) than this in a label
-        and replication, before ranking: on sparse crowds raters with a
-        handful of items otherwise top the ranking by chance. How many were
-        left out is in ``attrs["n_below_min_items"]``.
+    min_items : int, optional
+        The fewest annotations (items) a rater needs in a label and
+        replication to be ranked (default None: :data:`MIN_RATER_ITEMS`, 10):
+        on sparse crowds raters with a handful of items otherwise top the
+        ranking by chance (a one-item rater's kappa_x is 0 by construction).
+        Raters below it keep their row, with every value, after the ranked
+        ones and with ``rank`` <NA>: counted, not ranked. How many is in
+        ``attrs["n_below_min_items"]``; ``min_items=1`` ranks every rater.
     ci : float, optional
         With a level (e.g. 0.95), intervals for ``kappa_x`` and
         ``delta_alpha`` from an item bootstrap: items drawn with all their
@@ -185,11 +193,12 @@ def rater_agreement(data: Any, metric: str = "kappa_x", level: Any = "nominal",
     -------
     DataFrame or Dataset
         One row per (label, replication, rater) with an annotation, worst
-        first within each label and replication: ``kappa_x``,
-        ``alpha_without``, ``alpha``, ``delta_alpha``, ``rank`` (1 = worst by
-        ``metric``), ``n_annotations`` (b's annotations, which is also b's
-        items: one annotation per item and rater), ``n_shared`` (b's items
-        another rater annotated too: kappa_x's items) and ``n_other`` (the
+        first within each label and replication (the unranked raters last):
+        ``kappa_x``, ``alpha_without``, ``alpha``, ``delta_alpha``, ``rank``
+        (1 = worst by ``metric``; <NA> below ``min_items``), ``n_annotations``
+        (b's annotations, which is also b's items: one annotation per item and
+        rater), ``n_shared`` (b's items another rater annotated too: kappa_x's
+        items) and ``n_other`` (the
         others' annotations on those items). With ``ci``: ``kappa_x_lower``,
         ``kappa_x_upper``, ``delta_alpha_lower`` and ``delta_alpha_upper``
         after the value they bound. NaN with an
@@ -201,9 +210,11 @@ def rater_agreement(data: Any, metric: str = "kappa_x", level: Any = "nominal",
     >>> df = pd.DataFrame({"item": [1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4],
     ...                    "rater": ["a", "b", "c"] * 4,
     ...                    "joy": [1, 1, 0, 0, 0, 1, 1, 1, 1, 0, 0, 1]})
-    >>> out = rater_agreement(df)
+    >>> out = rater_agreement(df, min_items=4)
     >>> out.index.get_level_values("rater").tolist()
     ['c', 'a', 'b']
+    >>> rater_agreement(df)[["rank", "n_annotations"]].astype(object).values.tolist()
+    [[<NA>, 4], [<NA>, 4], [<NA>, 4]]
     >>> out.loc[("joy", "c"), ["kappa_x", "delta_alpha"]].round(3).tolist()
     [-0.5, 0.943]
     """
@@ -211,10 +222,13 @@ def rater_agreement(data: Any, metric: str = "kappa_x", level: Any = "nominal",
     if key not in METRICS:
         raise InputError(f"metric={metric!r} is not a ranking of rater_agreement; use one of "
                          f"{', '.join(map(repr, METRICS))}.")
+    if min_items is None:
+        min_items = MIN_RATER_ITEMS
     if isinstance(min_items, bool) or not isinstance(min_items, int | np.integer) or \
             min_items < 1:
         raise InputError(f"min_items={min_items!r} is the fewest items a rater needs to be "
-                         "ranked, an integer >= 1 (e.g. min_items=20).")
+                         "ranked, an integer >= 1 (e.g. min_items=20), or None for "
+                         f"{MIN_RATER_ITEMS}.")
     level_ci = None if ci is None else confidence(ci)
     opts = Bootstrap(n_boot, seed, interval)
     read_ = read(data, level, roles, "rater_agreement")
@@ -234,16 +248,10 @@ def rater_agreement(data: Any, metric: str = "kappa_x", level: Any = "nominal",
         point = [label_sums(read_, j, groups) for j in range(len(ann.labels))]
         reps = replicates(read_, draws) if draws is not None else iter(())
     every = _every(read_, point)
-    bounds = (_intervals(read_, every, point, reps, level_ci, opts, int(min_items))
-              if level_ci is not None else {})
+    bounds = ({} if level_ci is None else
+              _intervals(read_, every, point, reps, level_ci, opts))
     frame, below = _table(read_, every, bounds, key, int(min_items))
     _warn(frame)
-    if below:
-        shown = len(frame)
-        warn(f"rater_agreement left out {below} rater row(s) with fewer than "
-             f"min_items={min_items} items (attrs['n_below_min_items'])"
-             + (f"; {shown} kept." if shown else
-                "; no rater is left: lower min_items to see any."), DroppedDataWarning)
     attrs = {"metric": "rater_agreement", "ranked_by": key, "level": read_.level.name,
              "min_items": int(min_items), "n_below_min_items": below}
     if draws is not None:
@@ -260,7 +268,7 @@ def _table(read_: Read, every: list[dict[str, np.ndarray]],
            min_items: int) -> tuple[pd.DataFrame, int]:
     """Every label's rows in one table (the labels' (R, B) arrays stacked, one sort and
     one constructor, not a frame per label), ranked worst first within each label and
-    replication; and how many rater rows were left out below ``min_items``."""
+    replication, the rows below ``min_items`` after them unranked; and how many."""
     ann = read_.ann
 
     def stacked(get: Any) -> np.ndarray:
@@ -269,7 +277,8 @@ def _table(read_: Read, every: list[dict[str, np.ndarray]],
 
     n_ann = stacked(lambda s: s["n_annotations"])
     below = int(((n_ann > 0) & (n_ann < min_items)).sum())
-    lab, r, b = np.nonzero(n_ann >= min_items)
+    lab, r, b = np.nonzero(n_ann > 0)
+    unranked = n_ann[lab, r, b] < min_items
     cols = {k: stacked(lambda s, k=k: s[k])[lab, r, b]
             for k in ("kappa_x", "alpha_without", "alpha")}
     cols["delta_alpha"] = cols["alpha_without"] - cols["alpha"]
@@ -277,10 +286,12 @@ def _table(read_: Read, every: list[dict[str, np.ndarray]],
     # the sums were added in (memory, or dask's partitions)
     score = np.round(cols["kappa_x"] if key == "kappa_x" else -cols["delta_alpha"],
                      RANK_DECIMALS)
-    order = np.lexsort((b, np.where(np.isnan(score), np.inf, score), r, lab))
+    order = np.lexsort((b, np.where(np.isnan(score), np.inf, score), unranked, r, lab))
     lab, r, b = lab[order], r[order], b[order]
     cols = {k: v[order] for k, v in cols.items()}
-    cols["rank"] = ranks(lab * len(ann.replications) + r, score[order])
+    # the unranked rows come last in their group: the ranked rows' ranks are theirs alone
+    cols["rank"] = ranks(lab * len(ann.replications) + r,
+                         np.where(unranked[order], np.nan, score[order]))
     for k in bounds:  # each interval after the value it bounds
         for side, name in enumerate(("lower", "upper")):
             cols[f"{k}_{name}"] = np.stack([pair[side] for pair in bounds[k]])[lab, r, b]
@@ -352,16 +363,15 @@ _SCORES = {"kappa_x": lambda s: s["kappa_x"],
 
 
 def _intervals(read_: Read, est: list[dict[str, np.ndarray]], point: list[Sums],
-               reps: Iterator[tuple[str, int, list[Sums]]], level: float, opts: Bootstrap,
-               min_items: int) -> dict[str, list[tuple[np.ndarray, np.ndarray]]]:
+               reps: Iterator[tuple[str, int, list[Sums]]], level: float, opts: Bootstrap
+               ) -> dict[str, list[tuple[np.ndarray, np.ndarray]]]:
     """Per label, the (lower, upper) (R, B) of kappa_x and delta_alpha from an item
     bootstrap: ``reps`` are the sums of each replicate (item i weighted by the same
     keyed Poisson(1) draw as every other call with this seed) and of each jackknife
-    group's items (BCa leaves one group out: the total minus them). Raters below
-    ``min_items`` are not finalized (their rows are left out of the result).
-    ``est``/``point``: each label's values and sums of the estimate."""
+    group's items (BCa leaves one group out: the total minus them): every rater with an
+    annotation, ranked or not. ``est``/``point``: each label's values and sums of the estimate."""
     labels = range(len(read_.ann.labels))
-    keep = [e["n_annotations"] >= min_items for e in est]
+    keep = [e["n_annotations"] > 0 for e in est]
     live = [j for j in labels if keep[j].any()]  # a label with no rater shown: no interval
     got: dict[str, dict[int, dict[str, list[np.ndarray]]]] = {
         kind: {j: {k: [] for k in _SCORES} for j in live} for kind in ("boot", "group")}

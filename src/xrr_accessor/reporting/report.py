@@ -30,10 +30,11 @@ from ..engine.pipeline import kind_of
 from ..engine.results import pair_index
 from ..errors import InputError, XRRWarning, collecting, warn
 from ..lazy import deferrable
-from ..schema.tally import Tally
 from ..textsafe import csv_safe, export_text, json_value, markdown_cell, writing
 from ..uncertainty.orchestration import Uncertainty
 from .cells import TITLES, cell_names, number
+from .rater_view import GOLD_POOLS, split_gold
+from .report_pool import pool_counts, pool_parts
 from .summary import compute, pooled_frame
 from .tidy import STATISTICS, tidy
 
@@ -261,7 +262,7 @@ class Report:
 
 @deferrable
 def report(
-    data: Any, other: Any = None, irr: str | None = None, level: Any = "nominal",
+    data: Any, other: Any = None, irr: str | None = None, level: Any = None,
     reference: Any = None, ci: float | None = None, n_boot: int = 1000,
     seed: int | None = None, interval: str = "bca", progress: bool | None = None,
     sort_by: str | None = None, items: str = "all", min_items: int | None = None,
@@ -286,8 +287,9 @@ def report(
         The IRR reported and used to normalize. Default: Cohen's kappa (the
         paper's Table 5) where no replication has more than two raters, else
         Krippendorff's alpha; ``report.attrs["irr"]`` says which.
-    level : str, matrix or callable
-        Level of measurement.
+    level : str, matrix or callable, optional
+        Level of measurement (default: inferred from the values, as in
+        :func:`~xrr_accessor.irr`).
     reference : replication name, "self" or "other", optional
         Normalize by this replication's IRR only (Section 6: crowd against
         experts); the ``reference`` column says which was used.
@@ -302,9 +304,10 @@ def report(
         ``"common"`` computes the IRRs and kappa_x on the items every
         replication rated at least twice; the caption says which.
     min_items : int, optional
-        One pool: raters with fewer items are left out of :attr:`Report.raters`
-        (see :func:`~xrr_accessor.rater_agreement`; default 1). The models page: humans
-        with fewer compared items are not tested (default 30, the paper's).
+        One pool: raters with fewer items are counted, not ranked, in :attr:`Report.raters`
+        (:func:`~xrr_accessor.rater_agreement`; default 10; intervals even without ``ci=``:
+        :mod:`.rater_view`). The models page: humans with fewer compared items are not
+        tested (default 30, the paper's).
     candidates : name or list of names, optional
         The models page ("Can these models replace the annotators?", with
         ``reference=`` naming the human pool): the replications tested against the
@@ -312,10 +315,12 @@ def report(
         ``gold=`` given, :attr:`Report.models`, :attr:`Report.distribution` and
         :attr:`Report.alt` hold the page (docs/definitions.md, "Models as annotators"),
         ``readings()`` reads it candidate by candidate and ``to_html()`` leads with it.
-    gold : replication name, optional
+    gold : replication name, column name, Series or DataFrame, optional
         The models page: a replication holding gold labels (typically one rater):
         kappa_x of the humans and of each candidate against it, and each candidate's
-        difference from the humans' (``compare(reference=gold)``).
+        difference from the humans' (``compare(reference=gold)``). One pool: a column of
+        ``data`` (not a label), or a gold as :func:`~xrr_accessor.validity` takes it: each
+        rater's agreement with it in :attr:`Report.raters` (:mod:`.rater_view`).
     epsilon : float, optional
         The models page: the alternative annotator test's cost-benefit margin
         (:func:`~xrr_accessor.alt_test`); without it the test is not run and the page
@@ -344,7 +349,8 @@ def report(
     """
     if sort_by is not None and sort_by not in STATISTICS:
         raise InputError(f"sort_by={sort_by!r}; use one of {list(STATISTICS)} (or None).")
-    models = candidates is not None or epsilon is not None or gold is not None
+    data, roles, pool_gold = split_gold(data, other, gold, roles)
+    models = any(v is not None for v in (candidates, epsilon, None if pool_gold else gold))
     with collecting() as caught:  # this call's own warnings, thread-safe: kept as notes
         uncertainty = Uncertainty(ci, n_boot=n_boot, seed=seed, interval=interval,
                                   progress=progress)
@@ -365,11 +371,11 @@ def report(
             table = compute(data, other, irr, level, reference, uncertainty, roles, items)
             frame = tidy(table, sort_by)
         if len(table.result.pairs) == 0:  # one pool: the IRR report
-            from .report_pool import pool_parts
-
-            parts = pool_parts(data, level, uncertainty, 1 if min_items is None else
-                               min_items, roles,
-                               int(table.tally.rated_raters.max(initial=0)))
+            if level is None:  # the level the IRR inferred, for every part (said once)
+                level = table.result.level
+            parts = pool_parts(data, level, uncertainty, min_items, roles, table, pool_gold)
+        elif pool_gold is not None:
+            raise InputError(GOLD_POOLS)
     if models:  # a model with one rater has no IRR: the page says so, no warning
         from .models_table import expected_notes
 
@@ -382,7 +388,7 @@ def report(
     names = list(ann.replications) if ann.has_replication else ["all"]
     pairs = pair_index(ann, table.result.pairs)
     attrs = {**table.attrs, "reference": table.attrs.get("reference"),
-             "replications": _pools(table.tally, names), "notes": notes}
+             "replications": pool_counts(table.tally, names), "notes": notes}
     if table.pooled is not None and len(ann.labels) >= 2:
         parts["pooled"] = pooled_frame(table.pooled, names, pairs, len(ann.labels))
     if "agreement" in parts:
@@ -392,8 +398,3 @@ def report(
         attrs["models"] = found.attrs
     return Report(frame, attrs, **parts)
 
-
-def _pools(t: Tally, names: list[Any]) -> dict[str, dict[str, int]]:
-    """Items, raters and annotation rows of each replication (any label), from its counts."""
-    return {str(name): {"items": int(t.items[r]), "raters": int(t.raters[r]),
-                        "rows": int(t.rows[r])} for r, name in enumerate(names)}

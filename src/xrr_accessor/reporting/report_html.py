@@ -24,6 +24,7 @@ from ..diagnostics.items import tie_sentence, ties, top_items
 from .agreement import LANDIS_KOCH
 from .cells import TITLES, cell_names
 from .item_scale import d_meaning
+from .rater_view import gold_sentences, ranked, unranked_sentence
 from .reading import READINGS, readings
 
 __all__ = ["MAX_PAIR_FIGURES", "MAX_TIE_NOTES", "MIN_HIST_LABELS", "OPEN_READINGS", "TOP_ROWS",
@@ -94,7 +95,7 @@ def _pool_figures(report: Any) -> list[dict[str, Any]]:
     raters = report.raters
     if raters is not None and len(raters) and np.isfinite(raters["kappa_x"]).any():
         label = first if "label" in raters.index.names else None
-        out.append(_png(plots.raters(raters, label=label),
+        out.append(_png(plots.raters(ranked(raters), label=label),
                         f"Raters against the rest of the pool, {first}",
                         f"{first}: each rater's kappa_x against the other raters (x) and "
                         "how the pool's alpha changes without them (y); the lowest named."))
@@ -164,31 +165,46 @@ def _pool_tables(report: Any, digits: int) -> list[dict[str, Any]]:
     specs = [
         ("agreement", "The classic family side by side", _agreement_note(report),
          report.agreement),
-        ("raters", "Raters against the rest of the pool",
-         f"Leave one rater out: kappa_x of each rater against the others, and the pool's "
-         f"alpha without them; worst first, up to {TOP_ROWS} per label"
-         + (f" (raters with fewer than {report.raters.attrs.get('min_items')} items left "
-            f"out: {report.raters.attrs.get('n_below_min_items')})"
-            if report.raters is not None and report.raters.attrs.get("min_items", 1) > 1
-            else "") + ".", report.raters),
+        ("raters", "Raters against the rest of the pool", _raters_note(report.raters),
+         report.raters),
         ("items", "Items most disagreed on", _items_note(report.items, digits),
          report.items),
     ]
     for key, title, note, table in specs:
         if table is None or not isinstance(table, pd.DataFrame):
             continue
-        shown = table
-        if key in ("raters", "items") and shown.index.nlevels > 1:
+        shown = ranked(table, TOP_ROWS) if key == "raters" else table
+        if key == "items" and shown.index.nlevels > 1:
             shown = shown.groupby(level=list(range(shown.index.nlevels - 1)),
                                   sort=False).head(TOP_ROWS)
-        elif key in ("raters", "items"):
+        elif key == "items":
             shown = shown.head(TOP_ROWS)
-        html = shown.to_html(float_format=lambda v: f"{v:.{digits}f}", na_rep="",
+        html = shown.to_html(float_format=lambda v: _fixed(v, digits), na_rep="",
                              border=0, table_id=f"xrr-{key}", escape=True,
                              formatters={c: _p_text for c in shown.columns
                                          if c == "p_value"})
         out.append({"id": key, "title": title, "note": note, "html": html})
     return out
+
+
+def _fixed(v: float, digits: int) -> str:
+    """A number with ``digits`` decimals, never ``-0.000`` (a tiny negative is 0)."""
+    text = f"{v:.{digits}f}"
+    return text[1:] if text.startswith("-") and float(text) == 0 else text
+
+
+def _raters_note(raters: pd.DataFrame | None) -> str:
+    """The rater table's caption: what it holds, its interval, the raters not ranked,
+    and with gold how far the pool-based ranking agrees with the gold-based one."""
+    note = (f"Leave one rater out: kappa_x of each rater against the others, and the pool's "
+            f"alpha without them; the ranked raters, worst first, up to {TOP_ROWS} per label.")
+    if raters is None or not isinstance(raters, pd.DataFrame):
+        return note
+    a = raters.attrs
+    if "ci" in a:
+        note += (f" kappa_x_lower and kappa_x_upper: a {a['ci']:.0%} {a.get('interval')} "
+                 f"interval from {a.get('n_boot')} bootstrap replicates of items.")
+    return " ".join([note, unranked_sentence(raters), *gold_sentences(raters)]).strip()
 
 
 def _agreement_note(report: Any) -> str:

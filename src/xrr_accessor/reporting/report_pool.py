@@ -18,38 +18,55 @@ import numpy as np
 import pandas as pd
 
 from ..diagnostics import item_disagreement, rater_agreement
+from ..engine.levels import resolve_level
 from ..engine.staged import Staged
 from ..errors import DroppedDataWarning, UndefinedWarning, warn
+from ..schema.tally import Tally
 from ..uncertainty.orchestration import Uncertainty
 from .agreement import agreement_table
 from .bands import IRR_NAMES, band_digits, banded, shown_in_band
 from .item_scale import largest_d
+from .rater_view import RATER_BOOT, RATER_CI, RATER_CI_LABELS, with_gold
 
-__all__ = ["WEIGHTS_OF_LEVEL", "band_digits", "irr_readings", "pool_parts", "shown_in_band"]
+__all__ = ["WEIGHTS_OF_LEVEL", "band_digits", "irr_readings", "pool_counts", "pool_parts",
+           "shown_in_band"]
 
 #: The agreement table's weights that match a level of measurement.
-WEIGHTS_OF_LEVEL = {"nominal": "unweighted", "interval": "quadratic"}
+WEIGHTS_OF_LEVEL = {"nominal": "unweighted", "ordinal": "linear", "interval": "quadratic"}
 
 
 
-def pool_parts(data: Any, level: Any, uncertainty: Uncertainty, min_items: int,
-               roles: dict[str, Any], n_raters: int) -> dict[str, pd.DataFrame | None]:
-    """The agreement table, rater and item diagnostics of one pool (warnings pass
+def pool_parts(data: Any, level: Any, uncertainty: Uncertainty, min_items: int | None,
+               roles: dict[str, Any], table: Any,
+               gold: tuple[Any, Any] | None = None) -> dict[str, pd.DataFrame | None]:
+    """The agreement table, rater and item diagnostics of one pool (``table``: its
+    :func:`.summary.compute`; warnings pass
     through to the caller, who keeps them as the report's notes). With two
     raters or fewer there is no rater table: each rater against the rest is
     the IRR itself, and the pool without one rater has no agreement left.
     With ``uncertainty.ci``, the agreement table has analytic intervals (none on
     dask-backed data, said in a DroppedDataWarning; Scott's pi and Light's kappa
     none anywhere, said in their ``reason``) and the rater table bootstrap ones
-    (the call's n_boot, seed and interval, so the same draws as the IRR's)."""
+    (the call's n_boot, seed and interval, so the same draws as the IRR's); without
+    it, up to :data:`~.rater_view.RATER_CI_LABELS` labels, the rater table has a 95%
+    percentile bootstrap of :data:`~.rater_view.RATER_BOOT` replicates (seed 0 unless
+    given). ``min_items`` None: :data:`~xrr_accessor.diagnostics.raters.MIN_RATER_ITEMS`.
+    ``gold``: (the data with the gold, the gold as :func:`~xrr_accessor.validity` takes
+    it): each rater's agreement with it beside (:func:`~.rater_view.with_gold`)."""
     ci = uncertainty.ci
-    name = level if isinstance(level, str) else None
-    weights = WEIGHTS_OF_LEVEL.get(name) if name is not None else None
+    n_raters = int(table.tally.rated_raters.max(initial=0))
+    n_labels = len(table.result.ann.labels)
+    lvl = resolve_level(level)
+    name = lvl.name
+    weights = WEIGHTS_OF_LEVEL.get(name)
     if weights is None:  # said, not silently missing
-        warn(f"no agreement table (the classic family) at level={name or 'custom'!r}: its "
-             "weights are unweighted (nominal), linear or quadratic (interval); call "
-             "agreement_table(data, weights='linear') for one that fits ordered categories.",
-             UndefinedWarning)
+        fits = ("agreement_table(data) counts exact set matches" if lvl.sets else
+                "agreement_table(data, weights='quadratic') weighs ratios as interval "
+                "numbers" if name == "ratio" else
+                "agreement_table(data, weights=W) takes a K x K matrix of agreement weights")
+        warn(f"no agreement table (the classic family) at level={name!r}: its weights "
+             "are unweighted (nominal), linear (ordinal) or quadratic (interval); "
+             f"{fits}.", UndefinedWarning)
     lazy = isinstance(data, Staged)
     if lazy:  # dask-backed: the same calls on the data, computed together now
         data, more, _ = data.origin
@@ -62,9 +79,8 @@ def pool_parts(data: Any, level: Any, uncertainty: Uncertainty, min_items: int,
     calls = {
         "agreement": (agreement_table(data, weights=weights, ci=None if lazy else ci,
                                       **roles) if weights is not None else None),
-        "raters": (rater_agreement(data, level=level, min_items=min_items, ci=ci,
-                                   n_boot=uncertainty.n_boot, seed=uncertainty.seed,
-                                   interval=uncertainty.interval, **roles)
+        "raters": (rater_agreement(data, level=level, min_items=min_items,
+                                   **_rater_boot(uncertainty, n_labels), **roles)
                    if n_raters > 2 else None),
         "items": item_disagreement(data, level=level, **roles) if n_raters else None,
     }
@@ -81,7 +97,40 @@ def pool_parts(data: Any, level: Any, uncertainty: Uncertainty, min_items: int,
     if not lazy and isinstance(items, pd.DataFrame):  # what D means: its largest value
         items.attrs["largest_d"] = largest_d(data, level, roles).reset_index().to_dict(
             "records")  # records, not a frame: attrs are compared when frames combine
+    if gold is not None:
+        calls["raters"] = _gold_beside(calls["raters"], gold, level, roles)
     return calls
+
+
+def _rater_boot(uncertainty: Uncertainty, n_labels: int) -> dict[str, Any]:
+    """The rater table's interval: the call's bootstrap, or the report's default one."""
+    if uncertainty.ci is not None:
+        return {"ci": uncertainty.ci, "n_boot": uncertainty.n_boot, "seed": uncertainty.seed,
+                "interval": uncertainty.interval}
+    if n_labels > RATER_CI_LABELS:
+        return {}
+    return {"ci": RATER_CI, "n_boot": RATER_BOOT, "interval": "percentile",
+            "seed": 0 if uncertainty.seed is None else uncertainty.seed}
+
+
+def _gold_beside(raters: Any, gold: tuple[Any, Any], level: Any, roles: dict[str, Any]
+                 ) -> Any:
+    """The rater table with each rater's agreement with the gold beside (said when there
+    is no table to put it in)."""
+    if not isinstance(raters, pd.DataFrame):
+        warn("gold= is not shown: the report has no rater table (two raters or fewer, or "
+             "xarray data); validity(data, gold=...) compares the raters with the gold.",
+             UndefinedWarning)
+        return raters
+    from ..diagnostics.rater_gold import rater_gold
+
+    return with_gold(raters, rater_gold(gold[0], gold[1], level=level, **roles))
+
+
+def pool_counts(t: Tally, names: list[Any]) -> dict[str, dict[str, int]]:
+    """Items, raters and annotation rows of each replication (any label), from its counts."""
+    return {str(name): {"items": int(t.items[r]), "raters": int(t.raters[r]),
+                        "rows": int(t.rows[r])} for r, name in enumerate(names)}
 
 
 def irr_readings(report: Any, digits: int = 2) -> pd.DataFrame:

@@ -1,0 +1,180 @@
+"""The one-pool report's rater table as a person reads it.
+
+Only ranked raters are listed (:func:`ranked`): those below ``min_items`` are
+counted in one sentence (:func:`unranked_sentence`), not ranked. With a gold
+reference each rater's agreement with the gold sits beside the agreement with
+the pool (:func:`with_gold`), and one sentence per label says how far the two
+rankings agree (:func:`gold_sentences`: Spearman's rho over the ranked raters),
+so a reader knows how much to trust a ranking made without gold.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import xarray as xr
+
+from ..diagnostics._common import unbind
+
+__all__ = ["GOLD_POOLS", "RATER_BOOT", "RATER_CI", "RATER_CI_LABELS", "gold_agreement",
+           "gold_sentences",
+           "ranked", "split_gold", "unranked_sentence", "with_gold"]
+
+#: The rater table's default interval in the report (no ``ci=``): a 95% percentile
+#: bootstrap of 200 replicates of items: enough to tell a rater at 0 from the pool's
+#: level, at a fifth of the 1000-replicate BCa's cost (docs/definitions.md).
+RATER_CI, RATER_BOOT = 0.95, 200
+#: Above this many labels the report's rater table has no default interval (``ci=`` asks).
+RATER_CI_LABELS = 20
+
+
+def ranked(raters: pd.DataFrame, top: int | None = None) -> pd.DataFrame:
+    """The ranked rows of a :func:`~xrr_accessor.rater_agreement` table (``rank`` not
+    <NA>), at most ``top`` per label and replication, worst first.
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"kappa_x": [0.1, 0.5, 0.0]}, index=pd.Index(list("abc"), name="r"))
+    >>> t["rank"] = pd.array([1, 2, None], dtype="Int64")
+    >>> ranked(t).index.tolist()
+    ['a', 'b']
+    """
+    shown = raters[raters["rank"].notna()]
+    if top is None:
+        return shown
+    if shown.index.nlevels > 1:
+        return shown.groupby(level=list(range(shown.index.nlevels - 1)), sort=False).head(top)
+    return shown.head(top)
+
+
+def unranked_sentence(raters: pd.DataFrame,
+                      how: str = "they keep their row; min_items=1 ranks every rater") -> str:
+    """"12 raters with fewer than 10 items are not ranked (``how``)." from the table's
+    attrs ("" when every rater is ranked).
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"label": ["joy"] * 3})
+    >>> t.attrs = {"min_items": 10, "n_below_min_items": 2}
+    >>> unranked_sentence(t)[:49]
+    '2 raters with fewer than 10 items are not ranked '
+    """
+    n, cut = raters.attrs.get("n_below_min_items", 0), raters.attrs.get("min_items", 1)
+    if not n:
+        return ""
+    labels = (raters.index.get_level_values("label").nunique()
+              if "label" in (raters.index.names or []) else 1)
+    return (f"{n} rater{'s' if n != 1 else ''}"
+            + (f" (counted once per label of {labels})" if labels > 1 else "")
+            + f" with fewer than {cut} items {'is' if n == 1 else 'are'} not ranked ({how}).")
+
+
+#: Why a report refuses a gold column on data of several replications.
+GOLD_POOLS = ("gold= as a column, Series or frame goes beside the rater table of one pool; "
+              "these data hold several replications: name the gold's replication (the "
+              "models page), or call validity(data, gold=...).")
+
+
+def split_gold(data: Any, other: Any, gold: Any, roles: dict[str, Any]
+               ) -> tuple[Any, dict[str, Any], tuple[Any, Any] | None]:
+    """A report's ``gold=`` read for the one-pool rater table: (data without the gold
+    column(s), roles, (the data with them, the gold)) when ``gold`` is a column (or a
+    mapping label -> column) of ``data``, a Series or a DataFrame; else (data, roles,
+    None): a replication name, for the models page.
+
+    Examples
+    --------
+    >>> df = pd.DataFrame({"item": [1, 1], "rater": ["a", "b"], "joy": [1, 0], "gold": [1, 1]})
+    >>> rest, _, (full, gold) = split_gold(df, None, "gold", {})
+    >>> list(rest.columns), gold
+    (['item', 'rater', 'joy'], 'gold')
+    """
+    if gold is None or other is not None:
+        return data, roles, None
+    data, roles = unbind(data, roles)
+    if isinstance(gold, pd.Series | pd.DataFrame):
+        return data, roles, (data, gold)
+    cols = list(gold.values()) if isinstance(gold, Mapping) else [gold]
+    try:
+        if isinstance(data, pd.DataFrame) and all(c in data.columns for c in cols):
+            return data.drop(columns=cols), roles, (data, gold)
+        if isinstance(data, xr.Dataset) and all(c in data.data_vars for c in cols):
+            return data.drop_vars(cols), roles, (data, gold)
+    except TypeError:  # an unhashable name: not a column
+        pass
+    return data, roles, None
+
+
+def with_gold(raters: pd.DataFrame, gold: pd.DataFrame) -> pd.DataFrame:
+    """``raters`` with the gold columns of :func:`~.diagnostics.rater_gold.rater_gold`
+    after ``n_annotations``, matched by label and rater; attrs kept, plus
+    ``gold_spearman`` (:func:`gold_agreement` as records)."""
+    names = list(raters.index.names)
+    rater = raters.index.get_level_values(len(names) - 1)
+    label = (raters.index.get_level_values("label") if "label" in names
+             else np.repeat(gold.index.get_level_values("label")[:1], len(raters)))
+    got = gold.reindex(pd.MultiIndex.from_arrays([label, rater]))
+    out = raters.copy()
+    at = list(out.columns).index("n_annotations") if "n_annotations" in out.columns else 0
+    for k, col in enumerate(got.columns):
+        out.insert(at + k, col, got[col].to_numpy())
+    out.attrs = dict(raters.attrs)
+    out.attrs["gold_spearman"] = gold_agreement(out).reset_index().to_dict("records")
+    return out
+
+
+def _score(raters: pd.DataFrame) -> pd.Series:
+    """The score the table ranks on, higher = agrees more with the pool."""
+    if raters.attrs.get("ranked_by", "kappa_x") == "alpha":
+        return -raters["delta_alpha"]
+    return raters["kappa_x"]
+
+
+def gold_agreement(raters: pd.DataFrame) -> pd.DataFrame:
+    """Per label, Spearman's rho between the pool-based score (``kappa_x``, or
+    ``-delta_alpha`` when ranked by alpha) and ``gold_kappa_x`` over the ranked raters
+    with both finite, and their number ``n`` (rho NaN below 3 raters or with a
+    constant score): the ranks' Pearson correlation, ties at their mean rank."""
+    shown = ranked(raters)
+    keep = np.isfinite(_score(shown)) & np.isfinite(shown["gold_kappa_x"])
+    both = pd.DataFrame({"pool": _score(shown)[keep], "gold": shown["gold_kappa_x"][keep]})
+    labels = (both.index.get_level_values("label") if "label" in (both.index.names or [])
+              else np.zeros(len(both), dtype=int))
+    rows = []
+    for lab in pd.unique(np.asarray(raters.index.get_level_values("label")
+                                    if "label" in (raters.index.names or []) else [0])):
+        part = both[np.asarray(labels) == lab]
+        rho = np.nan
+        if len(part) >= 3 and part["pool"].nunique() > 1 and part["gold"].nunique() > 1:
+            rho = float(part["pool"].rank().corr(part["gold"].rank()))
+        rows.append({"label": lab, "rho": rho, "n": len(part)})
+    return pd.DataFrame(rows).set_index("label")
+
+
+def gold_sentences(raters: pd.DataFrame, digits: int = 2) -> list[str]:
+    """One sentence per label: how far the pool-based ranking agrees with the gold-based
+    one (Spearman's rho and its n), and what that means for trusting it."""
+    if "gold_kappa_x" not in raters.columns:
+        return []
+    what = ("kappa_x against the rest of the pool" if raters.attrs.get("ranked_by", "kappa_x")
+            == "kappa_x" else "delta_alpha")
+    several = "label" in (raters.index.names or [])
+    out = []
+    for lab, row in gold_agreement(raters).iterrows():
+        where = f"On {lab}, t" if several else "T"
+        rho, n = float(row["rho"]), int(row["n"])
+        if not np.isfinite(rho):
+            out.append(f"{where}he ranking by {what} cannot be checked against the gold: "
+                       f"{n} ranked rater{'s' if n != 1 else ''} with gold (3 with different "
+                       "scores needed).")
+            continue
+        reading = ("closely: the ranking can be trusted" if rho >= 0.7 else
+                   "moderately: trust its ends more than its order" if rho >= 0.4 else
+                   "weakly: it says little about who matches the gold; rank by gold_kappa_x")
+        out.append(f"{where}he ranking by {what} and the ranking by agreement with the gold "
+                   f"(gold_kappa_x) agree at Spearman's rho = {rho:.{digits}f} over {n} ranked "
+                   f"raters: {reading}.")
+    return out
