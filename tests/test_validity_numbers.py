@@ -72,14 +72,18 @@ def _check(got: pd.Series, want: dict[str, float], suffix: str = "") -> None:
         assert_close_or_both_nan(float(got[k + suffix]), float(want[k]), 1e-9)
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=12, deadline=None)
 @given(df=annotation_frames(max_items=12, max_raters=4, max_reps=2, max_categories=5),
        level=st.sampled_from(["interval", "ratio"]))
 def test_pool_item_means_and_raters_equal_the_naive_formulas(df, level):
     gold = _gold(df, int(df["item"].sum()))
+    blank = np.random.default_rng(len(df)).random(len(df)) < 0.1  # missing values too
+    blank[0] = False
+    df = df.assign(value=df["value"].mask(blank))
     out, caught = quietly(xrr.validity, df, gold=gold, level=level)
     assert out.classes is None and out.attrs["tables"] == ("summary", "raters")
-    rows = df[df["item"].isin(gold.index)].assign(gold=lambda d: gold.loc[d["item"]].values)
+    rows = df[df["item"].isin(gold.index) & df["value"].notna()]
+    rows = rows.assign(gold=gold.loc[rows["item"]].to_numpy())
     for pool, sub in rows.groupby("pool"):
         got = out.summary.loc[pool]
         _check(got, naive(sub["value"], sub["gold"]))
@@ -241,3 +245,15 @@ def test_dask_equals_memory_and_refuses_ci():
                                   check_index_type=False)
     with pytest.raises(InputError, match="compute"):
         xrr.validity(ddf, gold="gold", level="interval", ci=0.9)
+
+
+def test_xarray_input_gives_datasets_with_the_frames_values():
+    df = _anger().rename(columns={"worker": "rater", "response": "value"})
+    gold = df.groupby("item")["gold"].first()
+    ds = df.drop(columns="gold").set_index(["item", "rater"]).to_xarray()
+    got = xrr.validity(ds, gold=gold, level="interval")
+    want = xrr.validity(df.drop(columns="gold"), gold=gold, level="interval")
+    table = got.raters.to_dataframe().dropna(how="all").xs("value", level="label")
+    np.testing.assert_allclose(table.loc[want.raters.index, "ccc"], want.raters["ccc"],
+                               rtol=1e-12)
+    assert "raters (label: 1, rater: 38)" in repr(got)
