@@ -156,15 +156,22 @@ def _blank(text: str, a: int, b: int) -> str:
 
 
 def _alternatives(message: str) -> list[Suggestion]:
-    """``sort_by='x'; use one of ['irr', 'kappa_x']``: the message opens on the
-    keyword the call gave and lists the values to use instead."""
-    head = re.match(r"([a-z_]\w*)=\S+[^;]*; (.*)", message)
+    """``sort_by='x'; use one of ['irr', 'kappa_x']``, ``unknown level 'x'; use one of
+    nominal, ordinal``: the message opens on the value the call gave and lists the
+    values to use instead (after "one of", "; use" or "; choose")."""
+    head = (re.match(r"([a-z_]\w*)=\S+ (.*)", message)
+            or re.match(r"unknown (?:ICC )?(level|form) \S+ (.*)", message))
     if not head or re.search(rf"\b{head.group(1)}=", head.group(2)):
         return []
-    rest = re.sub(r" \([^()]*\)", "", head.group(2))
+    listed = (re.search(r"one of (.*)", head.group(2))
+              or re.search(r"(?:^|; |: )(?:use|choose) (.*)", head.group(2)))
+    if not listed or re.search(r"\w=", listed.group(1)):  # use method='bootstrap': a key
+        return []
+    rest = re.sub(r" \([^()]*\)", "", listed.group(1)).split(". ")[0]
     values: list[Any] = [ast.literal_eval(q) for q in re.findall(r"'[^']*'", rest)]
-    if not values and (listed := re.search(r"one of ([\w, ]+)", rest)):
-        values = [v.strip() for v in listed.group(1).split(",") if v.strip()]
+    if not values:  # bare: one of cohen, alpha, iota / 1,1, 2,1, 3,1
+        values = [v.strip(" .") for v in rest.split(", ")
+                  if re.fullmatch(r"[\w,]+", v.strip(" ."))]
     return [Suggestion("key", f"{head.group(1)}={v!r}", key=head.group(1), value=v)
             for v in values]
 

@@ -14,11 +14,14 @@ a message that writes a call or keyword the parser reads nothing from fails.
 from __future__ import annotations
 
 import io
+import tempfile
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 import pytest
+import xarray as xr
 from suggestions import (
     Case,
     advice,
@@ -37,8 +40,9 @@ from xrr_accessor.errors import (
     LevelNote,
     RoleError,
     UndefinedWarning,
+    XRRWarning,
 )
-from xrr_accessor.io import read_doccano, read_mturk, read_prodigy
+from xrr_accessor.io import read_annotations, read_doccano, read_mturk, read_prodigy
 
 
 def long(values: list[Any], raters: tuple[str, ...] = ("a", "b", "c"), column: str = "joy",
@@ -90,14 +94,6 @@ def many() -> pd.DataFrame:
     return long([1, 2, 3, 2, 2, 3, 1, 1, 2, 3, 3, 2] * 3)
 
 
-def crowd(n: int = 12) -> pd.DataFrame:
-    """Each item rated by two of many raters (no rater crosses items fully)."""
-    rng = np.random.default_rng(0)
-    return pd.DataFrame({"item": np.repeat(np.arange(n), 2),
-                         "rater": [f"w{i}" for i in range(2 * n)],
-                         "joy": rng.integers(1, 5, 2 * n).astype(float)})
-
-
 def sessions() -> pd.DataFrame:
     """Each rater rates every item twice (round 1, round 2), in pools A and B."""
     one = pd.concat([many().assign(round=1),
@@ -124,6 +120,14 @@ def sets_of(cells: list[Any]) -> pd.DataFrame:
         len(cells) // 2), "labels": cells})
 
 
+def csv_file(text: str) -> str:
+    """A CSV file holding ``text``, in a directory removed at exit."""
+    path = Path(_FILES.name) / f"f{len(list(Path(_FILES.name).iterdir()))}.csv"
+    path.write_text(text)
+    return str(path)
+
+
+_FILES = tempfile.TemporaryDirectory()
 INTERVAL = {"level": "interval"}
 CASES: list[Case] = [
     # levels and weights -----------------------------------------------------------------
@@ -162,11 +166,6 @@ CASES: list[Case] = [
          recipes={".dropna()": lambda d: d.pivot(
              index="item", columns="rater", values="joy").dropna()},
          together={".dropna()": {"wide": True}}),  # "pivot to items x raters and .dropna()"
-    Case("icc-on-crowd-data", "irr", crowd, {"metric": "icc"}, UndefinedWarning,
-         "lack a rating", recipes={".dropna()": lambda d: d.pivot(
-             index="item", columns="rater", values="joy").dropna()},
-         together={".dropna()": {"wide": True}},
-         xfail="coefficients/icc.py:138: on crowd data pivot and .dropna() leave no item"),
     Case("iota-drops-incomplete-items", "irr", lambda: numbers().iloc[:-1],
          {"metric": "iota", **INTERVAL}, DroppedDataWarning, "every rater on every item"),
     Case("form-without-icc", "irr", numbers, {"form": "ICC2", **INTERVAL}, InputError,
@@ -266,6 +265,12 @@ CASES: list[Case] = [
          InputError, "sort_by="),
     Case("summary-items-unknown", "summary", two_pools, {"items": "xx", **INTERVAL},
          InputError, "items="),
+    Case("report-on-label-sets", "report", label_sets, {"level": "masi"}, UndefinedWarning,
+         "no agreement table"),
+    Case("report-at-ratio", "report", numbers, {"level": "ratio"}, UndefinedWarning,
+         "no agreement table"),
+    Case("report-on-no-rows", "report", lambda: numbers().iloc[:0], INTERVAL,
+         UndefinedWarning, "no annotations", nothing="says what is missing, names no call"),
     Case("report-gold-without-reference", "report", three_pools, {"gold": "B", **INTERVAL},
          InputError, "name their pool", fill={"reference": "A"},
          skip={"candidates=": "names what opens the models page, not a fix",
@@ -319,6 +324,65 @@ CASES: list[Case] = [
          "is missing", fill={"item": "Task", "rater": "WorkerId"}),
     Case("level-inferred-note", "irr", lambda: long(list(range(30))), {}, LevelNote,
          "inferred", fill={"level": "interval"}),
+    # more parameters -------------------------------------------------------------------
+    Case("unknown-level", "irr", numbers, {"level": "ordinl"}, InputError, "unknown level",
+         skip={"level='jaccard'": "a level of label sets; these are numbers",
+               "level='masi'": "a level of label sets; these are numbers"}),
+    Case("unknown-icc-form", "irr", numbers, {"metric": "icc", "form": "ICC9"}, InputError,
+         "unknown ICC form", skip={"ICC(2,1)": "a spelling of form='2,1', not a call"}),
+    Case("asymmetric-matrix", "irr", lambda: long([0, 1, 1, 0, 1, 0]),
+         {"level": np.array([[0.0, 1.0], [2.0, 0.0]])}, InputError, "symmetric",
+         nothing="the recipe ((D + D.T) / 2) is algebra on the user's matrix"),
+    Case("reference-not-a-pool", "compare", two_pools, {"reference": "C", **INTERVAL},
+         InputError, "is not a replication"),
+    Case("interval-unknown", "irr", many, {"ci": 0.95, "interval": "xx", **INTERVAL},
+         InputError, "choose 'bca'"),
+    Case("method-unknown", "irr", many, {"ci": 0.95, "method": "xx", **INTERVAL}, InputError,
+         "choose 'bootstrap'"),
+    Case("no-analytic-error", "irr", many, {"metric": "light", "ci": 0.95,
+                                            "method": "analytic"},
+         InputError, "no analytic standard error", together={"method='bootstrap'": {
+             "n_boot": 50}}),
+    Case("duplicates-policy-unknown", "irr", numbers, {"duplicates": "xx", **INTERVAL},
+         InputError, "not a policy"),
+    Case("duplicates-mean-of-words", "irr", lambda: pd.concat([words(), words().iloc[:1]]),
+         {"duplicates": "mean", "level": "nominal"}, LevelError, "averages numbers"),
+    Case("layout-unknown", "to_xarray", numbers, {"layout": "xx"}, InputError, "layout="),
+    Case("alignment-unknown", "alt_test", three_pools,
+         {"epsilon": 0.1, "reference": "A", "alignment": "xx", "min_items": 5},
+         InputError, "alignment="),
+    Case("gold-not-a-pool", "report", three_pools,
+         {"gold": "Z", "reference": "A", **INTERVAL}, InputError, "gold="),
+    Case("candidate-not-a-pool", "alt_test", three_pools,
+         {"epsilon": 0.1, "reference": "A", "candidates": ["Z"], "min_items": 5, **INTERVAL},
+         InputError, "candidates="),
+    # more roles ------------------------------------------------------------------------
+    Case("two-item-columns", "irr", lambda: numbers().assign(unit=lambda d: d.item),
+         INTERVAL, RoleError, "several columns", fill={"item": "item"}),
+    Case("gold-column-beside-labels", "irr", lambda: numbers().assign(
+        truth=lambda d: d.groupby("item").joy.transform("max")), INTERVAL, XRRWarning,
+         "named like a gold", fill={"labels": ["joy"]},
+         skip={"replication='<column>'": "for a column telling pools apart; 'truth' is gold"}),
+    Case("gold-labels-do-not-match", "validity", lambda: numbers().assign(fear=1),
+         {"gold": pd.DataFrame({"joy": [1, 2, 3, 4, 5]}), **INTERVAL}, InputError,
+         "do not match", fill={"labels": ["joy"]}),
+    Case("xarray-extra-dimension", "irr", lambda: xr.DataArray(
+        np.ones((3, 2, 2)), dims=("item", "rater", "wave")), INTERVAL, InputError,
+         "unexpected dimension", skip={"item=": "the dimensions are named item and rater already",
+               "rater=": "the dimensions are named item and rater already"},
+         fill={"replication": "wave"}),
+    Case("set-duplicates", "read_sets", lambda: sets_of([["a"], ["b"], ["a"], ["b"]]).pipe(
+        lambda d: pd.concat([d, d.iloc[:1]])), {}, InputError, "more than one row",
+         column="labels"),
+    Case("read-sets-two-label-columns", "read_sets", lambda: sets_of(
+        [["a"], ["b"], ["a"], ["b"]]).assign(tags=[["x"]] * 4), {}, RoleError,
+         "several columns", fill={"value": "labels"}),
+    Case("file-without-item-column", read_annotations, lambda: csv_file(
+        "stimulus,rater,joy\n1,a,2\n1,b,3\n"), {}, InputError, "no item column",
+         fill={"item": "stimulus"}),
+    Case("prodigy-without-item", read_prodigy, lambda: io.StringIO(
+        '{"text": "t", "label": "SPORTS", "answer": "accept", "_annotator_id": "a"}\n'),
+         {"item": "_task_hash"}, InputError, "the item id"),
 ]
 
 @pytest.mark.parametrize("case", [pytest.param(c, id=c.id, marks=c.marks) for c in CASES])
