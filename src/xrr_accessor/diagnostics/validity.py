@@ -166,7 +166,9 @@ def validity(data: Any, gold: Hashable | Mapping[Hashable, Hashable] | pd.Series
     Returns
     -------
     Validity
-        ``summary`` and ``classes`` tables. Annotations of items without gold
+        ``summary`` and ``classes`` tables (nominal, ordinal), or ``summary``
+        and ``raters`` (interval, ratio; ``classes`` None), as
+        ``attrs["tables"]`` names them. Annotations of items without gold
         and gold items with no annotation are left out, counted in a
         :class:`~xrr_accessor.errors.DroppedDataWarning`.
 
