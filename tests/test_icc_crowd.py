@@ -173,6 +173,27 @@ def test_shrout_fleiss_1979_published_and_as_a_crowd():
     assert got == pytest.approx(wide.irr(metric="icc", form="1,1"), rel=1e-12)
 
 
+def test_snow2008_anger_crowd_equals_pingouin_on_renumbered_slots():
+    """Real crowd data (Snow et al. 2008: 100 headlines, 10 of 38 workers each, 0-100):
+    chosen without form=, the one-way ICC equals pingouin's ICC(1,1) once the ratings
+    are renumbered 0..9 within each item by hand (what a user had to do)."""
+    from xrr_accessor.datasets.published import load_snow2008
+
+    people = load_snow2008("anger").query("pool == 'crowd'").drop(columns="pool")
+    people["response"] = people["response"].astype(float)
+    assert _chosen(people)["form"] == "1,1"
+    got = xa.irr(people, metric="icc", ci=0.95)
+    slots = people.assign(slot=people.groupby("item_id").cumcount())
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # pingouin's own pandas notices
+        ref = pg.intraclass_corr(slots, targets="item_id", raters="slot", ratings="response")
+    assert got["estimate"] == pytest.approx(ref["ICC"].iloc[0], rel=1e-10)
+    assert got["F"] == pytest.approx(ref["F"].iloc[0], rel=1e-10)
+    lower, upper = ref[next(c for c in ref.columns if c.startswith("CI"))].iloc[0]
+    assert got["lower"] == pytest.approx(lower, abs=0.005) and got["k"] == 10
+    assert got["upper"] == pytest.approx(upper, abs=0.005) and round(got["estimate"], 3) == 0.355
+
+
 def _chosen(df: pd.DataFrame) -> dict[str, str]:
     return form_attrs(run(df, [lookup("icc")], level="interval"), {"form": "auto"})
 
