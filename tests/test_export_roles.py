@@ -14,7 +14,7 @@ import pytest
 
 import xrr_accessor as xa
 from xrr_accessor.errors import DroppedDataWarning, RoleError
-from xrr_accessor.schema.roles import find_role, looks_gold
+from xrr_accessor.schema.roles import find_role, looks_gold, named_like
 
 
 def _caught(fn, *args, **kwargs):
@@ -144,6 +144,7 @@ def test_gold_names_and_not_gold_names():
 ])
 def test_item_names_of_exports(columns, item):
     assert find_role(columns, "item") == item
+    assert named_like(item, "item") and not named_like(columns[-1], "item")
 
 
 @pytest.mark.parametrize(("columns", "rater"), [
@@ -157,6 +158,7 @@ def test_item_names_of_exports(columns, item):
 ])
 def test_rater_names_of_exports(columns, rater):
     assert find_role(columns, "rater") == rater
+    assert [c for c in columns if named_like(c, "rater")][:1] == ([rater] if rater else [])
 
 
 @pytest.mark.parametrize("columns", [

@@ -222,6 +222,19 @@ def anonymous_raters(item: Ids, slot: Ids) -> Ids:
     return Ids(np.asarray(codes, dtype=np.int64), pd.Index(names, dtype=object), slot.column)
 
 
+def named_like(name: Hashable, role: str) -> bool:
+    """Whether a column's name could be found as ``role`` by :func:`find_role` (for
+    readers that keep id columns as text).
+
+    Examples
+    --------
+    >>> named_like("orig_id", "item"), named_like("WorkerId", "rater"), named_like("joy", "item")
+    (True, True, False)
+    """
+    return norm(name) in ROLE_ALIASES[role] or (role in ("item", "rater")
+                                                 and _by_pattern(name, role))
+
+
 def find_role(columns: Sequence[Hashable], role: str) -> Hashable | None:
     """The column named like ``role``: a name of :data:`ROLE_ALIASES` as before, else
     one of :data:`MORE_ALIASES`, else (item and rater) a name made of an id word and
