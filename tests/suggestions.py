@@ -432,12 +432,15 @@ def follow(case: Case, s: Suggestion, message: str, found: list[Suggestion]) -> 
         params = {k: v for k, v in case.kw.items() if k not in ROLES}
         return outcome(lambda: call_library(name, s.args, data, roles, case.fill, params))
     drops = {t.key for t in found if t.kind == "drop"}
-    if "not both" in message:
+    if "not both" in message and s.kind == "key":
         drops |= {t.key for t in found if t.kind == "key" and t.key != s.key}
     kw = {k: v for k, v in case.kw.items() if k not in drops}
-    if s.kind == "call":
-        data = case.recipes[s.text](data) if s.text in case.recipes else _recipe(case, s, data)
-        kw = dict(case.kw)
+    if s.kind == "call":  # a recipe, with the keywords the message takes out
+        try:
+            data = (case.recipes[s.text](data) if s.text in case.recipes
+                    else _recipe(case, s, data))
+        except Exception as exc:  # a recipe that fails on the data
+            return Outcome(exc)
     if s.kind == "key":
         kw[s.key] = case.fill[s.key] if s.placeholder else s.value
         kw.update({k: case.fill[k] if v is _PLACEHOLDER else v for k, v in s.also})

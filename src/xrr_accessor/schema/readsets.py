@@ -53,11 +53,13 @@ def set_roles(roles: dict[str, Any], what: str) -> dict[str, Any]:
     left = sorted(k for k, v in roles.items() if k not in ("item", "rater", "value", "labels")
                   and v not in (None, False, "error"))
     if left:
+        named = " and ".join(f"{k}=" for k in left)
+        pools = (" Select one replication or question first (e.g. df[df['pool'] == 'A']) "
+                 "and name the columns with item=, rater= and value=."
+                 if {"replication", "label", "wide"} & set(left) else "")
         raise RoleError(
-            f"{what} does not take {', '.join(f'{k}=' for k in left)}: it reads one "
-            "question of set-valued annotations (item, rater, the labels). Select one "
-            "replication or question first (e.g. df[df['pool'] == 'A']) and name the "
-            "columns with item=, rater= and value=.")
+            f"{what} does not take {named}: leave {named} out; it reads one question of "
+            f"set-valued annotations (item, rater, the labels).{pools}")
     return out
 
 
