@@ -129,12 +129,20 @@ def test_chaosnli_counts_with_a_text_column_left_out_and_said():
                       "chaosnli_entailment": [85, 2, 1], "chaosnli_neutral": [13, 41, 94],
                       "chaosnli_contradiction": [2, 57, 5],
                       "varierr_idk_raters": ["1;3", None, None]})
-    with pytest.warns(DroppedDataWarning, match="'varierr_idk_raters' are not counts"):
+    with pytest.warns(DroppedDataWarning, match=r"'varierr_idk_raters' \(not numbers\)"):
         long = xa.from_counts(t)
     assert len(long) == 300
     cats = t.columns[1:4].tolist()
     assert xa.irr(long, metric="fleiss", level="nominal") == pytest.approx(
         fleiss_kappa(t[cats].to_numpy(), method="fleiss"), abs=1e-12)
+
+
+def test_a_total_column_is_not_a_category():
+    t = pd.DataFrame({"hit": ["h1", "h2"], "pos": [3, 1], "neg": [2, 4], "n": [5, 5]})
+    with pytest.warns(DroppedDataWarning, match=r"'n' \(the sum of the others: a total\)"):
+        long = xa.from_counts(t)
+    assert list(long["value"].cat.categories) == ["pos", "neg"] and len(long) == 10
+    assert xa.from_counts(t, categories=["pos", "neg"]).equals(long)
 
 
 @pytest.mark.parametrize(("value", "match"), [

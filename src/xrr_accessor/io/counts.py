@@ -62,11 +62,18 @@ def _count_columns(table: pd.DataFrame, item: Hashable | None,
     if not cats:
         raise InputError(f"no numeric columns of counts among {rest}; name the count "
                          "columns with categories=[...].")
+    values = table[cats].to_numpy(dtype=float, na_value=np.nan)
+    whole = values.sum(axis=1)
+    totals = [c for j, c in enumerate(cats) if len(cats) > 2 and bool(
+        np.array_equal(2 * values[:, j], whole))]  # the sum of the others: a total
+    cats = [c for c in cats if c not in totals]
     left = [c for c in rest if c not in cats]
     if left:
-        warn(f"from_counts: column(s) {', '.join(map(repr, left))} are not counts (not "
-             f"numbers) and are left out; the categories are {cats}. Name the count "
-             "columns with categories=[...] to say so.", DroppedDataWarning)
+        why = ", ".join([f"{c!r} (the sum of the others: a total)" for c in totals]
+                        + [f"{c!r} (not numbers)" for c in left if c not in totals])
+        warn(f"from_counts: column(s) {why} are not counts of a category and are left "
+             f"out; the categories are {cats}. Name the count columns with "
+             "categories=[...] to say so.", DroppedDataWarning)
     return cats
 
 
