@@ -32,17 +32,19 @@ RATER_CI_LABELS = 20
 
 
 def ranked(raters: pd.DataFrame, top: int | None = None) -> pd.DataFrame:
-    """The ranked rows of a :func:`~xrr_accessor.rater_agreement` table (``rank`` not
-    <NA>), at most ``top`` per label and replication, worst first.
+    """The ranked rows of a :func:`~xrr_accessor.rater_agreement` table (those with
+    ``attrs["min_items"]`` items or more, a NaN score among them, without a rank, kept),
+    at most ``top`` per label and replication, worst first.
 
     Examples
     --------
-    >>> t = pd.DataFrame({"kappa_x": [0.1, 0.5, 0.0]}, index=pd.Index(list("abc"), name="r"))
-    >>> t["rank"] = pd.array([1, 2, None], dtype="Int64")
+    >>> t = pd.DataFrame({"kappa_x": [0.1, 0.5, 0.0], "n_annotations": [12, 30, 1]},
+    ...                  index=pd.Index(list("abc"), name="r"))
+    >>> t.attrs["min_items"] = 10
     >>> ranked(t).index.tolist()
     ['a', 'b']
     """
-    shown = raters[raters["rank"].notna()]
+    shown = raters[raters["n_annotations"] >= raters.attrs.get("min_items", 1)]
     if top is None:
         return shown
     if shown.index.nlevels > 1:
