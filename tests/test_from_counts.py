@@ -34,8 +34,8 @@ def _naive_fleiss(counts: np.ndarray) -> float:
 
 
 def _table(rng: np.random.Generator, n_items: int, k: int, raters: int | None) -> pd.DataFrame:
-    """A count table: ``raters`` ratings per item (None: 2 to 6, varying)."""
-    sizes = np.full(n_items, raters) if raters else rng.integers(2, 7, n_items)
+    """A count table: ``raters`` ratings per item (None: 0 to 6, varying)."""
+    sizes = np.full(n_items, raters) if raters else rng.integers(0, 7, n_items)
     probs = rng.dirichlet(np.ones(k) * 0.7)
     counts = np.stack([rng.multinomial(s, probs) for s in sizes])
     return pd.DataFrame(counts, columns=[f"c{j}" for j in range(k)],
@@ -70,8 +70,14 @@ def test_fleiss_equals_statsmodels_and_the_formula_on_random_balanced_tables(see
 @given(seed=st.integers(0, 2**32 - 1), n_items=st.integers(3, 15), k=st.integers(2, 4))
 def test_alpha_equals_krippendorff_on_the_expanded_unbalanced_data(seed, n_items, k):
     table = _table(np.random.default_rng(seed), n_items, k, None)
-    long = xa.from_counts(table)
-    assume(long["value"].nunique() > 1)
+    sizes = table.sum(axis=1).to_numpy()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        long = xa.from_counts(table)
+    assert len(caught) == int(((sizes == 0) | (sizes == 1)).any())  # said once, when any
+    assert long.attrs["n_items_empty"] == (sizes == 0).sum()
+    assert long.attrs["n_items_single"] == (sizes == 1).sum()
+    assume((sizes >= 2).sum() >= 2 and long["value"].nunique() > 1)
     got = xa.irr(long, metric="alpha", level="nominal")
     want = krippendorff.alpha(reliability_data=_expanded_matrix(long, "unit"),
                               level_of_measurement="nominal")
