@@ -194,6 +194,20 @@ def test_snow2008_anger_crowd_equals_pingouin_on_renumbered_slots():
     assert got["upper"] == pytest.approx(upper, abs=0.005) and round(got["estimate"], 3) == 0.355
 
 
+def test_a_count_table_gives_the_one_way_icc():
+    """A count table's raters are anonymous slots (xa.from_counts): the ICC chosen
+    without form= is the one-way ICC of the ratings the counts stand for."""
+    table = pd.DataFrame({"item": list("abcdef"), 1: [3, 0, 1, 2, 0, 4],
+                          2: [1, 2, 2, 1, 0, 0], 3: [0, 2, 1, 1, 4, 0]})
+    long = xa.from_counts(table, item="item", categories=[1, 2, 3])
+    groups = [[c for c in (1, 2, 3) for _ in range(int(row[c]))]
+              for _, row in table.iterrows()]
+    want = naive_oneway(groups, 0.9)
+    got = xa.irr(long, metric="icc", ci=0.9)
+    assert got["estimate"] == pytest.approx(want["1,1"], rel=1e-12)
+    assert got["lower"] == pytest.approx(want["lower_1,1"], rel=1e-9)
+
+
 def _chosen(df: pd.DataFrame) -> dict[str, str]:
     return form_attrs(run(df, [lookup("icc")], level="interval"), {"form": "auto"})
 
