@@ -126,6 +126,13 @@ def test_item_from_the_index_a_found_column_or_item_and_numeric_default_categori
     assert list(found["value"].cat.categories) == ["a", "b"]
     assert found["doc_id"].tolist() == [7, 7, 9, 9]
     assert xa.from_counts(counts.reset_index(), item="doc_id").equals(found)
+    # a name the reader would not find as the item becomes "item": bare calls read it
+    odd = xa.from_counts(counts.rename_axis("q"))
+    assert odd.columns.tolist() == ["item", "slot", "value"]
+    assert xa.irr(odd, metric="fleiss", level="nominal") == xa.irr(
+        found, metric="fleiss", level="nominal")
+    with pytest.raises(InputError, match="name='label' is the name of a role's column"):
+        xa.from_counts(counts, name="label")
 
 
 def test_chaosnli_counts_with_a_text_column_left_out_and_said():

@@ -133,7 +133,8 @@ def from_counts(table: pd.DataFrame, item: Hashable | None = None,
     Returns
     -------
     pandas.DataFrame
-        One row per rating: the item column, :data:`SLOT` (1, 2, ... within each
+        One row per rating: the item column (its name kept when the reader finds
+        it by name, else ``item``), :data:`SLOT` (1, 2, ... within each
         item: anonymous raters, never the same rater across items) and ``name``
         (a categorical with the categories in order). ``attrs`` holds
         ``n_items``, ``n_items_empty`` (no rating: no rows) and
@@ -175,13 +176,19 @@ def from_counts(table: pd.DataFrame, item: Hashable | None = None,
         raise InputError(f"from_counts reads a pandas DataFrame of counts, not "
                          f"{type(table).__name__}; e.g. pd.DataFrame(counts, "
                          "columns=categories).")
+    from ..schema.roles import ROLE_ALIASES, named_like, norm
+
     ids, item_name = _item_ids(table, item)
     cats = _count_columns(table, item_name if item_name in table.columns else None,
                           categories)
     if item_name in cats:
         raise InputError(f"column {item_name!r} is the item and cannot be a category too.")
-    if name == SLOT or name == item_name:
-        raise InputError(f"name={name!r} is taken by another column; choose another name.")
+    if not named_like(item_name, "item"):  # a name the reader finds: bare calls read it
+        item_name = "item"
+    if name in (SLOT, item_name) or any(norm(name) in ROLE_ALIASES[r] for r in (
+            "item", "rater", "replication", "label")):
+        raise InputError(f"name={name!r} is the name of a role's column; the categories "
+                         "need another, e.g. name='value' (the default) or 'diagnosis'.")
     counts = _counts(table, cats, ids)
     totals = counts.sum(axis=1)
     n_items, k = counts.shape

