@@ -214,6 +214,13 @@ def test_slots_are_anonymous_raters_never_one_rater_across_items():
     with pytest.raises(InputError, match=r"'slot' numbers the ratings within each item.*"
                                          r"metric='fleiss'"):
         need_rater_ids(ann.role_names["rater"], "Light's kappa")
+    # the same for a DataArray whose dims are item and slot
+    import xarray as xr
+
+    da = xr.DataArray([[0, 0], [1, 0], [1, 1]], dims=("item", "slot"),
+                      coords={"item": ["a", "b", "c"], "slot": [1, 2]}, name="value")
+    ann3, _ = xa.annotations(da, level="nominal")
+    assert list(ann3.raters) == ["a#1", "a#2", "b#1", "b#2", "c#1", "c#2"]
     # a slot column beside a rater column is not the rater
     named = long.assign(rater=["r1", "r2", "r1", "r2", "r1", "r2"])
     ann2, _ = xa.annotations(named, labels=["value"], level="nominal")
