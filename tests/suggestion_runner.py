@@ -172,8 +172,9 @@ def _default(case: Case, key: str) -> Any:
 
 def advice(case: Case, message: str) -> list[Suggestion]:
     """The suggestions of ``message`` less those quoting the call itself: a keyword at
-    the value the call has (given, or by default), or a keyword it gave named without a
-    value (unless the case fills it: "add them to categories=")."""
+    the value the call has (given, or by default), a keyword it gave named without a
+    value (unless the case fills it: "add them to categories="), or the function itself
+    with keywords the call gave (``validity(ci=0.95)``)."""
     def quoted(s: Suggestion) -> bool:
         if s.kind != "key":
             return False
@@ -181,7 +182,12 @@ def advice(case: Case, message: str) -> list[Suggestion]:
         if s.placeholder:  # "form= selects an ICC form", unless the case fills it
             return s.key in case.kw and s.key not in case.fill
         return has is not PLACEHOLDER and has == s.value
-    return [s for s in suggestions(message) if not quoted(s)]
+    def own(s: Suggestion) -> bool:  # validity(ci=0.95) in validity's message: the call
+        if s.kind != "call" or library(s.name) != case.fn:
+            return False
+        given = [t for t in suggestions(s.args) if t.kind == "key"]
+        return bool(given) and all(case.kw.get(t.key, PLACEHOLDER) == t.value for t in given)
+    return [s for s in suggestions(message) if not quoted(s) and not own(s)]
 
 
 def _recipe(case: Case, s: Suggestion, data: Any) -> Any:

@@ -44,10 +44,18 @@ from xrr_accessor.errors import (
     LevelError,
     LevelNote,
     RoleError,
+    StrayValueWarning,
     UndefinedWarning,
     XRRWarning,
 )
-from xrr_accessor.io import read_annotations, read_doccano, read_mturk, read_prodigy
+from xrr_accessor.io import (
+    read_annotations,
+    read_doccano,
+    read_mturk,
+    read_prodigy,
+    read_toloka,
+)
+from xrr_accessor.io.counts import from_counts
 
 INTERVAL = {"level": "interval"}
 CASES: list[Case] = [
@@ -313,6 +321,76 @@ CASES: list[Case] = [
     Case("prodigy-without-item", read_prodigy, lambda: io.StringIO(
         '{"text": "t", "label": "SPORTS", "answer": "accept", "_annotator_id": "a"}\n'),
          {"item": "_task_hash"}, InputError, "the item id"),
+    # batch 4: gold, counts, exports, ids, label-set readers ------------------------------
+    Case("validity-ci-at-nominal", "validity", lambda: many().assign(
+        g=lambda d: d.groupby("item").joy.transform("max")), {"gold": "g", "ci": 0.95,
+                                                            "level": "nominal"},
+         InputError, "leave ci out"),
+    Case("report-gold-without-rater-table", "report", lambda: numbers()[
+        lambda d: d.rater != "c"].assign(g=lambda d: d.groupby("item").joy.transform("max")),
+         {"gold": "g", **INTERVAL}, UndefinedWarning, "gold= is not shown",
+         fill={"gold": "g"}, skip={"gold=": "the report's own keyword, quoted"}),
+    Case("cohen-on-rating-slots", "irr", lambda: numbers().rename(columns={"rater": "slot"}),
+         {"metric": "cohen", **INTERVAL}, InputError, "raters"),
+    Case("counts-written-as-text", from_counts, lambda: pd.DataFrame(
+        {"item": [1, 2], "yes": ["3", "1"], "no": ["0", "2"]}), {}, InputError,
+         "no numeric columns", fill={"categories": ["yes", "no"]}, xfail=(
+             "io/counts.py:63: counts written as text are refused again under categories=; "
+             "say to convert them (pd.to_numeric) first")),
+    Case("counts-beside-a-note", from_counts, lambda: pd.DataFrame(
+        {"item": [1, 2], "yes": [3, 1], "no": [0, 2], "note": ["a", "b"]}), {},
+         DroppedDataWarning, "not counts", fill={"categories": ["yes", "no"]}),
+    Case("mturk-answer-twice", read_mturk, lambda: pd.DataFrame(
+        {"HITId": ["h", "h"], "WorkerId": ["a", "a"], "Answer.x": [1, 2]}), {}, InputError,
+         "more than once"),
+    Case("toloka-without-task-id", read_toloka, lambda: pd.DataFrame(
+        {"ASSIGNMENT:worker_id": ["a", "b"], "INPUT:text": ["t", "u"], "INPUT:url": ["x", "y"],
+         "OUTPUT:result": [1, 2]}), {}, InputError, "cannot tell the item",
+         fill={"item": "INPUT:text"}),
+    Case("csv-read-as-one-column", read_annotations, lambda: csv_file(
+        "item;rater;joy\n1;a;2\n1;b;3\n"), {"sep": ","}, InputError, "read as one column",
+         skip={"sep='\\t'": "the other example; this file is separated by ';'"}),
+    Case("sep-not-a-pattern", read_annotations, lambda: csv_file(
+        "item;rater;joy\n1;a;2\n1;b;3\n"), {"sep": "ab("}, InputError, "regular expression",
+         skip={"sep='ab\\\\('": "escapes the text given; this file is separated by ';'"}),
+    Case("ids-of-two-types", "alt_test", lambda: many().assign(pool="A"), {
+        "other": many()[lambda d: d.rater == "a"].assign(rater="m", item=lambda d: d.item
+                                                         .astype(str)),
+        "epsilon": 0.1, "min_items": 5, **INTERVAL}, InputError, "do not meet",
+         column="item"),
+    Case("alignment-against-level", "alt_test", three_pools,
+         {"epsilon": 0.1, "reference": "A", "alignment": "accuracy", "min_items": 5,
+          **INTERVAL}, InputError, "drop one of them"),
+    Case("numbers-as-text-and-a-stray", "irr", lambda: long(
+        ["1", "2", "3", "4", "5"] * 6 + ["x", "1", "2"]), {"level": "nominal"},
+         StrayValueWarning, "numbers written as text",
+         recipes={"df[col].replace({'x': '<number>'})": lambda d: d.replace({"joy": {
+             "x": "3"}})}),
+    Case("dataset-with-a-label-dimension", "irr", lambda: xr.Dataset(
+        {"joy": xr.DataArray(np.arange(12.0).reshape(3, 2, 2) % 3,
+                             dims=("item", "rater", "label"))}), INTERVAL, RoleError,
+         "label dimension", recipes={"ds.to_dataarray()": lambda d: d["joy"]}),
+    Case("rank-of-ordered-lists", "read_sets", lambda: sets_of(
+        [["a", "b"], ["b"], ["a"], ["b"]]).assign(r=1), {"rank": "r"}, InputError,
+         "Drop rank="),
+    Case("set-reader-extra-column", "read_sets", lambda: sets_of(
+        [["a"], ["b"], ["a"], ["b"]]).assign(note=["x", "y", "z", "w"]), {},
+         DroppedDataWarning, "not used", fill={"value": "labels"}),
+    Case("set-cells-by-the-item", "set_cells", lambda: pd.DataFrame(
+        {"item": [0, 0, 1, 1], "rater": ["a", "a", "b", "b"], "lab": ["x", "y", "x", "z"]}),
+         {"by": "item"}, InputError, "which is the item", fill={"by": None}),
+    Case("set-cells-by-with-missing", "set_cells", lambda: pd.DataFrame(
+        {"item": [0, 0, 1, 1], "rater": ["a", "a", "b", "b"], "lab": ["x", "y", "x", "z"],
+         "pool": ["A", None, "A", "A"]}), {"by": "pool"}, InputError, "missing values",
+         column="pool"),
+    Case("categories-of-label-sets", "irr", label_sets,
+         {"categories": ["a", "b"], "level": "masi"}, InputError, "leave categories= out"),
+    Case("compare-on-one-pool", "compare", many, {"reference": "A", **INTERVAL}, InputError,
+         "is not a replication", fill={"other": many().sample(frac=1.0, random_state=1)},
+         skip={"replication='<column>'": "the data hold one pool: no column to name"}),
+    Case("candidates-include-the-reference", "alt_test", three_pools, {
+        "epsilon": 0.1, "reference": "A", "candidates": ["A", "C"], "min_items": 5},
+         InputError, "not tested against itself", nothing="says why, names no call"),
 ]
 
 @pytest.mark.parametrize("case", [pytest.param(c, id=c.id, marks=c.marks) for c in CASES])

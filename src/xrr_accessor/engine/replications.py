@@ -34,5 +34,10 @@ def reference_code(ann: Annotations, reference: Any, first: int | None) -> int:
             )
         return 0 if reference == "self" else first
     if reference not in reps:
-        raise InputError(f"reference={reference!r} is not a replication; use one of {reps}.")
+        raise InputError(
+            f"reference={reference!r} is not a replication; use one of {reps}." if len(reps)
+            > 1 else f"reference={reference!r} is not a replication: the data hold one (no "
+            "replication column was found); name the column with .xrr(replication="
+            "'<column>'), or pass the other pool's frame as other= with reference='self' "
+            "or 'other'.")
     return reps.index(reference)
