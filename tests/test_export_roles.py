@@ -76,7 +76,7 @@ def test_snow_release_ids_found_by_their_words_and_gold_named_once_with_its_call
     assert got == explicit  # response, the one value column; gold not analysed
     assert len(said) == 1
     assert "'!amt_annotation_ids', 'gold' are not used" in said[0]
-    assert "validity(data, gold='gold')" in said[0]
+    assert "validity(data, gold='gold') or report(data, gold='gold')" in said[0]
     # the call the message names works on the same frame
     val = xa.validity(df.drop(columns="!amt_annotation_ids"), gold="gold", level="nominal")
     assert val.summary["accuracy"].iloc[0] == pytest.approx(
@@ -104,7 +104,15 @@ def test_a_gold_column_is_not_a_label_and_is_said_with_text_in_one_message(gold)
     assert got.index.tolist() == ["sentiment"]
     assert got.loc["sentiment"] == xa.irr(df, labels=["sentiment"], level="nominal").iloc[0]
     assert len(said) == 1
-    assert f"validity(data, gold={gold!r})" in said[0] and "'tweet' (free text)" in said[0]
+    assert f"validity(data, gold={gold!r}) or report(data, gold={gold!r})" in said[0]
+    assert "'tweet' (free text)" in said[0]
+    # the calls the message names work: the gold beside each rater
+    val, _ = _caught(xa.validity, df, gold=gold, level="nominal")
+    assert val.summary["accuracy"].iloc[0] == pytest.approx((df["sentiment"] == df[gold]).mean())
+    rep, _ = _caught(xa.report, df, gold=gold, level="nominal")
+    hit = (df["sentiment"] == df[gold]).groupby(df["annotator"]).mean()
+    raters = rep.raters.index.get_level_values("annotator")
+    assert rep.raters["gold_accuracy"].tolist() == pytest.approx(hit[raters].tolist())
     # named, it is a label: the user's word wins
     named = xa.irr(df, labels=["sentiment", gold], level="nominal")
     assert named.loc[gold] == 1.0

@@ -272,7 +272,7 @@ def inferred_message(kept: list[Hashable], left: list[str]) -> str:
 def gold_entry(col: Hashable) -> str:
     """How a gold-looking column left out is named, with the call that uses it."""
     return (f"{col!r} (named like a gold reference: compare the annotations with it by "
-            f"validity(data, gold={col!r}))")
+            f"validity(data, gold={col!r}) or report(data, gold={col!r}))")
 
 
 def unused_message(value: Hashable, left: list[Hashable], how: str) -> str:
@@ -283,7 +283,8 @@ def unused_message(value: Hashable, left: list[Hashable], how: str) -> str:
     return (f"column {value!r} is read as the annotations (the value role, {how}); "
             f"column(s) {shown} are not used"
             + (f" ({gold[0]!r} is named like a gold reference: compare the annotations "
-               f"with it by validity(data, gold={gold[0]!r}))" if gold else "")
+               f"with it by validity(data, gold={gold[0]!r}) or report(data, "
+               f"gold={gold[0]!r}))" if gold else "")
             + ". If they are labels too, name every label column with .xrr(labels=[...]); "
             "to silence this, drop the columns you do not need.")
 
