@@ -93,9 +93,13 @@ def _pool_figures(report: Any) -> list[dict[str, Any]]:
     out = []
     first = report.frame["label"].iloc[0]
     raters = report.raters
+    if isinstance(raters, pd.DataFrame):  # the ranked raters of the first label only
+        raters = ranked(raters)
+        if "label" in raters.index.names:
+            raters = raters[raters.index.get_level_values("label") == first]
     if raters is not None and len(raters) and np.isfinite(raters["kappa_x"]).any():
         label = first if "label" in raters.index.names else None
-        out.append(_png(plots.raters(ranked(raters), label=label),
+        out.append(_png(plots.raters(raters, label=label),
                         f"Raters against the rest of the pool, {first}",
                         f"{first}: each rater's kappa_x against the other raters (x) and "
                         "how the pool's alpha changes without them (y); the lowest named."))
