@@ -18,26 +18,12 @@ import io
 import numpy as np
 import pandas as pd
 import pytest
+import suggestion_data as sd
 import xarray as xr
-from suggestion_data import (
-    csv_file,
-    gold_of_a,
-    label_sets,
-    long,
-    many,
-    numbers,
-    one_human,
-    sessions,
-    sets_of,
-    sourced,
-    three_pools,
-    two_pools,
-    words,
-    yes_no,
-)
 from suggestion_runner import Case, advice, follow, followable, same_again, triggered
-from suggestions import suggestions, suggests_something
+from suggestions import suggests_something
 
+from xrr_accessor import io as xio
 from xrr_accessor.errors import (
     DroppedDataWarning,
     InputError,
@@ -48,90 +34,83 @@ from xrr_accessor.errors import (
     UndefinedWarning,
     XRRWarning,
 )
-from xrr_accessor.io import (
-    read_annotations,
-    read_doccano,
-    read_mturk,
-    read_prodigy,
-    read_toloka,
-)
 from xrr_accessor.io.counts import from_counts
 
 INTERVAL = {"level": "interval"}
 CASES: list[Case] = [
     # levels and weights -----------------------------------------------------------------
-    Case("ordinal-on-unordered-text", "irr", words, {"level": "ordinal"}, LevelError,
+    Case("ordinal-on-unordered-text", "irr", sd.words, {"level": "ordinal"}, LevelError,
          "unordered categories", fill={"categories": ["low", "mid", "high"]},
          recipes={"pd.Categorical": lambda d: d.assign(joy=pd.Categorical(
              d["joy"], ["low", "mid", "high"], ordered=True))}),
-    Case("interval-on-text", "irr", words, INTERVAL, LevelError,
+    Case("interval-on-text", "irr", sd.words, INTERVAL, LevelError,
          "non-numeric", fill={"categories": ["low", "mid", "high"]},
          together={"categories=": {"level": "ordinal"}},  # "or 'ordinal' with categories="
          skip={"pd.to_numeric": "converts numbers written as text; these are words"}),
-    Case("ratio-on-negative-numbers", "irr", lambda: numbers().assign(joy=lambda d: d.joy - 2),
+    Case("ratio-on-negative-numbers", "irr", lambda: sd.numbers().assign(joy=lambda d: d.joy - 2),
          {"level": "ratio"}, InputError, "negative values"),
-    Case("alpha-given-weights", "irr", numbers, {"weights": "linear"}, InputError,
+    Case("alpha-given-weights", "irr", sd.numbers, {"weights": "linear"}, InputError,
          "through level=", fill={"level": "ordinal"}),
-    Case("fleiss-given-level", "irr", numbers, {"metric": "fleiss", "level": "ordinal"},
+    Case("fleiss-given-level", "irr", sd.numbers, {"metric": "fleiss", "level": "ordinal"},
          InputError, "not with level="),
-    Case("icc-given-level", "irr", numbers, {"metric": "icc", "level": "ordinal"}, InputError,
+    Case("icc-given-level", "irr", sd.numbers, {"metric": "icc", "level": "ordinal"}, InputError,
          "leave level="),
-    Case("single-labels-at-masi", "irr", numbers, {"level": "masi"}, LevelError,
+    Case("single-labels-at-masi", "irr", sd.numbers, {"level": "masi"}, LevelError,
          "compares label sets", skip={"xrr_accessor.set_cells(df)": (
              "for a long frame with one row per label; here each row is one annotation")}),
-    Case("mixed-types", "irr", lambda: long([1, "1", 2, 2, 1, "x"]), {"level": "nominal"},
+    Case("mixed-types", "irr", lambda: sd.long([1, "1", 2, 2, 1, "x"]), {"level": "nominal"},
          LevelError, "mixes value types",
          skip={"pd.to_numeric(df[col])": "'x' is not a number: the other recipe is for it"}),
-    Case("infinite-rating", "irr", lambda: numbers().assign(
+    Case("infinite-rating", "irr", lambda: sd.numbers().assign(
         joy=lambda d: d.joy.replace(4, np.inf)), INTERVAL, LevelError, "infinite"),
-    Case("categories-missing-one", "irr", words,
+    Case("categories-missing-one", "irr", sd.words,
          {"level": "ordinal", "categories": ["low", "mid"]}, InputError, "not among",
          fill={"categories": ["low", "mid", "high"]}),
     # metrics and their data ------------------------------------------------------------
-    Case("cohen-on-three-raters", "irr", numbers, {"metric": "cohen", **INTERVAL}, InputError,
+    Case("cohen-on-three-raters", "irr", sd.numbers, {"metric": "cohen", **INTERVAL}, InputError,
          "exactly 2 raters"),
-    Case("icc-with-missing-ratings", "irr", lambda: numbers().iloc[:-1], {"metric": "icc"},
+    Case("icc-with-missing-ratings", "irr", lambda: sd.numbers().iloc[:-1], {"metric": "icc"},
          UndefinedWarning, "lack a rating",
          recipes={".dropna()": lambda d: d.pivot(
              index="item", columns="rater", values="joy").dropna()},
          together={".dropna()": {"wide": True}}),  # "pivot to items x raters and .dropna()"
-    Case("iota-drops-incomplete-items", "irr", lambda: numbers().iloc[:-1],
+    Case("iota-drops-incomplete-items", "irr", lambda: sd.numbers().iloc[:-1],
          {"metric": "iota", **INTERVAL}, DroppedDataWarning, "every rater on every item"),
-    Case("form-without-icc", "irr", numbers, {"form": "ICC2", **INTERVAL}, InputError,
+    Case("form-without-icc", "irr", sd.numbers, {"form": "ICC2", **INTERVAL}, InputError,
          "goes with metric='icc'", together={"metric='icc'": {"level": None}}),
-    Case("augmented-as-a-metric", "irr", label_sets, {"metric": "augmented"}, InputError,
+    Case("augmented-as-a-metric", "irr", sd.label_sets, {"metric": "augmented"}, InputError,
          "own entry points", fill={"ps": [0.5, 1.0]}, recipes={},
          skip={".augmented_items()": "takes ordered sets; these are unordered"}),
-    Case("normalize-by-icc", "normalized", two_pools, {"irr": "icc", **INTERVAL}, InputError,
+    Case("normalize-by-icc", "normalized", sd.two_pools, {"irr": "icc", **INTERVAL}, InputError,
          "cannot normalize", skip={"irr='cohen'": "Cohen's kappa needs two raters, these "
                                    "have three (its own error says so)"}),
     # intervals --------------------------------------------------------------------------
-    Case("ci-as-percent", "irr", numbers, {"ci": 95, **INTERVAL}, InputError,
+    Case("ci-as-percent", "irr", sd.numbers, {"ci": 95, **INTERVAL}, InputError,
          "between 0 and 1"),
-    Case("method-without-ci", "irr", many, {"method": "bootstrap", **INTERVAL}, InputError,
+    Case("method-without-ci", "irr", sd.many, {"method": "bootstrap", **INTERVAL}, InputError,
          "ask for one with ci="),
-    Case("population-with-bootstrap", "irr", numbers,
+    Case("population-with-bootstrap", "irr", sd.numbers,
          {"ci": 0.95, "method": "bootstrap", "population": 100, "n_boot": 50, **INTERVAL},
          InputError, "finite-population"),
-    Case("bca-on-few-items", "irr", lambda: numbers().iloc[:6],
+    Case("bca-on-few-items", "irr", lambda: sd.numbers().iloc[:6],
          {"ci": 0.95, "method": "bootstrap", "n_boot": 50, **INTERVAL}, InputError,
          "needs at least"),
-    Case("one-replicate", "irr", numbers, {"ci": 0.95, "n_boot": 1, **INTERVAL}, InputError,
+    Case("one-replicate", "irr", sd.numbers, {"ci": 0.95, "n_boot": 1, **INTERVAL}, InputError,
          "number of bootstrap replicates", nothing="it states the rule (>= 2), no call"),
     # roles ------------------------------------------------------------------------------
-    Case("item-column-not-found", "irr", lambda: numbers().rename(columns={"item": "stimulus"}),
+    Case("item-column-not-found", "irr", lambda: sd.numbers().rename(columns={"item": "stimulus"}),
          INTERVAL, RoleError, "no column for the item", fill={"item": "stimulus"},
          skip={"wide=True": "for a frame whose rows are items; this one is long"}),
-    Case("rater-column-not-found", "irr", lambda: numbers().rename(columns={"rater": "who"}),
+    Case("rater-column-not-found", "irr", lambda: sd.numbers().rename(columns={"rater": "who"}),
          INTERVAL, RoleError, "no column for the rater", fill={"rater": "who"},
          skip={"wide=True": "for a frame whose rows are items; this one is long"}),
-    Case("pool-column-left-out", "irr", sourced, INTERVAL, DroppedDataWarning,
+    Case("pool-column-left-out", "irr", sd.sourced, INTERVAL, DroppedDataWarning,
          "left out 'source'", fill={"labels": ["joy"], "replication": "source"}),
-    Case("kappa-x-on-one-pool", "cross_kappa", sourced, {"labels": ["joy"], **INTERVAL},
+    Case("kappa-x-on-one-pool", "cross_kappa", sd.sourced, {"labels": ["joy"], **INTERVAL},
          InputError, "compares two replications",
-         fill={"replication": "source", "other": numbers()},
+         fill={"replication": "source", "other": sd.numbers()},
          skip={}),
-    Case("duplicate-annotations", "irr", lambda: pd.concat([numbers(), numbers().iloc[:1]]),
+    Case("duplicate-annotations", "irr", lambda: pd.concat([sd.numbers(), sd.numbers().iloc[:1]]),
          INTERVAL, InputError, "duplicate annotation"),
     Case("one-row-per-label-at-jaccard", "irr", lambda: pd.DataFrame({
         "item": [0, 0, 0, 1, 1, 1, 2, 2], "rater": ["x", "x", "y", "x", "y", "y", "x", "y"],
@@ -139,106 +118,106 @@ CASES: list[Case] = [
          "duplicate annotation", xfail=(
              "engine/pipeline.py:107: at a set level, lead with set_cells; drop_duplicates "
              "and duplicates= leave single labels, which the set levels refuse")),
-    Case("missing-item-ids", "irr", lambda: numbers().assign(
+    Case("missing-item-ids", "irr", lambda: sd.numbers().assign(
         item=lambda d: d.item.where(d.index > 0)), INTERVAL, InputError, "missing id"),
-    Case("labels-and-value", "irr", numbers, {"labels": ["joy"], "value": "joy", **INTERVAL},
+    Case("labels-and-value", "irr", sd.numbers, {"labels": ["joy"], "value": "joy", **INTERVAL},
          RoleError, "not both", fill={"labels": ["joy"], "value": "joy"}),
-    Case("no-label-columns", "irr", lambda: numbers()[["item", "rater"]], INTERVAL, RoleError,
+    Case("no-label-columns", "irr", lambda: sd.numbers()[["item", "rater"]], INTERVAL, RoleError,
          "no value columns", skip={"labels=[...]": "the frame holds no column to name"}),
-    Case("value-column-and-others", "irr", lambda: numbers().assign(label="joy", value=1,
+    Case("value-column-and-others", "irr", lambda: sd.numbers().assign(label="joy", value=1,
                                                                     note="x"),
          INTERVAL, DroppedDataWarning, "are not used", fill={"labels": ["joy"]}),
     Case("duplicate-column-names", "irr", lambda: pd.concat(
-        [numbers(), numbers()[["joy"]]], axis=1), INTERVAL, InputError,
+        [sd.numbers(), sd.numbers()[["joy"]]], axis=1), INTERVAL, InputError,
         "appear more than once",
         recipes={"df.columns = [...]": lambda d: d.set_axis(
             ["item", "rater", "joy", "joy2"], axis=1)}),
-    Case("multiindex-columns", "irr", lambda: numbers().groupby(["item", "rater"]).agg(
+    Case("multiindex-columns", "irr", lambda: sd.numbers().groupby(["item", "rater"]).agg(
         {"joy": ["first"]}).reset_index(), INTERVAL,
          InputError, "MultiIndex columns",
          skip={"wide=True": "for a frame whose rows are items; this one is long"}),
     # diagnostics -----------------------------------------------------------------------
-    Case("intra-given-replication", "intra", sessions,
+    Case("intra-given-replication", "intra", sd.sessions,
          {"session": "round", "replication": "pool", **INTERVAL}, RoleError,
          "not replication=",
          recipes={"df[df['pool'] == ...].drop(columns='pool').xrr.intra(session='round')": (
              lambda d: d[d.pool == "A"].drop(columns="pool"))},
          together={"df[df['pool'] == ...].drop(columns='pool').xrr.intra(session='round')": {
              "replication": None}}),
-    Case("intra-on-two-pools", "intra", sessions, {"session": "round", **INTERVAL}, RoleError,
+    Case("intra-on-two-pools", "intra", sd.sessions, {"session": "round", **INTERVAL}, RoleError,
          "select one", recipes={"df[df['pool'] == ...].drop(columns='pool')": (
              lambda d: d[d.pool == "A"].drop(columns="pool"))}),
-    Case("intra-session-not-a-column", "intra", lambda: sessions()[lambda d: d.pool == "A"],
+    Case("intra-session-not-a-column", "intra", lambda: sd.sessions()[lambda d: d.pool == "A"],
          {"session": "visit", **INTERVAL}, RoleError, "is not a column",
          skip={"session='round'": "an example name (here it happens to be a column)"}),
     Case("validity-series-gold-two-labels", "validity",
-         lambda: two_pools().assign(fear=1), {"gold": gold_of_a(), **INTERVAL}, InputError,
+         lambda: sd.two_pools().assign(fear=1), {"gold": sd.gold_of_a(), **INTERVAL}, InputError,
          "gold is a Series", fill={"labels": ["joy"]}),
-    Case("validity-one-gold-column-two-labels", "validity", lambda: numbers().assign(
+    Case("validity-one-gold-column-two-labels", "validity", lambda: sd.numbers().assign(
         fear=lambda d: 5 - d.joy, g_joy=lambda d: d.groupby("item").joy.transform("max"),
         g_fear=lambda d: 5 - d.g_joy), {"gold": "g_joy", **INTERVAL}, InputError,
          "is one column", fill={"labels": ["joy"], "gold": {"joy": "g_joy", "fear": "g_fear"}}),
     Case("validity-gold-varies-within-items", "validity",
-         lambda: numbers().assign(g=lambda d: d.joy), {"gold": "g", **INTERVAL}, InputError,
+         lambda: sd.numbers().assign(g=lambda d: d.joy), {"gold": "g", **INTERVAL}, InputError,
          "different values", nothing="prose: pass gold as a Series item -> label"),
-    Case("rater-min-items-zero", "rater_agreement", numbers, {"min_items": 0, **INTERVAL},
+    Case("rater-min-items-zero", "rater_agreement", sd.numbers, {"min_items": 0, **INTERVAL},
          InputError, "fewest items"),
-    Case("rater-metric-unknown", "rater_agreement", numbers, {"metric": "xx", **INTERVAL},
+    Case("rater-metric-unknown", "rater_agreement", sd.numbers, {"metric": "xx", **INTERVAL},
          InputError, "not a ranking"),
-    Case("pairwise-metric-unknown", "pairwise", numbers, {"metric": "alpha", **INTERVAL},
+    Case("pairwise-metric-unknown", "pairwise", sd.numbers, {"metric": "alpha", **INTERVAL},
          InputError, "pairwise compares raters"),
-    Case("spearman-on-words", "disattenuated_correlation", yes_no, {"replication": "pool"},
+    Case("spearman-on-words", "disattenuated_correlation", sd.yes_no, {"replication": "pool"},
          InputError, "non-numeric", column="joy"),
     # reports ---------------------------------------------------------------------------
-    Case("report-sort-by-unknown", "report", numbers, {"sort_by": "xx", **INTERVAL},
+    Case("report-sort-by-unknown", "report", sd.numbers, {"sort_by": "xx", **INTERVAL},
          InputError, "sort_by="),
-    Case("summary-items-unknown", "summary", two_pools, {"items": "xx", **INTERVAL},
+    Case("summary-items-unknown", "summary", sd.two_pools, {"items": "xx", **INTERVAL},
          InputError, "items="),
-    Case("report-on-label-sets", "report", label_sets, {"level": "masi"}, UndefinedWarning,
+    Case("report-on-label-sets", "report", sd.label_sets, {"level": "masi"}, UndefinedWarning,
          "no agreement table"),
-    Case("report-at-ratio", "report", numbers, {"level": "ratio"}, UndefinedWarning,
+    Case("report-at-ratio", "report", sd.numbers, {"level": "ratio"}, UndefinedWarning,
          "no agreement table"),
-    Case("report-on-no-rows", "report", lambda: numbers().iloc[:0], INTERVAL,
+    Case("report-on-no-rows", "report", lambda: sd.numbers().iloc[:0], INTERVAL,
          UndefinedWarning, "no annotations", nothing="says what is missing, names no call"),
-    Case("report-gold-without-reference", "report", three_pools, {"gold": "B", **INTERVAL},
+    Case("report-gold-without-reference", "report", sd.three_pools, {"gold": "B", **INTERVAL},
          InputError, "name their pool", fill={"reference": "A"},
          skip={"candidates=": "names what opens the models page, not a fix",
                "epsilon=": "names what opens the models page, not a fix"}),
     # models ----------------------------------------------------------------------------
-    Case("alt-test-on-one-pool", "alt_test", numbers, {"epsilon": 0.1, **INTERVAL}, InputError,
-         "hold one pool", fill={"models": numbers()[lambda d: d.rater == "a"].assign(rater="m")},
+    Case("alt-test-on-one-pool", "alt_test", sd.numbers, {"epsilon": 0.1, **INTERVAL}, InputError,
+         "hold one pool", fill={"models": sd.numbers()[lambda d: d.rater == "a"].assign(rater="m")},
          skip={"replication='source'": "an example name; these data hold one pool"}),
-    Case("alt-test-one-human", "alt_test", one_human, {"epsilon": 0.1, "reference": "A",
+    Case("alt-test-one-human", "alt_test", sd.one_human, {"epsilon": 0.1, "reference": "A",
                                                         "replication": "pool", **INTERVAL},
-         InputError, "has one rater", fill={"gold": gold_of_a()}),
+         InputError, "has one rater", fill={"gold": sd.gold_of_a()}),
     # label sets ------------------------------------------------------------------------
     Case("sets-mixed-with-single-labels", "read_sets",
-         lambda: sets_of([["a"], "b", ["a", "b"], ["b"]]), {}, InputError,
+         lambda: sd.sets_of([["a"], "b", ["a", "b"], ["b"]]), {}, InputError,
          "mixes label sets", column="labels"),
-    Case("single-labels-read-as-sets", "read_sets", lambda: sets_of(["a", "b", "a", "b"]),
+    Case("single-labels-read-as-sets", "read_sets", lambda: sd.sets_of(["a", "b", "a", "b"]),
          {"layout": "sets"}, InputError, "requires a list", column="labels"),
-    Case("sets-read-as-long", "read_sets", lambda: sets_of([["a"], ["b"], ["a"], ["b"]]),
+    Case("sets-read-as-long", "read_sets", lambda: sd.sets_of([["a"], ["b"], ["a"], ["b"]]),
          {"layout": "long"}, InputError, "one label per row", column="labels"),
-    Case("a-label-twice-in-a-set", "irr", lambda: sets_of([["a", "a"], ["b"], ["a"], ["b"]]),
+    Case("a-label-twice-in-a-set", "irr", lambda: sd.sets_of([["a", "a"], ["b"], ["a"], ["b"]]),
          {"level": "masi"}, InputError, "appears twice", column="labels",
          recipes={"list(dict.fromkeys(labels))": lambda d: d.assign(
              labels=d["labels"].map(lambda v: list(dict.fromkeys(v))))}),
     Case("augmented-on-unordered-sets", "augmented_kappa",
-         lambda: sets_of([{"a", "b"}, {"b"}, {"a"}, {"b"}]), {"p": 0.6}, InputError,
+         lambda: sd.sets_of([{"a", "b"}, {"b"}, {"a"}, {"b"}]), {"p": 0.6}, InputError,
          "no order", column="labels",
          skip={"rank=": "for a long frame; these are sets in cells",
                'level="jaccard"': 'the level of the irr(...) before it, not of this call'}),
     Case("augmented-given-a-level", "augmented_kappa",
-         lambda: sets_of([["a", "b"], ["b"], ["a"], ["b", "a"]]), {"p": 0.6, "level": "masi"},
+         lambda: sd.sets_of([["a", "b"], ["b"], ["a"], ["b", "a"]]), {"p": 0.6, "level": "masi"},
          RoleError, "does not take", column="labels"),
-    Case("augmented-given-a-replication", "augmented_kappa", lambda: sets_of(
+    Case("augmented-given-a-replication", "augmented_kappa", lambda: sd.sets_of(
         [["a", "b"], ["b"], ["a"], ["b", "a"]] * 2).assign(pool=["A"] * 4 + ["B"] * 4),
          {"p": 0.6, "replication": "pool"}, RoleError, "does not take", column="labels",
          skip={"item=": "the columns are named item and rater already",
                "rater=": "the columns are named item and rater already",
                "value=": "the column of labels is found by its name"}),
     Case("augmented-sweep-no-ps", "augmented_sweep",
-         lambda: sets_of([["a", "b"], ["b"], ["a"], ["b"]]), {"ps": []}, InputError,
+         lambda: sd.sets_of([["a", "b"], ["b"], ["a"], ["b"]]), {"ps": []}, InputError,
          "is empty"),
     Case("augmented-undefined-pairs", "augmented_kappa", lambda: pd.DataFrame(
         {"item": [0, 0, 1, 1, 2, 2], "rater": ["a", "b", "a", "b", "c", "d"],
@@ -250,58 +229,58 @@ CASES: list[Case] = [
          "y": [0, 1, 1, 1]}), {"columns": ["x", "y"]}, InputError, "miss some",
          nothing="prose: fill with 0 or drop the rows"),
     # readers ---------------------------------------------------------------------------
-    Case("prodigy-without-annotator", read_prodigy, lambda: io.StringIO(
+    Case("prodigy-without-annotator", xio.read_prodigy, lambda: io.StringIO(
         '{"text": "t", "label": "SPORTS", "answer": "accept", "_input_hash": 1}\n'), {},
          InputError, "the annotator", fill={"rater": "text"},
          skip={"session=name": "a Prodigy server option, not this call's"}),
-    Case("doccano-without-annotator", read_doccano, lambda: io.StringIO(
+    Case("doccano-without-annotator", xio.read_doccano, lambda: io.StringIO(
         '{"id": 1, "text": "t", "label": ["pos"]}\n'), {}, InputError, "names no annotator",
          fill={"rater": "ann"}),
-    Case("mturk-without-hit-id", read_mturk, lambda: pd.DataFrame(
+    Case("mturk-without-hit-id", xio.read_mturk, lambda: pd.DataFrame(
         {"Task": ["t1", "t1"], "WorkerId": ["a", "b"], "Answer.x": [1, 2]}), {}, InputError,
          "is missing", fill={"item": "Task", "rater": "WorkerId"}),
-    Case("level-inferred-note", "irr", lambda: long(list(range(30))), {}, LevelNote,
+    Case("level-inferred-note", "irr", lambda: sd.long(list(range(30))), {}, LevelNote,
          "inferred", fill={"level": "interval"}),
     # more parameters -------------------------------------------------------------------
-    Case("unknown-level", "irr", numbers, {"level": "ordinl"}, InputError, "unknown level",
+    Case("unknown-level", "irr", sd.numbers, {"level": "ordinl"}, InputError, "unknown level",
          skip={"level='jaccard'": "a level of label sets; these are numbers",
                "level='masi'": "a level of label sets; these are numbers"}),
-    Case("unknown-icc-form", "irr", numbers, {"metric": "icc", "form": "ICC9"}, InputError,
+    Case("unknown-icc-form", "irr", sd.numbers, {"metric": "icc", "form": "ICC9"}, InputError,
          "unknown ICC form", skip={"ICC(2,1)": "a spelling of form='2,1', not a call"}),
-    Case("asymmetric-matrix", "irr", lambda: long([0, 1, 1, 0, 1, 0]),
+    Case("asymmetric-matrix", "irr", lambda: sd.long([0, 1, 1, 0, 1, 0]),
          {"level": np.array([[0.0, 1.0], [2.0, 0.0]])}, InputError, "symmetric",
          nothing="the recipe ((D + D.T) / 2) is algebra on the user's matrix"),
-    Case("reference-not-a-pool", "compare", two_pools, {"reference": "C", **INTERVAL},
+    Case("reference-not-a-pool", "compare", sd.two_pools, {"reference": "C", **INTERVAL},
          InputError, "is not a replication"),
-    Case("interval-unknown", "irr", many, {"ci": 0.95, "interval": "xx", **INTERVAL},
+    Case("interval-unknown", "irr", sd.many, {"ci": 0.95, "interval": "xx", **INTERVAL},
          InputError, "choose 'bca'"),
-    Case("method-unknown", "irr", many, {"ci": 0.95, "method": "xx", **INTERVAL}, InputError,
+    Case("method-unknown", "irr", sd.many, {"ci": 0.95, "method": "xx", **INTERVAL}, InputError,
          "choose 'bootstrap'"),
-    Case("no-analytic-error", "irr", many, {"metric": "light", "ci": 0.95,
+    Case("no-analytic-error", "irr", sd.many, {"metric": "light", "ci": 0.95,
                                             "method": "analytic"},
          InputError, "no analytic standard error", together={"method='bootstrap'": {
              "n_boot": 50}}),
-    Case("duplicates-policy-unknown", "irr", numbers, {"duplicates": "xx", **INTERVAL},
+    Case("duplicates-policy-unknown", "irr", sd.numbers, {"duplicates": "xx", **INTERVAL},
          InputError, "not a policy"),
-    Case("duplicates-mean-of-words", "irr", lambda: pd.concat([words(), words().iloc[:1]]),
+    Case("duplicates-mean-of-words", "irr", lambda: pd.concat([sd.words(), sd.words().iloc[:1]]),
          {"duplicates": "mean", "level": "nominal"}, LevelError, "averages numbers"),
-    Case("layout-unknown", "to_xarray", numbers, {"layout": "xx"}, InputError, "layout="),
-    Case("alignment-unknown", "alt_test", three_pools,
+    Case("layout-unknown", "to_xarray", sd.numbers, {"layout": "xx"}, InputError, "layout="),
+    Case("alignment-unknown", "alt_test", sd.three_pools,
          {"epsilon": 0.1, "reference": "A", "alignment": "xx", "min_items": 5},
          InputError, "alignment="),
-    Case("gold-not-a-pool", "report", three_pools,
+    Case("gold-not-a-pool", "report", sd.three_pools,
          {"gold": "Z", "reference": "A", **INTERVAL}, InputError, "gold="),
-    Case("candidate-not-a-pool", "alt_test", three_pools,
+    Case("candidate-not-a-pool", "alt_test", sd.three_pools,
          {"epsilon": 0.1, "reference": "A", "candidates": ["Z"], "min_items": 5, **INTERVAL},
          InputError, "candidates="),
     # more roles ------------------------------------------------------------------------
-    Case("two-item-columns", "irr", lambda: numbers().assign(unit=lambda d: d.item),
+    Case("two-item-columns", "irr", lambda: sd.numbers().assign(unit=lambda d: d.item),
          INTERVAL, RoleError, "several columns", fill={"item": "item"}),
-    Case("gold-column-beside-labels", "irr", lambda: numbers().assign(
+    Case("gold-column-beside-labels", "irr", lambda: sd.numbers().assign(
         truth=lambda d: d.groupby("item").joy.transform("max")), INTERVAL, XRRWarning,
          "named like a gold", fill={"labels": ["joy"]},
          skip={"replication='<column>'": "for a column telling pools apart; 'truth' is gold"}),
-    Case("gold-labels-do-not-match", "validity", lambda: numbers().assign(fear=1),
+    Case("gold-labels-do-not-match", "validity", lambda: sd.numbers().assign(fear=1),
          {"gold": pd.DataFrame({"joy": [1, 2, 3, 4, 5]}), **INTERVAL}, InputError,
          "do not match", fill={"labels": ["joy"]}),
     Case("xarray-extra-dimension", "irr", lambda: xr.DataArray(
@@ -309,28 +288,28 @@ CASES: list[Case] = [
          "unexpected dimension", skip={"item=": "the dimensions are named item and rater already",
                "rater=": "the dimensions are named item and rater already"},
          fill={"replication": "wave"}),
-    Case("set-duplicates", "read_sets", lambda: sets_of([["a"], ["b"], ["a"], ["b"]]).pipe(
+    Case("set-duplicates", "read_sets", lambda: sd.sets_of([["a"], ["b"], ["a"], ["b"]]).pipe(
         lambda d: pd.concat([d, d.iloc[:1]])), {}, InputError, "more than one row",
          column="labels"),
-    Case("read-sets-two-label-columns", "read_sets", lambda: sets_of(
+    Case("read-sets-two-label-columns", "read_sets", lambda: sd.sets_of(
         [["a"], ["b"], ["a"], ["b"]]).assign(tags=[["x"]] * 4), {}, RoleError,
          "several columns", fill={"value": "labels"}),
-    Case("file-without-item-column", read_annotations, lambda: csv_file(
+    Case("file-without-item-column", xio.read_annotations, lambda: sd.csv_file(
         "stimulus,rater,joy\n1,a,2\n1,b,3\n"), {}, InputError, "no item column",
          fill={"item": "stimulus"}),
-    Case("prodigy-without-item", read_prodigy, lambda: io.StringIO(
+    Case("prodigy-without-item", xio.read_prodigy, lambda: io.StringIO(
         '{"text": "t", "label": "SPORTS", "answer": "accept", "_annotator_id": "a"}\n'),
          {"item": "_task_hash"}, InputError, "the item id"),
     # batch 4: gold, counts, exports, ids, label-set readers ------------------------------
-    Case("validity-ci-at-nominal", "validity", lambda: many().assign(
+    Case("validity-ci-at-nominal", "validity", lambda: sd.many().assign(
         g=lambda d: d.groupby("item").joy.transform("max")), {"gold": "g", "ci": 0.95,
                                                             "level": "nominal"},
          InputError, "leave ci out"),
-    Case("report-gold-without-rater-table", "report", lambda: numbers()[
+    Case("report-gold-without-rater-table", "report", lambda: sd.numbers()[
         lambda d: d.rater != "c"].assign(g=lambda d: d.groupby("item").joy.transform("max")),
          {"gold": "g", **INTERVAL}, UndefinedWarning, "gold= is not shown",
          fill={"gold": "g"}, skip={"gold=": "the report's own keyword, quoted"}),
-    Case("cohen-on-rating-slots", "irr", lambda: numbers().rename(columns={"rater": "slot"}),
+    Case("cohen-on-rating-slots", "irr", lambda: sd.numbers().rename(columns={"rater": "slot"}),
          {"metric": "cohen", **INTERVAL}, InputError, "raters"),
     Case("counts-written-as-text", from_counts, lambda: pd.DataFrame(
         {"item": [1, 2], "yes": ["3", "1"], "no": ["0", "2"]}), {}, InputError,
@@ -340,28 +319,28 @@ CASES: list[Case] = [
     Case("counts-beside-a-note", from_counts, lambda: pd.DataFrame(
         {"item": [1, 2], "yes": [3, 1], "no": [0, 2], "note": ["a", "b"]}), {},
          DroppedDataWarning, "not counts", fill={"categories": ["yes", "no"]}),
-    Case("mturk-answer-twice", read_mturk, lambda: pd.DataFrame(
+    Case("mturk-answer-twice", xio.read_mturk, lambda: pd.DataFrame(
         {"HITId": ["h", "h"], "WorkerId": ["a", "a"], "Answer.x": [1, 2]}), {}, InputError,
          "more than once"),
-    Case("toloka-without-task-id", read_toloka, lambda: pd.DataFrame(
+    Case("toloka-without-task-id", xio.read_toloka, lambda: pd.DataFrame(
         {"ASSIGNMENT:worker_id": ["a", "b"], "INPUT:text": ["t", "u"], "INPUT:url": ["x", "y"],
          "OUTPUT:result": [1, 2]}), {}, InputError, "cannot tell the item",
          fill={"item": "INPUT:text"}),
-    Case("csv-read-as-one-column", read_annotations, lambda: csv_file(
+    Case("csv-read-as-one-column", xio.read_annotations, lambda: sd.csv_file(
         "item;rater;joy\n1;a;2\n1;b;3\n"), {"sep": ","}, InputError, "read as one column",
          skip={"sep='\\t'": "the other example; this file is separated by ';'"}),
-    Case("sep-not-a-pattern", read_annotations, lambda: csv_file(
+    Case("sep-not-a-pattern", xio.read_annotations, lambda: sd.csv_file(
         "item;rater;joy\n1;a;2\n1;b;3\n"), {"sep": "ab("}, InputError, "regular expression",
          skip={"sep='ab\\\\('": "escapes the text given; this file is separated by ';'"}),
-    Case("ids-of-two-types", "alt_test", lambda: many().assign(pool="A"), {
-        "other": many()[lambda d: d.rater == "a"].assign(rater="m", item=lambda d: d.item
+    Case("ids-of-two-types", "alt_test", lambda: sd.many().assign(pool="A"), {
+        "other": sd.many()[lambda d: d.rater == "a"].assign(rater="m", item=lambda d: d.item
                                                          .astype(str)),
         "epsilon": 0.1, "min_items": 5, **INTERVAL}, InputError, "do not meet",
          column="item"),
-    Case("alignment-against-level", "alt_test", three_pools,
+    Case("alignment-against-level", "alt_test", sd.three_pools,
          {"epsilon": 0.1, "reference": "A", "alignment": "accuracy", "min_items": 5,
           **INTERVAL}, InputError, "drop one of them"),
-    Case("numbers-as-text-and-a-stray", "irr", lambda: long(
+    Case("numbers-as-text-and-a-stray", "irr", lambda: sd.long(
         ["1", "2", "3", "4", "5"] * 6 + ["x", "1", "2"]), {"level": "nominal"},
          StrayValueWarning, "numbers written as text",
          recipes={"df[col].replace({'x': '<number>'})": lambda d: d.replace({"joy": {
@@ -370,10 +349,10 @@ CASES: list[Case] = [
         {"joy": xr.DataArray(np.arange(12.0).reshape(3, 2, 2) % 3,
                              dims=("item", "rater", "label"))}), INTERVAL, RoleError,
          "label dimension", recipes={"ds.to_dataarray()": lambda d: d["joy"]}),
-    Case("rank-of-ordered-lists", "read_sets", lambda: sets_of(
+    Case("rank-of-ordered-lists", "read_sets", lambda: sd.sets_of(
         [["a", "b"], ["b"], ["a"], ["b"]]).assign(r=1), {"rank": "r"}, InputError,
          "Drop rank="),
-    Case("set-reader-extra-column", "read_sets", lambda: sets_of(
+    Case("set-reader-extra-column", "read_sets", lambda: sd.sets_of(
         [["a"], ["b"], ["a"], ["b"]]).assign(note=["x", "y", "z", "w"]), {},
          DroppedDataWarning, "not used", fill={"value": "labels"}),
     Case("set-cells-by-the-item", "set_cells", lambda: pd.DataFrame(
@@ -383,12 +362,12 @@ CASES: list[Case] = [
         {"item": [0, 0, 1, 1], "rater": ["a", "a", "b", "b"], "lab": ["x", "y", "x", "z"],
          "pool": ["A", None, "A", "A"]}), {"by": "pool"}, InputError, "missing values",
          column="pool"),
-    Case("categories-of-label-sets", "irr", label_sets,
+    Case("categories-of-label-sets", "irr", sd.label_sets,
          {"categories": ["a", "b"], "level": "masi"}, InputError, "leave categories= out"),
-    Case("compare-on-one-pool", "compare", many, {"reference": "A", **INTERVAL}, InputError,
-         "is not a replication", fill={"other": many().sample(frac=1.0, random_state=1)},
+    Case("compare-on-one-pool", "compare", sd.many, {"reference": "A", **INTERVAL}, InputError,
+         "is not a replication", fill={"other": sd.many().sample(frac=1.0, random_state=1)},
          skip={"replication='<column>'": "the data hold one pool: no column to name"}),
-    Case("candidates-include-the-reference", "alt_test", three_pools, {
+    Case("candidates-include-the-reference", "alt_test", sd.three_pools, {
         "epsilon": 0.1, "reference": "A", "candidates": ["A", "C"], "min_items": 5},
          InputError, "not tested against itself", nothing="says why, names no call"),
 ]
@@ -414,30 +393,3 @@ def test_every_suggestion_of_the_message_works(case: Case) -> None:
         if why:
             failures.append(f"{s.text!r} -> {why}")
     assert not failures, f"{case.id}: {message!r}\n" + "\n".join(failures)
-
-
-def test_the_parser_reads_calls_keywords_and_drops() -> None:
-    got = suggestions("at level='masi' (item=0, rater='a'): call agreement_table(data, "
-                      "weights='linear'), pass .xrr(item='<column>') or metric='alpha', not "
-                      "with level=; e.g. df.dropna(subset=['x']); 2 item(s).")
-    assert [(s.kind, s.text) for s in got] == [
-        ("call", "df.dropna(subset=['x'])"),
-        ("call", "agreement_table(data, weights='linear')"), ("key", "item='<column>'"),
-        ("drop", "level="), ("key", "level='masi'"),
-        ("key", "metric='alpha'")]
-    assert got[2].placeholder and got[5].value == "alpha"
-    assert suggests_something("use level=") and not suggests_something("2 item(s) left")
-
-
-def test_a_broken_suggestion_fails_the_check() -> None:
-    """The check catches a message sending the user the wrong way: a LevelError whose
-    advice (level='ordinal' on unordered text) raises the same LevelError."""
-    case = Case("broken", "irr", lambda: pd.DataFrame(
-        {"item": [0, 0, 1, 1], "rater": ["a", "b"] * 2, "joy": ["x", "y", "x", "x"]}),
-        {"level": "interval"}, LevelError, "non-numeric")
-    message = "column 'joy' holds non-numeric values; use level='ordinal'."
-    s = suggestions(message)[0]
-    got = follow(case, s, message, [])
-    assert same_again(case, message, got) is not None
-    assert isinstance(got.error, LevelError)
-
