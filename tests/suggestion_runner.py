@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import pytest
-from suggestions import PLACEHOLDER, Suggestion, suggestions, value_at
+from suggestions import PLACEHOLDER, Suggestion, suggestions, suggests_something, value_at
 
 import xrr_accessor as xa
 
@@ -244,3 +244,26 @@ def followable(case: Case, s: Suggestion) -> bool:
         return True
     return s.name == "=" or (s.name.startswith(("df", "pd.", "ddf", "np.")) and (
         "(" in s.text or "[" in s.text) and "..." not in s.text)
+
+
+def check(case: Case) -> None:
+    """Trigger the case's message and follow each of its suggestions (the test)."""
+    message = triggered(case)
+    found = advice(case, message)
+    if case.nothing:
+        assert not [s for s in found if s.text not in case.skip], (message, found)
+        return
+    assert found or not suggests_something(message), f"nothing parsed from: {message}"
+    assert found, f"{case.id}: no suggestion in {message!r}; give nothing= a reason"
+    stale = set(case.skip) - {s.text for s in found}
+    assert not stale, f"{case.id}: skip lists {stale}, not in {message!r}"
+    failures = []
+    for s in found:
+        if s.text in case.skip or s.kind == "drop":  # a drop goes with the keys it replaces
+            continue
+        assert followable(case, s), (f"{case.id}: cannot run {s.text!r} of {message!r}: "
+                                      "add a fill=, a recipe, or a skip reason")
+        why = same_again(case, message, follow(case, s, message, found))
+        if why:
+            failures.append(f"{s.text!r} -> {why}")
+    assert not failures, f"{case.id}: {message!r}\n" + "\n".join(failures)
