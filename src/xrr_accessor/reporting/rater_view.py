@@ -173,9 +173,11 @@ def gold_sentences(raters: pd.DataFrame, digits: int = 2) -> list[str]:
                        f"{n} ranked rater{'s' if n != 1 else ''} with gold (3 with different "
                        "scores needed).")
             continue
-        reading = ("closely: the ranking can be trusted" if rho >= 0.7 else
-                   "moderately: trust its ends more than its order" if rho >= 0.4 else
-                   "weakly: it says little about who matches the gold; rank by gold_kappa_x")
+        reading = ("a close agreement, so the pool-based ranking can be trusted" if rho >= 0.7
+                   else "a moderate agreement, so trust the ends of the pool-based ranking more "
+                   "than its order" if rho >= 0.4 else
+                   "a weak agreement, so the pool-based ranking says little about who "
+                   "matches the gold: rank by gold_kappa_x")
         out.append(f"{where}he ranking by {what} and the ranking by agreement with the gold "
                    f"(gold_kappa_x) agree at Spearman's rho = {rho:.{digits}f} over {n} ranked "
                    f"raters: {reading}.")
