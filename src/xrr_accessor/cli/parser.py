@@ -257,7 +257,9 @@ def parser() -> argparse.ArgumentParser:
     _models_options(models)
     models.add_argument("--gold", metavar="NAME",
                         help="a replication of gold labels: kappa_x of the humans and of "
-                             "each candidate against it, and their difference")
+                             "each candidate against it, and their difference; on one pool, "
+                             "a column of gold labels: each rater's agreement with it beside "
+                             "the rater table, and how far the two rankings agree")
 
     metrics = [e for e in REGISTRY.values() if e.kind == "irr"]
     one = sub.add_parser(
