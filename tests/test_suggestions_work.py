@@ -106,7 +106,13 @@ CASES: list[Case] = [
          fill={"replication": "source", "other": sd.numbers()},
          skip={}),
     Case("duplicate-annotations", "irr", lambda: pd.concat([sd.numbers(), sd.numbers().iloc[:1]]),
-         INTERVAL, InputError, "duplicate annotation"),
+         INTERVAL, InputError, "duplicate annotation",
+         skip={"replication='<column>'": "no column tells pools apart in these data"}),
+    Case("pools-in-an-unnamed-column", "irr", lambda: sd.two_pools().rename(
+        columns={"pool": "batch"}), INTERVAL, InputError, "duplicate annotation",
+         fill={"replication": "batch"}, skip={  # the message's last clause is for pools
+             "df.drop_duplicates(subset=['item', 'rater'])": "would drop a pool",
+             "duplicates='first'": "would drop a pool"}),
     Case("one-row-per-label-at-jaccard", "irr", lambda: pd.DataFrame({
         "item": [0, 0, 0, 1, 1, 1, 2, 2], "rater": ["x", "x", "y", "x", "y", "y", "x", "y"],
         "joy": ["a", "b", "a", "b", "b", "a", "a", "a"]}), {"level": "jaccard"}, InputError,

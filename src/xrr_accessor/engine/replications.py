@@ -38,6 +38,6 @@ def reference_code(ann: Annotations, reference: Any, first: int | None) -> int:
             f"reference={reference!r} is not a replication; use one of {reps}." if len(reps)
             > 1 else f"reference={reference!r} is not a replication: the data hold one (no "
             "replication column was found); name the column with .xrr(replication="
-            "'<column>'), or pass the other pool's frame as other= with reference='self' "
-            "or 'other'.")
+            "'<column>'), or pass other= with reference='self' or 'other' to compare "
+            "with a second frame.")
     return reps.index(reference)

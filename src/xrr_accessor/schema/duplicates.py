@@ -107,7 +107,9 @@ def dedupe(
         raise InputError(
             f"{n} duplicate annotation(s) in {where}: {describe(i)} appears more than "
             f"once in one replication. Keep one annotation each, e.g. with {fix}, or "
-            "choose a policy: .xrr(duplicates='first'), 'last' or 'mean'."
+            "choose a policy: .xrr(duplicates='first'), 'last' or 'mean'; if the rows are "
+            "two pools, name the column telling them apart with .xrr(replication="
+            "'<column>')."
         )
     if policy in ("first", "last"):
         keep = np.flatnonzero(~index.duplicated(keep=policy))
