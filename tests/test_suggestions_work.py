@@ -116,7 +116,8 @@ CASES: list[Case] = [
     Case("one-row-per-label-at-jaccard", "irr", lambda: pd.DataFrame({
         "item": [0, 0, 0, 1, 1, 1, 2, 2], "rater": ["x", "x", "y", "x", "y", "y", "x", "y"],
         "joy": ["a", "b", "a", "b", "b", "a", "a", "a"]}), {"level": "jaccard"}, InputError,
-         "duplicate annotation", xfail=(
+         "duplicate annotation", skip={
+             "replication='<column>'": "no column tells pools apart in these data"}, xfail=(
              "engine/pipeline.py:107: at a set level, lead with set_cells; drop_duplicates "
              "and duplicates= leave single labels, which the set levels refuse")),
     Case("missing-item-ids", "irr", lambda: sd.numbers().assign(
