@@ -211,3 +211,11 @@ def test_gold_needs_one_pool_and_a_replication_name_keeps_the_models_page():
     with pytest.raises(SystemExit) as exc:  # the command line's --min-items is checked
         main(["raters", "x.csv", "--min-items", "0"])
     assert exc.value.code == 2
+
+
+def test_a_tiny_negative_score_is_never_printed_as_minus_zero():
+    """The dog-breed page listed one-item workers at "-0.000 [-0.000, -0.000]"."""
+    from xrr_accessor.reporting.report_html import _fixed
+
+    assert [_fixed(v, 3) for v in (-2.2e-16, -0.0004, -0.0005, 0.25)] == [
+        "0.000", "0.000", "-0.001", "0.250"]

@@ -205,6 +205,8 @@ def cell_text(value: Any, decimals: int, column: str = "") -> str:
     --------
     >>> cell_text(0.12345, 3), cell_text(2.5e-76, 3, "p_value"), cell_text(None, 3)
     ('0.123', '<0.001', '')
+    >>> cell_text(-2.2e-16, 3), cell_text(-0.0004, 3), cell_text(-0.0005, 3)
+    ('0.000', '0.000', '-0.001')
     """
     if value is None or (isinstance(value, float) and math.isnan(value) and column in KEYS):
         return ""
