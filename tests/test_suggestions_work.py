@@ -335,6 +335,18 @@ CASES: list[Case] = [
     Case("candidates-include-the-reference", "alt_test", sd.three_pools, {
         "epsilon": 0.1, "reference": "A", "candidates": ["A", "C"], "min_items": 5},
          InputError, "not tested against itself", nothing="says why, names no call"),
+    # batch 5: set cells, set readers, models as columns ---------------------------------
+    Case("set-cells-mixing-sets-and-labels", "set_cells", lambda: sd.sets_of(
+        [["a", "b"], "b", ["a"], ["b"]]), {}, InputError, "mixes label sets",
+         column="labels"),
+    Case("augmented-given-two-label-columns", "augmented_kappa", lambda: sd.sets_of(
+        [["a", "b"], ["b"], ["a"], ["b", "a"]]).assign(tags=[["x"]] * 4),
+         {"p": 0.6, "labels": ["labels", "tags"]}, RoleError, "reads one column",
+         fill={"value": "labels"}),
+    Case("models-as-columns-beside-two-labels", "alt_test", lambda: sd.many().assign(
+        fear=lambda d: 4 - d.joy, m=lambda d: d.groupby("item").joy.transform("max")),
+         {"other": ["m"], "epsilon": 0.1, "min_items": 5, **INTERVAL}, InputError,
+         "need one label column", fill={"labels": ["joy"]}),
 ]
 
 @pytest.mark.parametrize("case", [pytest.param(c, id=c.id, marks=c.marks) for c in CASES])

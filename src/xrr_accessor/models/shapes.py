@@ -45,9 +45,9 @@ def beside(data: pd.DataFrame, columns: Sequence[Hashable], roles: dict[str, Any
     item, rater = found["item"], found["rater"]
     if found["label"] is not None or r.value is not None:
         raise InputError(
-            f"models={list(columns)} as columns beside the humans need one label column; "
-            "with a label and a value column (one row per label), pass the models as a "
-            "frame of their own (item, model, label, value).")
+            f"other={list(columns)} (models as columns beside the humans) need one label "
+            "column; with a label and a value column (one row per label), pass the models "
+            "as a frame of their own (item, model, label, value).")
     firsts = []
     for col in columns:  # each model's label per item, checked before the humans are read
         rows = data[[item, col]].dropna(subset=[col])
@@ -65,9 +65,9 @@ def beside(data: pd.DataFrame, columns: Sequence[Hashable], roles: dict[str, Any
     labels = list(read(rest, r).labels)
     if len(labels) != 1:
         raise InputError(
-            f"models={list(columns)} as columns beside the humans need one label column, "
-            f"but the humans' frame has {len(labels)} ({labels[:5]}); select it with "
-            ".xrr(labels=[...]), or pass the models as a frame of their own.")
+            f"other={list(columns)} (models as columns beside the humans) need one label "
+            f"column, but the humans' frame has {len(labels)} ({labels[:5]}); select it "
+            "with .xrr(labels=[...]), or pass the models as a frame of their own.")
     label = labels[0]
     parts = [pd.DataFrame({item: first.index, rater: str(col), label: first.to_numpy()})
              for col, first in firsts]

@@ -47,7 +47,7 @@ def set_roles(roles: dict[str, Any], what: str) -> dict[str, Any]:
                 raise RoleError(
                     f"{what} reads one column of labels (a list per annotation, or one "
                     f"label per row); got labels={list(labels)!r}. Name one column with "
-                    "value='<column>'.")
+                    "value='<column>', not labels=.")
             labels = labels[0]
         out["value"] = labels
     left = sorted(k for k, v in roles.items() if k not in ("item", "rater", "value", "labels")
