@@ -210,9 +210,8 @@ def follow(case: Case, s: Suggestion, message: str, found: list[Suggestion]) -> 
     data = case.data()
     extra = case.together.get(s.text, {})
     name = library(s.name) if s.kind == "call" else None
-    if name in TRANSFORMS:  # set_cells(df): the data
-        data = getattr(xa, str(name))(data)
-        return outcome(lambda: case.run(data, {**case.kw, **extra}))
+    if name in TRANSFORMS:  # set_cells(df): the data, then the same call on them
+        return outcome(lambda: case.run(getattr(xa, str(name))(data), {**case.kw, **extra}))
     if name is not None:
         roles = {k: v for k, v in case.kw.items() if k in ROLES}
         params = {k: v for k, v in case.kw.items() if k not in ROLES}
