@@ -7,8 +7,12 @@ or taken out (``not with level=``), the suggested library call (``agreement_tabl
 weights='linear')``) with the call's roles, or a pandas recipe written in the message
 (``df.drop_duplicates(subset=[...])``) applied literally before the same call. A followed
 suggestion must not raise an error, nor warn the same warning again (same class, same
-start). A suggestion the test cannot run is listed in its case's ``skip`` with the reason;
-a message that writes a call or keyword the parser reads nothing from fails.
+start). A suggestion the test cannot run is listed in its case's ``skip`` with the reason,
+a message that suggests nothing runnable has its reason in ``nothing``; a message that
+writes a call or keyword the parser reads nothing from, or one it cannot run, fails.
+A suggestion that does not work yet is an ``xfail`` naming the fix. The readers' messages
+are in tests/test_suggestions_readers.py, the command's flags in test_suggestions_cli.py,
+the parser's own tests in test_suggestions_parser.py.
 """
 
 from __future__ import annotations
@@ -112,7 +116,8 @@ CASES: list[Case] = [
         [sd.numbers(), sd.numbers().iloc[:1]]), {}, InputError, "duplicate annotation",
          skip={"replication='<column>'": "no column tells pools apart in these data"},
          xfail="engine/pipeline.py:107 adds the label-set hint whenever level= is not "
-               "given: on numbers its level='jaccard' raises a LevelError"),
+               "given: on numbers level='jaccard' raises the same error, set_cells(df) "
+               "refuses the repeated row"),
     Case("pools-in-an-unnamed-column", "irr", lambda: sd.two_pools().rename(
         columns={"pool": "batch"}), INTERVAL, InputError, "duplicate annotation",
          fill={"replication": "batch"}, skip={  # the message's last clause is for pools
