@@ -137,12 +137,14 @@ def run(n_annotations: int = 1_000_000, repeat: int = 3) -> list[dict]:
     rows = []
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        ours = xrr.item_disagreement(df, labels=["score"]).xs("score", level="label")
+        ours = xrr.item_disagreement(df, level="interval", labels=["score"]).xs(
+            "score", level="label")
         peer = pandas_items_table(df)
         equal = _same(ours["disagreement"], peer["disagreement"]) and _same(
             ours["mode"], peer["mode"]) and _same(ours["spread"], peer["spread"]) and (
             ours.index.equals(peer.index.rename("item")))
-        t_ours = best(lambda: xrr.item_disagreement(df, labels=["score"]), repeat)
+        t_ours = best(lambda: xrr.item_disagreement(df, level="interval", labels=["score"]),
+                      repeat)
         rows.append(_row("item_disagreement, interval (the whole table)", n, t_ours,
                          "pandas groupby: the same table", best(
                              lambda: pandas_items_table(df), repeat), equal))
@@ -162,12 +164,13 @@ def run(n_annotations: int = 1_000_000, repeat: int = 3) -> list[dict]:
                          "duplicate check, codes)", n, best(
                              lambda: annotations(df, labels=["score"]), repeat),
                          "pandas groupby: D_i only", rows[1]["peer_s"], read_back.all()))
-        ours_r = xrr.rater_agreement(df, labels=["score"]).xs("score", level="label")
+        ours_r = xrr.rater_agreement(df, level="nominal", labels=["score"]).xs(
+            "score", level="label")
         peer_r = pandas_raters(df)
         equal = all(_same(ours_r[c], peer_r[c]) for c in peer_r.columns)
         rows.append(_row("rater_agreement, nominal (kappa_x and alpha without each of 100 "
-                         "raters)", n, best(lambda: xrr.rater_agreement(df, labels=["score"]),
-                                            repeat),
+                         "raters)", n, best(lambda: xrr.rater_agreement(
+                             df, level="nominal", labels=["score"]), repeat),
                          "pandas groupby: the same sums", best(lambda: pandas_raters(df),
                                                                repeat), equal))
     return rows

@@ -239,7 +239,8 @@ def items_rows(rows: Rows, sizes: list[int]) -> None:
         long = long_of(mat)
         shape = f"{mat.size:,} = 4 ratings x {mat.shape[1]:,} items"
         rows.add("item_disagreement (interval), whole table", shape, "long DataFrame",
-                 lambda lg=long: xa.item_disagreement(lg), "pandas groupby('item').var()",
+                 lambda lg=long: xa.item_disagreement(lg, level="interval"),
+                 "pandas groupby('item').var()",
                  lambda lg=long: lg.groupby("item")["value"].var(),
                  # D_i is the root mean squared difference of the item's pairs: sqrt(2 var)
                  lambda got: got["disagreement"].sort_index().to_numpy(),

@@ -116,7 +116,7 @@ def test_scale_warning_names_the_label_and_pair_once_per_call():
     with pytest.warns(ScaleWarning) as record:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UndefinedWarning)
-            wide.xrr.report()
+            wide.xrr.report(level="nominal")  # the raw ratings as categories
     scale = [w for w in record if w.category is ScaleWarning]
     assert len(scale) == 1
     message = str(scale[0].message)

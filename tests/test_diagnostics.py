@@ -89,7 +89,7 @@ def test_published_poster_value():
     """Du et al.'s table: four positive and one negative rating (+1 / -1) give 1.26."""
     df = pd.DataFrame({"item": [7] * 5, "rater": list("abcde"),
                        "sentiment": [1, 1, 1, 1, -1]})
-    out = xrr.item_disagreement(df)
+    out = xrr.item_disagreement(df, level="interval")
     d = float(out["disagreement"].iloc[0])
     assert d == pytest.approx(math.sqrt(16 / 10), abs=1e-15)
     assert round(d, 2) == 1.26
@@ -264,7 +264,7 @@ def test_item_table_ranked_by_counting_and_by_radix_equal_pandas(values):
             for i in rng.permutation(n_items) for p, pool in enumerate(("A", "B"))
             for k in range(n[i, p])]
     df = pd.DataFrame(rows, columns=["item", "rater", "pool", "value"])
-    got, _ = quietly(xrr.item_disagreement, df, replication="pool")
+    got, _ = quietly(xrr.item_disagreement, df, replication="pool", level="interval")
     g = df.groupby(["pool", "item"], sort=False)["value"]
     c, s1, s2 = g.count(), g.sum(), (df["value"] ** 2).groupby([df["pool"], df["item"]],
                                                                 sort=False).sum()
@@ -302,7 +302,7 @@ def test_one_annotation_items_are_nan_with_a_counted_warning():
     df = pd.DataFrame({"item": [1, 1, 2, 3], "rater": ["a", "b", "a", "b"],
                        "joy": [1, 3, 2, 5]})
     with pytest.warns(UndefinedWarning, match=r"2 of 3 row\(s\).*one annotation") as rec:
-        out = xrr.item_disagreement(df)
+        out = xrr.item_disagreement(df, level="interval")
     assert "label 'joy': 2" in str(rec[0].message)
     assert out["disagreement"].isna().sum() == 2
     assert out.attrs["n_undefined"] == 2
@@ -326,7 +326,7 @@ def test_custom_matrix_and_nominal_levels():
 def test_interval_needs_numbers_and_says_how():
     df = pd.DataFrame({"item": [1, 1], "rater": ["a", "b"], "mood": ["low", "high"]})
     with pytest.raises(LevelError, match=r"column 'mood'.*level='interval'.*pd.to_numeric"):
-        xrr.item_disagreement(df)
+        xrr.item_disagreement(df, level="interval")
 
 
 def test_layouts_agree_long_wide_xarray_accessor():

@@ -61,7 +61,9 @@ def test_validity_title_reads_whatever_the_label_is_called(column):
     "gold". The title says what the bars are and names the label apart."""
     df = pd.DataFrame({"item": [1, 1, 2, 2, 3, 3], "rater": ["a", "b"] * 3,
                        column: ["x", "y", "y", "y", "x", "x"]})
-    out = xrr.validity(df, gold=pd.Series({1: "x", 2: "y", 3: "x"}))
+    # named, since a column called like a gold reference is otherwise left out (issue 34)
+    data = df if column == "label" else df.xrr(labels=[column])
+    out = xrr.validity(data, gold=pd.Series({1: "x", 2: "y", 3: "x"}))
     ax = out.plot()
     assert ax.get_title() == f"Recall and precision against the gold, label: {column}"
     heights = [p.get_height() for p in ax.patches]

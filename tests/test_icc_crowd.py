@@ -257,8 +257,6 @@ def test_the_documented_rule_at_its_boundary():
     assert _chosen(two)["form"] == "1,1"
 
 
-@pytest.mark.xfail(strict=True, reason="api.irr passes form='auto' to the attrs until it "
-                   "adds icc.form_attrs(found.run, params) (issue 34, asked of its owner)")
 def test_the_result_attrs_name_the_chosen_form():
     got = xa.irr(crowd(np.random.default_rng(4), 30), metric="icc", ci=0.9)
     assert got.attrs["form"] == "1,1" and "do not cross" in got.attrs["form_reason"]

@@ -100,8 +100,8 @@ def test_categories_types_and_ordinal_order():
     bools = base.assign(value=[False, True, True, True, True, True, False, False])
     strs = base.assign(value=["lo", "mid", "mid", "mid", "hi", "hi", "lo", "lo"])
     floats = ints.assign(value=ints["value"] * 0.5)
-    assert ints.xrr.irr() == pytest.approx(strs.xrr.irr())
-    assert ints.xrr.irr() == pytest.approx(floats.xrr.irr())
+    assert ints.xrr.irr(level="nominal") == pytest.approx(strs.xrr.irr())
+    assert ints.xrr.irr(level="nominal") == pytest.approx(floats.xrr.irr(level="nominal"))
     assert bools.xrr.irr(level="interval") == pytest.approx(
         bools.assign(value=bools["value"].astype(int)).xrr.irr(level="interval"))
     order = ["lo", "mid", "hi"]

@@ -202,7 +202,8 @@ def _check(df: pd.DataFrame, pools: int) -> None:
     with pytest.warns(xrr.UndefinedWarning) if (
             data.groupby(([rep] if rep else []) + ["item"]).size() < 2).any() \
             else _nothing():
-        got = xrr.item_disagreement(data, **({"replication": rep} if rep else {}))
+        got = xrr.item_disagreement(data, level="interval",
+                                   **({"replication": rep} if rep else {}))
     want = pandas_table(df, rep)
     idx = got.index
     assert list(idx.get_level_values(-1)) == [k[-1] if rep else k for k in want.index]

@@ -236,16 +236,20 @@ def test_one_pool_figures_refuse_pairs_and_draw_the_irr(pool):
     plt.close("all")
 
 
-def test_ordinal_pool_says_why_there_is_no_agreement_table_and_page_keeps_its_word():
+def test_ordinal_pool_has_the_linear_table_and_ratio_says_why_none_and_page_keeps_its_word():
     """Found by a new-user trial: at level='ordinal' rep.agreement was None with no word,
-    and the page promised "the classic coefficients below"."""
+    and the page promised "the classic coefficients below". The ordinal level now takes
+    linear weights (issue 34); the ratio level has no weights of its own and says so."""
     rng = np.random.default_rng(7)
     truth = rng.integers(1, 6, 60)
     rows = [(i, f"r{b}", int(np.clip(truth[i] + rng.integers(-1, 2), 1, 5)))
             for i in range(60) for b in range(3)]
     df = pd.DataFrame(rows, columns=["item", "rater", "score"])
-    with pytest.warns(xa.UndefinedWarning, match="no agreement table .* level='ordinal'"):
-        rep = xa.report(df, level="ordinal")
+    rep = xa.report(df, level="ordinal")
+    want = xa.agreement_table(df, weights="linear")
+    pd.testing.assert_series_equal(rep.agreement["estimate"], want["estimate"])
+    with pytest.warns(xa.UndefinedWarning, match="no agreement table .* level='ratio'"):
+        rep = xa.report(df, level="ratio")
     assert rep.agreement is None
     assert any("no agreement table" in n for n in rep.attrs["notes"])
     page = _quiet(rep.to_html)

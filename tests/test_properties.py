@@ -51,8 +51,8 @@ def test_nominal_invariant_to_relabeling_categories(df, seed):
     new = dict(zip(codes, rng.permutation(len(codes)) * 10 + 3, strict=True))
     relabeled = df.assign(value=df["value"].map(new).map("c{}".format))
     for fn in (xa.irr, xa.cross_kappa):
-        a, _ = quietly(fn, df, replication="pool")
-        b, _ = quietly(fn, relabeled, replication="pool")
+        a, _ = quietly(fn, df, replication="pool", level="nominal")
+        b, _ = quietly(fn, relabeled, replication="pool", level="nominal")
         _same(a, b)
 
 

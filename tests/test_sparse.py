@@ -18,7 +18,7 @@ from helpers import annotation_frames, assert_close_or_both_nan, quietly, units
 
 def _both_paths(fn, df, **kwargs):
     """(matrix form, vector form): nominal D as a custom matrix, and as the nominal level."""
-    sparse, _ = quietly(fn, df, **kwargs)
+    sparse, _ = quietly(fn, df, level="nominal", **kwargs)
     cats = pd.unique(df["value"].dropna())
     nominal = pd.DataFrame(1.0 - np.eye(len(cats)), index=cats, columns=cats)
     dense, _ = quietly(fn, df, level=nominal, **kwargs)

@@ -243,7 +243,8 @@ class XRRAccessor:
                         **self._roles)
 
     def rater_agreement(self, metric: str = "kappa_x", level: Any = None,
-                        min_items: int = 1, ci: float | None = None, n_boot: int = 1000,
+                        min_items: int | None = None, ci: float | None = None,
+                        n_boot: int = 1000,
                         seed: Any = None, interval: str = "bca") -> Any:
         """Each rater against the rest of the pool (leave one out); see
         :func:`xrr_accessor.rater_agreement`."""
@@ -256,9 +257,12 @@ class XRRAccessor:
         :func:`xrr_accessor.intra`."""
         return _diagnostics.intra(self._obj, session=session, level=level, **self._roles)
 
-    def validity(self, gold: Any, level: Any = None) -> _diagnostics.Validity:
+    def validity(self, gold: Any, level: Any = None, ci: float | None = None,
+                 n_boot: int = 1000, seed: int | None = None, interval: str = "bca",
+                 ) -> _diagnostics.Validity:
         """Agreement with gold labels; see :func:`xrr_accessor.validity`."""
-        return _diagnostics.validity(self._obj, gold=gold, level=level, **self._roles)
+        return _diagnostics.validity(self._obj, gold=gold, level=level, ci=ci, n_boot=n_boot,
+                                     seed=seed, interval=interval, **self._roles)
 
     def alt_test(
         self, other: Any = None, *, epsilon: float, reference: Any = None,

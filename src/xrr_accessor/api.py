@@ -12,7 +12,7 @@ accessors call these functions.
 from typing import Any
 
 from .coefficients import lookup
-from .coefficients.icc import ALL_FORMS, parse_forms
+from .coefficients.icc import ALL_FORMS, form_attrs, parse_forms
 from .coefficients.registry import normalizing
 from .engine.convert import to_frame, to_xarray
 from .engine.forms import label_forms
@@ -143,7 +143,8 @@ def irr(
     found = evaluate(data, [Target(key, entry, params) for key, params in forms.items()],
                      uncertainty, level=entry_level(entry, level, weights), **roles)
     if len(forms) == 1:
-        return found.label(**next(iter(forms.values())))
+        params = next(iter(forms.values()))
+        return found.label(**{**params, **form_attrs(found.run, params)})
     return label_forms(found, forms)
 
 

@@ -61,8 +61,11 @@ def _read(args: argparse.Namespace, merge: bool = True
     paths = [args.path] + ([args.other] if getattr(args, "other", None) else [])
     if paths.count("-") > 1:
         raise InputError("FILE and FILE2 are both - (stdin); stdin is read once")
+    counts = getattr(args, "counts", False)
     frames = [read_table(p, args.sep, args.file_column, args.item, args.format_in,
-                         rater=args.rater, replication=args.replication) for p in paths]
+                         rater=args.rater, replication=args.replication, counts=counts,
+                         categories=_names([args.categories]) if counts and getattr(
+                             args, "categories", None) else None) for p in paths]
     if len(frames) > 1:  # ids text in one file (CSV) and numbers in the other (Parquet)
         frames = same_id_kinds(frames, {"item": args.item, "rater": args.rater,
                                         "replication": args.replication})

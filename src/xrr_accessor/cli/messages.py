@@ -60,6 +60,9 @@ _SHELL = [
     (r"Pass categories=\[lowest, \.\.\., highest\] to \.xrr\(\.\.\.\), or make the column "
      r"an ordered pd\.Categorical\.",
      "Give their order with --categories lowest,...,highest."),
+    # a gold-looking column left out (schema.labels.gold_entry, unused_message)
+    (r"by validity\(data, gold='([^']*)'\) or report\(data, gold='[^']*'\)",
+     r"by xrr report FILE --gold \1"),
     # columns read as neither roles nor labels (schema.read)
     (r"to silence this, drop the columns you do not need",
      "to silence this, leave them out with --exclude COL,COL"),

@@ -274,8 +274,9 @@ def parser() -> argparse.ArgumentParser:
                           "cohen, scott, fleiss, conger, bp, gwet, light): the weighted "
                           "kappas and AC2, instead of --level")
     one.add_argument("--form", metavar="FORM",
-                     help=f"ICC form with --metric icc: {', '.join(FORMS)} (default 2,1; "
-                          "also ICC(2,1), ICC2k), or 'all' for the six")
+                     help=f"ICC form with --metric icc: {', '.join(FORMS)} (default: 1,1 "
+                          "where raters do not cross items, as in a crowd, else 2,1; also "
+                          "ICC(2,1), ICC2k), or 'all' for the six")
 
     cross = sub.add_parser("cross-kappa", parents=[files, level, boot, shown],
                            help="kappa_x between replications (two files, or a "
@@ -354,6 +355,7 @@ def parser() -> argparse.ArgumentParser:
         "items", parents=[files, level, shown],
         help="items ranked by disagreement (D_i, most disagreed first)",
         description="Per item: its disagreement D_i (root mean disagreement of its "
-                    "annotator pairs), mode and mode share; the level inferred as in every command.")
+                    "annotator pairs), mode and mode share; the level inferred as in "
+                    "every command.")
     items.add_argument("path", metavar="FILE")
     return top

@@ -24,6 +24,7 @@ from ..engine.staged import Staged
 from ..errors import InputError, UndefinedWarning, warn
 from ..kernels.accumulate import item_order
 from ..schema import Annotations
+from ..schema.roles import need_rater_ids
 
 try:  # pandas >= 3: a DataFrame over given blocks
     from pandas.api.internals import create_dataframe_from_blocks as _from_blocks
@@ -100,7 +101,13 @@ def read(data: Any, level: Any, roles: dict[str, Any], what: str) -> Read:
                          **roles)
     if len(ann.item) == 0 and not isinstance(data, Staged):
         raise InputError(f"{what}: the data hold no annotations.")
+    if what in FOLLOW_RATERS:  # a count table's slots are no raters to follow
+        need_rater_ids(ann.role_names.get("rater"), what)
     return Read(ann, lvl, kind_of(data))
+
+
+#: The diagnostics that follow each rater across items.
+FOLLOW_RATERS = ("pairwise", "rater_agreement")
 
 
 def unbind(data: Any, roles: dict[str, Any]) -> tuple[Any, dict[str, Any]]:

@@ -22,6 +22,7 @@ from ..engine.pipeline import annotations as canonical
 from ..engine.pipeline import run
 from ..errors import InputError, per_call
 from ..kernels.sharing import shared_pairs
+from ..schema.roles import need_rater_ids
 
 __all__ = ["MAX_PAIRS", "METRICS", "pairwise"]
 
@@ -91,6 +92,7 @@ def pairwise(data: Any, metric: str = "cohen", level: Any = None,
         raise InputError(f"metric={metric!r}; pairwise compares raters with one of "
                          f"{', '.join(map(repr, METRICS))}.")
     ann, lvl = canonical(data, level=level, **roles)
+    need_rater_ids(ann.role_names.get("rater"), "pairwise")  # a count table's slots
     if ann.tally is not None:
         raise InputError("pairwise needs the annotations in memory; call .compute() on "
                          "the dask-backed data first.")

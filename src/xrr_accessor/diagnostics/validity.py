@@ -20,7 +20,7 @@ import pandas as pd
 
 from ..coefficients import lookup
 from ..engine.levels import resolve_level
-from ..engine.pipeline import kind_of, run
+from ..engine.pipeline import given_level, inferred_level, kind_of, run
 from ..engine.staged import Job, Planned, Staged
 from ..errors import DroppedDataWarning, InputError, per_call, warn
 from ..lazy import is_lazy
@@ -113,7 +113,7 @@ def _size(table: Any) -> str:
 
 @per_call
 def validity(data: Any, gold: Hashable | Mapping[Hashable, Hashable] | pd.Series | pd.DataFrame,
-             level: Any = "nominal", ci: float | None = None, n_boot: int = 1000,
+             level: Any = None, ci: float | None = None, n_boot: int = 1000,
              seed: Any = None, interval: str = "bca", **roles: Any) -> Any:
     """Agreement of the annotations with a gold (expert) reference.
 
@@ -147,7 +147,7 @@ def validity(data: Any, gold: Hashable | Mapping[Hashable, Hashable] | pd.Series
         item -> gold (one label); or a DataFrame indexed by item with one
         column per label. Missing gold values are no gold.
     level : str, matrix or callable
-        Level of measurement of kappa_x (default ``"nominal"``); at the
+        Level of measurement (default: inferred, as in ``irr``); at the
         nominal and ordinal levels accuracy, recall and precision compare
         values exactly, at the interval and ratio levels the error and
         concordance measures above replace them.
@@ -192,7 +192,7 @@ def validity(data: Any, gold: Hashable | Mapping[Hashable, Hashable] | pd.Series
     >>> out.raters["mae"].round(3).tolist()
     [6.667, 10.0]
     """
-    lvl = resolve_level(level)
+    lvl = None if level is None else resolve_level(level)
     data, roles = unbind(data, roles)
     opts = Bootstrap(n_boot, seed, interval)
     level_ci = None if ci is None else confidence(ci)
@@ -217,9 +217,9 @@ def _tables(block: Any, roles: dict[str, Any], gold: Any) -> list[Any]:
 GOLD = "other"
 
 
-def _validity(data: Any, gold: Any, level: Any = "nominal", level_ci: float | None = None,
+def _validity(data: Any, gold: Any, level: Any = None, level_ci: float | None = None,
               opts: Bootstrap | None = None, **roles: Any) -> Validity:
-    lvl = resolve_level(level)
+    lvl = None if level is None else resolve_level(level)
     kx = lookup("kappa_x", kind="cross")
     if isinstance(data, Staged):  # dask-backed: the partitions' sums, added
         ann = data.ann
@@ -229,12 +229,15 @@ def _validity(data: Any, gold: Any, level: Any = "nominal", level_ci: float | No
                              "the name the gold takes; rename it (e.g. "
                              "ddf[col].replace({'other': 'other pool'})).")
         gold_rep = reps.index(GOLD)
+        ann, lvl = inferred_level(ann, staged=data) if lvl is None else given_level(ann, lvl)
         source = ("the gold Series" if isinstance(gold, pd.Series) else "the gold frame"
                   if isinstance(gold, pd.DataFrame) else f"gold column {gold!r}"
                   if not isinstance(gold, Mapping) else f"gold columns {list(gold.values())}")
     else:
         table_data, table_gold, source = gold_table(data, gold, roles)
-        ann = encode([table_data, table_gold], ordinal=lvl.ordered)
+        tables = [table_data, table_gold]
+        ann = encode(tables, ordinal=lvl is not None and lvl.ordered)
+        ann, lvl = inferred_level(ann, tables) if lvl is None else given_level(ann, lvl)
         if lvl.numeric:
             ann.values(lvl.name)
         gold_rep = ann.inputs[0][0]

@@ -26,6 +26,7 @@ from ..errors import InputError, LevelError, per_call, warn
 from ..kernels import accumulate
 from ..schema import Annotations, Roles, Table, encode, read
 from ..schema.encode import same_label
+from ..schema.roles import need_rater_ids
 from .additive import GROUPS, Meta, Stats, check_size, ranked
 from .infer import infer
 from .levels import SET_READ_HINT, Level, check_sets, resolve_level, resolve_weights, standardized
@@ -42,7 +43,8 @@ from .results import (
 from .staged import OTHER_REFUSED, Planned, Staged
 from .statistics import chunk, rows
 
-__all__ = ["Run", "annotations", "entry_level", "make_meta", "run"]
+__all__ = ["Run", "annotations", "entry_level", "given_level", "inferred_level", "make_meta",
+           "run"]
 
 #: Largest K x K disagreement matrix built for one label (ordinal, ratio, custom, weights).
 MAX_MATRIX_CATEGORIES = 4096
@@ -109,30 +111,43 @@ def annotations(data: Any, other: Any = None, level: Any = None, one_label: bool
     if one_label:
         same_label(tables)
     if lvl is None:  # inferred from the values: encoded as nominal, then decided
-        ann = encode(tables, numbers=numbers)
-        lvl = _inferred(ann, [_ordered_categorical(tables, name) for name in ann.labels])
+        ann, lvl = inferred_level(encode(tables, numbers=numbers), tables)
     else:
-        ann = encode(tables, ordinal=lvl.ordered, numbers=numbers and lvl.numeric)
-        object.__setattr__(ann, "said", {"level": lvl.name, "level_inferred": False})
+        ann, lvl = given_level(encode(tables, ordinal=lvl.ordered,
+                                      numbers=numbers and lvl.numeric), lvl)
     check_sets(lvl, ann.categories, ann.where)
     if lvl.numeric:
         ann.values(lvl.name)  # raises a LevelError naming the column
     return ann, lvl
 
 
-def _ordered_categorical(tables: list[Table], name: Any) -> bool:
-    dtype = tables[0].labels[name][1].dtype
-    return isinstance(dtype, pd.CategoricalDtype) and bool(dtype.ordered)
-
-
-def _inferred(ann: Annotations, ordered: list[bool]) -> Level:
-    """The level :func:`~.infer.infer` finds, said once (a :class:`LevelNote`) and
-    kept in the annotations for the result's attrs."""
+def inferred_level(ann: Annotations, tables: Sequence[Table] | None = None,
+                   staged: Staged | None = None) -> tuple[Annotations, Level]:
+    """The level :func:`~.infer.infer` finds for ``ann`` (encoded from ``tables``, or
+    the skeleton of ``staged`` dask-backed data), said once (a
+    :class:`~xrr_accessor.errors.LevelNote`) and kept in the returned copy's ``said``
+    for the result's attrs (a skeleton shared by the partitions is never changed).
+    Every entry point that reads without ``level=`` decides here."""
+    if tables is not None:
+        dtypes = [tables[0].labels[name][1].dtype for name in ann.labels]
+        ordered = [isinstance(d, pd.CategoricalDtype) and bool(d.ordered) for d in dtypes]
+    else:  # a skeleton says which labels have an order: numbers or ordered categories
+        flags = staged.ordered if staged is not None and staged.ordered else ()
+        ordered = [bool(o) and not pd.api.types.is_numeric_dtype(c.dtype)
+                   for o, c in zip(flags or [False] * len(ann.labels), ann.categories,
+                                   strict=True)]
     lvl, note, kind = infer(ann.categories, ordered, ann.where)
     if kind is not None:
         warn(note, kind)
-    object.__setattr__(ann, "said", {"level": lvl.name, "level_inferred": True})
-    return lvl
+    return replace(ann, said={"level": lvl.name, "level_inferred": True}), lvl
+
+
+def given_level(ann: Annotations, lvl: Level) -> tuple[Annotations, Level]:
+    """``lvl``, given by the caller, kept in a copy of ``ann`` (``said``) for the
+    result's attrs (agreement weights are not a level: their attrs name the weights)."""
+    if lvl.name == "weights":
+        return ann, lvl
+    return replace(ann, said={"level": lvl.name, "level_inferred": False}), lvl
 
 
 def _staged_annotations(data: Staged, other: Any, lvl: Level | None
@@ -140,13 +155,7 @@ def _staged_annotations(data: Staged, other: Any, lvl: Level | None
     if other is not None:
         raise InputError(OTHER_REFUSED)
     ann = data.ann
-    if lvl is None:
-        numeric = [pd.api.types.is_numeric_dtype(c.dtype) for c in ann.categories]
-        lvl = _inferred(ann, [bool(o) and not n for o, n in
-                              zip(data.ordered or [False] * len(numeric), numeric,
-                                  strict=True)])
-    else:
-        object.__setattr__(ann, "said", {"level": lvl.name, "level_inferred": False})
+    ann, lvl = inferred_level(ann, staged=data) if lvl is None else given_level(ann, lvl)
     check_sets(lvl, ann.categories, ann.where)
     if lvl.ordered:
         unordered = [j for j, ok in enumerate(data.ordered) if not ok]
@@ -346,6 +355,9 @@ def run(
     if ann is None or lvl is None:
         numbers = all(e.weighting == "interval" for e in entries)  # the ICC: no categories
         ann, lvl = annotations(data, other, level=level, numbers=numbers, **roles)
+    for e in entries:  # a count table's slots are no raters to follow across items
+        if "raters" in needs(e) and e.weighting != "interval":  # the ICC: one-way there
+            need_rater_ids(ann.role_names.get("rater"), e.display)
     groups = set().union(*(needs(e) for e in entries))
     if any(e.kind == "cross" for e in entries):
         if pairs is None:

@@ -64,8 +64,8 @@ def _count_columns(table: pd.DataFrame, item: Hashable | None,
                          "columns with categories=[...].")
     values = table[cats].to_numpy(dtype=float, na_value=np.nan)
     whole = values.sum(axis=1)
-    totals = [c for j, c in enumerate(cats) if len(cats) > 2 and bool(
-        np.array_equal(2 * values[:, j], whole))]  # the sum of the others: a total
+    totals = [c for j, c in enumerate(cats) if len(cats) > 2 and _total_name(c) and bool(
+        np.array_equal(2 * values[:, j], whole))]  # named so, and the sum of the others
     cats = [c for c in cats if c not in totals]
     left = [c for c in rest if c not in cats]
     if left:
@@ -75,6 +75,18 @@ def _count_columns(table: pd.DataFrame, item: Hashable | None,
              f"out; the categories are {cats}. Name the count columns with "
              "categories=[...] to say so.", DroppedDataWarning)
     return cats
+
+
+#: Names of a count table's total column (with the count columns' sum in it).
+TOTAL_NAMES = ("total", "totals", "n", "count", "sum", "n_ratings", "n_raters",
+               "n_judgments", "n_annotations", "num_ratings", "judgments", "ratings")
+
+
+def _total_name(column: Hashable) -> bool:
+    """Whether ``column`` is named like a total (it is left out only when it also holds
+    the sum of the others: a category may well sum its neighbours by chance)."""
+    name = str(column).strip().lower().replace(" ", "_").replace("-", "_")
+    return name in TOTAL_NAMES or name.startswith(("total_", "n_"))
 
 
 def _counts(table: pd.DataFrame, cats: list[Hashable], ids: pd.Series) -> np.ndarray:
