@@ -254,8 +254,8 @@ def check(case: Case) -> None:
         return
     assert found or not suggests_something(message), f"nothing parsed from: {message}"
     assert found, f"{case.id}: no suggestion in {message!r}; give nothing= a reason"
-    stale = set(case.skip) - {s.text for s in found}
-    assert not stale, f"{case.id}: skip lists {stale}, not in {message!r}"
+    stale = set(case.skip) - {s.text for s in found}  # (a fix may drop one: xfail cases)
+    assert not stale or case.xfail, f"{case.id}: skip lists {stale}, not in {message!r}"
     failures = []
     for s in found:
         if s.text in case.skip or s.kind == "drop":  # a drop goes with the keys it replaces

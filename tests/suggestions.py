@@ -23,7 +23,7 @@ _PANDAS = re.compile(r"(?<![\w.])(?:df|ddf|pd|np)(?=[.\[])")
 _KEY = re.compile(r"(?<![\w.'\"])([a-z_][a-z0-9_]*)=")
 _DROP = re.compile(r"\b(?:not|[Ll]eave|[Dd]rop|without)\s+(?:with\s+)?"
                    r"((?:[a-z_]\w*=(?:\s+and\s+|,\s*|\s+or\s+)?)+)")
-_ASSIGN = re.compile(r"(?<![\w.])(?:df|ddf)(?:\[[^\]]*\]|\.\w+) = ")
+_ASSIGN = re.compile(r"(?<![\w.])(?:df|ddf)(?=[\[.])")
 _SCALAR = re.compile(r"np\.(?:u?int|float|bool|str|complex)\w*")
 PLACEHOLDER = object()
 
@@ -175,8 +175,11 @@ def suggestions(message: str) -> list[Suggestion]:
     out: list[Suggestion] = []
     drops = [m.span(1) for m in _DROP.finditer(message)]
     rest = message  # the spans read, blanked before keywords are read
-    for m in _ASSIGN.finditer(message):
-        end = _expression_end(message, m.end())
+    for m in _ASSIGN.finditer(message):  # df[col] = ..., df[['a', 'b']] = ...
+        target = _chain_end(message, m.end())
+        if message[target:target + 3] != " = ":
+            continue
+        end = _expression_end(message, target + 3)
         out.append(Suggestion("call", message[m.start():end], name="="))
         rest = _blank(rest, m.start(), end)
     for m in _PANDAS.finditer(rest):  # df[col].astype(str), pd.to_numeric, df.xrr.irr()

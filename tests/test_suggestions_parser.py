@@ -30,6 +30,8 @@ def test_calls_keywords_and_drops_are_read() -> None:
 def test_recipes_values_and_formulas() -> None:
     assert _read("e.g. df[col] = df[col].replace([np.inf], np.nan), or fix it") == [
         ("call", "df[col] = df[col].replace([np.inf], np.nan)")]
+    assert _read("convert them, e.g. df[['a', 'b']] = df[['a', 'b']].apply(pd.to_numeric).") == [
+        ("call", "df[['a', 'b']] = df[['a', 'b']].apply(pd.to_numeric)")]
     assert _read("holds single labels (e.g. np.int64(1)); p(E) = 1 and D(a, b)") == []
     assert _read("convert with pd.to_numeric, or an ordered pd.Categorical.") == [
         ("call", "pd.to_numeric"), ("call", "pd.Categorical")]
