@@ -134,13 +134,14 @@ def infer(categories: Sequence[pd.Index], ordered: Sequence[bool],
     voting = [(j, f) for j, f in enumerate(found) if f.level is not None]
     if not voting:
         return Level("nominal"), "", None
-    names = {f.level for _, f in voting}
+    names = {str(f.level) for _, f in voting}
+    name: str
     if names == {"masi"}:
         name = "masi"
     elif "masi" in names:
         name = "nominal"
     else:
-        name = min(names, key=lambda n: _RANK[str(n)])
+        name = min(names, key=lambda n: _RANK[n])
     said = [f for _, f in voting if f.said]
     if not said and len(names) == 1:
         return Level(str(name)), "", None
