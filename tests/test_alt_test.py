@@ -293,19 +293,23 @@ def test_ids_that_do_not_meet_are_refused_with_both_examples(llmfao):
         xa.alt_test(crowd, models, epsilon=0.2, item="pair", rater="worker")
 
 
-def test_numbers_scored_by_accuracy_by_default_get_a_warning():
-    """A 1-5 scale of means (HANNA's models) without level=: accuracy, said; with
-    level='nominal' given, no warning."""
-    from xrr_accessor.errors import ScaleWarning
+def test_numbers_are_scored_at_the_inferred_level_and_say_so():
+    """A 1-5 scale of means (HANNA's models) without level= or alignment=: the level is
+    inferred as every call infers it (numbers not all whole: interval) and the alignment
+    follows it (negative RMSE, the paper's for numbers), named in a LevelNote; the same
+    numbers as level='interval' given. level='nominal' gives accuracy (exact matches)."""
+    from xrr_accessor.errors import LevelNote
 
     hanna = pd.read_csv(DATA / "hanna_llm.csv.gz")
     kw = {"reference": "human", "epsilon": 0.15, "item": "story", "replication": "pool",
           "labels": ["engagement"]}
-    with pytest.warns(ScaleWarning, match="level='interval'"):
-        quiet_dropped(xa.alt_test, hanna, **kw)
-    with warnings.catch_warnings():
-        warnings.simplefilter("error", ScaleWarning)
-        quiet_dropped(xa.alt_test, hanna, level="nominal", **kw)
+    with pytest.warns(LevelNote, match="level='interval' inferred"):
+        bare = quiet_dropped(xa.alt_test, hanna, **kw)
+    given = quiet_dropped(xa.alt_test, hanna, level="interval", **kw)
+    assert bare.attrs["alignment"] == given.attrs["alignment"] == "rmse"
+    pd.testing.assert_frame_equal(bare.summary, given.summary)
+    nominal = quiet_dropped(xa.alt_test, hanna, level="nominal", **kw)
+    assert nominal.attrs["alignment"] == "accuracy"
 
 
 def test_t_test_and_benjamini_yekutieli_equal_their_naive_forms():

@@ -129,7 +129,8 @@ def test_gold_names_and_not_gold_names():
     for name in ("gold", "Gold_Label", "label-gold", "truth", "ground_truth", "true label",
                  "expert", "expert_label", "reference", "is_golden", "sentiment_gold"):
         assert looks_gold(name), name
-    for name in ("goldfish", "target", "label", "truthful", "answer", "experts_count"):
+    for name in ("goldfish", "target", "label", "truthful", "answer", "experts_count",
+                 "S100_truth_level", "S6_truth_level"):  # Roitero et al.'s ratings
         assert not looks_gold(name), name
 
 
@@ -185,3 +186,14 @@ def test_ids_of_other_records_are_not_items():
     df = pd.DataFrame({"assignment_id": [1, 2], "rater": ["a", "b"], "joy": [0, 1]})
     with pytest.raises(RoleError, match=r"no column for the item role.*\*_id, id_\*"):
         xa.irr(df, level="nominal")
+
+
+def test_a_column_given_one_role_is_not_found_for_another():
+    """Roitero et al.'s workers are in 'unit_id' (named like an item id): given as the
+    rater, it is not also taken as the item (which read every row as a duplicate)."""
+    df = pd.DataFrame({"name_unique": [1, 1, 2, 2], "unit_id": ["a", "b", "a", "b"],
+                       "S100_truth_level": [10, 20, 30, 40]})
+    with pytest.raises(RoleError, match="no column for the item role"):
+        xa.irr(df.xrr(rater="unit_id"))
+    out = xa.irr(df.xrr(rater="unit_id", item="name_unique"), level="interval")
+    assert out.index.tolist() == ["S100_truth_level"]

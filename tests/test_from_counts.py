@@ -267,10 +267,31 @@ def test_statistics_that_follow_raters_refuse_a_count_table_and_the_table_ones_r
     table = pd.DataFrame({"q": range(12), "yes": np.arange(12) % 4, "no": 3 - np.arange(12) % 4})
     long = xa.from_counts(table, item="q")
     for metric in ("cohen", "conger", "light", "iota"):
-        with pytest.raises(InputError, match="follows raters across items.*metric='fleiss'"):
+        with pytest.raises(InputError, match=r"follows raters across items.*metric='fleiss'"):
             xa.irr(long, metric=metric)
     for fn in (xa.pairwise, xa.rater_agreement):
         with pytest.raises(InputError, match="follows raters across items"):
             fn(long)
     assert np.isfinite(xa.irr(long, metric="fleiss", level="nominal"))
     assert np.isfinite(xa.irr(long, level="nominal"))
+
+
+def test_numeric_headers_are_numbers_and_a_count_table_has_a_report():
+    """Found by a new-user trial: a CSV count table headed 1..5 gave text categories
+    (nominal, no note, no ICC), and report() failed on Cohen's kappa."""
+    text = "q,1,2,3,4,5\na,3,2,0,0,0\nb,0,1,3,1,0\nc,0,0,0,2,3\nd,1,1,1,1,1\n"
+    long = xa.from_counts(pd.read_csv(io.StringIO(text), index_col="q"))
+    assert long["value"].cat.categories.tolist() == [1, 2, 3, 4, 5]
+    with pytest.warns(xa.errors.LevelNote, match="level='ordinal' inferred"):
+        xa.irr(long)  # a single value (a float): the note names the level
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", xa.XRRWarning)
+        assert np.isfinite(xa.irr(long, metric="icc"))
+        rep = xa.report(long, level="nominal")
+    metrics = rep.agreement.index.get_level_values("metric").tolist()
+    assert "fleiss" in metrics and "cohen" not in metrics and "conger" not in metrics
+    assert rep.raters is None
+    assert any("anonymous slots" in n for n in rep.attrs["notes"])
+    wide = long.pivot_table(index="item", columns="value", aggfunc="size", observed=False)
+    assert rep.agreement.loc["fleiss", "estimate"] == pytest.approx(
+        fleiss_kappa(wide.to_numpy()), abs=1e-12)

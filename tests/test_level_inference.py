@@ -24,7 +24,7 @@ from xrr_accessor.engine.infer import infer, label_level
 from xrr_accessor.errors import AmbiguousLevelWarning, LevelNote, UndefinedWarning
 
 
-def _frame(values: np.ndarray, n_raters: int = 3, name: str = "score") -> pd.DataFrame:
+def _frame(values: np.ndarray, n_raters: int = 3, name: str = "answer") -> pd.DataFrame:
     n = len(values) // n_raters
     return pd.DataFrame({"item": np.repeat(np.arange(n), n_raters),
                          "rater": np.tile([f"r{i}" for i in range(n_raters)], n),
@@ -55,9 +55,10 @@ def _scale(lo: int, hi: int, n: int = 60, seed: int = 0) -> np.ndarray:
     ([-1, 0, 1], False, "ordinal", "note"),
     (list(range(1, 6)), False, "ordinal", "note"),              # 1-5
     (list(range(1, 8)), False, "ordinal", "note"),              # 1-7
+    ([1, 2, 3, 4], False, "ordinal", "note"),                   # 1-4
+    ([1, 2, 3], False, "ordinal", "note"),                      # 1-3
     (list(range(0, 5)), False, "nominal", "warning"),           # 0-4: codes or scale
-    (list(range(0, 4)), False, "nominal", "note"),              # 0-3 codes
-    ([1, 2, 3, 4], False, "nominal", "note"),                   # 1-4
+    (list(range(0, 4)), False, "nominal", "warning"),           # 0-3: codes or scale
     ([1, 2, 5, 9], False, "nominal", "note"),                   # gaps
 ])
 def test_each_row_of_the_documented_table(cats: list, ordered: bool, level: str | None,
@@ -66,14 +67,25 @@ def test_each_row_of_the_documented_table(cats: list, ordered: bool, level: str 
     assert (found.level, found.said) == (level, said)
 
 
+@pytest.mark.parametrize(("name", "level"), [
+    ("S6_truth_level", "ordinal"), ("rating", "ordinal"), ("severityScore", "ordinal"),
+    ("breed", "nominal"), ("label", "nominal")])
+def test_whole_numbers_from_0_named_like_a_scale_are_ordinal(name: str, level: str) -> None:
+    """Roitero et al.'s 0-2 and 0-5 truthfulness scales (S3_truth_level, S6_truth_level)
+    read as ordinal by their name; codes 0-3 of dog breeds stay nominal."""
+    found = label_level(pd.Index([0, 1, 2, 3, 4, 5]), False, name)
+    assert found.level == level
+    assert found.said == ("note" if level == "ordinal" else "warning")
+
+
 def test_the_table_in_the_docs_lists_the_rows_the_rule_applies() -> None:
     from pathlib import Path
 
     text = (Path(__file__).parents[1] / "docs" / "definitions.md").read_text()
     section = text.split("### Which level, when `level=` is not given")[1].split("\n## ")[0]
     for phrase in ("at most 2 values", "`masi`", "ordered `pd.Categorical`",
-                   "spanning 20 or more", "11-20 whole numbers", "from 1 or more",
-                   "from 0 (0-4)", "with negatives"):
+                   "spanning 20 or more", "11-20 whole numbers", "not starting at 0",
+                   "named like a scale", "from 0 otherwise", "with gaps"):
         assert phrase in section
 
 
@@ -94,30 +106,30 @@ def test_labels_that_disagree_take_the_level_all_allow_and_say_so() -> None:
 # ------------------------------------------------------------ the number and the note
 def test_a_0_100_scale_is_interval_alpha_equal_to_krippendorff() -> None:
     df = _frame(_scale(0, 100, n=80))
-    with pytest.warns(LevelNote, match=r"level='interval' inferred: column 'score' holds "
+    with pytest.warns(LevelNote, match=r"level='interval' inferred: column 'answer' holds "
                       r"\d+ whole numbers from 0 to 100") as caught:
         bare = xa.irr(df)
     assert not any(issubclass(w.category, AmbiguousLevelWarning) for w in caught)
-    wide = df.pivot(index="rater", columns="item", values="score").to_numpy(float)
+    wide = df.pivot(index="rater", columns="item", values="answer").to_numpy(float)
     peer = krippendorff.alpha(wide, level_of_measurement="interval")
     assert bare.attrs["level"] == "interval" and bare.attrs["level_inferred"] is True
-    assert bare["score"] == pytest.approx(peer, abs=1e-12)
-    nominal = xa.irr(df, level="nominal")["score"]
-    assert abs(nominal - bare["score"]) > 0.1  # the default changed the number
+    assert bare["answer"] == pytest.approx(peer, abs=1e-12)
+    nominal = xa.irr(df, level="nominal")["answer"]
+    assert abs(nominal - bare["answer"]) > 0.1  # the default changed the number
 
 
 def test_a_1_5_scale_is_ordinal_and_level_given_wins_without_a_note() -> None:
     df = _frame(_scale(1, 5))
     with pytest.warns(LevelNote, match="level='ordinal' inferred"):
-        bare = xa.irr(df)["score"]
-    wide = df.pivot(index="rater", columns="item", values="score").to_numpy(float)
+        bare = xa.irr(df)["answer"]
+    wide = df.pivot(index="rater", columns="item", values="answer").to_numpy(float)
     assert bare == pytest.approx(krippendorff.alpha(wide, level_of_measurement="ordinal"),
                                  abs=1e-12)
     with warnings.catch_warnings():
         warnings.simplefilter("error", LevelNote)  # no note when level= is given
         given = xa.irr(df, level="nominal")
     assert given.attrs == {**given.attrs, "level": "nominal", "level_inferred": False}
-    assert given["score"] == pytest.approx(
+    assert given["answer"] == pytest.approx(
         krippendorff.alpha(wide, level_of_measurement="nominal"), abs=1e-12)
 
 
@@ -152,8 +164,8 @@ def test_the_note_is_said_once_per_call() -> None:
 def test_every_entry_point_reads_the_same_level_and_number(lo: int, hi: int,
                                                            level: str) -> None:
     df = _frame(_scale(lo, hi, n=40), n_raters=4)
-    two = pd.concat([df.assign(pool="A"), df.assign(pool="B", score=np.roll(df["score"], 4))])
-    gold = df.groupby("item")["score"].first()
+    two = pd.concat([df.assign(pool="A"), df.assign(pool="B", answer=np.roll(df["answer"], 4))])
+    gold = df.groupby("item")["answer"].first()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", LevelNote)
         pairs = [
@@ -192,7 +204,7 @@ def test_dask_backed_data_infer_the_same_level() -> None:
         eager = xa.irr(df)
         lazy = xa.irr(dd.from_pandas(df, npartitions=3)).compute()
     assert lazy.attrs["level"] == eager.attrs["level"] == "interval"
-    assert lazy["score"] == pytest.approx(eager["score"], abs=1e-12)
+    assert lazy["answer"] == pytest.approx(eager["answer"], abs=1e-12)
 
 
 def test_an_ordered_categorical_is_ordinal_everywhere() -> None:
@@ -234,3 +246,30 @@ def test_the_readme_shows_the_note_the_call_says_and_its_number() -> None:
     said = [str(w.message) for w in caught if w.category is LevelNote]
     assert said == [shown.removeprefix("LevelNote: ")]
     assert f"crowd {value['crowd']:.3f} (interval alpha)" in block
+
+
+def test_the_kappa_family_takes_the_weights_of_the_inferred_level() -> None:
+    """Cohen's kappa and the chance-corrected family are weighted by weights=, not level=:
+    given neither, they take the weights of the level inferred (linear for ratings 1-5,
+    quadratic for a 0-100 scale, unweighted for codes), in irr and agreement_table alike,
+    equal to scikit-learn's weighted kappa."""
+    from sklearn.metrics import cohen_kappa_score
+
+    for lo, hi, weights in ((1, 5, "linear"), (0, 100, "quadratic"), (0, 3, "unweighted")):
+        df = _frame(_scale(lo, hi, n=60), n_raters=2)
+        with pytest.warns(LevelNote, match=f"weights='{weights}' inferred"):
+            bare = xa.irr(df, metric="cohen")
+        assert bare.attrs["weights"] == weights and bare.attrs["weights_inferred"] is True
+        assert "level" not in bare.attrs
+        a, b = (df[df.rater == r]["answer"].to_numpy() for r in ("r0", "r1"))
+        # scikit-learn weighs by rank distance; over consecutive values it equals ours
+        want = cohen_kappa_score(a, b, weights=None if weights == "unweighted" else weights,
+                                 labels=np.arange(lo, hi + 1))
+        assert bare["answer"] == pytest.approx(want, abs=1e-12)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", LevelNote)
+            table = xa.agreement_table(df)
+        assert table.attrs["weights"] == weights
+        assert table.loc[("answer", "cohen"), "estimate"] == pytest.approx(want, abs=1e-12)
+        given = xa.irr(df, metric="cohen", weights="unweighted")
+        assert given.attrs.get("weights_inferred") is None

@@ -46,7 +46,8 @@ def _frame(a, b, missing=None):
 def test_cohen_and_two_rater_iota_equal_sklearn(data, metric):
     a, b, _ = data
     want = cohen_kappa_score(a, b)
-    got, _ = quietly(lambda: _frame(a, b).xrr.irr(metric=metric)["y"])
+    # sklearn's default: unweighted (without it, the weights follow the inferred level)
+    got, _ = quietly(lambda: _frame(a, b).xrr.irr(metric=metric, weights="unweighted")["y"])
     if np.isnan(want):
         assert np.isnan(got)
     else:
@@ -58,7 +59,8 @@ def test_cohen_with_missing_is_listwise_sklearn(data, seed):
     a, b, _ = data
     miss = np.random.default_rng(seed).random(len(a)) < 0.3
     keep = ~miss
-    got, caught = quietly(lambda: _frame(a, b, miss).xrr.irr(metric="cohen"))
+    got, caught = quietly(lambda: _frame(a, b, miss).xrr.irr(metric="cohen",
+                                                              weights="unweighted"))
     if keep.sum() >= 1:
         want = cohen_kappa_score(a[keep], b[keep])
         if not np.isnan(want):
@@ -92,7 +94,7 @@ def test_kappa_x_single_annotations_equals_sklearn_cohen(data):
     x = pd.DataFrame({"item": np.arange(len(a)), "rater": "x", "y": a})
     y = pd.DataFrame({"item": np.arange(len(b)), "rater": "y", "y": b})
     want = cohen_kappa_score(a, b)
-    got, _ = quietly(lambda: x.xrr.cross_kappa(y)["y"])
+    got, _ = quietly(lambda: x.xrr.cross_kappa(y, level="nominal")["y"])
     if np.isnan(want):
         assert np.isnan(got)
     else:

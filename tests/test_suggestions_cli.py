@@ -106,9 +106,7 @@ CASES = [
     CliCase("repeated-rows", ["irr", "dups.csv", "--level", "interval"], "duplicate",
             skip={"--replication": "no column tells pools apart in this file"}),
     CliCase("repeated-rows-without-a-level", ["irr", "dups.csv"], "duplicate",
-            skip={"--replication": "no column tells pools apart here"},
-            xfail="engine/pipeline.py:107 adds the label-set hint whenever level= is not "
-                  "given: on numbers its --level jaccard fails"),
+            skip={"--replication": "no column tells pools apart here"}),
     CliCase("pools-in-a-column", ["irr", "batch.csv", "--level", "interval"], "duplicate",
             fill={"--replication": "batch"}, skip={"--duplicates": "would drop a pool"}),
     CliCase("cohen-on-three-raters", ["irr", "numbers.csv", "--metric", "cohen",

@@ -34,9 +34,7 @@ CASES: list[Case] = [
          {"item": "_task_hash"}, InputError, "the item id"),
     Case("counts-written-as-text", from_counts, lambda: pd.DataFrame(
         {"item": [1, 2], "yes": ["3", "1"], "no": ["0", "2"]}), {}, InputError,
-         "no numeric columns", fill={"categories": ["yes", "no"]}, xfail=(
-             "io/counts.py:63: counts written as text are refused again under categories=; "
-             "say to convert them (pd.to_numeric) first")),
+         "no numeric columns", fill={"categories": ["yes", "no"]}),
     Case("counts-beside-a-note", from_counts, lambda: pd.DataFrame(
         {"item": [1, 2], "yes": [3, 1], "no": [0, 2], "note": ["a", "b"]}), {},
          DroppedDataWarning, "not counts", fill={"categories": ["yes", "no"]}),

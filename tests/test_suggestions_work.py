@@ -114,10 +114,7 @@ CASES: list[Case] = [
          skip={"replication='<column>'": "no column tells pools apart in these data"}),
     Case("duplicate-numbers-without-a-level", "irr", lambda: pd.concat(
         [sd.numbers(), sd.numbers().iloc[:1]]), {}, InputError, "duplicate annotation",
-         skip={"replication='<column>'": "no column tells pools apart in these data"},
-         xfail="engine/pipeline.py:107 adds the label-set hint whenever level= is not "
-               "given: on numbers level='jaccard' raises the same error, set_cells(df) "
-               "refuses the repeated row"),
+         skip={"replication='<column>'": "no column tells pools apart in these data"}),
     Case("pools-in-an-unnamed-column", "irr", lambda: sd.two_pools().rename(
         columns={"pool": "batch"}), INTERVAL, InputError, "duplicate annotation",
          fill={"replication": "batch"}, skip={  # the message's last clause is for pools
@@ -127,9 +124,7 @@ CASES: list[Case] = [
         "item": [0, 0, 0, 1, 1, 1, 2, 2], "rater": ["x", "x", "y", "x", "y", "y", "x", "y"],
         "joy": ["a", "b", "a", "b", "b", "a", "a", "a"]}), {"level": "jaccard"}, InputError,
          "duplicate annotation", skip={
-             "replication='<column>'": "no column tells pools apart in these data"}, xfail=(
-             "engine/pipeline.py:107: at a set level, lead with set_cells; drop_duplicates "
-             "and duplicates= leave single labels, which the set levels refuse")),
+             "replication='<column>'": "no column tells pools apart in these data"}),
     Case("missing-item-ids", "irr", lambda: sd.numbers().assign(
         item=lambda d: d.item.where(d.index > 0)), INTERVAL, InputError, "missing id"),
     Case("labels-and-value", "irr", sd.numbers, {"labels": ["joy"], "value": "joy", **INTERVAL},

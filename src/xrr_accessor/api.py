@@ -64,7 +64,9 @@ def irr(
         for text), named in ``attrs["level"]`` and in a
         :class:`~xrr_accessor.errors.LevelNote`.
     weights : {"unweighted", "linear", "quadratic"} or matrix, optional
-        Agreement weights for cohen, iota and the chance-corrected family:
+        Agreement weights for cohen, iota and the chance-corrected family (default,
+        with ``level=`` not given either: the weights of the level inferred, as
+        :func:`~xrr_accessor.agreement_table` takes them):
         linear 1 - |a - b| / range, quadratic 1 - (a - b)^2 / range^2, over
         the category values when they are numbers (as irrCAC) or their
         ranks otherwise (scikit-learn always uses ranks), or a K x K matrix

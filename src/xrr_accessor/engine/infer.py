@@ -17,10 +17,10 @@ text, booleans, unordered categories                        ``nominal``         
 numbers that are not all whole                              ``interval``        note
 whole numbers spanning 20 or more (0-100 sliders)           ``interval``        note
 11-20 whole numbers in a range under 20 (0-10, -5..5)       ``interval``        warning
-3-10 whole numbers, consecutive, with negatives (-2..2)     ``ordinal``         note
-5-10 whole numbers, consecutive, from 1 or more (1-5, 1-7)  ``ordinal``         note
-5-10 consecutive whole numbers from 0 (0-4: codes or scale) ``nominal``         warning
-other whole numbers (0-3 codes, 1-4, gaps)                  ``nominal``         note
+3-10 consecutive whole numbers not from 0 (1-5, 1-3, -2..2) ``ordinal``        note
+3-10 consecutive from 0, the column named like a scale      ``ordinal``         note
+3-10 consecutive from 0 otherwise (0-3: codes or a scale)   ``nominal``         warning
+other whole numbers (with gaps: 1, 2, 5, 9)                 ``nominal``         note
 ==========================================================  ==================  =======
 
 Labels of at most two values give the same alpha and kappa_x at every level, so
@@ -34,15 +34,27 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from ..errors import AmbiguousLevelWarning, LevelNote
+from ..schema.roles import words
 from ..schema.setcells import is_label_sets
 from .levels import Level
 
-__all__ = ["Inferred", "infer", "label_level"]
+__all__ = ["WEIGHTS_INFERRED", "WEIGHTS_OF_LEVEL", "Inferred", "infer", "label_level"]
+
+#: The agreement weights that match a level (Cohen's kappa and the chance-corrected
+#: family, weighted by ``weights=`` rather than ``level=``): a call that gives neither
+#: takes the weights of the level inferred. The ratio and set levels have none of their
+#: own: unweighted (the set levels: exact set matches).
+WEIGHTS_OF_LEVEL = {"nominal": "unweighted", "ordinal": "linear", "interval": "quadratic"}
+
+#: ``level=`` of a call to a coefficient weighted by ``weights=`` that gives neither:
+#: the weights follow the level inferred from the values (:data:`WEIGHTS_OF_LEVEL`).
+WEIGHTS_INFERRED = "weights of the inferred level"
 
 
 #: Ranks of the single-value levels: the call takes the lowest its labels allow.
@@ -70,8 +82,17 @@ def _numbers(cats: pd.Index) -> np.ndarray | None:
     return None
 
 
-def label_level(cats: pd.Index, ordered_categorical: bool) -> Inferred:
-    """The level one label's categories call for (see the module's table).
+#: Words of a column name that call its whole numbers a rating scale
+#: (``S6_truth_level``, ``rating``, ``severity_score``), read as
+#: :func:`xrr_accessor.schema.roles.words` splits a name.
+SCALE_WORDS = frozenset({"rating", "ratings", "rate", "rated", "score", "scores", "scale",
+                         "level", "likert", "grade", "severity", "stars", "star",
+                         "intensity", "degree", "strength", "confidence"})
+
+
+def label_level(cats: pd.Index, ordered_categorical: bool, name: Any = None) -> Inferred:
+    """The level one label's categories call for (see the module's table); ``name``,
+    the label's column name, settles 0-based whole numbers named like a scale.
 
     Examples
     --------
@@ -79,6 +100,8 @@ def label_level(cats: pd.Index, ordered_categorical: bool) -> Inferred:
     Inferred(level='ordinal', why='5 whole numbers from 1 to 5', said='note')
     >>> label_level(pd.Index([0, 1, 2, 3]), False).level
     'nominal'
+    >>> label_level(pd.Index([0, 1, 2, 3]), False, "severity_score").level
+    'ordinal'
     >>> label_level(pd.Index(np.arange(101)), False).level
     'interval'
     """
@@ -102,23 +125,25 @@ def label_level(cats: pd.Index, ordered_categorical: bool) -> Inferred:
         return Inferred("interval", f"{k} whole numbers {span}", "note")
     if k > 10:
         return Inferred("interval", f"{k} whole numbers {span} (ordinal also fits)", "warning")
-    if consecutive and lo < 0:
+    if consecutive and (lo != 0 or SCALE_WORDS & set(words(name))):
         return Inferred("ordinal", f"{k} whole numbers {span}", "note")
-    if consecutive and k >= 5 and lo >= 1:
-        return Inferred("ordinal", f"{k} whole numbers {span}", "note")
-    if consecutive and k >= 5:
+    if consecutive:
         return Inferred("nominal", f"{k} whole numbers {span}: category codes or a "
                         "scale (level='ordinal')", "warning")
     return Inferred("nominal", f"{k} whole numbers {span}, read as category codes", "note")
 
 
 def infer(categories: Sequence[pd.Index], ordered: Sequence[bool],
-          where: Callable[[int], str]) -> tuple[Level, str, type[LevelNote] | None]:
+          where: Callable[[int], str], weights: bool = False,
+          names: Sequence[Any] | None = None) -> tuple[Level, str, type[LevelNote] | None]:
     """The call's level from every label's categories, with what to say about it.
 
     ``ordered[j]``: label ``j`` is an ordered ``pd.Categorical``. ``where(j)`` names
-    label ``j`` in the note. Returns the level, the note ("" when there is nothing
-    to say: text labels, two values) and its warning class (None with no note).
+    label ``j`` in the note; ``weights``: the call's coefficients are weighted by
+    agreement weights, which the note names; ``names``: the labels' column names
+    (whole numbers from 0 named like a scale are ordinal). Returns the level, the note ("" when
+    there is nothing to say: text labels, two values) and its warning class (None
+    with no note).
 
     Examples
     --------
@@ -130,7 +155,8 @@ def infer(categories: Sequence[pd.Index], ordered: Sequence[bool],
     level='interval' inferred: column 'score' holds 21 whole numbers from 0 to 100.
     Pass level= to choose another.
     """
-    found = [label_level(c, o) for c, o in zip(categories, ordered, strict=True)]
+    found = [label_level(c, o, None if names is None else names[j])
+             for j, (c, o) in enumerate(zip(categories, ordered, strict=True))]
     voting = [(j, f) for j, f in enumerate(found) if f.level is not None]
     if not voting:
         return Level("nominal"), "", None
@@ -153,6 +179,12 @@ def infer(categories: Sequence[pd.Index], ordered: Sequence[bool],
         mixed = (" The labels call for different levels ("
                  + ", ".join(sorted(map(str, names))) + "); this one fits all of them "
                  "(a call on one label's columns uses that label's own).")
-    text = (f"level={name!r} inferred{' (ambiguous)' if warning else ''}: "
-            + "; ".join(parts) + more + "." + mixed + " Pass level= to choose another.")
+    if weights:
+        w = WEIGHTS_OF_LEVEL.get(name, "unweighted")
+        text = (f"weights={w!r} inferred{' (ambiguous)' if warning else ''} (the {name} "
+                "level): " + "; ".join(parts) + more + "." + mixed
+                + " Pass weights= to choose others.")
+    else:
+        text = (f"level={name!r} inferred{' (ambiguous)' if warning else ''}: "
+                + "; ".join(parts) + more + "." + mixed + " Pass level= to choose another.")
     return Level(str(name)), text, AmbiguousLevelWarning if warning else LevelNote

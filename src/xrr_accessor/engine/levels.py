@@ -22,7 +22,7 @@ from ..kernels.sets import set_overlaps
 from ..schema.setcells import is_label_sets, looks_like_text_lists, scalar_level_error
 
 __all__ = [
-    "LEVELS", "SET_LEVELS", "SET_READ_HINT", "WEIGHTS", "Level", "agreement_weights", "check_sets",
+    "LEVELS", "SET_LEVELS", "WEIGHTS", "Level", "agreement_weights", "check_sets",
     "distance_matrix", "ordinal_matrices", "resolve_level", "resolve_weights", "set_distances",
     "standardized",
 ]
@@ -364,14 +364,6 @@ def check_sets(level: Level, categories: Sequence[pd.Index], where: Callable[[in
             what = (f"level={level.name!r}" if level.name != "weights"
                     else f"weights={level.custom!r}")
             raise scalar_level_error(where(j), cats, what)
-
-
-#: Said after a reading error (duplicate rows) when a set level was asked for.
-SET_READ_HINT = (
-    "For level='jaccard' or 'masi' each row holds all the labels of one annotation (a "
-    "list or set); a long frame with one row per label becomes one with "
-    "xrr_accessor.set_cells(df)."
-)
 
 
 def standardized(values: np.ndarray) -> np.ndarray:

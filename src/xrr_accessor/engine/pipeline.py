@@ -28,8 +28,8 @@ from ..schema import Annotations, Roles, Table, encode, read
 from ..schema.encode import same_label
 from ..schema.roles import need_rater_ids
 from .additive import GROUPS, Meta, Stats, check_size, ranked
-from .infer import infer
-from .levels import SET_READ_HINT, Level, check_sets, resolve_level, resolve_weights, standardized
+from .infer import WEIGHTS_INFERRED, WEIGHTS_OF_LEVEL, infer
+from .levels import Level, check_sets, resolve_level, resolve_weights, standardized
 from .replications import keep_pairs, n_self, reference_code
 from .results import (
     label_result,
@@ -97,21 +97,27 @@ def annotations(data: Any, other: Any = None, level: Any = None, one_label: bool
     >>> ann.codes
     array([[0, 1, 1, 1]])
     """
-    lvl = None if level is None else resolve_level(level)
+    weights = isinstance(level, str) and level == WEIGHTS_INFERRED  # follow the level
+    lvl = None if level is None or weights else resolve_level(level)
     if isinstance(data, Staged):  # dask-backed: the skeleton read from the partitions
-        return _staged_annotations(data, other, lvl)
+        return _staged_annotations(data, other, lvl, weights)
     try:
         tables = [_table(data, roles)]
         if other is not None:
             tables.append(_table(other, roles))
     except InputError as exc:  # e.g. one row per label where a set level wants set cells
-        if (lvl is None or lvl.sets) and "duplicate annotation" in str(exc):
-            raise InputError(f"{exc} {SET_READ_HINT}") from exc
+        if lvl is not None and lvl.sets and "duplicate annotation" in str(exc):
+            raise InputError(
+                f"{str(exc).split(' Keep one annotation')[0]} At level={lvl.name!r} each row "
+                "holds all the labels of one annotation (a list or set); a long frame with "
+                "one row per label becomes one with xrr_accessor.set_cells(df) (dropping the "
+                "repeated rows would leave single labels); if the rows are two pools, name "
+                "the column telling them apart with .xrr(replication='<column>').") from exc
         raise
     if one_label:
         same_label(tables)
     if lvl is None:  # inferred from the values: encoded as nominal, then decided
-        ann, lvl = inferred_level(encode(tables, numbers=numbers), tables)
+        ann, lvl = inferred_level(encode(tables, numbers=numbers), tables, weights=weights)
     else:
         ann, lvl = given_level(encode(tables, ordinal=lvl.ordered,
                                       numbers=numbers and lvl.numeric), lvl)
@@ -122,12 +128,15 @@ def annotations(data: Any, other: Any = None, level: Any = None, one_label: bool
 
 
 def inferred_level(ann: Annotations, tables: Sequence[Table] | None = None,
-                   staged: Staged | None = None) -> tuple[Annotations, Level]:
+                   staged: Staged | None = None, weights: bool = False
+                   ) -> tuple[Annotations, Level]:
     """The level :func:`~.infer.infer` finds for ``ann`` (encoded from ``tables``, or
     the skeleton of ``staged`` dask-backed data), said once (a
     :class:`~xrr_accessor.errors.LevelNote`) and kept in the returned copy's ``said``
     for the result's attrs (a skeleton shared by the partitions is never changed).
-    Every entry point that reads without ``level=`` decides here."""
+    Every entry point that reads without ``level=`` decides here; with ``weights``
+    (a coefficient weighted by ``weights=``, given neither) the level's agreement
+    weights (:data:`~.infer.WEIGHTS_OF_LEVEL`) are returned instead."""
     if tables is not None:
         dtypes = [tables[0].labels[name][1].dtype for name in ann.labels]
         ordered = [isinstance(d, pd.CategoricalDtype) and bool(d.ordered) for d in dtypes]
@@ -136,9 +145,13 @@ def inferred_level(ann: Annotations, tables: Sequence[Table] | None = None,
         ordered = [bool(o) and not pd.api.types.is_numeric_dtype(c.dtype)
                    for o, c in zip(flags or [False] * len(ann.labels), ann.categories,
                                    strict=True)]
-    lvl, note, kind = infer(ann.categories, ordered, ann.where)
+    lvl, note, kind = infer(ann.categories, ordered, ann.where, weights=weights,
+                            names=list(ann.labels))
     if kind is not None:
         warn(note, kind)
+    if weights:
+        return replace(ann, said={"weights_inferred": True}), resolve_weights(
+            WEIGHTS_OF_LEVEL.get(lvl.name, "unweighted"))
     return replace(ann, said={"level": lvl.name, "level_inferred": True}), lvl
 
 
@@ -150,12 +163,13 @@ def given_level(ann: Annotations, lvl: Level) -> tuple[Annotations, Level]:
     return replace(ann, said={"level": lvl.name, "level_inferred": False}), lvl
 
 
-def _staged_annotations(data: Staged, other: Any, lvl: Level | None
+def _staged_annotations(data: Staged, other: Any, lvl: Level | None, weights: bool = False
                         ) -> tuple[Annotations, Level]:
     if other is not None:
         raise InputError(OTHER_REFUSED)
     ann = data.ann
-    ann, lvl = inferred_level(ann, staged=data) if lvl is None else given_level(ann, lvl)
+    ann, lvl = (inferred_level(ann, staged=data, weights=weights) if lvl is None
+                else given_level(ann, lvl))
     check_sets(lvl, ann.categories, ann.where)
     if lvl.ordered:
         unordered = [j for j, ok in enumerate(data.ordered) if not ok]
@@ -174,8 +188,8 @@ def entry_level(entry: Coefficient, level: Any, weights: Any) -> Any:
     """The level ``entry`` is computed at, from ``level=`` and ``weights=``, checked
     against the levels its registry entry accepts."""
     out = _entry_level(entry, level, weights)
-    if out is None:  # inferred from the values (every level the entry accepts)
-        return None
+    if out is None or (isinstance(out, str) and out == WEIGHTS_INFERRED):
+        return out  # inferred from the values (every level the entry accepts)
     name = resolve_level(out).name if not isinstance(out, Level) else out.name
     if name not in entry.levels:
         raise InputError(f"{entry.name} is not defined at the {name} level; it accepts "
@@ -198,7 +212,11 @@ def _entry_level(entry: Coefficient, level: Any, weights: Any) -> Any:
                     f"metric={entry.name!r} is weighted with weights='linear', 'quadratic' or "
                     "a K x K matrix of agreement weights, not with level=."
                 )
+            if level is None:  # the weights of the level inferred from the values
+                return WEIGHTS_INFERRED
             return resolve_weights("unweighted")
+        if level is None and entry.weighting == "both":  # Cohen, iota: as the family
+            return WEIGHTS_INFERRED
         return level
     if entry.weighting == "level":
         raise InputError(

@@ -60,8 +60,9 @@ def _count_columns(table: pd.DataFrame, item: Hashable | None,
     cats = [c for c in rest if pd.api.types.is_numeric_dtype(table[c].dtype)
             and not pd.api.types.is_bool_dtype(table[c].dtype)]
     if not cats:
-        raise InputError(f"no numeric columns of counts among {rest}; name the count "
-                         "columns with categories=[...].")
+        raise InputError(f"no numeric columns of counts among {rest}; counts written as "
+                         f"text are read once converted, e.g. df[{rest!r}] = "
+                         f"df[{rest!r}].apply(pd.to_numeric).")
     values = table[cats].to_numpy(dtype=float, na_value=np.nan)
     whole = values.sum(axis=1)
     totals = [c for j, c in enumerate(cats) if len(cats) > 2 and _total_name(c) and bool(
@@ -75,6 +76,24 @@ def _count_columns(table: pd.DataFrame, item: Hashable | None,
              f"out; the categories are {cats}. Name the count columns with "
              "categories=[...] to say so.", DroppedDataWarning)
     return cats
+
+
+def _as_numbers(cats: list[Hashable]) -> pd.Index:
+    """The categories: the count columns' names, as numbers when every one reads as a
+    number (a CSV header ``1,2,3,4,5`` is text: its ratings are the numbers 1 to 5, so
+    the level is inferred from them as from any ratings, and the ICC reads them).
+
+    Examples
+    --------
+    >>> _as_numbers(["1", "2", "3"]).tolist(), _as_numbers(["no", "yes"]).tolist()
+    ([1, 2, 3], ['no', 'yes'])
+    """
+    values = pd.to_numeric(pd.Series([str(c).strip() for c in cats]), errors="coerce")
+    if values.isna().any() or not len(values):
+        return pd.Index(cats, dtype=object)
+    if (values == values.round()).all():
+        return pd.Index(values.astype(np.int64).to_numpy())
+    return pd.Index(values.to_numpy(dtype=float))
 
 
 #: Names of a count table's total column (with the count columns' sum in it).
@@ -211,7 +230,7 @@ def from_counts(table: pd.DataFrame, item: Hashable | None = None,
     out = pd.DataFrame({
         item_name: ids.iloc[rows].reset_index(drop=True),
         SLOT: slot,
-        name: pd.Categorical.from_codes(codes, categories=pd.Index(cats, dtype=object),
+        name: pd.Categorical.from_codes(codes, categories=_as_numbers(cats),
                                         ordered=ordered),
     })
     empty, single = int((totals == 0).sum()), int((totals == 1).sum())

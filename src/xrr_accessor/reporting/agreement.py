@@ -15,13 +15,16 @@ import pandas as pd
 import xarray as xr
 
 from ..coefficients import REGISTRY, lookup
+from ..coefficients.registry import needs
 from ..coefficients.sums import rater_totals
+from ..engine.infer import WEIGHTS_INFERRED
 from ..engine.levels import resolve_weights
 from ..engine.pipeline import annotations as canonical
 from ..engine.pipeline import entry_level, run
 from ..errors import InputError, per_call
 from ..lazy import deferrable
 from ..schema import Annotations
+from ..schema.roles import is_slot
 from ..uncertainty.budget import MEMORY_SHARE, available_memory
 from ..uncertainty.orchestration import NO_INTERVAL, Uncertainty, evaluate, evaluate_run
 from ..uncertainty.resample import Target
@@ -187,7 +190,7 @@ def per_category(data: Any, metric: str = "fleiss", **roles: Any) -> Any:
 
 @deferrable
 def agreement_table(
-    data: Any, weights: Any = "unweighted", ci: float | None = None,
+    data: Any, weights: Any = None, ci: float | None = None,
     population: float | None = None, **roles: Any,
 ) -> pd.DataFrame:
     """Every coefficient side by side, with its agreement and chance terms.
@@ -211,7 +214,11 @@ def agreement_table(
     data : annotations
         As in :func:`xrr_accessor.irr`.
     weights : {"unweighted", "linear", "quadratic"} or matrix
-        Agreement weights for every coefficient (alpha with D = 1 - w).
+        Agreement weights for every coefficient (alpha with D = 1 - w). Default: the
+        weights of the level inferred from the values, as every call infers it
+        (unweighted for nominal labels, linear for ordinal ratings, quadratic for
+        interval numbers; docs/definitions.md, "Which level"), named in
+        ``attrs["weights"]`` and in a :class:`~xrr_accessor.errors.LevelNote`.
     ci : float, optional
         Confidence level of the analytic intervals (Gwet's variances). Scott's pi
         and Light's kappa have none: their se and limits are NaN and their
@@ -241,8 +248,13 @@ def agreement_table(
     """
     uncertainty = Uncertainty(ci, population=population)
     entries = [e for e in REGISTRY.values() if e.in_table]
-    lvl = resolve_weights(weights)
-    result = run(data, entries, level=lvl, **roles)
+    ann, lvl = canonical(data, level=WEIGHTS_INFERRED if weights is None
+                         else resolve_weights(weights), **roles)
+    if is_slot(ann.role_names.get("rater")):  # a count table: no rater to follow
+        entries = [e for e in entries if "raters" not in needs(e)]
+    result = run(data, entries, ann=ann, lvl=lvl, **roles)
+    if weights is None:  # the weights of the level inferred from the values
+        weights = result.level.custom
     ann = result.ann
     most = int((rater_totals(result.stats) > 0).sum(axis=-1).max(initial=0))
     two = most == 2
@@ -285,7 +297,8 @@ def agreement_table(
     rank = out["metric"].map(order_of)
     order = np.lexsort([rank.to_numpy()] + [pd.factorize(out[k])[0] for k in keys[::-1]])
     out = out.iloc[order].set_index([*keys, "metric"])
-    out.attrs.update({"weights": weights if isinstance(weights, str) else "custom"})
+    out.attrs.update({"weights": weights if isinstance(weights, str) else "custom",
+                      **result.ann.said})
     return out
 
 

@@ -371,8 +371,6 @@ def report(
             table = compute(data, other, irr, level, reference, uncertainty, roles, items)
             frame = tidy(table, sort_by)
         if len(table.result.pairs) == 0:  # one pool: the IRR report
-            if level is None:  # the level the IRR inferred, for every part (said once)
-                level = table.result.level
             parts = pool_parts(data, level, uncertainty, min_items, roles, table, pool_gold)
         elif pool_gold is not None:
             raise InputError(GOLD_POOLS)

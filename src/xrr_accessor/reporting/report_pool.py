@@ -18,9 +18,11 @@ import numpy as np
 import pandas as pd
 
 from ..diagnostics import item_disagreement, rater_agreement
+from ..engine.infer import WEIGHTS_OF_LEVEL
 from ..engine.levels import resolve_level
 from ..engine.staged import Staged
 from ..errors import DroppedDataWarning, UndefinedWarning, warn
+from ..schema.roles import is_slot
 from ..schema.tally import Tally
 from ..uncertainty.orchestration import Uncertainty
 from .agreement import agreement_table
@@ -31,8 +33,7 @@ from .rater_view import RATER_BOOT, RATER_CI, RATER_CI_LABELS, with_gold
 __all__ = ["WEIGHTS_OF_LEVEL", "band_digits", "irr_readings", "pool_counts", "pool_parts",
            "shown_in_band"]
 
-#: The agreement table's weights that match a level of measurement.
-WEIGHTS_OF_LEVEL = {"nominal": "unweighted", "ordinal": "linear", "interval": "quadratic"}
+
 
 
 
@@ -56,7 +57,8 @@ def pool_parts(data: Any, level: Any, uncertainty: Uncertainty, min_items: int |
     ci = uncertainty.ci
     n_raters = int(table.tally.rated_raters.max(initial=0))
     n_labels = len(table.result.ann.labels)
-    lvl = resolve_level(level)
+    # the level the IRR read (inferred when level= is None: each part infers the same)
+    lvl = table.result.level if level is None else resolve_level(level)
     name = lvl.name
     weights = WEIGHTS_OF_LEVEL.get(name)
     if weights is None:  # said, not silently missing
@@ -67,6 +69,11 @@ def pool_parts(data: Any, level: Any, uncertainty: Uncertainty, min_items: int |
         warn(f"no agreement table (the classic family) at level={name!r}: its weights "
              "are unweighted (nominal), linear (ordinal) or quadratic (interval); "
              f"{fits}.", UndefinedWarning)
+    slots = is_slot(table.result.ann.role_names.get("rater"))
+    if slots and n_raters > 2:  # a count table: ratings numbered within items
+        warn("the raters are anonymous slots within each item (a count table): no rater "
+             "table, and the classic family without the coefficients that follow a rater "
+             "across items.", UndefinedWarning)
     lazy = isinstance(data, Staged)
     if lazy:  # dask-backed: the same calls on the data, computed together now
         data, more, _ = data.origin
@@ -81,7 +88,7 @@ def pool_parts(data: Any, level: Any, uncertainty: Uncertainty, min_items: int |
                                       **roles) if weights is not None else None),
         "raters": (rater_agreement(data, level=level, min_items=min_items,
                                    **_rater_boot(uncertainty, n_labels), **roles)
-                   if n_raters > 2 else None),
+                   if n_raters > 2 and not slots else None),
         "items": item_disagreement(data, level=level, **roles) if n_raters else None,
     }
     if not n_raters:  # 0 rows: every estimate NaN (with its warning), no tables to rank
@@ -98,7 +105,7 @@ def pool_parts(data: Any, level: Any, uncertainty: Uncertainty, min_items: int |
         items.attrs["largest_d"] = largest_d(data, level, roles).reset_index().to_dict(
             "records")  # records, not a frame: attrs are compared when frames combine
     if gold is not None:
-        calls["raters"] = _gold_beside(calls["raters"], gold, level, roles)
+        calls["raters"] = _gold_beside(calls["raters"], gold, lvl, roles)
     return calls
 
 

@@ -64,6 +64,12 @@ GOLD_NAMES = frozenset({
     "truevalue", "trueclass", "expert", "expertlabel", "labelexpert", "expertrating",
     "reference", "referencelabel", "correctlabel", "correctanswer"})
 GOLD_WORDS = frozenset({"gold", "golden", "truth"})
+#: The other words a gold column's name may hold besides one of :data:`GOLD_WORDS`
+#: (``label_gold``, ``is_golden``, ``gold_reason``); a name with any other word
+#: (``S100_truth_level``: a rating named after what it rates) is not gold.
+GOLD_COMPANIONS = frozenset({"label", "labels", "standard", "answer", "answers", "value",
+                             "class", "is", "ground", "true", "expert", "reason", "ref",
+                             "reference", "std", "set"})
 for _role, _names in MORE_ALIASES.items():
     ROLE_ALIASES[_role] = ROLE_ALIASES[_role] + _names
 
@@ -83,16 +89,24 @@ def words(name: Hashable) -> list[str]:
 def looks_gold(name: Hashable) -> bool:
     """Whether a column's name says it holds gold (reference) labels: one of
     :data:`GOLD_NAMES` (case, ``_`` and spaces ignored) or a name with a word of
-    :data:`GOLD_WORDS` (``label_gold``, ``gold_reason``, ``is_golden``).
+    :data:`GOLD_WORDS` and otherwise only words of :data:`GOLD_COMPANIONS`
+    (``label_gold``, ``gold_reason``, ``is_golden``), or ending in one
+    (``sentiment_gold``), or starting with gold (``gold_sentiment``); not
+    ``S100_truth_level``, a rating named after what it rates.
 
     Examples
     --------
     >>> looks_gold("Gold Label"), looks_gold("true_label"), looks_gold("golden")
     (True, True, True)
-    >>> looks_gold("goldfish"), looks_gold("target")
-    (False, False)
+    >>> looks_gold("goldfish"), looks_gold("target"), looks_gold("S100_truth_level")
+    (False, False, False)
     """
-    return norm(name) in GOLD_NAMES or bool(GOLD_WORDS & set(words(name)))
+    seq = words(name)
+    ws = set(seq)
+    if norm(name) in GOLD_NAMES or not seq or not GOLD_WORDS & ws:
+        return norm(name) in GOLD_NAMES
+    return (ws <= GOLD_WORDS | GOLD_COMPANIONS or seq[-1] in GOLD_WORDS  # sentiment_gold
+            or seq[0] in ("gold", "golden"))  # gold_sentiment
 
 
 def _by_pattern(name: Hashable, role: str) -> bool:
@@ -295,13 +309,15 @@ def resolve_roles(
     Item and rater are required; replication and label are optional.
     """
     found: dict[str, Hashable | None] = {}
+    taken = {getattr(roles, r) for r in ("item", "rater", "replication", "label")
+             if getattr(roles, r) is not None}
     for role in ("item", "rater", "replication", "label"):
         given = getattr(roles, role)
         if given is not None:
             check_given(names, role, given, what)
             found[role] = given
-        else:
-            found[role] = find_role(names, role)
+        else:  # a column the caller gave another role is not searched again
+            found[role] = find_role([c for c in names if c not in taken], role)
     if found["rater"] is None:  # ratings numbered within items: anonymous raters
         slots = [c for c in names if is_slot(c)]
         found["rater"] = slots[0] if len(slots) == 1 else None
