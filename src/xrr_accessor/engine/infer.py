@@ -160,24 +160,24 @@ def infer(categories: Sequence[pd.Index], ordered: Sequence[bool],
     voting = [(j, f) for j, f in enumerate(found) if f.level is not None]
     if not voting:
         return Level("nominal"), "", None
-    names = {str(f.level) for _, f in voting}
+    called = {str(f.level) for _, f in voting}
     name: str
-    if names == {"masi"}:
+    if called == {"masi"}:
         name = "masi"
-    elif "masi" in names:
+    elif "masi" in called:
         name = "nominal"
     else:
-        name = min(names, key=lambda n: _RANK[n])
+        name = min(called, key=lambda n: _RANK[n])
     said = [f for _, f in voting if f.said]
-    if not said and len(names) == 1:
+    if not said and len(called) == 1:
         return Level(str(name)), "", None
     warning = any(f.said == "warning" for _, f in voting)
     parts = [f"{where(j)} holds {f.why}" for j, f in voting[:3]]
     more = f" (and {len(voting) - 3} more labels)" if len(voting) > 3 else ""
     mixed = ""
-    if len(names) > 1:
+    if len(called) > 1:
         mixed = (" The labels call for different levels ("
-                 + ", ".join(sorted(map(str, names))) + "); this one fits all of them "
+                 + ", ".join(sorted(called)) + "); this one fits all of them "
                  "(a call on one label's columns uses that label's own).")
     if weights:
         w = WEIGHTS_OF_LEVEL.get(name, "unweighted")
