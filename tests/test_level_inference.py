@@ -273,3 +273,18 @@ def test_the_kappa_family_takes_the_weights_of_the_inferred_level() -> None:
         assert table.loc[("answer", "cohen"), "estimate"] == pytest.approx(want, abs=1e-12)
         given = xa.irr(df, metric="cohen", weights="unweighted")
         assert given.attrs.get("weights_inferred") is None
+
+
+def test_the_report_says_the_level_was_inferred_and_which_weights_its_table_took() -> None:
+    df = _frame(_scale(1, 5, n=40), n_raters=4)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", LevelNote)
+        bare, given = xa.report(df), xa.report(df, level="nominal")
+        page, plain = bare.to_html(), given.to_html()
+    assert bare.caption().startswith("IRR: alpha; level: ordinal (inferred from the values);")
+    assert given.caption().startswith("IRR: alpha; level: nominal;")
+    assert bare.agreement.attrs["weights"] == "linear"
+    want = xa.agreement_table(df, weights="linear")["estimate"]
+    pd.testing.assert_series_equal(bare.agreement["estimate"], want)
+    assert "Weighted: linear agreement weights, those of the ordinal level" in page
+    assert given.agreement.attrs["weights"] == "unweighted" and "Weighted:" not in plain

@@ -125,7 +125,8 @@ class Report:
     def caption(self) -> str:
         """One line saying what the table holds."""
         a = self.attrs
-        parts = [f"IRR: {a.get('irr')}", f"level: {a.get('level')}"]
+        parts = [f"IRR: {a.get('irr')}", f"level: {a.get('level')}"
+                 + (" (inferred from the values)" if a.get("level_inferred") else "")]
         if self.one_pool:
             parts.append("one replication: the IRR report (kappa_x needs two)")
             if "ci" in a:

@@ -218,6 +218,12 @@ def _agreement_note(report: Any) -> str:
     note = ("Every coefficient on the same annotations, with observed (pa) and chance (pe) "
             "agreement: the same pa with a larger pe gives a lower kappa (the kappa "
             "paradox). Percent agreement has no chance term.")
+    weights = None if table is None else table.attrs.get("weights")
+    if weights not in (None, "unweighted"):
+        note += (f" Weighted: {weights} agreement weights, those of the "
+                 f"{report.attrs.get('level')} level, for every row (alpha's D = 1 - w); "
+                 "exact agreement is the unweighted table, agreement_table(data, "
+                 "weights='unweighted').")
     if table is None or "ci" not in report.attrs:
         return note
     if "lower" not in table.columns:

@@ -233,7 +233,8 @@ def compute(data: Any, other: Any, irr: str | None, level: Any, reference: Any,
     result, estimates, ref = found.run, found.estimates, found.run.reference
     if items == "all":
         warn_above_one(result.ann, result.pairs, estimates, ref)
-    attrs: dict[str, Any] = {"irr": rel.name, "level": result.level.name, "items": items}
+    attrs: dict[str, Any] = {"irr": rel.name, "level": result.level.name, "items": items,
+                             "level_inferred": bool(result.ann.said.get("level_inferred"))}
     if reference is not None:
         attrs["reference"] = reference
     attrs.update(found.settings)
