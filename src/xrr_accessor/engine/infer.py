@@ -33,18 +33,21 @@ sets mixed with single labels are compared as whole sets, nominal), and says so.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from ..errors import AmbiguousLevelWarning, LevelNote
+from ..errors import AmbiguousLevelWarning, LevelNote, warn
+from ..schema import Annotations, Table
 from ..schema.roles import words
 from ..schema.setcells import is_label_sets
-from .levels import Level
+from .levels import Level, resolve_weights
+from .staged import Staged
 
-__all__ = ["WEIGHTS_INFERRED", "WEIGHTS_OF_LEVEL", "Inferred", "infer", "label_level"]
+__all__ = ["WEIGHTS_INFERRED", "WEIGHTS_OF_LEVEL", "Inferred", "given_level", "infer",
+           "inferred_level", "label_level"]
 
 #: The agreement weights that match a level (Cohen's kappa and the chance-corrected
 #: family, weighted by ``weights=`` rather than ``level=``): a call that gives neither
@@ -188,3 +191,39 @@ def infer(categories: Sequence[pd.Index], ordered: Sequence[bool],
         text = (f"level={name!r} inferred{' (ambiguous)' if warning else ''}: "
                 + "; ".join(parts) + more + "." + mixed + " Pass level= to choose another.")
     return Level(str(name)), text, AmbiguousLevelWarning if warning else LevelNote
+
+
+def inferred_level(ann: Annotations, tables: Sequence[Table] | None = None,
+                   staged: Staged | None = None, weights: bool = False
+                   ) -> tuple[Annotations, Level]:
+    """The level :func:`infer` finds for ``ann`` (encoded from ``tables``, or
+    the skeleton of ``staged`` dask-backed data), said once (a
+    :class:`~xrr_accessor.errors.LevelNote`) and kept in the returned copy's ``said``
+    for the result's attrs (a skeleton shared by the partitions is never changed).
+    Every entry point that reads without ``level=`` decides here; with ``weights``
+    (a coefficient weighted by ``weights=``, given neither) the level's agreement
+    weights (:data:`~.infer.WEIGHTS_OF_LEVEL`) are returned instead."""
+    if tables is not None:
+        dtypes = [tables[0].labels[name][1].dtype for name in ann.labels]
+        ordered = [isinstance(d, pd.CategoricalDtype) and bool(d.ordered) for d in dtypes]
+    else:  # a skeleton says which labels have an order: numbers or ordered categories
+        flags = staged.ordered if staged is not None and staged.ordered else ()
+        ordered = [bool(o) and not pd.api.types.is_numeric_dtype(c.dtype)
+                   for o, c in zip(flags or [False] * len(ann.labels), ann.categories,
+                                   strict=True)]
+    lvl, note, kind = infer(ann.categories, ordered, ann.where, weights=weights,
+                            names=list(ann.labels))
+    if kind is not None:
+        warn(note, kind)
+    if weights:
+        return replace(ann, said={"weights_inferred": True}), resolve_weights(
+            WEIGHTS_OF_LEVEL.get(lvl.name, "unweighted"))
+    return replace(ann, said={"level": lvl.name, "level_inferred": True}), lvl
+
+
+def given_level(ann: Annotations, lvl: Level) -> tuple[Annotations, Level]:
+    """``lvl``, given by the caller, kept in a copy of ``ann`` (``said``) for the
+    result's attrs (agreement weights are not a level: their attrs name the weights)."""
+    if lvl.name == "weights":
+        return ann, lvl
+    return replace(ann, said={"level": lvl.name, "level_inferred": False}), lvl

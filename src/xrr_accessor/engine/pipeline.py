@@ -22,15 +22,16 @@ from ..coefficients.chance import unused_categories
 from ..coefficients.cross import scale_gaps
 from ..coefficients.light import MAX_LIGHT_RATERS
 from ..coefficients.registry import finalize, needs
-from ..errors import InputError, LevelError, per_call, warn
+from ..errors import InputError, LevelError, per_call
 from ..kernels import accumulate
 from ..schema import Annotations, Roles, Table, encode, read
+from ..schema.duplicates import set_duplicates
 from ..schema.encode import same_label
 from ..schema.roles import need_rater_ids
 from .additive import GROUPS, Meta, Stats, check_size, ranked
-from .infer import WEIGHTS_INFERRED, WEIGHTS_OF_LEVEL, infer
+from .infer import WEIGHTS_INFERRED, given_level, inferred_level
 from .levels import Level, check_sets, resolve_level, resolve_weights, standardized
-from .replications import keep_pairs, n_self, reference_code
+from .replications import default_pairs, keep_pairs, n_self, reference_code
 from .results import (
     label_result,
     label_table,
@@ -43,8 +44,8 @@ from .results import (
 from .staged import OTHER_REFUSED, Planned, Staged
 from .statistics import chunk, rows
 
-__all__ = ["Run", "annotations", "entry_level", "given_level", "inferred_level", "make_meta",
-           "run"]
+__all__ = ["Run", "annotations", "default_pairs", "entry_level", "given_level",
+           "inferred_level", "make_meta", "run"]
 
 #: Largest K x K disagreement matrix built for one label (ordinal, ratio, custom, weights).
 MAX_MATRIX_CATEGORIES = 4096
@@ -107,12 +108,7 @@ def annotations(data: Any, other: Any = None, level: Any = None, one_label: bool
             tables.append(_table(other, roles))
     except InputError as exc:  # e.g. one row per label where a set level wants set cells
         if lvl is not None and lvl.sets and "duplicate annotation" in str(exc):
-            raise InputError(
-                f"{str(exc).split(' Keep one annotation')[0]} At level={lvl.name!r} each row "
-                "holds all the labels of one annotation (a list or set); a long frame with "
-                "one row per label becomes one with xrr_accessor.set_cells(df) (dropping the "
-                "repeated rows would leave single labels); if the rows are two pools, name "
-                "the column telling them apart with .xrr(replication='<column>').") from exc
+            raise set_duplicates(str(exc), lvl.name) from exc
         raise
     if one_label:
         same_label(tables)
@@ -125,42 +121,6 @@ def annotations(data: Any, other: Any = None, level: Any = None, one_label: bool
     if lvl.numeric:
         ann.values(lvl.name)  # raises a LevelError naming the column
     return ann, lvl
-
-
-def inferred_level(ann: Annotations, tables: Sequence[Table] | None = None,
-                   staged: Staged | None = None, weights: bool = False
-                   ) -> tuple[Annotations, Level]:
-    """The level :func:`~.infer.infer` finds for ``ann`` (encoded from ``tables``, or
-    the skeleton of ``staged`` dask-backed data), said once (a
-    :class:`~xrr_accessor.errors.LevelNote`) and kept in the returned copy's ``said``
-    for the result's attrs (a skeleton shared by the partitions is never changed).
-    Every entry point that reads without ``level=`` decides here; with ``weights``
-    (a coefficient weighted by ``weights=``, given neither) the level's agreement
-    weights (:data:`~.infer.WEIGHTS_OF_LEVEL`) are returned instead."""
-    if tables is not None:
-        dtypes = [tables[0].labels[name][1].dtype for name in ann.labels]
-        ordered = [isinstance(d, pd.CategoricalDtype) and bool(d.ordered) for d in dtypes]
-    else:  # a skeleton says which labels have an order: numbers or ordered categories
-        flags = staged.ordered if staged is not None and staged.ordered else ()
-        ordered = [bool(o) and not pd.api.types.is_numeric_dtype(c.dtype)
-                   for o, c in zip(flags or [False] * len(ann.labels), ann.categories,
-                                   strict=True)]
-    lvl, note, kind = infer(ann.categories, ordered, ann.where, weights=weights,
-                            names=list(ann.labels))
-    if kind is not None:
-        warn(note, kind)
-    if weights:
-        return replace(ann, said={"weights_inferred": True}), resolve_weights(
-            WEIGHTS_OF_LEVEL.get(lvl.name, "unweighted"))
-    return replace(ann, said={"level": lvl.name, "level_inferred": True}), lvl
-
-
-def given_level(ann: Annotations, lvl: Level) -> tuple[Annotations, Level]:
-    """``lvl``, given by the caller, kept in a copy of ``ann`` (``said``) for the
-    result's attrs (agreement weights are not a level: their attrs name the weights)."""
-    if lvl.name == "weights":
-        return ann, lvl
-    return replace(ann, said={"level": lvl.name, "level_inferred": False}), lvl
 
 
 def _staged_annotations(data: Staged, other: Any, lvl: Level | None, weights: bool = False
@@ -437,25 +397,3 @@ class Codes:
         self.replication = np.ascontiguousarray(replication, dtype=np.int64)
         self.codes = np.ascontiguousarray(codes, dtype=np.int64)
         self.n_items = int(n_items)
-
-
-def default_pairs(ann: Annotations, reference: Any = None) -> np.ndarray:
-    """Every pair of replications (self x other for two inputs); with ``reference``,
-    only the pairs that include it (same orientation as without)."""
-    r = len(ann.replications)
-    first = n_self(ann)
-    if first is None:
-        rows = [(a, b) for a in range(r) for b in range(a + 1, r)]
-    else:
-        rows = [(a, b) for a in range(first) for b in range(first, r)]
-    if not rows:
-        have = (f"{r} ({list(ann.replications)})" if ann.has_replication
-                else "one (no replication column was found)")
-        raise InputError(
-            f"kappa_x compares two replications, but the data have {have}. Name a "
-            "replication column (.xrr(replication='<column>')) or pass other=."
-        )
-    if reference is not None:  # the pairs with the reference, in their usual orientation
-        ref = reference_code(ann, reference, first)
-        rows = [(a, b) for a, b in rows if ref in (a, b)]
-    return np.array(rows, dtype=np.int64).reshape(-1, 2)

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from ..errors import InputError
 from ..schema import Annotations
 
-__all__ = ["keep_pairs", "n_self", "reference_code"]
+__all__ = ["default_pairs", "keep_pairs", "n_self", "reference_code"]
 
 
 def n_self(ann: Annotations) -> int | None:
@@ -41,3 +43,25 @@ def reference_code(ann: Annotations, reference: Any, first: int | None) -> int:
             "'<column>'), or pass other= with reference='self' or 'other' to compare "
             "with a second frame.")
     return reps.index(reference)
+
+
+def default_pairs(ann: Annotations, reference: Any = None) -> np.ndarray:
+    """Every pair of replications (self x other for two inputs); with ``reference``,
+    only the pairs that include it (same orientation as without)."""
+    r = len(ann.replications)
+    first = n_self(ann)
+    if first is None:
+        rows = [(a, b) for a in range(r) for b in range(a + 1, r)]
+    else:
+        rows = [(a, b) for a in range(first) for b in range(first, r)]
+    if not rows:
+        have = (f"{r} ({list(ann.replications)})" if ann.has_replication
+                else "one (no replication column was found)")
+        raise InputError(
+            f"kappa_x compares two replications, but the data have {have}. Name a "
+            "replication column (.xrr(replication='<column>')) or pass other=."
+        )
+    if reference is not None:  # the pairs with the reference, in their usual orientation
+        ref = reference_code(ann, reference, first)
+        rows = [(a, b) for a, b in rows if ref in (a, b)]
+    return np.array(rows, dtype=np.int64).reshape(-1, 2)

@@ -17,7 +17,8 @@ from ..errors import InputError, LevelError
 from ..kernels.encode import has_repeat
 from .tables import Ids
 
-__all__ = ["MAX_MARK_SPACE", "Keys", "dedupe", "first_positions", "has_repeats", "key_codes"]
+__all__ = ["MAX_MARK_SPACE", "Keys", "dedupe", "first_positions", "has_repeats", "key_codes",
+           "set_duplicates"]
 
 
 @dataclass(frozen=True)
@@ -129,3 +130,14 @@ def dedupe(
         what = "averaged each"
     del what  # chosen explicitly: reported in the result's attrs (n_duplicates), no warning
     return keep, out
+
+
+def set_duplicates(message: str, level: str) -> InputError:
+    """The error of repeated (item, rater) rows read at a set level: each row must hold
+    all the labels of one annotation, so dropping repeated rows is not the fix."""
+    return InputError(
+        f"{message.split(' Keep one annotation')[0]} At level={level!r} each row holds all "
+        "the labels of one annotation (a list or set); a long frame with one row per label "
+        "becomes one with xrr_accessor.set_cells(df) (dropping the repeated rows would "
+        "leave single labels); if the rows are two pools, name the column telling them "
+        "apart with .xrr(replication='<column>').")
