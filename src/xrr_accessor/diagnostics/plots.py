@@ -310,5 +310,6 @@ def _errors(result: Any, label: Any, ax: Any, top: int) -> Any:
         else f"{len(rows)} raters"
     ax.set(xlabel=f"mean absolute error against the gold ({shown})",
            title="Error against the gold" + (f", label: {name}" if name else ""))
-    ax.legend(frameon=False, fontsize=8)
+    # the bars shrink downwards (largest error first): the legend below them, clear
+    ax.legend(frameon=False, fontsize=8, loc="lower right")
     return ax
