@@ -163,14 +163,14 @@ def test_nltk_and_statsmodels_on_complete_data(vals):
                 want = theirs()
             except ZeroDivisionError:
                 want = math.nan
-        got, _ = quietly(lambda ours=ours: acc.irr(metric=ours))
+        got, _ = quietly(lambda ours=ours: acc.irr(metric=ours, level="nominal"))
         if np.isfinite(want) and np.isfinite(got):
             assert got == pytest.approx(want, abs=1e-9), ours
     # Light = nltk's kappa (mean pairwise Cohen) when every pair's kappa is defined
     defined = all(len(set(vals[:, g]) | set(vals[:, h])) > 1
                   for g, h in combinations(range(vals.shape[1]), 2))
     if defined:
-        got, _ = quietly(lambda: acc.irr(metric="light"))
+        got, _ = quietly(lambda: acc.irr(metric="light", level="nominal"))
         assert got == pytest.approx(task.kappa(), abs=1e-9)
 
 
@@ -182,7 +182,7 @@ def test_light_leaves_out_undefined_pairs_nltk_counts_them_as_one():
     task = AnnotationTask([(f"c{g}", str(i), str(v)) for i, row in enumerate(vals)
                            for g, v in enumerate(row)])
     da = xa.to_xarray(pd.DataFrame(vals).xrr(wide=True))["value"]
-    got = da.xrr.irr(metric="light")
+    got = da.xrr.irr(metric="light", level="nominal")
     pairwise = [0.0, 0.0]  # (0, 1) and (0, 2): p_o = p_e = 2/3; (1, 2) is undefined
     assert float(got) == pytest.approx(np.mean(pairwise))
     assert int(got["n_pairs_left_out"]) == 1
@@ -195,8 +195,9 @@ def test_q_is_the_declared_categories():
     vals = np.array([[0, 0], [0, 2], [2, 2], [0, 0]])
     table = np.stack([np.bincount(row, minlength=3) for row in vals])  # category 1 unused
     declared = pd.DataFrame(vals).xrr(wide=True, categories=[0, 1, 2])
-    assert declared.irr(metric="bp") == pytest.approx(fleiss_kappa(table, method="randolph"))
-    observed = pd.DataFrame(vals).xrr(wide=True).irr(metric="bp")
+    assert declared.irr(metric="bp", level="nominal") == pytest.approx(
+        fleiss_kappa(table, method="randolph"))
+    observed = pd.DataFrame(vals).xrr(wide=True).irr(metric="bp", level="nominal")
     assert observed == pytest.approx((0.75 - 0.5) / 0.5)
 
 
@@ -206,8 +207,8 @@ def test_fleiss_with_varying_raters_differs_from_pooled_scott():
     rows = [["a", "a", "b", None], ["a", "b", None, None], ["b", "b", "b", "b"],
             ["a", "a", None, None], ["b", "a", "a", "a"], ["a", "b", "b", None]]
     df = pd.DataFrame(rows)
-    fleiss = df.xrr(wide=True).irr(metric="fleiss")
-    scott = df.xrr(wide=True).irr(metric="scott")
+    fleiss = df.xrr(wide=True).irr(metric="fleiss", level="nominal")
+    scott = df.xrr(wide=True).irr(metric="scott", level="nominal")
     assert abs(fleiss - scott) > 1e-3
     assert fleiss == pytest.approx(naive.chance_corrected(rows, "fleiss"), abs=1e-12)
     assert scott == pytest.approx(naive.chance_corrected(rows, "scott"), abs=1e-12)
@@ -327,13 +328,13 @@ def test_cohen_se_is_conger_with_two_raters_and_percent_se():
     entry = IRRCAC["tables"]["cac.ben.gerry"]
     ratings = pd.DataFrame(entry["ratings"]["data"], columns=entry["ratings"]["columns"])
     complete = ratings.dropna()
-    cohen = complete.xrr(wide=True).irr(metric="cohen", ci=0.95)
-    conger = complete.xrr(wide=True).irr(metric="conger", ci=0.95)
+    cohen = complete.xrr(wide=True).irr(metric="cohen", level="nominal", ci=0.95)
+    conger = complete.xrr(wide=True).irr(metric="conger", level="nominal", ci=0.95)
     assert cohen["estimate"] == pytest.approx(conger["estimate"], abs=1e-12)
     assert cohen["se"] == pytest.approx(conger["se"], abs=1e-12)
     # percent agreement: se of a mean of per-item agreements
     vals = np.array([[1, 1], [1, 2], [2, 2], [1, 1], [2, 1], [2, 2]])
-    out = pd.DataFrame(vals).xrr(wide=True).irr(metric="percent", ci=0.95)
+    out = pd.DataFrame(vals).xrr(wide=True).irr(metric="percent", level="nominal", ci=0.95)
     agree = (vals[:, 0] == vals[:, 1]).astype(float)
     assert out["estimate"] == pytest.approx(agree.mean())
     assert out["se"] == pytest.approx(agree.std(ddof=1) / np.sqrt(len(agree)))
@@ -343,8 +344,8 @@ def test_finite_population_correction():
     entry = IRRCAC["tables"]["cac.raw4raters"]
     ratings = pd.DataFrame(entry["ratings"]["data"], columns=entry["ratings"]["columns"])
     acc = ratings.xrr(wide=True)
-    infinite = acc.irr(metric="gwet", ci=0.95)
-    finite = acc.irr(metric="gwet", ci=0.95, population=48)
+    infinite = acc.irr(metric="gwet", level="nominal", ci=0.95)
+    finite = acc.irr(metric="gwet", level="nominal", ci=0.95, population=48)
     n = 12  # items with at least one rating
     assert finite["se"] == pytest.approx(infinite["se"] * np.sqrt(1 - n / 48))
     assert finite["estimate"] == infinite["estimate"]
@@ -354,11 +355,11 @@ def test_interval_tables_are_labeled():
     df = pd.DataFrame({"item": np.repeat(np.arange(20), 2), "rater": ["a", "b"] * 20,
                        "pool": np.repeat(["X", "Y"], 20),
                        "joy": np.random.default_rng(0).integers(0, 2, 40)})
-    out = df.xrr.irr(metric="fleiss", ci=0.9)
+    out = df.xrr.irr(metric="fleiss", level="nominal", ci=0.9)
     assert out.index.names == ["label", "replication"]
     assert {"estimate", "se", "lower", "upper", "p_value", "n_items"} <= set(out.columns)
     assert (out["lower"] <= out["estimate"]).all() and (out["estimate"] <= out["upper"]).all()
-    ds = df.xrr.to_xarray().xrr.irr(metric="fleiss", ci=0.9)
+    ds = df.xrr.to_xarray().xrr.irr(metric="fleiss", level="nominal", ci=0.9)
     np.testing.assert_allclose(ds["se"].values, out["se"].to_numpy().reshape(1, 2))
 
 

@@ -160,13 +160,14 @@ def test_q_counting_coefficients_warn_when_a_pool_uses_few_of_the_labels_categor
     q = both["response"].nunique()
     for metric in ("gwet", "bp"):
         with pytest.warns(ScaleWarning, match=rf"^{metric} counts all q categories") as rec:
-            shared = both.xrr.irr(metric=metric)
+            shared = both.xrr.irr(metric=metric, weights="unweighted")
         message = str(rec[0].message)
         assert len(rec) == 1 and f"binned uses {used} of {q}" in message, message
         assert "raw uses" not in message  # the 0-100 pool uses most of q
         with warnings.catch_warnings():
             warnings.simplefilter("error", ScaleWarning)
-            alone = float(np.ravel(_binned(crowd).xrr.irr(metric=metric))[0])
+            alone = float(np.ravel(_binned(crowd).xrr.irr(metric=metric,
+                                                          weights="unweighted"))[0])
         assert alone != pytest.approx(float(shared.loc["binned"]), abs=1e-3)
     with pytest.warns(ScaleWarning, match=r"^bp and gwet count all q") as rec:
         xrr.agreement_table(both)

@@ -120,7 +120,7 @@ def irr(
     ...      [1, 2, 3, 3, 2, 2, 4, 1, 2, 5, nan, 3],
     ...      [nan, 3, 3, 3, 2, 3, 4, 2, 2, 5, 1, nan],
     ...      [1, 2, 3, 3, 2, 4, 4, 1, 2, 5, 1, nan]]).T
-    >>> round(irr(data, wide=True), 3)
+    >>> round(irr(data, level="nominal", wide=True), 3)
     0.743
     >>> round(irr(data, level="interval", wide=True), 3)
     0.849

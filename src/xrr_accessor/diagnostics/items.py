@@ -346,7 +346,7 @@ def item_disagreement(data: Any, level: Any = None, **roles: Any) -> Any:
     >>> import pandas as pd
     >>> df = pd.DataFrame({"item": ["a"] * 5 + ["b"] * 5, "rater": list("pqrst") * 2,
     ...                    "valence": [1, 1, 1, 1, -1] + [1, 1, 1, 1, 1]})
-    >>> out = item_disagreement(df)
+    >>> out = item_disagreement(df, level="interval")
     >>> out["disagreement"].round(2).tolist()
     [1.26, 0.0]
     >>> out.index.get_level_values("item").tolist()

@@ -75,7 +75,7 @@ def items(table: Any, label: Any = None, top: int = 20, kind: str = "top",
     >>> import pandas as pd, xrr_accessor as xrr
     >>> df = pd.DataFrame({"item": [1, 1, 2, 2], "rater": ["a", "b"] * 2,
     ...                    "valence": [1, 3, 2, 2]})
-    >>> ax = items(xrr.item_disagreement(df))
+    >>> ax = items(xrr.item_disagreement(df, level="interval"))
     >>> [float(p.get_width()) for p in ax.patches]
     [2.0, 0.0]
     >>> [t.get_text() for t in ax.get_yticklabels()]

@@ -301,6 +301,15 @@ def _missing_role(role: str, columns: Sequence[Hashable], what: str) -> RoleErro
     )
 
 
+def _hashable(value: Any) -> bool:
+    """Whether ``value`` can name a column (None and unhashable values cannot)."""
+    try:
+        hash(value)
+    except TypeError:
+        return False
+    return value is not None
+
+
 def resolve_roles(
     names: Sequence[Hashable], roles: Roles, what: str
 ) -> dict[str, Hashable | None]:
@@ -309,8 +318,8 @@ def resolve_roles(
     Item and rater are required; replication and label are optional.
     """
     found: dict[str, Hashable | None] = {}
-    taken = {getattr(roles, r) for r in ("item", "rater", "replication", "label")
-             if getattr(roles, r) is not None}
+    taken = [getattr(roles, r) for r in ("item", "rater", "replication", "label")
+             if _hashable(getattr(roles, r))]
     for role in ("item", "rater", "replication", "label"):
         given = getattr(roles, role)
         if given is not None:

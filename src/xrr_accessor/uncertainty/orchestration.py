@@ -225,7 +225,7 @@ def evaluate(data: Any, targets: Sequence[Target], uncertainty: Uncertainty = NO
     >>> from xrr_accessor.coefficients import lookup
     >>> df = pd.DataFrame({"A": [1, 2, 3, 3, 2], "B": [1, 2, 3, 3, 1]})
     >>> alpha = Target("alpha", lookup("alpha"))
-    >>> ev = evaluate(df, [alpha], wide=True)  # 1 - 0.2 / (66 / 90), by hand
+    >>> ev = evaluate(df, [alpha], wide=True, level="nominal")  # 1 - 0.2 / (66 / 90)
     >>> round(ev.label(), 3), ev.attrs()["metric"]
     (0.727, 'alpha')
     """
