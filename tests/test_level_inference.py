@@ -288,3 +288,17 @@ def test_the_report_says_the_level_was_inferred_and_which_weights_its_table_took
     pd.testing.assert_series_equal(bare.agreement["estimate"], want)
     assert "Weighted: linear agreement weights, those of the ordinal level" in page
     assert given.agreement.attrs["weights"] == "unweighted" and "Weighted:" not in plain
+
+
+def test_the_cli_agreement_table_takes_the_weights_of_the_inferred_level(tmp_path,
+                                                                        capsys) -> None:
+    df = _frame(_scale(1, 5, n=40))
+    path = tmp_path / "ratings.csv"
+    df.to_csv(path, index=False)
+    assert main(["agreement", str(path), "--format", "json"]) == 0
+    out = capsys.readouterr()
+    assert "--weights linear inferred" in out.err and '"weights": "linear"' in out.out
+    assert "--level" not in out.err  # one note: the table's weights, not a counting read
+    assert main(["agreement", str(path), "--weights", "unweighted", "--format", "json"]) == 0
+    out = capsys.readouterr()
+    assert "inferred" not in out.err and '"weights": "unweighted"' in out.out

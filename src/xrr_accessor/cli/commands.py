@@ -104,11 +104,17 @@ def _read(args: argparse.Namespace, merge: bool = True
     return frames[0], other, roles
 
 
+def _peek(level: Any) -> Any:
+    """The level of a read that only counts (labels, replications): the command's own
+    call infers the level and says so once; this read says nothing."""
+    return "nominal" if level is None else level
+
+
 def _one_pool(data: pd.DataFrame, roles: dict[str, Any], name: str,
               level: Any = None) -> tuple[pd.DataFrame, dict[str, Any], Any]:
     """Data with a replication column: a file without one is one replication, named
     after the file, so every record names its replication and counts."""
-    ann, _ = api.annotations(data, level=level, **roles)
+    ann, _ = api.annotations(data, level=_peek(level), **roles)
     if ann.has_replication:
         return data, roles, ann
     if roles.get("wide"):
@@ -118,7 +124,7 @@ def _one_pool(data: pd.DataFrame, roles: dict[str, Any], name: str,
                   if c not in data.columns)
     roles = {**roles, "replication": column}
     data = data.assign(**{column: name})
-    return data, roles, api.annotations(data, level=level, **roles)[0]
+    return data, roles, api.annotations(data, level=_peek(level), **roles)[0]
 
 
 def check_memory(n_boot: int, cells: int) -> None:
@@ -189,7 +195,7 @@ def _run_report(args: argparse.Namespace) -> str | Output:
         reference = None  # the first file's name: its humans
     if other is None:  # one file, no replication column: named after the file, as elsewhere
         data, roles, _ = _one_pool(data, roles, stem(args.path), args.level)
-    ann, _ = api.annotations(data, other, level=args.level, **roles)
+    ann, _ = api.annotations(data, other, level=_peek(args.level), **roles)
     reps = len(ann.replications) + (1 if other is not None else 0)
     cells = len(ann.labels) * (reps + reps * (reps - 1))
     rep = report(data, other, irr=args.irr, level=args.level,
@@ -290,7 +296,7 @@ def _run_cross(args: argparse.Namespace) -> Output:
     _no_page(args)
     data, other, roles = _read(args)
     level = args.level
-    ann, _ = api.annotations(data, other, level=level, **roles)
+    ann, _ = api.annotations(data, other, level=_peek(level), **roles)
     reps = len(ann.replications) + (1 if other is not None else 0)
     result = api.cross_kappa(data, other, level=level,
                              **_boot(args, len(ann.labels) * reps * (reps - 1) // 2),
@@ -308,7 +314,7 @@ def _run_agreement(args: argparse.Namespace) -> Output:
     frame = table.reset_index().rename(columns={"metric": "statistic"})
     if "label" not in frame.columns:
         frame.insert(0, "label", str(ann.labels[0]))
-    settings = {"command": "agreement", "weights": args.weights}
+    settings = {"command": "agreement", "weights": table.attrs.get("weights", args.weights)}
     if args.ci is not None:
         settings.update(ci=args.ci, method="analytic")
     return Output(schema(frame, "analytic" if args.ci is not None else None), settings)

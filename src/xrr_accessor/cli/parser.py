@@ -292,7 +292,9 @@ def parser() -> argparse.ArgumentParser:
                     "paradox in view) and, with --ci, analytic intervals.")
     table.add_argument("path", metavar="FILE")
     table.add_argument("--weights", choices=["unweighted", "linear", "quadratic"],
-                       default="unweighted", help="agreement weights (default unweighted)")
+                       help="agreement weights (default: those of the level inferred from "
+                            "the values, as every command: unweighted for labels, linear "
+                            "for ordinal ratings, quadratic for interval numbers)")
     table.add_argument("--ci", type=float, metavar="LEVEL",
                        help="interval level, e.g. 0.95 (analytic; none for scott, light)")
 
