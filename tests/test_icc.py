@@ -92,18 +92,19 @@ def test_icc_forms_parse_and_errors():
     holes[2, 1] = np.nan
     with pytest.warns(xrr_accessor.UndefinedWarning,
                       match=r"1 item\(s\).*lack a rating.*dropna.*'alpha'"):
-        assert np.isnan(pd.DataFrame(holes).xrr(wide=True).irr(metric="icc"))
+        assert np.isnan(pd.DataFrame(holes).xrr(wide=True).irr(metric="icc", form="2,1"))
 
 
 def test_icc_missing_cell_makes_only_its_label_nan():
-    """One label with a missing rating is NaN with a warning; the others are computed."""
+    """ICC(2,1): one label with a missing rating is NaN with a warning; the others are
+    computed. (Without form=, a missing rating makes the call one-way: every label.)"""
     full = pd.DataFrame(SHROUT_FLEISS, columns=["j1", "j2", "j3", "j4"])
     long = full.rename_axis("item").reset_index().melt("item", var_name="rater",
                                                          value_name="a")
     long["b"] = long["a"]
     long.loc[5, "b"] = np.nan
     with pytest.warns(xrr_accessor.UndefinedWarning, match=r"label 'b'.*1 item\(s\)"):
-        out = long.xrr.irr(metric="icc")
+        out = long.xrr.irr(metric="icc", form="2,1")
     assert out["a"] == pytest.approx(0.2898, abs=1e-4)
     assert np.isnan(out["b"])
     assert out.attrs["n_incomplete"] == {"a": 0, "b": 1}

@@ -214,8 +214,9 @@ def _chosen(df: pd.DataFrame) -> dict[str, str]:
 
 def test_the_form_is_chosen_from_the_design():
     """A crowd (no item rated by every worker): the one-way ICC(1); a crossed design
-    (every rater on every item, or on at least half of the items): ICC(2,1); a
-    replication of each: the one-way form for both, so they stay comparable."""
+    (every rater on every item): ICC(2,1); a panel with missing ratings: the one-way
+    form, defined, where the two-way forms are NaN; a replication of each: the one-way
+    form for both, so they stay comparable."""
     rng = np.random.default_rng(2)
     people = crowd(rng, 50)
     chosen = _chosen(people)
@@ -229,9 +230,11 @@ def test_the_form_is_chosen_from_the_design():
     assert _chosen(panel)["form"] != xa.irr(panel, metric="icc", form="1,1")
     holes = panel.copy()
     holes.loc[holes.index[:12:3], "value"] = np.nan  # 4 of 20 items lack a rating
-    assert _chosen(holes)["form"] == "2,1"
+    assert _chosen(holes)["form"] == "1,1"
+    assert xa.irr(holes, metric="icc") == xa.irr(holes, metric="icc", form="1,1")
+    assert np.isfinite(xa.irr(holes, metric="icc"))
     with pytest.warns(UndefinedWarning, match=r"lack a rating.*dropna.*form='1,1'"):
-        assert np.isnan(xa.irr(holes, metric="icc"))
+        assert np.isnan(xa.irr(holes, metric="icc", form="2,1"))
     given_form = form_attrs(run(panel, [lookup("icc")], level="interval"), {"form": "1,k"})
     assert given_form == {"form": "1,k", "form_reason": "form='1,k' given"}
     both = pd.concat([people.assign(pool="crowd"),
@@ -242,13 +245,13 @@ def test_the_form_is_chosen_from_the_design():
 
 
 def test_the_documented_rule_at_its_boundary():
-    """docs/definitions.md: raters cross items when at least two items, and at least
-    half of the rated items, are rated by every rater."""
+    """docs/definitions.md: raters cross items when at least two items, and every rated
+    item, are rated by every rater."""
     text = " ".join((Path(__file__).parents[1] / "docs" / "definitions.md").read_text().split())
-    assert CROSSED_SHARE == 0.5 and "at least two items, and at least half of its rated" in text
+    assert CROSSED_SHARE == 1.0 and "at least two items, and every one of its rated" in text
     rng = np.random.default_rng(12)
     panel = long_frame(rng.normal(size=(10, 1)) + rng.normal(size=(10, 3)))
-    for complete, form in ((5, "2,1"), (4, "1,1")):
+    for complete, form in ((10, "2,1"), (9, "1,1")):
         holes = panel.copy()
         holes.loc[(holes["item"] >= complete) & (holes["rater"] == 2), "value"] = np.nan
         assert _chosen(holes)["form"] == form, complete

@@ -361,7 +361,8 @@ def _run_pairwise(args: argparse.Namespace) -> Output:
     frame = _diagnostic(result, str(ann.labels[0]), ["label", "replication"])
     frame.insert(frame.columns.get_loc("estimate"), "statistic", result.attrs["metric"])
     return Output(frame, {"command": "pairwise", "metric": result.attrs["metric"],
-                          "level": result.attrs.get("level", level),
+                          **{k: result.attrs[k] for k in ("level", "weights")
+                             if k in result.attrs},
                           "pairs": "each once" if args.unordered
                           else "both orders"})
 

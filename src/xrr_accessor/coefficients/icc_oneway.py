@@ -44,9 +44,10 @@ __all__ = ["CROSSED_SHARE", "ONE_WAY", "choose_form", "crossing", "oneway", "one
 #: The one-way forms: every annotation, each item its own raters.
 ONE_WAY = ("1,1", "1,k")
 
-#: Raters cross items in a cell when at least two items, and at least this share of
-#: the rated items, are rated by every rater of the cell.
-CROSSED_SHARE = 0.5
+#: Raters cross items in a cell when at least two items, and this share of the rated
+#: items (every one: the two-way forms are NaN where an item lacks a rating), are rated
+#: by every rater of the cell.
+CROSSED_SHARE = 1.0
 
 
 def oneway_anova(stats: Stats) -> dict[str, np.ndarray]:
@@ -152,7 +153,7 @@ def oneway_table(a: dict[str, np.ndarray], form: str, estimate: np.ndarray,
 
 def crossing(stats: Stats) -> dict[str, np.ndarray]:
     """Whether raters cross items, per (label, replication): ``crossed`` where at
-    least two items, and at least :data:`CROSSED_SHARE` of the rated items, are rated
+    least two items, and :data:`CROSSED_SHARE` of the rated items (all), are rated
     by every rater of the cell (``b`` raters, ``complete`` items of ``n``);
     ``decided`` where the cell has two raters or more."""
     b, sel = complete_strata(stats)
@@ -176,9 +177,9 @@ def choose_form(stats: Stats, ctx: Context) -> tuple[str, str]:
             f"raters do not cross items: {_share(c, lab, r)} of {ctx.where(lab, r)} are "
             f"rated by all {c['b'][lab, r]} raters, so each item is taken to have its own "
             "raters: the one-way random-effects ICC(1) from every annotation (the two-way "
-            "forms need the same raters on at least two items and on at least half of them)")
-    return "2,1", ("raters cross items (at least half the items are rated by every rater): "
-                   "two-way random effects, absolute agreement, one rater, ICC(2,1)")
+            "forms need the same raters on every item, at least two)")
+    return "2,1", ("raters cross items (every item is rated by every rater): two-way "
+                   "random effects, absolute agreement, one rater, ICC(2,1)")
 
 
 def not_crossed_message(stats: Stats, ctx: Context, lab: int, r: int) -> str:

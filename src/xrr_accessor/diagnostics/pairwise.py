@@ -6,7 +6,9 @@ same replication in one pass over the annotations (no loop over items or
 over pairs in Python). With one annotation per item and rater, kappa_x of two
 raters is Cohen's (1960) kappa on the items both rated (docs/definitions.md,
 kappa_x), with the level's disagreement (weighted kappa at the interval
-level, Krippendorff-style ordinal distances at the ordinal level).
+level, Krippendorff-style ordinal distances at the ordinal level); without
+``level=``, with the agreement weights of the level inferred, as
+``irr(metric="cohen")`` takes them (linear for ordinal ratings).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import numpy as np
 import pandas as pd
 
 from ..coefficients import lookup
+from ..engine.infer import WEIGHTS_INFERRED
 from ..engine.pipeline import annotations as canonical
 from ..engine.pipeline import run
 from ..errors import InputError, per_call
@@ -47,8 +50,10 @@ def pairwise(data: Any, metric: str = "cohen", level: Any = None,
         Cohen's kappa of the pair on the items both rated, which is kappa_x
         of the two raters (one annotation per item each): the same number,
         under the name you look for.
-    level : str, matrix or callable
-        Level of measurement, as in :func:`~xrr_accessor.irr`.
+    level : str, matrix or callable, optional
+        Level of measurement, as in :func:`~xrr_accessor.irr`; without it, the
+        agreement weights of the level inferred (attrs ``weights``), so each pair's
+        value is ``irr(metric="cohen")`` of the two raters.
     both_orders : bool
         List every pair as (a, b) and (b, a), so that ``unstack()`` gives the
         square matrix (the default, which :func:`~xrr_accessor.reporting.plotting.pairwise_heatmap`
@@ -91,7 +96,9 @@ def pairwise(data: Any, metric: str = "cohen", level: Any = None,
     if key not in METRICS:
         raise InputError(f"metric={metric!r}; pairwise compares raters with one of "
                          f"{', '.join(map(repr, METRICS))}.")
-    ann, lvl = canonical(data, level=level, **roles)
+    # Cohen's kappa of each pair: without level=, the weights of the inferred level, as
+    # irr(metric="cohen") takes them
+    ann, lvl = canonical(data, level=WEIGHTS_INFERRED if level is None else level, **roles)
     need_rater_ids(ann.role_names.get("rater"), "pairwise")  # a count table's slots
     if ann.tally is not None:
         raise InputError("pairwise needs the annotations in memory; call .compute() on "
@@ -137,8 +144,10 @@ def pairwise(data: Any, metric: str = "cohen", level: Any = None,
         "n_items": np.concatenate([n_items] * copies, axis=1).reshape(-1).astype(
             np.int64)[order],
     }, index=index)
-    frame.attrs.update(metric=key, level=lvl.name, n_pairs=int(n_pair), both_orders=both_orders,
-                       n_pairs_without_items=n_possible - int(n_pair))
+    said = ({"weights": lvl.custom if isinstance(lvl.custom, str) else "custom"}
+            if lvl.name == "weights" else {"level": lvl.name})
+    frame.attrs.update(metric=key, **said, **ann.said, n_pairs=int(n_pair),
+                       both_orders=both_orders, n_pairs_without_items=n_possible - int(n_pair))
     return frame
 
 

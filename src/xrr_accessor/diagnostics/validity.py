@@ -237,7 +237,8 @@ def _validity(data: Any, gold: Any, level: Any = None, level_ci: float | None = 
         table_data, table_gold, source = gold_table(data, gold, roles)
         tables = [table_data, table_gold]
         ann = encode(tables, ordinal=lvl is not None and lvl.ordered)
-        ann, lvl = inferred_level(ann, tables) if lvl is None else given_level(ann, lvl)
+        ann, lvl = (inferred_level(ann, tables, rows=slice(0, len(table_data.item)))
+                    if lvl is None else given_level(ann, lvl))  # from the data, not gold
         if lvl.numeric:
             ann.values(lvl.name)
         gold_rep = ann.inputs[0][0]

@@ -138,13 +138,16 @@ def label_level(cats: pd.Index, ordered_categorical: bool, name: Any = None) -> 
 
 def infer(categories: Sequence[pd.Index], ordered: Sequence[bool],
           where: Callable[[int], str], weights: bool = False,
-          names: Sequence[Any] | None = None) -> tuple[Level, str, type[LevelNote] | None]:
+          names: Sequence[Any] | None = None, max_matrix: int | None = None
+          ) -> tuple[Level, str, type[LevelNote] | None]:
     """The call's level from every label's categories, with what to say about it.
 
     ``ordered[j]``: label ``j`` is an ordered ``pd.Categorical``. ``where(j)`` names
     label ``j`` in the note; ``weights``: the call's coefficients are weighted by
-    agreement weights, which the note names; ``names``: the labels' column names
-    (whole numbers from 0 named like a scale are ordinal). Returns the level, the note ("" when
+    agreement weights, which the note names and which are returned instead of the level
+    (unweighted past ``max_matrix`` categories: linear and quadratic weights need a K x
+    K matrix); ``names``: the labels' column names (whole numbers from 0 named like a
+    scale are ordinal). Returns the level, the note ("" when
     there is nothing to say: text labels, two values) and its warning class (None
     with no note).
 
@@ -162,7 +165,7 @@ def infer(categories: Sequence[pd.Index], ordered: Sequence[bool],
              for j, (c, o) in enumerate(zip(categories, ordered, strict=True))]
     voting = [(j, f) for j, f in enumerate(found) if f.level is not None]
     if not voting:
-        return Level("nominal"), "", None
+        return (resolve_weights("unweighted") if weights else Level("nominal")), "", None
     called = {str(f.level) for _, f in voting}
     name: str
     if called == {"masi"}:
@@ -172,8 +175,14 @@ def infer(categories: Sequence[pd.Index], ordered: Sequence[bool],
     else:
         name = min(called, key=lambda n: _RANK[n])
     said = [f for _, f in voting if f.said]
-    if not said and len(called) == 1:
-        return Level(str(name)), "", None
+    w = WEIGHTS_OF_LEVEL.get(name, "unweighted")
+    wide = max(len(c) for c in categories)
+    too_many = max_matrix is not None and w != "unweighted" and wide > max_matrix
+    if too_many:
+        w = "unweighted"
+    out = resolve_weights(w) if weights else Level(str(name))
+    if not said and len(called) == 1 and not too_many:
+        return out, "", None
     warning = any(f.said == "warning" for _, f in voting)
     parts = [f"{where(j)} holds {f.why}" for j, f in voting[:3]]
     more = f" (and {len(voting) - 3} more labels)" if len(voting) > 3 else ""
@@ -183,18 +192,20 @@ def infer(categories: Sequence[pd.Index], ordered: Sequence[bool],
                  + ", ".join(sorted(called)) + "); this one fits all of them "
                  "(a call on one label's columns uses that label's own).")
     if weights:
-        w = WEIGHTS_OF_LEVEL.get(name, "unweighted")
         text = (f"weights={w!r} inferred{' (ambiguous)' if warning else ''} (the {name} "
                 "level): " + "; ".join(parts) + more + "." + mixed
-                + " Pass weights= to choose others.")
+                + (f" Unweighted: {wide:,} distinct values are too many for a matrix of "
+                   "agreement weights (alpha and metric='icc' read them as numbers)."
+                   if too_many else "") + " Pass weights= to choose others.")
     else:
         text = (f"level={name!r} inferred{' (ambiguous)' if warning else ''}: "
                 + "; ".join(parts) + more + "." + mixed + " Pass level= to choose another.")
-    return Level(str(name)), text, AmbiguousLevelWarning if warning else LevelNote
+    return out, text, AmbiguousLevelWarning if warning else LevelNote
 
 
 def inferred_level(ann: Annotations, tables: Sequence[Table] | None = None,
-                   staged: Staged | None = None, weights: bool = False
+                   staged: Staged | None = None, weights: bool = False,
+                   max_matrix: int | None = None, rows: slice | None = None
                    ) -> tuple[Annotations, Level]:
     """The level :func:`infer` finds for ``ann`` (encoded from ``tables``, or
     the skeleton of ``staged`` dask-backed data), said once (a
@@ -202,7 +213,8 @@ def inferred_level(ann: Annotations, tables: Sequence[Table] | None = None,
     for the result's attrs (a skeleton shared by the partitions is never changed).
     Every entry point that reads without ``level=`` decides here; with ``weights``
     (a coefficient weighted by ``weights=``, given neither) the level's agreement
-    weights (:data:`~.infer.WEIGHTS_OF_LEVEL`) are returned instead."""
+    weights (:data:`WEIGHTS_OF_LEVEL`) are returned instead. ``rows``: decide from
+    the values of these annotations only (validity: the data's, not the gold's)."""
     if tables is not None:
         dtypes = [tables[0].labels[name][1].dtype for name in ann.labels]
         ordered = [isinstance(d, pd.CategoricalDtype) and bool(d.ordered) for d in dtypes]
@@ -211,13 +223,16 @@ def inferred_level(ann: Annotations, tables: Sequence[Table] | None = None,
         ordered = [bool(o) and not pd.api.types.is_numeric_dtype(c.dtype)
                    for o, c in zip(flags or [False] * len(ann.labels), ann.categories,
                                    strict=True)]
-    lvl, note, kind = infer(ann.categories, ordered, ann.where, weights=weights,
-                            names=list(ann.labels))
+    cats = list(ann.categories)
+    if rows is not None:  # the categories these rows use
+        for j, codes in enumerate(ann.codes[:, rows]):
+            cats[j] = cats[j][np.unique(codes[codes >= 0])]
+    lvl, note, kind = infer(cats, ordered, ann.where, weights=weights,
+                            names=list(ann.labels), max_matrix=max_matrix)
     if kind is not None:
         warn(note, kind)
     if weights:
-        return replace(ann, said={"weights_inferred": True}), resolve_weights(
-            WEIGHTS_OF_LEVEL.get(lvl.name, "unweighted"))
+        return replace(ann, said={"weights_inferred": True}), lvl
     return replace(ann, said={"level": lvl.name, "level_inferred": True}), lvl
 
 

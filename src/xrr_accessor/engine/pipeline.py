@@ -42,9 +42,9 @@ from .results import (
     warn_undefined,
 )
 from .staged import OTHER_REFUSED, Planned, Staged
-from .statistics import chunk, rows
+from .statistics import Codes, chunk, rows
 
-__all__ = ["Run", "annotations", "default_pairs", "entry_level", "given_level",
+__all__ = ["Codes", "Run", "annotations", "default_pairs", "entry_level", "given_level",
            "inferred_level", "make_meta", "run"]
 
 #: Largest K x K disagreement matrix built for one label (ordinal, ratio, custom, weights).
@@ -113,7 +113,8 @@ def annotations(data: Any, other: Any = None, level: Any = None, one_label: bool
     if one_label:
         same_label(tables)
     if lvl is None:  # inferred from the values: encoded as nominal, then decided
-        ann, lvl = inferred_level(encode(tables, numbers=numbers), tables, weights=weights)
+        ann, lvl = inferred_level(encode(tables, numbers=numbers), tables, weights=weights,
+                                  max_matrix=MAX_MATRIX_CATEGORIES)
     else:
         ann, lvl = given_level(encode(tables, ordinal=lvl.ordered,
                                       numbers=numbers and lvl.numeric), lvl)
@@ -128,7 +129,8 @@ def _staged_annotations(data: Staged, other: Any, lvl: Level | None, weights: bo
     if other is not None:
         raise InputError(OTHER_REFUSED)
     ann = data.ann
-    ann, lvl = (inferred_level(ann, staged=data, weights=weights) if lvl is None
+    ann, lvl = (inferred_level(ann, staged=data, weights=weights,
+                               max_matrix=MAX_MATRIX_CATEGORIES) if lvl is None
                 else given_level(ann, lvl))
     check_sets(lvl, ann.categories, ann.where)
     if lvl.ordered:
@@ -351,9 +353,14 @@ def run(
     )
     if meta.form == "matrix" and meta.n_category > MAX_MATRIX_CATEGORIES:
         k = meta.n_category
-        name = lvl.name if lvl.name != "weights" else f"weights={lvl.custom!r}"
+        if lvl.name == "weights":
+            raise InputError(
+                f"{_widest(ann)} has {k:,} categories; weights={lvl.custom!r} need a {k:,} x "
+                f"{k:,} matrix of agreement weights. For numbers use metric='alpha' with "
+                "level='interval' or metric='icc' (no matrix); weights='unweighted' counts "
+                "exact matches at any K.")
         raise InputError(
-            f"{_widest(ann)} has {k:,} categories; level={name!r} needs a {k:,} x {k:,} "
+            f"{_widest(ann)} has {k:,} categories; level={lvl.name!r} needs a {k:,} x {k:,} "
             "disagreement matrix. For numbers use level='interval' (no matrix), for "
             "labels level='nominal' (no matrix at any K), or merge categories."
         )
@@ -372,28 +379,3 @@ def run(
 def _widest(ann: Annotations) -> str:
     widest = max(range(len(ann.labels)), key=lambda j: len(ann.categories[j]))
     return ann.source.get(ann.labels[widest], repr(ann.labels[widest]))
-
-
-class Codes:
-    """The arrays a statistics pass reads, contiguous (one compiled signature): an
-    annotation's item, rater and replication codes and its (L, N) category codes.
-    ``Codes(ann)`` takes them from annotations; :meth:`of` from arrays (a dask
-    partition's, recoded into the call's global indexes)."""
-
-    def __init__(self, ann: Annotations) -> None:
-        self._set(ann.item, ann.rater, ann.replication, ann.codes, len(ann.items))
-
-    @classmethod
-    def of(cls, item: np.ndarray, rater: np.ndarray, replication: np.ndarray,
-           codes: np.ndarray, n_items: int) -> "Codes":
-        out = cls.__new__(cls)
-        out._set(item, rater, replication, codes, n_items)
-        return out
-
-    def _set(self, item: np.ndarray, rater: np.ndarray, replication: np.ndarray,
-             codes: np.ndarray, n_items: int) -> None:
-        self.item = np.ascontiguousarray(item, dtype=np.int64)
-        self.rater = np.ascontiguousarray(rater, dtype=np.int64)
-        self.replication = np.ascontiguousarray(replication, dtype=np.int64)
-        self.codes = np.ascontiguousarray(codes, dtype=np.int64)
-        self.n_items = int(n_items)

@@ -18,10 +18,19 @@ import numpy as np
 from ..errors import InputError
 from ..kernels import accumulate, cross_pass, midranks, pairs, ratio, within
 from ..kernels.threads import cores, in_blocks
+from ..schema import Annotations
 from .additive import Meta, Stats
 
-__all__ = ["PARALLEL_MIN_ITEMS", "PARALLEL_MIN_LABELS", "Rows", "chunk", "columns",
-           "rank_pairable", "rows"]
+__all__ = [
+    "PARALLEL_MIN_ITEMS",
+    "PARALLEL_MIN_LABELS",
+    "Codes",
+    "Rows",
+    "chunk",
+    "columns",
+    "rank_pairable",
+    "rows",
+]
 
 #: Labels at or above which a pass runs in parallel threads over blocks of labels.
 PARALLEL_MIN_LABELS = 4
@@ -311,3 +320,28 @@ def _by_labels(n_label: int, threads: int, fn: Callable[[int, int], Any]) -> lis
     """``fn(lo, hi)`` over blocks of labels, one per thread (the kernels release
     the GIL); the results in label order."""
     return in_blocks(n_label, fn, 1, threads=max(1, min(threads, n_label)))
+
+
+class Codes:
+    """The arrays a statistics pass reads, contiguous (one compiled signature): an
+    annotation's item, rater and replication codes and its (L, N) category codes.
+    ``Codes(ann)`` takes them from annotations; :meth:`of` from arrays (a dask
+    partition's, recoded into the call's global indexes)."""
+
+    def __init__(self, ann: Annotations) -> None:
+        self._set(ann.item, ann.rater, ann.replication, ann.codes, len(ann.items))
+
+    @classmethod
+    def of(cls, item: np.ndarray, rater: np.ndarray, replication: np.ndarray,
+           codes: np.ndarray, n_items: int) -> Codes:
+        out = cls.__new__(cls)
+        out._set(item, rater, replication, codes, n_items)
+        return out
+
+    def _set(self, item: np.ndarray, rater: np.ndarray, replication: np.ndarray,
+             codes: np.ndarray, n_items: int) -> None:
+        self.item = np.ascontiguousarray(item, dtype=np.int64)
+        self.rater = np.ascontiguousarray(rater, dtype=np.int64)
+        self.replication = np.ascontiguousarray(replication, dtype=np.int64)
+        self.codes = np.ascontiguousarray(codes, dtype=np.int64)
+        self.n_items = int(n_items)

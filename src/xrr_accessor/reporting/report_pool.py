@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from ..diagnostics import item_disagreement, rater_agreement
+from ..engine import pipeline
 from ..engine.infer import WEIGHTS_OF_LEVEL
 from ..engine.levels import resolve_level
 from ..engine.staged import Staged
@@ -61,6 +62,12 @@ def pool_parts(data: Any, level: Any, uncertainty: Uncertainty, min_items: int |
     lvl = table.result.level if level is None else resolve_level(level)
     name = lvl.name
     weights = WEIGHTS_OF_LEVEL.get(name)
+    wide = table.result.ann.n_category
+    if weights in ("linear", "quadratic") and wide > pipeline.MAX_MATRIX_CATEGORIES:
+        warn(f"the classic family is unweighted (exact matches): {weights} weights over "
+             f"{wide:,} distinct values need a {wide:,} x {wide:,} matrix; alpha reads them "
+             "as numbers at the interval level, metric='icc' too.", UndefinedWarning)
+        weights = "unweighted"
     if weights is None:  # said, not silently missing
         fits = ("agreement_table(data) counts exact set matches" if lvl.sets else
                 "agreement_table(data, weights='quadratic') weighs ratios as interval "
