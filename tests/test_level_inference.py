@@ -60,6 +60,11 @@ def _scale(lo: int, hi: int, n: int = 60, seed: int = 0) -> np.ndarray:
     (list(range(0, 5)), False, "nominal", "warning"),           # 0-4: codes or scale
     (list(range(0, 4)), False, "nominal", "warning"),           # 0-3: codes or scale
     ([1, 2, 5, 9], False, "nominal", "note"),                   # gaps
+    ([1, 2, 3, 5], False, "ordinal", "note"),                   # 1-5, nobody chose 4
+    ([1, 2, 99], False, "nominal", "warning"),                  # codes far apart
+    ([10, 20, 30], False, "nominal", "warning"),
+    ([1, 2, 3, 4, 5, 99], False, "nominal", "warning"),         # Likert + "don't know"
+    (list(range(0, 101, 10)), False, "interval", "note"),       # 11 values, 0-100
 ])
 def test_each_row_of_the_documented_table(cats: list, ordered: bool, level: str | None,
                                           said: str) -> None:
@@ -84,8 +89,8 @@ def test_the_table_in_the_docs_lists_the_rows_the_rule_applies() -> None:
     text = (Path(__file__).parents[1] / "docs" / "definitions.md").read_text()
     section = text.split("### Which level, when `level=` is not given")[1].split("\n## ")[0]
     for phrase in ("at most 2 values", "`masi`", "ordered `pd.Categorical`",
-                   "spanning 20 or more", "11-20 whole numbers", "not starting at 0",
-                   "named like a scale", "from 0 otherwise", "with gaps"):
+                   "spanning 20 or more", "11 or more whole numbers", "not starting at 0",
+                   "named like a scale", "from 0 otherwise", "far apart", "with gaps"):
         assert phrase in section
 
 

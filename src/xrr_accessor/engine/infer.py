@@ -15,11 +15,13 @@ label sets (cells holding lists or sets)                    ``masi``            
 an ordered ``pd.Categorical``                               ``ordinal``         note
 text, booleans, unordered categories                        ``nominal``         --
 numbers that are not all whole                              ``interval``        note
-whole numbers spanning 20 or more (0-100 sliders)           ``interval``        note
-11-20 whole numbers in a range under 20 (0-10, -5..5)       ``interval``        warning
-3-10 consecutive whole numbers not from 0 (1-5, 1-3, -2..2) ``ordinal``        note
-3-10 consecutive from 0, the column named like a scale      ``ordinal``         note
-3-10 consecutive from 0 otherwise (0-3: codes or a scale)   ``nominal``         warning
+11+ whole numbers spanning 20 or more (0-100 sliders)       ``interval``        note
+11+ whole numbers in a range under 20 (0-10, -5..5)         ``interval``        warning
+3-10 whole numbers, dense (at most two of the range
+unused), not from 0 (1-5, 1-3, 1, 2, 3, 5, -2..2)           ``ordinal``         note
+3-10 dense from 0, the column named like a scale            ``ordinal``         note
+3-10 dense from 0 otherwise (0-3: codes or a scale)         ``nominal``         warning
+3-10 far apart, spanning 20 or more (1, 2, 99; 0, 50, 100)  ``nominal``         warning
 other whole numbers (with gaps: 1, 2, 5, 9)                 ``nominal``         note
 ==========================================================  ==================  =======
 
@@ -123,16 +125,19 @@ def label_level(cats: pd.Index, ordered_categorical: bool, name: Any = None) -> 
     if not np.all(x == np.round(x)):
         return Inferred("interval", f"{k} numbers, not all whole", "note")
     span = f"from {lo:g} to {hi:g}"
-    consecutive = hi - lo + 1 == k
-    if hi - lo >= 20:
+    if k > 10 and hi - lo >= 20:
         return Inferred("interval", f"{k} whole numbers {span}", "note")
     if k > 10:
         return Inferred("interval", f"{k} whole numbers {span} (ordinal also fits)", "warning")
-    if consecutive and (lo != 0 or SCALE_WORDS & set(words(name))):
+    dense = hi - lo + 1 <= k + 2  # at most two values of the range unused (1, 2, 3, 5)
+    if dense and (lo != 0 or SCALE_WORDS & set(words(name))):
         return Inferred("ordinal", f"{k} whole numbers {span}", "note")
-    if consecutive:
+    if dense:
         return Inferred("nominal", f"{k} whole numbers {span}: category codes or a "
                         "scale (level='ordinal')", "warning")
+    if hi - lo >= 20:
+        return Inferred("nominal", f"{k} whole numbers {span}, far apart: category codes "
+                        "(1, 2, 99), or a scale used coarsely (level='interval')", "warning")
     return Inferred("nominal", f"{k} whole numbers {span}, read as category codes", "note")
 
 
