@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+import pytest
 from hypothesis import strategies as st
 
 from xrr_accessor.errors import UndefinedWarning, XRRWarning
@@ -17,6 +18,12 @@ from xrr_accessor.errors import UndefinedWarning, XRRWarning
 #: README's test command runs the quick counts; .ci/run runs those tests again with it set,
 #: in a step of its own after the suite (outside the suite's five minutes).
 THOROUGH = bool(os.environ.get("XRR_THOROUGH"))
+
+
+#: A test that runs a whole benchmark script (seconds of numba compiles and timings): in
+#: .ci/run's thorough step, skipped by the README's quick command.
+thorough_only = pytest.mark.skipif(
+    not THOROUGH, reason="runs a benchmark script: .ci/run's thorough step (XRR_THOROUGH=1)")
 
 
 def examples(quick: int, thorough: int) -> int:

@@ -7,7 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from helpers import thorough_only
 
+
+@thorough_only
 def test_benchmark_script_smoke(capsys):
     path = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_core.py"
     module = runpy.run_path(str(path))
@@ -44,6 +47,7 @@ def test_models_benchmark_runs_and_equals_its_naive_peer():
     assert "plan_alt_test" in md and "ci=0.95" in md
 
 
+@thorough_only
 def test_speed_benchmark_rows_say_what_their_columns_claim():
     """bench_speed.py: each row's median, range and ratio are those of its timings, and a
     quick run covers every coefficient family against its peer (both sides agreeing)."""

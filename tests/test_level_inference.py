@@ -307,3 +307,53 @@ def test_the_cli_agreement_table_takes_the_weights_of_the_inferred_level(tmp_pat
     assert main(["agreement", str(path), "--weights", "unweighted", "--format", "json"]) == 0
     out = capsys.readouterr()
     assert "inferred" not in out.err and '"weights": "unweighted"' in out.out
+
+
+def test_pairwise_cohen_equals_irr_cohen_of_each_pair_and_validity_reads_the_data() -> None:
+    """Found in review: pairwise() read the ordinal level's D where irr(metric='cohen')
+    took linear weights, and validity() inferred from the data and the gold together
+    (a gold of t + 0.5 made 1-5 ratings 'interval', blaming the ratings' column)."""
+    df = _frame(_scale(1, 5, n=60), n_raters=3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", LevelNote)
+        pairs = xa.pairwise(df)
+        for a, b in (("r0", "r1"), ("r0", "r2"), ("r1", "r2")):
+            two = xa.irr(df[df.rater.isin([a, b])], metric="cohen")
+            assert pairs.loc[("answer", a, b), "estimate"] == pytest.approx(
+                two["answer"], abs=1e-12)
+    assert pairs.attrs["weights"] == "linear" and pairs.attrs["weights_inferred"] is True
+    gold = df.groupby("item")["answer"].first() + 0.5
+    with pytest.warns(LevelNote, match="level='ordinal' inferred: column 'answer' holds 5 "
+                                       "whole numbers from 1 to 5"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UndefinedWarning)
+            found = xa.validity(df, gold)
+    assert found.attrs["level"] == "ordinal"
+
+
+def test_continuous_ratings_get_a_report_and_an_unweighted_family_past_the_matrix_limit(
+        monkeypatch) -> None:
+    """Found in review: on 6,000 distinct floats the inferred quadratic weights needed a
+    6,000 x 6,000 matrix and report(), agreement_table() and Fleiss raised. Past the
+    limit (here lowered to 50) the family is unweighted, and says why."""
+    from xrr_accessor.engine import pipeline
+
+    monkeypatch.setattr(pipeline, "MAX_MATRIX_CATEGORIES", 50)
+    rng = np.random.default_rng(1)
+    true = np.repeat(rng.normal(size=40), 2)
+    df = pd.DataFrame({"item": np.repeat(np.arange(40), 2), "rater": np.tile(["a", "b"], 40),
+                       "answer": true + rng.normal(0, 0.3, 80)})
+    with pytest.warns(LevelNote, match="weights='unweighted' inferred .* Unweighted: 80 "
+                                       "distinct values are too many"):
+        fleiss = xa.irr(df, metric="fleiss")
+    assert fleiss.attrs["weights"] == "unweighted"
+    assert fleiss["answer"] == pytest.approx(
+        xa.irr(df, metric="fleiss", weights="unweighted")["answer"], abs=1e-12)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", LevelNote)
+        with pytest.warns(UndefinedWarning, match="classic family is unweighted"):
+            rep = xa.report(df)
+    assert rep.attrs["level"] == "interval" and rep.agreement.attrs["weights"] == "unweighted"
+    with pytest.raises(xa.InputError, match=r"weights='quadratic' need a 80 x 80 matrix.*"
+                                            r"metric='icc'"):
+        xa.irr(df, metric="fleiss", weights="quadratic")

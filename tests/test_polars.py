@@ -26,7 +26,7 @@ import xrr_accessor as xrr  # noqa: E402
 from xrr_accessor.datasets import simulate  # noqa: E402
 from xrr_accessor.polars_accessor import PolarsXRR, from_polars  # noqa: E402
 
-from helpers import annotation_frames  # noqa: E402
+from helpers import annotation_frames, thorough_only  # noqa: E402
 
 
 def _pairs(pd_out, keys: list[str]) -> dict[tuple, object]:
@@ -286,6 +286,7 @@ def test_namespace_class_is_the_registered_one(data):
     assert isinstance(pl_df.lazy().xrr, PolarsXRR)
 
 
+@thorough_only
 def test_benchmark_script_runs_and_checks_its_numbers():
     from pathlib import Path
 

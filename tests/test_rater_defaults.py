@@ -196,8 +196,11 @@ def test_spearman_sentence_equals_scipy_on_the_table(seed):
     assert said is not None, sentence
     assert float(said.group(1)) == pytest.approx(rho, abs=0.005)
     assert int(said.group(2)) == len(shown) == 8
-    reading = ("close" if rho >= 0.7 else "moderate" if rho >= 0.4 else "weak")
-    assert f"ranked raters: a {reading} agreement" in sentence
+    shown_rho = float(said.group(1))  # the reading follows the number printed
+    reading = ("a close agreement" if shown_rho >= 0.7 else "a moderate agreement"
+               if shown_rho >= 0.4 else "a weak agreement" if shown_rho >= 0
+               else "opposite rankings")
+    assert f"ranked raters: {reading}" in sentence
     assert rep.raters.attrs["gold_spearman"][0]["rho"] == pytest.approx(rho, abs=1e-12)
     page = _quiet(rep.to_html, figures=False)
     assert f"rho = {float(said.group(1)):.2f} over 8 ranked raters" in page
@@ -219,3 +222,14 @@ def test_a_tiny_negative_score_is_never_printed_as_minus_zero():
 
     assert [_fixed(v, 3) for v in (-2.2e-16, -0.0004, -0.0005, 0.25)] == [
         "0.000", "0.000", "-0.001", "0.250"]
+
+
+@pytest.mark.parametrize(("rho", "start"), [
+    (0.7, "a close agreement"), (0.69, "a moderate agreement"), (0.4, "a moderate"),
+    (0.39, "a weak agreement"), (0.0, "a weak agreement"), (-0.01, "opposite rankings"),
+    (-0.8, "opposite rankings")])
+def test_the_spearman_reading_at_its_boundaries_and_below_zero(rho, start):
+    """A negative rho is not "a weak agreement": the rankings run against each other."""
+    from xrr_accessor.reporting.rater_view import reading_of
+
+    assert reading_of(rho).startswith(start)

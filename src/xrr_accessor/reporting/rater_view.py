@@ -156,6 +156,26 @@ def gold_agreement(raters: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows).set_index("label")
 
 
+def reading_of(rho: float) -> str:
+    """What Spearman's rho between the pool-based and the gold-based rankings says.
+
+    Examples
+    --------
+    >>> reading_of(0.8).split(",")[0], reading_of(-0.5).split(":")[0]
+    ('a close agreement', 'opposite rankings')
+    """
+    if rho >= 0.7:
+        return "a close agreement, so the pool-based ranking can be trusted"
+    if rho >= 0.4:
+        return ("a moderate agreement, so trust the ends of the pool-based ranking more "
+                "than its order")
+    if rho >= 0:
+        return ("a weak agreement, so the pool-based ranking says little about who matches "
+                "the gold: rank by gold_kappa_x")
+    return ("opposite rankings: the raters the pool ranks best tend to agree least with the "
+            "gold, so rank by gold_kappa_x and check the pool for a shared error")
+
+
 def gold_sentences(raters: pd.DataFrame, digits: int = 2) -> list[str]:
     """One sentence per label: how far the pool-based ranking agrees with the gold-based
     one (Spearman's rho and its n), and what that means for trusting it."""
@@ -173,11 +193,8 @@ def gold_sentences(raters: pd.DataFrame, digits: int = 2) -> list[str]:
                        f"{n} ranked rater{'s' if n != 1 else ''} with gold (3 with different "
                        "scores needed).")
             continue
-        reading = ("a close agreement, so the pool-based ranking can be trusted" if rho >= 0.7
-                   else "a moderate agreement, so trust the ends of the pool-based ranking more "
-                   "than its order" if rho >= 0.4 else
-                   "a weak agreement, so the pool-based ranking says little about who "
-                   "matches the gold: rank by gold_kappa_x")
+        rho = round(rho, digits)  # the reading follows the number printed
+        reading = reading_of(rho)
         out.append(f"{where}he ranking by {what} and the ranking by agreement with the gold "
                    f"(gold_kappa_x) agree at Spearman's rho = {rho:.{digits}f} over {n} ranked "
                    f"raters: {reading}.")
