@@ -120,7 +120,7 @@ CASES = [
 
 @pytest.mark.parametrize("case", [pytest.param(c, id=c.id, marks=[pytest.mark.xfail(
     strict=True, reason=c.xfail)] if c.xfail else []) for c in CASES])
-def test_every_flag_a_command_suggests_works(case: CliCase) -> None:
+def test_every_flag_a_command_suggests_runs_without_an_error(case: CliCase) -> None:
     files = {"words.csv": sd.words(), "numbers.csv": sd.numbers(), "many.csv": sd.many(),
              "noitem.csv": sd.numbers().rename(columns={"item": "stimulus"}),
              "dups.csv": pd.concat([sd.numbers(), sd.numbers().iloc[:1]]),

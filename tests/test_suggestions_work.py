@@ -1,4 +1,4 @@
-"""Every suggestion in a message works (issue 34).
+"""Every suggestion in a message runs: no error, not the same warning again (issue 34).
 
 Each case is a realistic bad or degenerate call; its error (or warning) is raised, the
 calls and keywords its message suggests are read by ``suggestions.suggestions``, and each
@@ -68,8 +68,11 @@ CASES: list[Case] = [
     # metrics and their data ------------------------------------------------------------
     Case("cohen-on-three-raters", "irr", sd.numbers, {"metric": "cohen", **INTERVAL}, InputError,
          "exactly 2 raters"),
-    Case("icc-with-missing-ratings", "irr", lambda: sd.numbers().iloc[:-1], {"metric": "icc"},
+    Case("icc-with-missing-ratings", "irr", lambda: sd.numbers().iloc[:-1],
+         {"metric": "icc", "form": "2,1"},  # (without form=: the one-way ICC, defined)
          UndefinedWarning, "lack a rating",
+         skip={"metric='alpha' with level='interval'": "the call's form='2,1' belongs to "
+               "the ICC: a user following it drops form= with the metric"},
          recipes={".dropna()": lambda d: d.pivot(
              index="item", columns="rater", values="joy").dropna()},
          together={".dropna()": {"wide": True}}),  # "pivot to items x raters and .dropna()"
@@ -355,5 +358,6 @@ CASES: list[Case] = [
 ]
 
 @pytest.mark.parametrize("case", [pytest.param(c, id=c.id, marks=c.marks) for c in CASES])
-def test_every_suggestion_of_the_message_works(case: Case) -> None:
+def test_every_suggestion_of_the_message_runs_without_an_error_or_the_same_warning(
+        case: Case) -> None:
     check(case)

@@ -146,8 +146,9 @@ def pairwise(data: Any, metric: str = "cohen", level: Any = None,
     }, index=index)
     said = ({"weights": lvl.custom if isinstance(lvl.custom, str) else "custom"}
             if lvl.name == "weights" else {"level": lvl.name})
-    frame.attrs.update(metric=key, **said, **ann.said, n_pairs=int(n_pair),
-                       both_orders=both_orders, n_pairs_without_items=n_possible - int(n_pair))
+    frame.attrs.update({"metric": key, **ann.said, **said, "n_pairs": int(n_pair),
+                        "both_orders": both_orders,
+                        "n_pairs_without_items": n_possible - int(n_pair)})
     return frame
 
 
