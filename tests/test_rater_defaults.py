@@ -233,3 +233,16 @@ def test_the_spearman_reading_at_its_boundaries_and_below_zero(rho, start):
     from xrr_accessor.reporting.rater_view import reading_of
 
     assert reading_of(rho).startswith(start)
+
+
+def test_a_page_whose_raters_all_fall_below_the_cut_says_so_without_an_empty_table():
+    """Found by a new-user trial (Roitero et al.: 199 workers, 9 items each): the page
+    showed a table of headers under "they keep their row"."""
+    rng = np.random.default_rng(3)
+    rows = [(i, f"w{i // 3}_{k}", int(rng.integers(1, 6))) for i in range(60) for k in range(3)]
+    df = pd.DataFrame(rows, columns=["item", "worker", "score"])
+    rep = _quiet(xrr.report, df, level="ordinal")
+    assert ranked(rep.raters).empty and rep.raters.attrs["n_below_min_items"] == 60
+    page = _quiet(rep.to_html, figures=False)
+    assert 'id="xrr-raters"' not in page
+    assert "60 raters with fewer than 10 items are not ranked (no rater to show" in page

@@ -178,6 +178,10 @@ def _pool_tables(report: Any, digits: int) -> list[dict[str, Any]]:
         if table is None or not isinstance(table, pd.DataFrame):
             continue
         shown = ranked(table, TOP_ROWS) if key == "raters" else table
+        if key == "raters" and shown.empty:  # every rater below the cut: no empty table
+            out.append({"id": key, "title": title, "html": "", "note": unranked_sentence(
+                table, "no rater to show; min_items=1 ranks every rater")})
+            continue
         if key == "items" and shown.index.nlevels > 1:
             shown = shown.groupby(level=list(range(shown.index.nlevels - 1)),
                                   sort=False).head(TOP_ROWS)
