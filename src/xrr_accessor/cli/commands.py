@@ -105,8 +105,7 @@ def _read(args: argparse.Namespace, merge: bool = True
 
 
 def _peek(level: Any) -> Any:
-    """The level of a read that only counts (labels, replications): the command's own
-    call infers the level and says so once; this read says nothing."""
+    """A counting read's level: the command's own call infers (and says) the level."""
     return "nominal" if level is None else level
 
 
@@ -360,11 +359,9 @@ def _run_pairwise(args: argparse.Namespace) -> Output:
                       **roles)
     frame = _diagnostic(result, str(ann.labels[0]), ["label", "replication"])
     frame.insert(frame.columns.get_loc("estimate"), "statistic", result.attrs["metric"])
-    return Output(frame, {"command": "pairwise", "metric": result.attrs["metric"],
-                          **{k: result.attrs[k] for k in ("level", "weights")
-                             if k in result.attrs},
-                          "pairs": "each once" if args.unordered
-                          else "both orders"})
+    said = {k: result.attrs[k] for k in ("level", "weights") if k in result.attrs}
+    return Output(frame, {"command": "pairwise", "metric": result.attrs["metric"], **said,
+                          "pairs": "each once" if args.unordered else "both orders"})
 
 
 def _run_items(args: argparse.Namespace) -> Output:
