@@ -138,6 +138,17 @@ def test_a_1_5_scale_is_ordinal_and_level_given_wins_without_a_note() -> None:
         krippendorff.alpha(wide, level_of_measurement="nominal"), abs=1e-12)
 
 
+def test_the_note_classes_are_public_and_an_ignore_filter_silences_them() -> None:
+    assert xa.LevelNote is LevelNote and issubclass(xa.AmbiguousLevelWarning, xa.LevelNote)
+    assert issubclass(LevelNote, xa.XRRWarning)
+    df = _frame(_scale(0, 10))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        warnings.filterwarnings("ignore", category=xa.LevelNote)
+        xa.irr(df)
+    assert not [w for w in caught if issubclass(w.category, LevelNote)]
+
+
 def test_text_labels_say_nothing() -> None:
     df = _frame(np.array(["pos", "neg", "neu"] * 20))
     with warnings.catch_warnings():

@@ -33,10 +33,12 @@ if TYPE_CHECKING:
 
 from .accessors import XRRAccessor, register
 from .errors import (
+    AmbiguousLevelWarning,
     CostWarning,
     DroppedDataWarning,
     InputError,
     LevelError,
+    LevelNote,
     RoleError,
     StrayValueWarning,
     UndefinedWarning,
@@ -73,12 +75,14 @@ __version__ = "0.1.0"
 
 __all__ = [
     "AltTest",
+    "AmbiguousLevelWarning",
     "CostWarning",
     "DroppedDataWarning",
     "InputError",
     "Intra",
     "LabelSets",
     "LevelError",
+    "LevelNote",
     "Report",
     "RoleError",
     "Sharpened",
