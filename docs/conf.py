@@ -60,6 +60,9 @@ html_theme_options = {
     "footer_start": ["copyright"],
     "footer_end": ["sphinx-version"],
 }
+# Every page gets section navigation: the theme's sidebar starts one level below the top
+# toctree and is empty for the guides; ours lists the site and opens the page's headings.
+html_sidebars = {"**": ["site-nav.html"]}
 html_show_sourcelink = False
 html_static_path = ["_static"]
 html_css_files = ["xrr.css"]
