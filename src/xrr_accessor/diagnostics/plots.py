@@ -23,6 +23,7 @@ import xarray as xr
 
 from .._optional import new_axes
 from ..errors import InputError
+from ..reporting.figure_layout import MAX_NAMES, fit_ticks, span, top_note
 from ..textsafe import figure_text
 from .items import top_items
 
@@ -97,8 +98,8 @@ def items(table: Any, label: Any = None, top: int = 20, kind: str = "top",
         return ax
     if kind != "top":
         raise InputError(f"kind={kind!r}; use 'top' or 'hist'.")
-    best, tie = top_items(rows, top)
-    ax = new_axes(ax, (6.5, max(2.5, 0.3 * len(best) + 1.3)))
+    best, tie = top_items(rows, min(top, MAX_NAMES))
+    ax = new_axes(ax, (6.5, span(len(best), 0.2, 1.6, 2.5)))
     y = np.arange(len(best))[::-1]
     ax.barh(y, best["disagreement"], color="C3")
     ax.set_yticks(y, [f"{who}  (n={n})" for who, n in zip(
@@ -109,6 +110,7 @@ def items(table: Any, label: Any = None, top: int = 20, kind: str = "top",
     ax.set_xlabel(_wrap(f"D_i{', ' + unit if unit else ''} (n: the item's annotations)")
                   + (f"\n{_wrap(tie)}" if tie else ""), loc="right")
     ax.set_title(f"Most disagreed-on items{': ' + name if name else ''}")
+    fit_ticks(ax)
     return ax
 
 
@@ -226,7 +228,9 @@ def aad(result: Any, which: str = "intra", label: Any = None, ax: Any = None) ->
     table = result.aad_intra if which == "intra" else result.aad_inter
     rows, name = _one_label(_frame(table), label)
     shares = rows["share"].unstack("aad", fill_value=0.0)
-    ax = new_axes(ax, (6.5, max(2.5, 0.35 * len(shares) + 1.2)))
+    more = top_note(MAX_NAMES, len(shares), "bars", "the table's order")
+    shares = shares.iloc[:MAX_NAMES]
+    ax = new_axes(ax, (6.5, span(len(shares), 0.2, 1.6, 2.5)))
     y = np.arange(len(shares))[::-1]
     left = np.zeros(len(shares))
     cmap = _pyplot_cmap(len(shares.columns))
@@ -234,10 +238,11 @@ def aad(result: Any, which: str = "intra", label: Any = None, ax: Any = None) ->
         ax.barh(y, shares[value], left=left, color=cmap(k), label=f"{value:g}")
         left += shares[value].to_numpy()
     ax.set_yticks(y, _cell_names(shares.index), fontsize=8)
-    ax.set(xlabel="share of shared items", xlim=(0, 1),
+    ax.set(xlabel="share of shared items" + (f"\n{more}" if more else ""), xlim=(0, 1),
            title=f"AAD, {which}-rater {name}".strip())
     ax.legend(title="|x - y|", frameon=False, loc="upper left", bbox_to_anchor=(1.0, 1.0),
               fontsize=8)
+    fit_ticks(ax)
     return ax
 
 
@@ -274,15 +279,18 @@ def validity(result: Any, label: Any = None, ax: Any = None, top: int = 30) -> A
     if result.classes is None:
         return _errors(result, label, ax, top)
     rows, name = _one_label(_frame(result.classes), label)
-    ax = new_axes(ax, (max(4.5, 1.0 + 0.8 * len(rows)), 3.5))
+    more = top_note(MAX_NAMES, len(rows), "classes", "the table's order")
+    rows = rows.iloc[:MAX_NAMES]
+    ax = new_axes(ax, (span(len(rows), 0.3, 1.5, 4.5, 15.0), 3.5))
     x = np.arange(len(rows))
     ax.bar(x - 0.2, rows["recall"], 0.4, label="recall", color="C0")
     ax.bar(x + 0.2, rows["precision"], 0.4, label="precision", color="C1")
-    ax.set_xticks(x, _cell_names(rows.index), rotation=30 if len(rows) > 6 else 0)
-    ax.set(ylim=(0, 1.05), ylabel="share of annotations",
+    ax.set_xticks(x, _cell_names(rows.index), rotation=90 if len(rows) > 6 else 0)
+    ax.set(ylim=(0, 1.05), ylabel="share of annotations", xlabel=more,
            title="Recall and precision against the gold" + (f", label: {name}" if name
                                                              else ""))
     ax.legend(frameon=False, fontsize=8)
+    fit_ticks(ax)
     return ax
 
 
@@ -293,8 +301,8 @@ def _errors(result: Any, label: Any, ax: Any, top: int) -> Any:
     if summary.index.nlevels == 1 and summary.index.name == "label":  # one row per label
         summary = summary.set_index(pd.RangeIndex(len(summary), name="row"), append=True)
     summary, _ = _one_label(summary, label)
-    rows = raters.sort_values("mae", ascending=False, kind="stable").head(top)
-    ax = new_axes(ax, (6.0, max(2.5, 0.9 + 0.25 * len(rows))))
+    rows = raters.sort_values("mae", ascending=False, kind="stable").head(min(top, MAX_NAMES))
+    ax = new_axes(ax, (6.0, span(len(rows), 0.2, 1.6, 2.5)))
     y = np.arange(len(rows))[::-1]
     err = None
     if "mae_lower" in rows.columns:
@@ -312,4 +320,5 @@ def _errors(result: Any, label: Any, ax: Any, top: int) -> Any:
            title="Error against the gold" + (f", label: {name}" if name else ""))
     # the bars shrink downwards (largest error first): the legend below them, clear
     ax.legend(frameon=False, fontsize=8, loc="lower right")
+    fit_ticks(ax)
     return ax

@@ -30,6 +30,7 @@ from .._optional import new_axes, pyplot
 from ..errors import InputError
 from ..textsafe import figure_text
 from .cells import TITLES, cell_names
+from .figure_layout import MAX_NAMES, fit_ticks, span, top_note, x_rotation
 
 __all__ = ["UNDEFINED_COLOR", "UNSHARED_COLOR", "ReportPlots", "pair_counts_note",
            "pairwise_heatmap", "plan", "rho_vs_normalized"]
@@ -162,7 +163,7 @@ class ReportPlots:
         name = self._find_label(name)
         rows = self._frame[(self._frame["label"] == name)
                            & (self._frame["statistic"] != "normalized")]
-        ax = new_axes(ax, (max(4.0, 0.9 * len(rows)), 3.5))
+        ax = new_axes(ax, (span(len(rows), 0.45, 1.5, 4.0), 3.5 + 0.06 * min(len(rows), 40)))
         names = [figure_text(n) for n in cell_names(rows)]  # never mathtext
         colors = ["C0" if s == "irr" else "C1" for s in rows["statistic"]]
         ax.bar(range(len(rows)), rows["estimate"], yerr=_errors(rows), color=colors,
@@ -170,7 +171,7 @@ class ReportPlots:
         for k, v in enumerate(rows["estimate"]):
             if not np.isfinite(v):
                 ax.text(k, 0, "NaN", ha="center", va="bottom", fontsize=8, color="0.3")
-        ax.set_xticks(range(len(rows)), names, rotation=30, ha="right")
+        ax.set_xticks(range(len(rows)), names, rotation=90 if len(rows) > 4 else 0)
         ax.set_xlim(-0.6, len(rows) - 0.4)  # an undefined last bar keeps its place
         ax.axhline(0, color="0.3", linewidth=0.8)
         ax.set(ylabel="coefficient", title=figure_text(name))
@@ -180,6 +181,7 @@ class ReportPlots:
                    if (drawn == s).any()]
         if handles:
             ax.legend(handles=handles, frameon=False, fontsize=8, ncols=2, loc="upper center")
+        fit_ticks(ax)
         return ax
 
     def irr_vs_kappa(self, pair: tuple[Any, Any] | None = None, ax: Any = None) -> Any:
@@ -197,11 +199,14 @@ class ReportPlots:
         if sel.empty:
             pairs = sorted(set(zip(kx["replication"], kx["replication_other"], strict=True)))
             raise InputError(f"pair {pair!r} is not in the report; pairs: {pairs}")
-        sel = sel.sort_values("estimate", ascending=False)
+        sel = sel.sort_values("estimate", ascending=False, kind="stable")
+        more = top_note(MAX_NAMES, len(sel), "labels", "largest kappa_x first")
+        sel = sel.head(MAX_NAMES)
         irr = self._rows("irr").set_index(["label", "replication"])
         labels = list(sel["label"])
         x = np.arange(len(labels))
-        ax = new_axes(ax, (max(7.5, 3.5 + 0.35 * len(labels)), 4))
+        longest = max((len(str(v)) for v in labels), default=0)  # upright names: height
+        ax = new_axes(ax, (span(len(labels), 0.2, 3.5, 6.0, 15.0), 3.6 + 0.07 * longest))
         width = 0.27
         series = [(irr.loc[[(lab, rep) for lab in labels]], color, f"IRR {figure_text(rep)}")
                   for rep, color in [(a, "C0"), (b, "C2")]]
@@ -218,16 +223,16 @@ class ReportPlots:
             if not drawn.all():
                 undefined.append(f"{name} undefined (NaN) on {int((~drawn).sum())} of "
                                  f"{len(est)} labels")
-        many = len(labels) > 8
-        ax.set_xticks(x, [figure_text(v) for v in labels], rotation=60 if many else 0,
-                      ha="right" if many else "center")
+        rotation, ha = x_rotation(len(labels))
+        ax.set_xticks(x, [figure_text(v) for v in labels], rotation=rotation, ha=ha)
         ax.set_xlim(-0.5, len(labels) - 0.5)  # undefined bars keep their place
         ax.axhline(0, color="0.3", linewidth=0.8)
-        ax.set(ylabel="coefficient",
+        ax.set(ylabel="coefficient", xlabel=more,
                title=f"IRR and kappa_x, {figure_text(a)} x {figure_text(b)}"
                + "".join(f"\n{u}" for u in undefined))
         if any(np.isfinite(p["estimate"]).any() for p, _, _ in series):
             ax.legend(frameon=False, loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=8)
+        fit_ticks(ax)
         return ax
 
     def label_distribution(self, label: Any = None, ax: Any = None) -> Any:
@@ -244,14 +249,20 @@ class ReportPlots:
         table = rows.assign(cell=cells).pivot(index="label", columns="cell",
                                               values="estimate")
         table = table.reindex(index=pd.unique(rows["label"]), columns=pd.unique(cells))
-        ax = new_axes(ax, (max(4.5, 2.5 + 1.3 * table.shape[1]),
-                        max(3.8, 1.6 + 0.28 * table.shape[0])))
+        more = top_note(MAX_NAMES, len(table), "labels", "the report's order")
+        table = table.iloc[:MAX_NAMES]
+        ax = new_axes(ax, (span(table.shape[1], 1.3, 3.2, 4.5, 13.0)
+                           + 0.06 * max(len(str(v)) for v in table.index),
+                           span(table.shape[0], 0.2, 2.2, 3.8, 13.0)))
         values = table.to_numpy(dtype=float)
         im = ax.imshow(values, cmap=_with_undefined("viridis"), vmin=0.0, vmax=vmax,
                        aspect="auto", interpolation="nearest")
         ax.set_xticks(range(table.shape[1]), [figure_text(v) for v in table.columns],
-                      rotation=30, ha="right")
+                      rotation=90 if table.shape[1] > 3 else 30, ha="center"
+                      if table.shape[1] > 3 else "right")
         ax.set_yticks(range(table.shape[0]), [figure_text(v) for v in table.index])
+        if more:
+            ax.set_ylabel(more)
         if values.size <= 60:  # few cells: write the numbers in
             for (i, j), v in np.ndenumerate(values):
                 ax.text(j, i, "NaN" if np.isnan(v) else f"{v:.2f}", ha="center",
@@ -260,6 +271,7 @@ class ReportPlots:
         ax.figure.colorbar(im, ax=ax, label="1 = agree across as within",
                            extend="max" if over else "neither")  # an arrow: values clipped
         ax.set_title("normalized kappa_x" + _undefined_note(values))
+        fit_ticks(ax)
         return ax
 
 
@@ -357,8 +369,8 @@ def pairwise_heatmap(table: pd.DataFrame, label: Any = None, replication: Any = 
                   cmap=ListedColormap([UNSHARED_COLOR]).with_extremes(bad=(0, 0, 0, 0)),
                   vmin=0.0, vmax=1.0)
     if n <= PAIRWISE_MAX_NAMES:
-        ax.set_xticks(range(n), [figure_text(c) for c in matrix.columns], rotation=30,
-                      ha="right")
+        ax.set_xticks(range(n), [figure_text(c) for c in matrix.columns],
+                      rotation=90 if n > 6 else 30, ha="center" if n > 6 else "right")
         ax.set_yticks(range(n), [figure_text(c) for c in matrix.index])
     else:  # too many names to read: the raters in the table's order, named in the table
         ax.set_xlabel(f"{n} raters, in the table's order (names not drawn)")
@@ -371,4 +383,5 @@ def pairwise_heatmap(table: pd.DataFrame, label: Any = None, replication: Any = 
     ax.figure.colorbar(im, ax=ax, label=table.attrs.get("metric", "kappa"))
     ax.set_title(f"{table.attrs.get('metric', 'kappa')} per pair of raters"
                  + pair_counts_note(values, never))
+    fit_ticks(ax)
     return ax

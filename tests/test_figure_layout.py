@@ -1,0 +1,129 @@
+"""Every figure at 1, 31 and 300 labels (or raters, items, bars): drawn headless
+(Agg), no two tick labels on one axis overlap and every text lies inside the figure,
+as measured from the rendered artists."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+import matplotlib
+import numpy as np
+import pandas as pd
+import pytest
+
+import xrr_accessor as xa
+from xrr_accessor.diagnostics import plots
+from xrr_accessor.reporting.plotting import pairwise_heatmap
+
+matplotlib.use("Agg")
+import itertools
+
+import matplotlib.pyplot as plt
+
+SIZES = (1, 31, 300)
+
+
+def _drawn_ticks(axis: Any) -> list[Any]:
+    """The tick labels drawn: visible, named and inside the axis' view."""
+    lo, hi = sorted(axis.get_view_interval())
+    return [t for loc, t in zip(axis.get_majorticklocs(), axis.get_ticklabels(), strict=True)
+            if t.get_visible() and t.get_text() and lo - 1e-9 <= loc <= hi + 1e-9]
+
+
+def _texts(fig: Any) -> list[Any]:
+    """Every text drawn: tick labels in view, titles, axis labels, legends, notes."""
+    out = []
+    for ax in fig.axes:
+        out += _drawn_ticks(ax.xaxis) + _drawn_ticks(ax.yaxis)
+        out += [ax.title, ax._left_title, ax._right_title, ax.xaxis.label, ax.yaxis.label,
+                *ax.texts]
+        if ax.get_legend() is not None:
+            out += [*ax.get_legend().get_texts(), ax.get_legend().get_title()]
+    return [t for t in out if t.get_visible() and t.get_text().strip()]
+
+
+def layout_faults(fig: Any) -> list[str]:
+    """What breaks the layout: overlapping tick labels on one axis, text past the edge."""
+    fig.canvas.draw()
+    r = fig.canvas.get_renderer()
+    edge = fig.bbox
+    faults = []
+    for ax in fig.axes:
+        for name, axis in (("x", ax.xaxis), ("y", ax.yaxis)):
+            boxes = [t.get_window_extent(r) for t in _drawn_ticks(axis)]
+            boxes.sort(key=(lambda b: b.x0) if name == "x" else (lambda b: b.y0))
+            faults += [f"{name} tick labels overlap" for a, b in itertools.pairwise(boxes)
+                       if a.overlaps(b)][:1]
+    for t in _texts(fig):
+        b = t.get_window_extent(r)
+        if b.x0 < edge.x0 - 0.5 or b.y0 < edge.y0 - 0.5 or b.x1 > edge.x1 + 0.5 \
+                or b.y1 > edge.y1 + 0.5:
+            faults.append(f"{t.get_text()[:30]!r} outside the figure")
+    return faults
+
+
+def _labels(n: int) -> pd.DataFrame:
+    """The demo's first items with ``n`` binary labels (its 31 renamed and repeated)."""
+    demo = xa.datasets.load_demo()
+    demo = demo[demo["item_id"].isin(demo["item_id"].unique()[:40])]
+    names = list(demo.columns[3:])
+    cols = {f"{names[k % 31]}_{k // 31}" if n > 31 else names[k]: demo[names[k % 31]]
+            .to_numpy() for k in range(n)}
+    return pd.concat([demo[["item_id", "pool", "rater"]].reset_index(drop=True),
+                      pd.DataFrame(cols)], axis=1)
+
+
+def _crowd(n: int, seed: int = 0) -> pd.DataFrame:
+    """``n`` raters (at least 2 when pairs are needed), 3 each on 40 items."""
+    rng = np.random.default_rng(seed)
+    rows = [(i, f"worker_{rng.integers(n) if n > 1 else 0:03d}", int(rng.integers(3)))
+            for i in range(max(40, n)) for _ in range(3)]
+    out = pd.DataFrame(rows, columns=["item", "rater", "score"])
+    return out.drop_duplicates(["item", "rater"])
+
+
+_REPORTS: dict[int, Any] = {}
+
+
+def _report(n: int) -> Any:
+    if n not in _REPORTS:
+        _REPORTS[n] = _labels(n).xrr(item="item_id", rater="rater",
+                                     replication="pool").report()
+    return _REPORTS[n]
+
+
+def _pairwise(n: int) -> pd.DataFrame:
+    """A rater x rater table of ``n`` raters in pairwise()'s shape (each pair once)."""
+    names = [f"worker_{k:03d}" for k in range(max(n, 2))]
+    idx = pd.MultiIndex.from_tuples([(a, b) for k, a in enumerate(names)
+                                     for b in names[k + 1:]], names=["rater", "rater_other"])
+    rng = np.random.default_rng(n)
+    table = pd.DataFrame({"estimate": rng.uniform(-0.2, 1, len(idx)),
+                          "n_items": rng.integers(0, 5, len(idx))}, index=idx)
+    table.attrs.update(both_orders=False, metric="cohen")
+    return table
+
+
+FIGURES: dict[str, Callable[[int], Any]] = {
+    "irr_hist": lambda n: _report(n).plot.irr_hist(),
+    "label": lambda n: _report(n).plot.label(_report(n).frame["label"].iloc[0]),
+    "irr_vs_kappa": lambda n: _report(n).plot.irr_vs_kappa(),
+    "heatmap": lambda n: _report(n).plot.heatmap(),
+    "pairwise_heatmap": lambda n: pairwise_heatmap(_pairwise(n)),
+    "items": lambda n: plots.items(xa.item_disagreement(_crowd(n)), top=n),
+    "raters": lambda n: plots.raters(xa.rater_agreement(_crowd(max(n, 3)))),
+}
+
+
+@pytest.mark.parametrize("n", SIZES)
+@pytest.mark.parametrize("name", list(FIGURES))
+def test_no_overlap_and_nothing_clipped(name: str, n: int) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # degenerate small data: undefined cells warn
+        ax = FIGURES[name](n)
+    try:
+        assert layout_faults(ax.figure) == []
+    finally:
+        plt.close("all")
