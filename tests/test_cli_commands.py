@@ -213,7 +213,7 @@ def test_huge_n_boot_is_refused_before_allocating(pools, capsys, monkeypatch):
     called = []
     monkeypatch.setattr(xrr.api, "cross_kappa", lambda *a, **k: called.append(1))
     pages = {"SC_AVPHYS_PAGES": 1_000_000, "SC_PAGE_SIZE": 4096}  # 3.8 GiB free, fixed
-    monkeypatch.setattr("xrr_accessor.cli.commands.os.sysconf", pages.__getitem__)
+    monkeypatch.setattr("xrr_accessor.cli.inputs.os.sysconf", pages.__getitem__)
     err = _error(capsys, "cross-kappa", str(path), "--ci", "0.95", "--n-boot",
                  "1000000000000")
     assert not called  # nothing computed, nothing allocated

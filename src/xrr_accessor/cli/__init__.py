@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ..errors import InputError, LevelError, XRRWarning
-from .messages import as_flags
+from .messages import as_flags, brief
 
 __all__ = ["main"]
 
@@ -53,13 +53,14 @@ def _run(argv: Sequence[str] | None) -> int:
     notes = list(dict.fromkeys(as_flags(str(w.message)) for w in caught
                                if issubclass(w.category, XRRWarning)))
     if isinstance(result, Output):
+        notes += result.notes
         text = render(result.frame, args.format, args.decimals, result.attrs, notes,
                       args.raw)
     else:
         text = result
     _emit(text, args.output)
-    for note in notes:  # each once, in order
-        print(f"note: {note}", file=sys.stderr)
+    for note in notes:  # each once, in order; long lists as a count (json has them all)
+        print(f"note: {brief(note)}", file=sys.stderr)
     return 0
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["as_flags", "shell_terms"]
+__all__ = ["as_flags", "brief", "shell_terms"]
 
 #: Keyword arguments of the Python API and the flag that sets them.
 _FLAGS = {
@@ -163,3 +163,36 @@ def as_flags(message: str) -> str:
     text = _BARE.sub(lambda m: _FLAGS[m.group(1)], text)
     text = text.replace("(labels=)", "(--labels)")
     return " ".join(text.split())
+
+
+_ABOVE_ONE = re.compile(r"normalized kappa_x exceeds 1 where the IRRs and kappa_x use "
+                        r"different item sets: (.*?)\. Each IRR uses ", re.S)
+
+
+def brief(note: str) -> str:
+    """A note as stderr prints it: a list of cells (normalized kappa_x above 1 on
+    different item sets) as their count and where the list is (``--format json`` keeps
+    every note in full); any other note as it is.
+
+    Examples
+    --------
+    >>> brief("normalized kappa_x exceeds 1 where the IRRs and kappa_x use different item "
+    ...       "sets: 'joy', A x B: 1.02 (IRR items: A 9, B 8; kappa_x items: 7); 'awe', A "
+    ...       "x B: 1.10 (IRR items: A 9, B 8; kappa_x items: 7); and 3 more. Each IRR uses "
+    ...       "the items its pool rated at least twice.")  # doctest: +NORMALIZE_WHITESPACE
+    '5 normalized kappa_x values exceed 1 where the IRRs and kappa_x use different item \
+sets (--format json lists them; --items common puts all three on the same items)'
+    >>> brief("column 'x' left out")
+    "column 'x' left out"
+    """
+    found = _ABOVE_ONE.match(note)
+    if found is None:
+        return note
+    cells = found.group(1)
+    n = cells.count("(IRR items: ")
+    more = re.search(r"; and (\d+) more$", cells)
+    n += int(more.group(1)) if more else 0
+    verb = "values exceed" if n != 1 else "value exceeds"
+    return (f"{n:,} normalized kappa_x {verb} 1 where the IRRs and kappa_x use different "
+            "item sets (--format json lists them; --items common puts all three on the "
+            "same items)")

@@ -28,11 +28,15 @@ import pandas as pd
 from ..reporting.report import STATISTICS
 from ..textsafe import csv_safe, escape_controls, json_value, markdown_cell
 
-__all__ = ["COUNTS", "FORMATS", "INTERVAL", "KEYS", "cell_text", "records", "render",
+__all__ = ["COUNTS", "FORMATS", "INTERVAL", "KEYS", "SCREEN", "cell_text", "records", "render",
            "report_blocks", "schema", "write_csv", "write_json", "write_markdown",
            "write_table"]
 
 FORMATS = ("table", "csv", "json", "markdown", "html")
+
+#: Rows of each label and replication that ``xrr raters`` and ``xrr items`` show on a
+#: terminal in table or markdown format, unless ``--top`` says otherwise.
+SCREEN = 20
 
 #: Columns naming a record's cell.
 KEYS = ("label", "statistic", "replication", "replication_other")

@@ -13,7 +13,7 @@ from ..errors import InputError
 from ..io.delimited import check_sep
 from ..reporting.report import STATISTICS
 from .files import FORMATS_IN
-from .output import FORMATS
+from .output import FORMATS, SCREEN
 
 __all__ = ["ROLES", "parser", "version"]
 
@@ -175,6 +175,24 @@ def _common() -> dict[str, _Parser]:
     return {"shown": shown, "boot": boot, "files": files, "level": level}
 
 
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text} is not >= 0 (0: every row)")
+    return value
+
+
+def _top(command: Any, what: str) -> None:
+    command.add_argument("--top", type=_count, default=None, metavar="N",
+                         help=f"show the first N {what} of each label and replication, "
+                              f"worst first (0: all; default: {SCREEN} on a terminal in table or "
+                              "markdown format, all in csv, json or a file), and say how "
+                              "many are left out")
+
+
 def _share(text: str) -> float:
     try:
         value = float(text)
@@ -306,6 +324,7 @@ def parser() -> argparse.ArgumentParser:
     raters.add_argument("path", metavar="FILE")
     raters.add_argument("--metric", choices=["kappa_x", "alpha"], default="kappa_x",
                         help="rank raters by kappa_x (lowest first) or delta_alpha")
+    _top(raters, "raters")
     raters.add_argument("--min-items", type=_positive, default=None, metavar="N",
                         help="the fewest items a rater needs to be ranked (default 10; "
                              "fewer: counted in a note, not ranked; a rater with 5 items "
@@ -360,4 +379,5 @@ def parser() -> argparse.ArgumentParser:
                     "annotator pairs), mode and mode share; the level inferred as in "
                     "every command.")
     items.add_argument("path", metavar="FILE")
+    _top(items, "items")
     return top

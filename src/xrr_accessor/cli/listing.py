@@ -1,0 +1,138 @@
+"""The diagnostic commands, ``xrr raters``, ``xrr items`` and ``xrr pairwise``: one record
+per label x replication x rater (item, pair), worst first; raters and items show at most
+``--top N`` rows of each label and replication (default a screenful on a terminal, every
+row in csv, json or a file), and say how many they leave out."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+import pandas as pd
+
+from ..diagnostics import item_disagreement, rater_agreement
+from ..diagnostics.pairwise import pairwise
+from ..errors import DroppedDataWarning, warn
+from ..reporting.rater_view import ranked, unranked_sentence
+from .files import stem
+from .inputs import Output, bootstrap, no_page, one_pool, read
+from .output import SCREEN
+
+__all__ = ["SCREEN", "cut", "run_items", "run_pairwise", "run_raters", "top_of"]
+
+def _terminal() -> bool:
+    """Whether the output goes to a terminal (a person reads it, a screenful at a time)."""
+    return sys.stdout.isatty()
+
+
+def top_of(args: argparse.Namespace) -> int:
+    """The rows of each label and replication to show, 0 for every row: ``--top N`` when
+    given, else :data:`SCREEN` when a table or markdown goes to a terminal, else all
+    (csv, json and ``--output`` files hold every row).
+
+    Examples
+    --------
+    >>> top_of(argparse.Namespace(top=5, format="csv", output=None))
+    5
+    >>> top_of(argparse.Namespace(top=None, format="json", output=None))
+    0
+    """
+    if args.top is not None:
+        return int(args.top)
+    if args.output is None and args.format in ("table", "markdown") and _terminal():
+        return SCREEN
+    return 0
+
+
+def cut(frame: pd.DataFrame, top: int, what: str, asked: bool = False
+        ) -> tuple[pd.DataFrame, list[str]]:
+    """The first ``top`` rows of each label and replication of ``frame`` (ranked worst
+    first), and a note saying how many rows are left out and how to see them (none when
+    nothing is); ``asked``: ``--top`` was given (else the terminal's default cut).
+
+    Examples
+    --------
+    >>> f = pd.DataFrame({"label": ["a"] * 3 + ["b"], "replication": "r", "D": range(4)})
+    >>> shown, notes = cut(f, 2, "items")
+    >>> shown["D"].tolist(), notes
+    ([0, 1, 3], ['1 of 4 rows not shown (the 2 most disagreed items of each label and \
+replication): --top 0 shows every row, as --format csv or json and --output do'])
+    """
+    if top == 0:
+        return frame, []
+    keys = [c for c in ("label", "replication") if c in frame.columns]
+    shown = frame.groupby(keys, sort=False, dropna=False).head(top) if keys else frame.head(top)
+    left = len(frame) - len(shown)
+    if not left:
+        return frame, []
+    which = "most disagreed items" if what == "items" else "worst-ranked raters"
+    how = "" if asked else ", as --format csv or json and --output do"
+    return shown, [f"{left:,} of {len(frame):,} rows not shown (the {top:,} {which} of each "
+                   f"label and replication): --top 0 shows every row{how}"]
+
+
+def _diagnostic(frame: pd.DataFrame, label: str, first: list[str]) -> pd.DataFrame:
+    frame = frame.reset_index()
+    if "label" not in frame.columns:
+        frame.insert(0, "label", label)
+    head = [c for c in first if c in frame.columns]
+    return frame[head + [c for c in frame.columns if c not in head]]
+
+
+def run_raters(args: argparse.Namespace) -> Output:
+    no_page(args)
+    data, _, roles = read(args)
+    level = args.level
+    data, roles, ann = one_pool(data, roles, stem(args.path), level)
+    boot = bootstrap(args, len(ann.labels) * len(ann.replications) * len(ann.raters))
+    boot.pop("progress", None)  # one pass per replicate: no bar
+    result = rater_agreement(data, metric=args.metric, level=level,
+                             min_items=args.min_items, **boot, **roles)
+    if result.attrs.get("n_below_min_items"):  # counted, not ranked, not listed
+        warn(unranked_sentence(result, "not listed; --min-items N changes the cut, "
+                               "--min-items 1 ranks every rater"), DroppedDataWarning)
+    frame = _diagnostic(ranked(result), str(ann.labels[0]), ["label", "replication"])
+    settings = {"command": "raters", "metric": args.metric,
+                "level": result.attrs.get("level", level),
+                "min_items": result.attrs.get("min_items"),
+                "n_below_min_items": result.attrs.get("n_below_min_items")}
+    if args.ci is not None:
+        settings.update({k: result.attrs[k] for k in ("ci", "method", "interval", "n_boot",
+                                                      "seed")})
+    top = top_of(args)
+    frame, notes = cut(frame, top, "raters", args.top is not None)
+    if notes:
+        settings.update(top=top, rows_not_shown=len(ranked(result)) - len(frame))
+    return Output(frame, settings, notes)
+
+
+def run_pairwise(args: argparse.Namespace) -> Output:
+    no_page(args)
+    data, _, roles = read(args)
+    level = args.level
+    data, roles, ann = one_pool(data, roles, stem(args.path), level)
+    result = pairwise(data, metric=args.metric, level=level, both_orders=not args.unordered,
+                      **roles)
+    frame = _diagnostic(result, str(ann.labels[0]), ["label", "replication"])
+    frame.insert(frame.columns.get_loc("estimate"), "statistic", result.attrs["metric"])
+    said = {k: result.attrs[k] for k in ("level", "weights") if k in result.attrs}
+    return Output(frame, {"command": "pairwise", "metric": result.attrs["metric"], **said,
+                          "pairs": "each once" if args.unordered else "both orders"})
+
+
+def run_items(args: argparse.Namespace) -> Output:
+    no_page(args)
+    data, _, roles = read(args)
+    level = args.level
+    data, roles, ann = one_pool(data, roles, stem(args.path), level)
+    result = item_disagreement(data, level=level, **roles)
+    frame = _diagnostic(result, str(ann.labels[0]), ["label", "replication"])
+    if "mode" in frame.columns:  # a label's mode may be a number or a set: text
+        frame["mode"] = frame["mode"].map(lambda v: v if isinstance(v, int | float | str)
+                                          or v is None else str(v))
+    settings = {"command": "items", "level": result.attrs.get("level", level)}
+    top = top_of(args)
+    shown, notes = cut(frame, top, "items", args.top is not None)
+    if notes:
+        settings.update(top=top, rows_not_shown=len(frame) - len(shown))
+    return Output(shown, settings, notes)
