@@ -12,6 +12,7 @@ from ..engine.levels import LEVELS
 from ..errors import InputError
 from ..io.delimited import check_sep
 from ..reporting.report import STATISTICS
+from .choices import coefficient
 from .files import FORMATS_IN
 from .output import FORMATS, SCREEN
 
@@ -238,7 +239,7 @@ def parser() -> argparse.ArgumentParser:
 
     demo = sub.add_parser("demo", parents=[shown, level],
                           help="xRR table of the bundled simulated IRep-like data")
-    demo.add_argument("--irr", default="alpha", choices=normalizers,
+    demo.add_argument("--irr", default="alpha", choices=normalizers, type=coefficient(normalizers),
                       help="IRR coefficient (default alpha; the paper's Table 5 uses cohen)")
     demo.add_argument("--labels", type=_positive, default=None, metavar="N",
                       help="show the first N labels")
@@ -257,6 +258,7 @@ def parser() -> argparse.ArgumentParser:
     rep.add_argument("other", metavar="FILE2", nargs="?",
                      help="a second replication (items matched by id)")
     rep.add_argument("--irr", "--metric", dest="irr", choices=normalizers, default=None,
+                     type=coefficient(normalizers),
                      help="IRR (default: cohen where every pool has two raters, else alpha)")
     rep.add_argument("--reference", metavar="NAME",
                      help="normalize by this replication's IRR alone (e.g. an expert pool)")
@@ -286,6 +288,7 @@ def parser() -> argparse.ArgumentParser:
         formatter_class=raw)
     one.add_argument("path", metavar="FILE")
     one.add_argument("--metric", default="alpha", choices=[e.name for e in metrics],
+                     type=coefficient([e.name for e in metrics]),
                      help="coefficient (default alpha; see the list below)")
     one.add_argument("--weights", choices=["unweighted", "linear", "quadratic"],
                      help="agreement weights of the chance-corrected family (percent, "
@@ -323,6 +326,7 @@ def parser() -> argparse.ArgumentParser:
                     "and delta_alpha; worst first within each label and replication.")
     raters.add_argument("path", metavar="FILE")
     raters.add_argument("--metric", choices=["kappa_x", "alpha"], default="kappa_x",
+                        type=coefficient(["kappa_x", "alpha"]),
                         help="rank raters by kappa_x (lowest first) or delta_alpha")
     _top(raters, "raters")
     raters.add_argument("--min-items", type=_positive, default=None, metavar="N",
@@ -339,6 +343,7 @@ def parser() -> argparse.ArgumentParser:
                     "the diagonal is left out.")
     pairs.add_argument("path", metavar="FILE")
     pairs.add_argument("--metric", choices=["cohen", "kappa_x"], default="cohen",
+                       type=coefficient(["cohen", "kappa_x"]),
                        help="the pair's coefficient, under the name you look for (default "
                             "cohen)")
     pairs.add_argument("--unordered", action="store_true",

@@ -1,0 +1,65 @@
+"""The ``xrr`` command's flags read as the library reads them: metric names in any case or
+by alias, one meaning per flag name, the demo naming itself, short stderr notes."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from xrr_accessor.cli.parser import parser
+from xrr_accessor.coefficients import REGISTRY, lookup
+
+from cli_helpers import cli_csv, cli_error
+
+#: (command and its flag, the names it takes)
+METRIC_FLAGS = {
+    ("irr", "--metric"): [e.name for e in REGISTRY.values() if e.kind == "irr"],
+    ("report", "--irr"): [e.name for e in REGISTRY.values() if e.normalizes],
+    ("report", "--metric"): [e.name for e in REGISTRY.values() if e.normalizes],
+    ("demo", "--irr"): [e.name for e in REGISTRY.values() if e.normalizes],
+    ("raters", "--metric"): ["kappa_x", "alpha"],
+    ("pairwise", "--metric"): ["cohen", "kappa_x"],
+}
+
+
+def _spellings(name: str) -> list[str]:
+    entry = REGISTRY[name]
+    return [s for n in (entry.name, *entry.aliases)
+            for s in (n.upper(), n.title(), n.replace("_", " "), n.replace("_", "-"))]
+
+
+@pytest.mark.parametrize("where", list(METRIC_FLAGS), ids="-".join)
+def test_every_metric_flag_takes_what_lookup_takes(where):
+    command, flag = where
+    head = [command] if command == "demo" else [command, "f.csv"]
+    for name in METRIC_FLAGS[where]:
+        for spelling in _spellings(name):
+            assert lookup(spelling, None).name == name  # the library reads it so
+            args = parser().parse_args([*head, flag, spelling])
+            assert (args.irr if flag == "--irr" or command == "report" else args.metric) \
+                == name, (where, spelling)
+
+
+@pytest.fixture(scope="module")
+def ratings(tmp_path_factory) -> str:
+    path = tmp_path_factory.mktemp("tidy") / "ratings.csv"
+    pd.DataFrame({"item": [1, 1, 2, 2, 3, 3, 4, 4, 5, 5], "rater": ["a", "b"] * 5,
+                  "spam": [1, 1, 0, 0, 1, 0, 0, 0, 1, 1]}).to_csv(path, index=False)
+    return str(path)
+
+
+def test_a_capitalised_metric_gives_the_same_records(ratings, capsys):
+    plain = cli_csv(capsys, "irr", ratings, "--metric", "fleiss")
+    assert plain["statistic"].tolist() == ["fleiss"]
+    pd.testing.assert_frame_equal(cli_csv(capsys, "irr", ratings, "--metric", "Fleiss"), plain)
+    pd.testing.assert_frame_equal(
+        cli_csv(capsys, "irr", ratings, "--metric", "Fleiss Kappa"), plain)
+
+
+def test_an_unknown_metric_is_refused_listing_the_names(ratings, capsys):
+    err = cli_error(capsys, "irr", ratings, "--metric", "nonsense")
+    assert "invalid choice: 'nonsense'" in err
+    for name in METRIC_FLAGS[("irr", "--metric")]:
+        assert f"'{name}'" in err
+    err = cli_error(capsys, "raters", ratings, "--metric", "Cohen")  # a name, not here
+    assert "(choose from 'kappa_x', 'alpha')" in err
