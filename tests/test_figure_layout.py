@@ -15,7 +15,8 @@ import pytest
 
 import xrr_accessor as xa
 from xrr_accessor.diagnostics import plots
-from xrr_accessor.reporting.plotting import pairwise_heatmap
+from xrr_accessor.reporting.models_plots import label_distribution
+from xrr_accessor.reporting.plotting import pairwise_heatmap, plan, rho_vs_normalized
 
 matplotlib.use("Agg")
 import itertools
@@ -46,7 +47,7 @@ def _texts(fig: Any) -> list[Any]:
 
 def layout_faults(fig: Any) -> list[str]:
     """What breaks the layout: overlapping tick labels on one axis, text past the edge."""
-    fig.canvas.draw()
+    fig.draw_without_rendering()  # the layout as drawn, the text measured
     r = fig.canvas.get_renderer()
     edge = fig.bbox
     faults = []
@@ -106,6 +107,42 @@ def _pairwise(n: int) -> pd.DataFrame:
     return table
 
 
+def _sessions(n: int) -> pd.DataFrame:
+    """``n`` raters, each rating 6 items in two sessions (intra: one bar per rater)."""
+    rng = np.random.default_rng(n)
+    rows = [(i, f"r{k:03d}", s, int(rng.integers(4))) for k in range(max(n, 2))
+            for i in range(6) for s in (1, 2)]
+    return pd.DataFrame(rows, columns=["item", "rater", "round", "score"])
+
+
+def _plan_table(n: int) -> pd.DataFrame:
+    """plan()'s table shape: ``n`` labels x one pair, half widths over item counts."""
+    items = np.array([50, 100, 200, 400])
+    return pd.DataFrame([(f"label_{k}", "A", "B", m, 1.0 / np.sqrt(m) * (1 + k % 5))
+                         for k in range(n) for m in items],
+                        columns=["label", "replication", "replication_other", "n_items",
+                                 "half_width"])
+
+
+def _rho(n: int) -> pd.DataFrame:
+    """A rho table (one row per label and pair of the report) for rho_vs_normalized."""
+    keys = ["label", "replication", "replication_other"]
+    norm = _report(n).frame.query("statistic == 'normalized'")[keys]
+    return norm.assign(rho=np.random.default_rng(n).uniform(0, 1, len(norm)))
+
+
+class _Models:
+    """A models page's distribution of ``n`` categories from 3 sources."""
+
+    def __init__(self, n: int) -> None:
+        rng = np.random.default_rng(n)
+        rows = [("verdict", src, role, f"category {c}", 1, float(rng.uniform()))
+                for src, role in (("crowd", "reference"), ("gpt", "candidate"),
+                                  ("llama", "candidate")) for c in range(n)]
+        self.distribution = pd.DataFrame(rows, columns=["label", "replication", "role",
+                                                        "category", "n", "share"])
+
+
 FIGURES: dict[str, Callable[[int], Any]] = {
     "irr_hist": lambda n: _report(n).plot.irr_hist(),
     "label": lambda n: _report(n).plot.label(_report(n).frame["label"].iloc[0]),
@@ -114,7 +151,22 @@ FIGURES: dict[str, Callable[[int], Any]] = {
     "pairwise_heatmap": lambda n: pairwise_heatmap(_pairwise(n)),
     "items": lambda n: plots.items(xa.item_disagreement(_crowd(n)), top=n),
     "raters": lambda n: plots.raters(xa.rater_agreement(_crowd(max(n, 3)))),
+    "aad": lambda n: plots.aad(xa.intra(_sessions(n), session="round", level="interval")),
+    "validity": lambda n: plots.validity(xa.validity(
+        _crowd(n).rename(columns={"score": "s"}), gold=pd.Series(1, index=range(max(40, n))),
+        level="interval"), top=n),
+    "plan": lambda n: plan(_plan_table(n)),
+    "rho_vs_normalized": lambda n: rho_vs_normalized(_rho(n), _report(n)),
+    "label_distribution": lambda n: label_distribution(_Models(n)),
 }
+
+
+@pytest.fixture(autouse=True)
+def _small_dpi():
+    """Drawn at 50 dpi: the same layout in inches, fewer pixels to fill."""
+    with matplotlib.rc_context({"figure.dpi": 50}):
+        yield
+    plt.close("all")
 
 
 @pytest.mark.parametrize("n", SIZES)

@@ -84,18 +84,21 @@ def fit_ticks(ax: Any, min_font: float = MIN_FONT) -> None:
     False
     """
     fig = ax.figure
-    for axis, along_x in ((ax.xaxis, True), (ax.yaxis, False)):
-        for _ in range(6):
-            fig.canvas.draw()
-            renderer = fig.canvas.get_renderer()
+    for _ in range(8):  # each pass: one draw, then each axis whose labels overlap shrinks
+        fig.draw_without_rendering()  # the layout, measured, without filling pixels
+        renderer = fig.canvas.get_renderer()
+        changed = False
+        for axis, along_x in ((ax.xaxis, True), (ax.yaxis, False)):
             labels = [t for t in axis.get_ticklabels() if t.get_visible() and t.get_text()]
-            if len(labels) < 2:
-                break
-            if not _overlaps([t.get_window_extent(renderer) for t in labels], along_x):
-                break
+            if len(labels) < 2 or not _overlaps(
+                    [t.get_window_extent(renderer) for t in labels], along_x):
+                continue
+            changed = True
             size = labels[0].get_fontsize()
             if size > min_font:
                 axis.set_tick_params(labelsize=max(min_font, size * 0.8))
             else:  # the smallest font still overlaps: every other name of those drawn
                 for t in labels[1::2]:
                     t.set_visible(False)
+        if not changed:
+            return

@@ -100,6 +100,10 @@ def label_distribution(report: Any, label: Any = None, ax: Any = None) -> Any:
     ax.invert_yaxis()
     ax.set_xlabel("share of the source's annotations")
     ax.set_xlim(0, max(1.0, float(np.nanmax(part["share"])) if len(part) else 1.0))
-    ax.set_title(figure_text(f"{label}: labels given by each source{note}"), loc="left")
+    import textwrap
+
+    # wrapped: a long note ran past the figure's right edge (the legend takes the side)
+    ax.set_title(figure_text("\n".join(textwrap.wrap(
+        f"{label}: labels given by each source{note}", 60))), loc="left")
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
     return ax
