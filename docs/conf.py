@@ -3,7 +3,8 @@
 Build (warnings are errors): ``python -m sphinx -W -b html docs docs/_build/html``.
 Before reading the sources, the build copies the notebooks from ``../notebooks`` (they run
 in the test suite, not here), writes the API page from ``xrr_accessor.__all__``
-(``api_page.py``) and draws the gallery from the bundled data (``gallery.py``).
+(``api_page.py``), draws the gallery from the bundled data (``gallery.py``) and the guides'
+own figures (``guide_figures.py``).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ sys.path.insert(0, str(ROOT / "src"))
 
 import api_page  # noqa: E402  (docs/api_page.py)
 import gallery  # noqa: E402  (docs/gallery.py)
+import guide_figures  # noqa: E402  (docs/guide_figures.py)
 
 import xrr_accessor  # noqa: E402
 
@@ -95,3 +97,4 @@ def setup(app: Any) -> None:
 copy_notebooks()
 api_page.write(HERE / "api")
 gallery.build(HERE / "gallery")
+guide_figures.build(HERE / "gallery" / "guides")
