@@ -4,8 +4,10 @@ Run by ``conf.py`` at each docs build, from the bundled data: the demo set (simu
 IRep-shaped: three pools) and Snow et al.'s RTE crowd against an expert's gold
 (``xrr_accessor.datasets``), and the ConvAbuse repeated annotations and LLMFAO's crowd
 and two LLM judges in ``tests/data``.
-Each entry is (file name, title, code shown, function that draws on the given Axes).
-The code shown is the code run: ``build`` executes it.
+Each entry is (file name, title, code shown). The code shown is the code run: ``build``
+executes it, and each function sizes its own figure from what it draws (labels,
+pools, raters); the PNGs are written at :data:`DPI` (print resolution), and
+``python docs/gallery.py --format svg`` (or pdf) writes vector files instead.
 """
 
 from __future__ import annotations
@@ -36,35 +38,39 @@ judges = llmfao.xrr(item="pair", rater="worker", replication="source").report(
     reference="crowd", epsilon=0.2)
 """
 
-#: (file stem, title, one line of code drawing on ``ax``)
+#: Print resolution of the PNGs (dots per inch).
+DPI = 150
+
+#: (file stem, title, one line of code returning the Axes it drew)
 FIGURES: list[tuple[str, str, str]] = [
     ("irr_hist", "IRR across labels, per replication (the paper's Fig 2)",
-     "rep.plot.irr_hist(ax=ax)"),
+     "rep.plot.irr_hist()"),
     ("label", "One label: IRR per replication, kappa_x per pair (Fig 3)",
-     'rep.plot.label("sadness", ax=ax)'),
+     'rep.plot.label("sadness")'),
     ("irr_vs_kappa", "IRR of two replications beside their kappa_x (Figs 4-6)",
-     'rep.plot.irr_vs_kappa(("Budapest", "Mexico City"), ax=ax)'),
+     'rep.plot.irr_vs_kappa(("Budapest", "Mexico City"))'),
     ("heatmap", "Normalized kappa_x, labels x pairs",
-     "rep.plot.heatmap(ax=ax)"),
+     "rep.plot.heatmap()"),
     ("rho_vs_normalized", "Spearman's rho_xy against normalized kappa_x (Fig 7)",
-     "df.xrr.plot.rho_vs_normalized(ax=ax, n_splits=20)"),
+     "df.xrr.plot.rho_vs_normalized(n_splits=20)"),
     ("plan", "Half width of normalized kappa_x's interval against the number of items",
-     'df.xrr(labels=["sadness"]).plot.plan(ax=ax, width=0.1, n_boot=200, seed=0, progress=False)'),
+     'df.xrr(labels=["sadness"]).plot.plan(width=0.1, n_boot=200, seed=0, progress=False)'),
     ("items", "Diagnostics: the items of largest disagreement D_i",
-     "plots.items(crowd.xrr.item_disagreement(), ax=ax)"),
+     "plots.items(crowd.xrr.item_disagreement())"),
     ("raters", "Diagnostics: each rater against the others (leave one rater out)",
-     "plots.raters(crowd.xrr.rater_agreement(), ax=ax)"),
+     "plots.raters(crowd.xrr.rater_agreement())"),
     ("aad", "Diagnostics: a rater's repeated sessions (AAD, ConvAbuse repeats)",
-     'xa.intra(repeats, session="repeat").plot("intra", ax=ax)'),
+     'xa.intra(repeats, session="repeat").plot("intra")'),
     ("validity", "Diagnostics: the crowd against an expert's gold",
-     "crowd.xrr.validity(gold=gold).plot(ax=ax)"),
+     "crowd.xrr.validity(gold=gold).plot()"),
     ("label_distribution", "Models as annotators: the labels each source gives (LLMFAO)",
-     "judges.plot.label_distribution(ax=ax)"),
+     "judges.plot.label_distribution()"),
 ]
 
 
-def build(out: Path) -> list[Path]:
-    """Draw every figure into ``out`` (PNG) and write ``out/index.md``; the paths drawn."""
+def build(out: Path, fmt: str = "png") -> list[Path]:
+    """Draw every figure into ``out`` (``fmt``: png at :data:`DPI`, or svg or pdf) and
+    write ``out/index.md``; the paths drawn."""
     import warnings
 
     import matplotlib.pyplot as plt
@@ -76,12 +82,10 @@ def build(out: Path) -> list[Path]:
         exec(SETUP, env)
         paths = []
         for stem, _title, code in FIGURES:
-            fig, ax = plt.subplots(figsize=(7, 4.2), layout="constrained")
-            env["ax"] = ax
-            exec(code, env)
-            path = out / f"{stem}.png"
-            fig.savefig(path, dpi=80)
-            plt.close(fig)
+            exec(f"ax = {code}", env)  # the function sizes its figure from what it draws
+            path = out / f"{stem}.{fmt}"
+            env["ax"].figure.savefig(path, dpi=DPI)
+            plt.close("all")
             paths.append(path)
     lines = [
         "# Gallery",
@@ -99,10 +103,16 @@ def build(out: Path) -> list[Path]:
     ]
     for stem, title, code in FIGURES:
         lines += [f"## {title}", "", "```python", code, "```", "",
-                  f"![{title}]({stem}.png)", ""]
+                  f"![{title}]({stem}.{fmt})", ""]
     (out / "index.md").write_text("\n".join(lines), encoding="utf-8")
     return paths
 
 
 if __name__ == "__main__":
-    print("\n".join(map(str, build(Path(__file__).resolve().parent / "gallery"))))
+    import argparse
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--format", default="png", choices=["png", "svg", "pdf"])
+    parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent / "gallery")
+    args = parser.parse_args()
+    print("\n".join(map(str, build(args.out, args.format))))
