@@ -49,14 +49,14 @@ def files(tmp_path_factory):
 
 
 def test_demo_prints_table_5_layout(capsys):
-    assert main(["demo", "--labels", "5"]) == 0
+    assert main(["demo", "--n-labels", "5"]) == 0
     out = capsys.readouterr().out
     for word in ("simulated", "IRR of each replication", "kappa_x", "normalized",
                  "Budapest x Kuala Lumpur", "amusement"):
         assert word in out
     df = load_demo().iloc[:, :8]
     assert f"{df.xrr.irr().loc['amusement', 'Budapest']:.3f}" in out  # the library's numbers
-    assert main(["demo", "--labels", "2", "--irr", "cohen"]) == 0
+    assert main(["demo", "--n-labels", "2", "--irr", "cohen"]) == 0
     assert "(cohen, nominal)" in capsys.readouterr().out
 
 
@@ -181,7 +181,7 @@ def test_messages_use_flags_not_python(files, capsys):
 
 def test_user_errors_are_one_line_exit_2_in_a_real_process(files):
     d, _, _ = files
-    for args in (["demo", "--labels", "0"], ["demo", "--labels", "-1"],
+    for args in (["demo", "--labels", "0"], ["demo", "--n-labels", "-1"],
                  ["report", str(d / "nope.csv")], ["report", str(d / "crowd.csv"),
                                                    "--replication", "nope"],
                  ["report"], ["irr", str(d / "crowd.csv"), "--format", "xml"]):
@@ -194,7 +194,7 @@ def test_version_help_and_broken_pipe():
     assert "examples:" in help_text and "--exclude" in help_text
     read, write = os.pipe()
     os.close(read)  # the reader is gone before the first line: `xrr demo | head -0`
-    proc = subprocess.run([sys.executable, "-m", "xrr_accessor", "demo", "--labels", "1"],
+    proc = subprocess.run([sys.executable, "-m", "xrr_accessor", "demo", "--n-labels", "1"],
                           stdout=write, stderr=subprocess.PIPE, text=True, timeout=300)
     os.close(write)
     assert proc.returncode == 141 and proc.stderr == ""

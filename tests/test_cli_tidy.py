@@ -3,13 +3,17 @@ by alias, one meaning per flag name, the demo naming itself, short stderr notes.
 
 from __future__ import annotations
 
+import io
+import json
+
 import pandas as pd
 import pytest
+from cli_helpers import cli_csv, cli_error
 
+from xrr_accessor.cli import main
 from xrr_accessor.cli.parser import parser
 from xrr_accessor.coefficients import REGISTRY, lookup
-
-from cli_helpers import cli_csv, cli_error
+from xrr_accessor.datasets import load_demo
 
 #: (command and its flag, the names it takes)
 METRIC_FLAGS = {
@@ -63,3 +67,40 @@ def test_an_unknown_metric_is_refused_listing_the_names(ratings, capsys):
         assert f"'{name}'" in err
     err = cli_error(capsys, "raters", ratings, "--metric", "Cohen")  # a name, not here
     assert "(choose from 'kappa_x', 'alpha')" in err
+
+
+def test_demo_labels_names_labels_and_n_labels_counts_them(capsys):
+    labels = list(load_demo().columns[3:])
+    first = cli_csv(capsys, "demo", "--n-labels", "2")
+    assert list(dict.fromkeys(first["label"])) == labels[:2]
+    named = cli_csv(capsys, "demo", "--labels", f"{labels[5]},{labels[1]}")
+    assert list(dict.fromkeys(named["label"])) == [labels[5], labels[1]]
+    assert main(["demo", "--labels", "2", "--format", "csv"]) == 0  # the old spelling
+    out, err = capsys.readouterr()
+    pd.testing.assert_frame_equal(pd.read_csv(io.StringIO(out)), first)
+    assert "note: xrr demo --labels 2 is deprecated: use --n-labels 2" in err
+    assert "no such label" in cli_error(capsys, "demo", "--labels", "joyful")
+
+
+def test_demo_json_names_the_demo_and_stderr_counts_the_cells_above_one(capsys):
+    assert main(["demo", "--labels", "disgust,pride,sadness,anger", "--format", "json"]) == 0
+    out, err = capsys.readouterr()
+    doc = json.loads(out)
+    assert doc["attrs"]["command"] == "demo"
+    records = pd.DataFrame(doc["records"])
+    above = records[(records["statistic"] == "normalized") & (records["estimate"] > 1)]
+    assert len(above) == 3  # disgust, pride and sadness: one pair each
+    [full] = [n for n in doc["notes"] if n.startswith("normalized kappa_x exceeds 1")]
+    for label in above["label"]:
+        assert f"'{label}'" in full  # json keeps every cell
+    [short] = [ln for ln in err.splitlines() if "normalized kappa_x" in ln]
+    assert short == ("note: 3 normalized kappa_x values exceed 1 where the IRRs and kappa_x "
+                     "use different item sets (--format json lists them; --items common "
+                     "computes all three on the same items)")
+    assert len(err) < 300
+
+
+def test_report_and_its_alias_call_themselves_report(ratings, capsys):
+    for command in ("report", "summary"):
+        assert main([command, ratings, "--format", "json"]) == 0
+        assert json.loads(capsys.readouterr().out)["attrs"]["command"] == "report"

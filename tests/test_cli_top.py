@@ -15,11 +15,10 @@ import sys
 import numpy as np
 import pandas as pd
 import pytest
+from cli_helpers import cli_csv, cli_error
 
 from xrr_accessor.cli import main
 from xrr_accessor.cli.output import SCREEN
-
-from cli_helpers import cli_csv, cli_error
 
 N_ITEMS = 3 * SCREEN  # more items than a screenful, in each label
 

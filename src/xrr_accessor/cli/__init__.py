@@ -82,7 +82,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     Examples
     --------
-    >>> main(["demo", "--labels", "1"])  # doctest: +ELLIPSIS
+    >>> main(["demo", "--n-labels", "1"])  # doctest: +ELLIPSIS
     Demo (simulated, IRep-shaped): 2,904 items, 12,270 rows, 12,270 binary annotations, ...
     IRR of each replication (alpha, nominal)
     replication Budapest Kuala Lumpur Mexico City
@@ -142,7 +142,7 @@ def _failed(exc: BaseException) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141
     except MemoryError:
-        print("xrr: error: out of memory; use fewer labels (--labels), a smaller "
+        print("xrr: error: out of memory; use fewer labels (--labels A,B), a smaller "
               "--n-boot, or a machine with more memory", file=sys.stderr)
         return 2
     except (ValueError, LevelError, OSError, ImportError) as err:

@@ -13,6 +13,7 @@ import pandas as pd
 from .. import api
 from ..coefficients import lookup
 from ..datasets import load_demo
+from ..errors import InputError, XRRWarning, warn
 from ..models import alt_test
 from ..reporting.agreement import agreement_table
 from ..reporting.rater_view import gold_sentences, ranked, unranked_sentence
@@ -75,13 +76,18 @@ def _run_report(args: argparse.Namespace) -> str | Output:
     return _report_output(rep, args, f"xRR report: {given}")
 
 
+def _command(args: argparse.Namespace) -> str:
+    """The command's name in its json: ``demo`` or ``report`` (also for its alias)."""
+    return "demo" if args.command == "demo" else "report"
+
+
 def _report_output(rep: Report, args: argparse.Namespace, title: str) -> str | Output:
     """A report as the page or Table 5 blocks (html, table, markdown) or records."""
     if args.format == "html":  # its notes in the command's words, as on stderr
         rep.attrs["notes"] = list(dict.fromkeys(as_flags(n) for n in rep.attrs["notes"]))
         return str(rep.to_html(title=title, digits=args.decimals))
     if rep.models is not None:  # the models page: its table, one record per row
-        settings = {"command": "report", **{k: v for k, v in rep.attrs["models"].items()
+        settings = {"command": _command(args), **{k: v for k, v in rep.attrs["models"].items()
                                             if v is not None}}
         if "ci" in rep.attrs:
             settings.update(ci=rep.attrs["ci"], interval=rep.attrs.get("interval"),
@@ -98,7 +104,7 @@ def _report_output(rep: Report, args: argparse.Namespace, title: str) -> str | O
     attrs = {**rep.attrs}
     attrs.pop("notes", None)
     method = _method(attrs) if "ci" in attrs else None
-    settings = _settings({**attrs, "method": "bootstrap" if method else None}, "report")
+    settings = _settings({**attrs, "method": "bootstrap" if method else None}, _command(args))
     settings["replications"] = attrs.get("replications")
     return Output(schema(rep.frame, method), settings)
 
@@ -120,10 +126,27 @@ def _rater_block(rep: Report, decimals: int) -> str:
             + "".join(f"{w}\n" for w in words if w))
 
 
+def _demo_labels(df: pd.DataFrame, args: argparse.Namespace) -> pd.DataFrame:
+    """The demo with the labels ``--labels A,B`` names or the first ``--n-labels N``
+    (``--labels N``, the old spelling, still counts, with a note)."""
+    chosen, count = names(args.labels), args.n_labels
+    if count is None and len(chosen) == 1 and chosen[0].lstrip("-").isdigit():
+        count, chosen = int(chosen[0]), []
+        warn(f"xrr demo --labels {count} is deprecated: use --n-labels {count} (--labels "
+             "names the label columns, as in every other command)", XRRWarning)
+        if count < 1:
+            raise InputError(f"--n-labels {count}: give 1 or more labels")
+    labels = list(df.columns[3:])
+    unknown = [c for c in chosen if c not in labels]
+    if unknown:
+        raise InputError(f"--labels {','.join(unknown)}: the demo has no such label; its "
+                         f"labels are {', '.join(labels)}")
+    keep = chosen or labels[:count]
+    return df[[*df.columns[:3], *keep]]
+
+
 def _run_demo(args: argparse.Namespace) -> str | Output:
-    df = load_demo()
-    if args.labels is not None:
-        df = df.iloc[:, : 3 + args.labels]
+    df = _demo_labels(load_demo(), args)
     head = (f"Demo (simulated, IRep-shaped): {df['item_id'].nunique():,} items, {len(df):,} "
             f"rows, {(df.shape[1] - 3) * len(df):,} binary annotations, pools "
             f"{', '.join(sorted(df['pool'].unique()))}.\n\n")

@@ -181,7 +181,7 @@ def brief(note: str) -> str:
     ...       "x B: 1.10 (IRR items: A 9, B 8; kappa_x items: 7); and 3 more. Each IRR uses "
     ...       "the items its pool rated at least twice.")  # doctest: +NORMALIZE_WHITESPACE
     '5 normalized kappa_x values exceed 1 where the IRRs and kappa_x use different item \
-sets (--format json lists them; --items common puts all three on the same items)'
+sets (--format json lists them; --items common computes all three on the same items)'
     >>> brief("column 'x' left out")
     "column 'x' left out"
     """
@@ -194,5 +194,5 @@ sets (--format json lists them; --items common puts all three on the same items)
     n += int(more.group(1)) if more else 0
     verb = "values exceed" if n != 1 else "value exceeds"
     return (f"{n:,} normalized kappa_x {verb} 1 where the IRRs and kappa_x use different "
-            "item sets (--format json lists them; --items common puts all three on the "
+            "item sets (--format json lists them; --items common computes all three on the "
             "same items)")

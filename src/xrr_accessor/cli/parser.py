@@ -241,8 +241,11 @@ def parser() -> argparse.ArgumentParser:
                           help="xRR table of the bundled simulated IRep-like data")
     demo.add_argument("--irr", default="alpha", choices=normalizers, type=coefficient(normalizers),
                       help="IRR coefficient (default alpha; the paper's Table 5 uses cohen)")
-    demo.add_argument("--labels", type=_positive, default=None, metavar="N",
-                      help="show the first N labels")
+    demo.add_argument("--n-labels", type=_positive, default=None, metavar="N",
+                      help="use the first N labels")
+    demo.add_argument("--labels", action="append", metavar="A,B",
+                      help="the labels to use, as in every command (a number here is the "
+                           "old spelling of --n-labels: deprecated, said in a note)")
     demo.add_argument("--items", choices=["all", "common"], default="all",
                       help="as for xrr report: common puts the IRRs and kappa_x on the "
                            "items every pool rated at least twice")
