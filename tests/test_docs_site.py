@@ -1,9 +1,11 @@
 """The documentation site, built as CI and the README build it (warnings are errors),
 then read back: every internal link and anchor resolves, nothing is loaded from another
-host, and headless Chromium shows the pages with their figures and equations."""
+host, and headless Chromium shows the pages with their figures and equations, at 1280 px
+with section navigation and nothing running out of its container."""
 
 from __future__ import annotations
 
+import html
 import json
 import os
 import re
@@ -188,3 +190,86 @@ def test_pages_render_in_headless_chromium(site, tmp_path):
     _chromium("--window-size=1280,1000", f"--screenshot={shot}",
               (site / "index.html").as_uri(), tmp=tmp_path)
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 20_000
+
+
+LAYOUT = """<script>
+window.addEventListener("load", () => setTimeout(() => {
+  const name = e => e.tagName.toLowerCase() + (typeof e.className === "string" &&
+    e.className.trim() ? "." + e.className.trim().split(/\\s+/).join(".") : "");
+  const scrolls = e => ["auto", "scroll"].includes(getComputedStyle(e).overflowX);
+  const hidden = e => e.closest("mjx-assistive-mml, .sr-only, .visually-hidden") !== null;
+  const out = [];
+  for (const box of document.querySelectorAll(
+      ".bd-article-container, .bd-sidebar-primary, .bd-sidebar-secondary")) {
+    const edge = box.getBoundingClientRect();
+    for (const e of box.querySelectorAll("*")) {
+      const r = e.getBoundingClientRect();
+      if (r.width <= 1 || r.height <= 1 || hidden(e)) continue;
+      const style = getComputedStyle(e);
+      if (["hidden", "clip"].includes(style.overflowX) && e.scrollWidth > e.clientWidth + 1)
+        out.push("cut: " + name(e) + " " + e.scrollWidth + " > " + e.clientWidth + " px");
+      let a = e.parentElement;
+      while (a && a !== box && !scrolls(a)) a = a.parentElement;
+      if ((!a || a === box) && (r.right > edge.right + 1 || r.left < edge.left - 1))
+        out.push("outside " + name(box) + ": " + name(e) + " " + Math.round(r.left) + "-" +
+                 Math.round(r.right) + " px in " + Math.round(edge.left) + "-" +
+                 Math.round(edge.right));
+    }
+  }
+  const visible = sel => Array.from(document.querySelectorAll(sel)).filter(
+    a => a.getBoundingClientRect().width > 0).map(a => a.textContent.trim());
+  const wide = Array.from(document.querySelectorAll("div.math mjx-container")).filter(
+    m => m.scrollWidth > m.clientWidth + 1);
+  document.body.setAttribute("data-layout", JSON.stringify({
+    width: window.innerWidth, overflow: out,
+    nav: visible(".bd-sidebar-primary nav.bd-docs-nav a"),
+    current: visible(".bd-sidebar-primary nav.bd-docs-nav a.current, " +
+                     ".bd-sidebar-primary nav.bd-docs-nav li.current > a"),
+    toc: visible(".bd-sidebar-secondary nav a"),
+    math: document.querySelectorAll("mjx-container").length,
+    wide: wide.length,
+    wideScroll: wide.filter(m => scrolls(m)).length,
+  }));
+}, 1000));
+</script>"""
+
+
+def layout(site: Path, page: str, tmp: Path) -> dict:
+    """``page`` at 1280 x 900 px: what runs out of its container, the section navigation."""
+    source = site / page
+    copy = source.with_name("_layout_" + source.name)
+    copy.write_text(source.read_text("utf-8").replace("</body>", LAYOUT + "\n</body>"),
+                    encoding="utf-8")
+    try:
+        dom = _chromium("--window-size=1280,900", "--virtual-time-budget=10000",
+                        "--dump-dom", copy.as_uri(), tmp=tmp).stdout
+    finally:
+        copy.unlink()
+    found = re.search(r'data-layout="([^"]*)"', dom)
+    assert found is not None, dom[:500]
+    return json.loads(html.unescape(found.group(1)))
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(CHROMIUM is None and not os.environ.get("XRR_REQUIRE_BROWSER"),
+                    reason="no chromium on this machine (.ci/run installs Debian's)")
+@pytest.mark.parametrize("page", ["index.html", "guides/replication.html",
+                                  "definitions.html", "api/index.html"])
+def test_pages_fit_1280_px_with_section_navigation(site, tmp_path, page):
+    """At 1280 px no element of the article or the sidebars runs past its column or is
+    cut by an ``overflow: hidden`` (wide equations scroll inside their own box), and the
+    sidebar lists the site's pages with this one marked."""
+    assert CHROMIUM is not None, "XRR_REQUIRE_BROWSER is set but chromium is missing"
+    seen = layout(site, page, tmp_path)
+    assert seen["width"] == 1280
+    assert seen["overflow"] == [], seen["overflow"][:10]
+    assert {"Getting started", "The replication study", "API reference"} <= set(seen["nav"])
+    assert len(seen["nav"]) >= 10, seen["nav"]
+    if page != "index.html":
+        assert seen["current"], seen["nav"]  # the page is marked in the navigation
+    assert seen["wideScroll"] == seen["wide"]  # an equation wider than the column scrolls
+    if page == "definitions.html":
+        assert seen["math"] >= 20 and seen["wide"] >= 1  # the wide ones are there, and seen
+        assert len(seen["toc"]) >= 10  # "On this page": the page's own headings
+    if page.startswith("guides/"):
+        assert seen["math"] >= 3  # the guide's maths is typeset, not plain text
