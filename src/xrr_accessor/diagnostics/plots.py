@@ -318,7 +318,7 @@ def _errors(result: Any, label: Any, ax: Any, top: int) -> Any:
         else f"{len(rows)} raters"
     ax.set(xlabel=f"mean absolute error against the gold ({shown})",
            title="Error against the gold" + (f", label: {name}" if name else ""))
-    # the bars shrink downwards (largest error first): the legend below them, clear
-    ax.legend(frameon=False, fontsize=8, loc="lower right")
+    # beside the axes: with many raters of similar error no corner of the axes is clear
+    ax.legend(frameon=False, fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     fit_ticks(ax)
     return ax
