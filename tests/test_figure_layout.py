@@ -27,10 +27,11 @@ SIZES = (1, 31, 300)
 
 
 def _drawn_ticks(axis: Any) -> list[Any]:
-    """The tick labels drawn: visible, named and inside the axis' view."""
+    """The tick labels drawn: visible, named, of a tick inside the axis' view."""
     lo, hi = sorted(axis.get_view_interval())
-    return [t for loc, t in zip(axis.get_majorticklocs(), axis.get_ticklabels(), strict=True)
-            if t.get_visible() and t.get_text() and lo - 1e-9 <= loc <= hi + 1e-9]
+    slack = 1e-9 * max(1.0, abs(hi - lo))
+    return [label for tick in axis.get_major_ticks() if lo - slack <= tick.get_loc() <= hi + slack
+            for label in (tick.label1, tick.label2) if label.get_visible() and label.get_text()]
 
 
 def _texts(fig: Any) -> list[Any]:
