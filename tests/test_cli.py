@@ -71,7 +71,9 @@ def test_report_formats_hold_the_report(files, fmt, capsys):
     if fmt == "csv":
         back = pd.read_csv(io.StringIO(out))
         pd.testing.assert_series_equal(back["estimate"], expected["estimate"])
-        assert back["statistic"].tolist() == expected["statistic"].tolist()
+        assert back["role"].tolist() == expected["statistic"].tolist()
+        names = {"irr": "cohen", "kappa_x": "kappa_x", "normalized": "normalized_kappa_x"}
+        assert back["statistic"].tolist() == expected["statistic"].map(names).tolist()
     elif fmt == "json":
         doc = json.loads(out)
         assert doc["attrs"]["irr"] == "cohen" and len(doc["records"]) == len(expected)
@@ -94,7 +96,7 @@ def test_two_files_are_two_replications_named_after_the_files(files, capsys):
             "--format", "csv"]
     assert main([*args, "--reference", "crowd"]) == 0
     out = pd.read_csv(io.StringIO(capsys.readouterr().out))
-    norm = out[out["statistic"] == "normalized"].iloc[0]
+    norm = out[out["statistic"] == "normalized_kappa_x"].iloc[0]
     assert (norm["replication"], norm["replication_other"], norm["reference"]) == (
         "crowd", "expert", "crowd")
     with warnings.catch_warnings():
@@ -280,12 +282,12 @@ def test_report_on_one_pool_file(files, fmt, capsys):
     value = float(want)  # one label ('response'): a number
     if fmt == "csv":
         back = pd.read_csv(io.StringIO(out))
-        assert set(back["statistic"]) == {"irr"}
+        assert set(back["role"]) == {"irr"} and set(back["statistic"]) == {"alpha"}
         assert back["estimate"].iloc[0] == pytest.approx(value, abs=1e-12)
         assert set(back["replication"]) == {"crowd"}  # named after the file, as `xrr irr`
     elif fmt == "json":
         recs = json.loads(out)["records"]
-        assert {r["statistic"] for r in recs} == {"irr"}
+        assert {(r["statistic"], r["role"]) for r in recs} == {("alpha", "irr")}
         assert recs[0]["estimate"] == pytest.approx(value, abs=1e-12)
     else:
         assert f"{value:.3f}" in out and "response" in out

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 
+import numpy as np
 import pandas as pd
 import pytest
 from cli_helpers import cli_csv, cli_error
@@ -88,7 +89,7 @@ def test_demo_json_names_the_demo_and_stderr_counts_the_cells_above_one(capsys):
     doc = json.loads(out)
     assert doc["attrs"]["command"] == "demo"
     records = pd.DataFrame(doc["records"])
-    above = records[(records["statistic"] == "normalized") & (records["estimate"] > 1)]
+    above = records[(records["role"] == "normalized") & (records["estimate"] > 1)]
     assert len(above) == 3  # disgust, pride and sadness: one pair each
     [full] = [n for n in doc["notes"] if n.startswith("normalized kappa_x exceeds 1")]
     for label in above["label"]:
@@ -104,3 +105,36 @@ def test_report_and_its_alias_call_themselves_report(ratings, capsys):
     for command in ("report", "summary"):
         assert main([command, ratings, "--format", "json"]) == 0
         assert json.loads(capsys.readouterr().out)["attrs"]["command"] == "report"
+
+
+def test_report_records_join_the_irr_and_cross_kappa_records_by_name(tmp_path, capsys):
+    """One vocabulary: ``statistic`` is the coefficient's name in every command, so the
+    report's rows read back and join ``xrr irr`` and ``xrr cross-kappa`` on the same keys;
+    ``role`` says what each plays in the report."""
+    rng = np.random.default_rng(5)
+    truth = rng.integers(0, 3, size=(30, 2))  # each rater keeps it 4 times in 5
+
+    def rate(i: int, j: int) -> int:
+        return int(truth[i, j]) if rng.random() < 0.8 else int(rng.integers(0, 2 + j))
+
+    rows = [(f"i{i}", f"{pool}{r}", pool, rate(i, 0) % 2, rate(i, 1))
+            for i in range(30) for pool in "AB" for r in range(2)]
+    path = tmp_path / "pools.csv"
+    pd.DataFrame(rows, columns=["item", "rater", "pool", "joy", "awe"]).to_csv(path,
+                                                                              index=False)
+    report = cli_csv(capsys, "report", str(path), "--irr", "Alpha", "--level", "nominal")
+    assert set(zip(report["statistic"], report["role"], strict=True)) == {
+        ("alpha", "irr"), ("kappa_x", "kappa_x"), ("normalized_kappa_x", "normalized")}
+    irr = cli_csv(capsys, "irr", str(path), "--metric", "alpha", "--level", "nominal")
+    cross = cli_csv(capsys, "cross-kappa", str(path), "--level", "nominal")
+    for other, keys, n in ((irr, ["label", "statistic", "replication"], 4),
+                           (cross, ["label", "statistic", "replication", "replication_other"],
+                            2)):
+        joined = report.merge(other, on=keys, suffixes=("", "_own"), validate="1:1")
+        assert len(joined) == len(other) == n  # 2 labels x 2 pools; x 1 pair
+        np.testing.assert_allclose(joined["estimate"], joined["estimate_own"], rtol=1e-12)
+    norm = report[report["role"] == "normalized"].set_index("label")["estimate"]
+    kx = report[report["role"] == "kappa_x"].set_index("label")["estimate"]
+    own = report[report["role"] == "irr"].groupby("label")["estimate"].prod() ** 0.5
+    assert norm.notna().all()
+    np.testing.assert_allclose(norm, (kx / own).loc[norm.index], rtol=1e-12)  # Eq 13

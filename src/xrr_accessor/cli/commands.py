@@ -106,7 +106,32 @@ def _report_output(rep: Report, args: argparse.Namespace, title: str) -> str | O
     method = _method(attrs) if "ci" in attrs else None
     settings = _settings({**attrs, "method": "bootstrap" if method else None}, _command(args))
     settings["replications"] = attrs.get("replications")
-    return Output(schema(rep.frame, method), settings)
+    return Output(schema(named(rep.frame, str(attrs["irr"])), method), settings)
+
+
+#: The coefficient each of the report's statistics is (``statistic``); the report's own
+#: name for it (``irr``, ``kappa_x``, ``normalized``, as ``--sort-by`` takes) is its role.
+_COEFFICIENTS = {"kappa_x": "kappa_x", "normalized": "normalized_kappa_x"}
+
+
+def named(frame: pd.DataFrame, irr: str) -> pd.DataFrame:
+    """The report's records in every command's vocabulary: ``statistic`` names the
+    coefficient (the IRR's own name, as in ``xrr irr``; ``kappa_x``;
+    ``normalized_kappa_x``) and ``role`` (in :func:`~.output.schema`, the first column
+    after the counts) what it plays in the report (``irr``,
+    ``kappa_x``, ``normalized``).
+
+    Examples
+    --------
+    >>> f = pd.DataFrame({"label": ["joy"] * 3, "statistic": ["irr", "kappa_x", "normalized"],
+    ...                   "estimate": [0.5, 0.4, 0.8]})
+    >>> named(f, "alpha")[["statistic", "role"]].values.tolist()
+    [['alpha', 'irr'], ['kappa_x', 'kappa_x'], ['normalized_kappa_x', 'normalized']]
+    """
+    role = frame["statistic"]
+    out = frame.assign(statistic=role.map({"irr": irr, **_COEFFICIENTS}))
+    out.insert(out.columns.get_loc("statistic") + 1, "role", role)  # schema: after counts
+    return out
 
 
 def _rater_block(rep: Report, decimals: int) -> str:
