@@ -34,15 +34,16 @@ def span(n: int, per: float = 0.2, base: float = 1.5, lo: float = 2.5,
     return float(min(hi, max(lo, base + per * n)))
 
 
-def x_rotation(n: int) -> tuple[int, str]:
-    """Rotation and alignment of ``n`` names along x: level when few, upright past 8.
+def x_rotation(n: int, longest: int = 0) -> tuple[int, str]:
+    """Rotation and alignment of ``n`` names along x (the longest ``longest``
+    characters): level when few and short, upright past 8 or past 12 characters.
 
     Examples
     --------
-    >>> x_rotation(3), x_rotation(31)
-    ((0, 'center'), (90, 'center'))
+    >>> x_rotation(3), x_rotation(31), x_rotation(3, longest=40)
+    ((0, 'center'), (90, 'center'), (90, 'center'))
     """
-    return (0, "center") if n <= 8 else (90, "center")
+    return (0, "center") if n <= 8 and (n < 2 or longest <= 12) else (90, "center")
 
 
 def top_note(shown: int, total: int, what: str, order: str = "") -> str:
@@ -70,7 +71,8 @@ def _overlaps(boxes: list[Any], along_x: bool) -> bool:
 
 def fit_ticks(ax: Any, min_font: float = MIN_FONT) -> None:
     """Shrink the tick labels of each axis of ``ax`` whose labels overlap, as measured
-    by the renderer, down to ``min_font`` points; past that, draw every k-th.
+    by the renderer, down to ``min_font`` points; past that, when more than 8
+    names, draw every other one (a handful of names is never thinned).
 
     Examples
     --------
@@ -97,7 +99,7 @@ def fit_ticks(ax: Any, min_font: float = MIN_FONT) -> None:
             size = labels[0].get_fontsize()
             if size > min_font:
                 axis.set_tick_params(labelsize=max(min_font, size * 0.8))
-            else:  # the smallest font still overlaps: every other name of those drawn
+            elif len(labels) > 8:  # the smallest font still overlaps: every other name
                 for t in labels[1::2]:
                     t.set_visible(False)
         if not changed:

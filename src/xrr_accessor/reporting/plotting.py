@@ -206,7 +206,8 @@ class ReportPlots:
         labels = list(sel["label"])
         x = np.arange(len(labels))
         longest = max((len(str(v)) for v in labels), default=0)  # upright names: height
-        ax = new_axes(ax, (span(len(labels), 0.2, 3.5, 6.0, 15.0), 3.6 + 0.07 * longest))
+        ax = new_axes(ax, (span(len(labels), 0.2, 3.5, 6.0, 15.0),
+                           3.6 + 0.07 * min(longest, 60)))
         width = 0.27
         series = [(irr.loc[[(lab, rep) for lab in labels]], color, f"IRR {figure_text(rep)}")
                   for rep, color in [(a, "C0"), (b, "C2")]]
@@ -223,7 +224,7 @@ class ReportPlots:
             if not drawn.all():
                 undefined.append(f"{name} undefined (NaN) on {int((~drawn).sum())} of "
                                  f"{len(est)} labels")
-        rotation, ha = x_rotation(len(labels))
+        rotation, ha = x_rotation(len(labels), longest)
         ax.set_xticks(x, [figure_text(v) for v in labels], rotation=rotation, ha=ha)
         ax.set_xlim(-0.5, len(labels) - 0.5)  # undefined bars keep their place
         ax.axhline(0, color="0.3", linewidth=0.8)
