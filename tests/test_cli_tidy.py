@@ -3,6 +3,7 @@ by alias, one meaning per flag name, the demo naming itself, short stderr notes.
 
 from __future__ import annotations
 
+import argparse
 import io
 import json
 
@@ -11,7 +12,7 @@ import pandas as pd
 import pytest
 from cli_helpers import cli_csv, cli_error
 
-from xrr_accessor.cli import main
+from xrr_accessor.cli import commands, main
 from xrr_accessor.cli.parser import parser
 from xrr_accessor.coefficients import REGISTRY, lookup
 from xrr_accessor.datasets import load_demo
@@ -37,10 +38,11 @@ def _spellings(name: str) -> list[str]:
 def test_every_metric_flag_takes_what_lookup_takes(where):
     command, flag = where
     head = [command] if command == "demo" else [command, "f.csv"]
+    xrr = parser()
     for name in METRIC_FLAGS[where]:
         for spelling in _spellings(name):
             assert lookup(spelling, None).name == name  # the library reads it so
-            args = parser().parse_args([*head, flag, spelling])
+            args = xrr.parse_args([*head, flag, spelling])
             assert (args.irr if flag == "--irr" or command == "report" else args.metric) \
                 == name, (where, spelling)
 
@@ -138,3 +140,25 @@ def test_report_records_join_the_irr_and_cross_kappa_records_by_name(tmp_path, c
     own = report[report["role"] == "irr"].groupby("label")["estimate"].prod() ** 0.5
     assert norm.notna().all()
     np.testing.assert_allclose(norm, (kx / own).loc[norm.index], rtol=1e-12)  # Eq 13
+
+
+def test_notes_only_about_the_sections_printed(tmp_path, capsys):
+    """A one-pool report computes its items (D_i undefined for an item rated once) but
+    prints them only in the page: the other formats leave that note out, ``xrr items``
+    (which prints them) keeps it."""
+    path = tmp_path / "pool.csv"
+    rows = [(i, r, (i + (r == "c")) % 2) for i in range(12) for r in "abc"][:-2]  # 11: one
+    pd.DataFrame(rows, columns=["item", "rater", "spam"]).to_csv(path, index=False)
+    note = "item_disagreement is undefined (NaN) for 1 of 12 row(s)"
+    assert main(["items", str(path), "--level", "nominal", "--format", "csv"]) == 0
+    items = pd.read_csv(io.StringIO((printed := capsys.readouterr()).out))
+    assert f"note: {note}" in printed.err and items["disagreement"].isna().sum() == 1
+    for fmt in ("table", "markdown", "csv", "json"):
+        assert main(["report", str(path), "--level", "nominal", "--format", fmt,
+                     "-o", str(tmp_path / f"out.{fmt}")]) == 0
+        assert "item_disagreement" not in capsys.readouterr().err, fmt
+    doc = json.loads((tmp_path / "out.json").read_text())
+    assert doc["records"] and not any("item_disagreement" in n for n in doc["notes"])
+    page = commands._printed(argparse.Namespace(format="html"), "<html>")
+    table = commands._printed(argparse.Namespace(format="table"), "text")
+    assert (page.unprinted, table.unprinted) == ((), ("item_disagreement",))

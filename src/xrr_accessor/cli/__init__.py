@@ -39,7 +39,8 @@ def _emit(text: str, output: str | None) -> None:
 
 
 def _run(argv: Sequence[str] | None) -> int:
-    from .commands import COMMANDS, Output
+    from .commands import COMMANDS
+    from .inputs import Output, Page
     from .output import render
     from .parser import parser
     from .streams import check_output
@@ -52,12 +53,14 @@ def _run(argv: Sequence[str] | None) -> int:
         result = COMMANDS[args.command](args)
     notes = list(dict.fromkeys(as_flags(str(w.message)) for w in caught
                                if issubclass(w.category, XRRWarning)))
+    if isinstance(result, Output | Page):  # notes only about what is printed
+        notes = [n for n in notes if not n.startswith(result.unprinted or "\x00")]
     if isinstance(result, Output):
         notes += result.notes
         text = render(result.frame, args.format, args.decimals, result.attrs, notes,
                       args.raw)
     else:
-        text = result
+        text = result.text if isinstance(result, Page) else result
     _emit(text, args.output)
     for note in notes:  # each once, in order; long lists as a count (json has them all)
         print(f"note: {brief(note)}", file=sys.stderr)

@@ -21,7 +21,7 @@ from ..reporting.report import Report, report
 from ..reporting.report_html import TOP_ROWS
 from ..uncertainty.intervals import method_for
 from .files import stem
-from .inputs import Output, bootstrap, check_memory, names, no_page, one_pool, peek, read
+from .inputs import Output, Page, bootstrap, check_memory, names, no_page, one_pool, peek, read
 from .listing import run_items, run_pairwise, run_raters
 from .messages import as_flags
 from .output import records, render, report_blocks, schema, write_table
@@ -50,7 +50,7 @@ def _settings(result_attrs: dict[str, Any], command: str) -> dict[str, Any]:
     return out
 
 
-def _run_report(args: argparse.Namespace) -> str | Output:
+def _run_report(args: argparse.Namespace) -> Page | Output:
     models = {"candidates": names(args.candidates) or None, "gold": args.gold,
               "epsilon": args.epsilon, "q": args.q, "min_items": args.min_items}
     if models["candidates"] is None and args.epsilon is None and args.gold is None:
@@ -72,8 +72,23 @@ def _run_report(args: argparse.Namespace) -> str | Output:
     if rep.models is not None:
         from ..reporting.models_html import TITLE
 
-        return _report_output(rep, args, f"{TITLE} ({given})")
-    return _report_output(rep, args, f"xRR report: {given}")
+        return _printed(args, _report_output(rep, args, f"{TITLE} ({given})"))
+    return _printed(args, _report_output(rep, args, f"xRR report: {given}"))
+
+
+#: The report's diagnostics, by the function whose notes are about them, and the
+#: formats that print them (the one-pool report's raters and items).
+_SECTIONS = {"rater_agreement": ("html", "table"), "item_disagreement": ("html",)}
+
+
+def _printed(args: argparse.Namespace, out: str | Output) -> Page | Output:
+    """A report's output with the diagnostics its format does not print, whose notes are
+    then left out (a note about items no one sees)."""
+    unprinted = tuple(f for f, formats in _SECTIONS.items() if args.format not in formats)
+    if isinstance(out, Output):
+        out.unprinted = unprinted
+        return out
+    return Page(out, unprinted)
 
 
 def _command(args: argparse.Namespace) -> str:
@@ -170,14 +185,15 @@ def _demo_labels(df: pd.DataFrame, args: argparse.Namespace) -> pd.DataFrame:
     return df[[*df.columns[:3], *keep]]
 
 
-def _run_demo(args: argparse.Namespace) -> str | Output:
+def _run_demo(args: argparse.Namespace) -> Page | Output:
     df = _demo_labels(load_demo(), args)
     head = (f"Demo (simulated, IRep-shaped): {df['item_id'].nunique():,} items, {len(df):,} "
             f"rows, {(df.shape[1] - 3) * len(df):,} binary annotations, pools "
             f"{', '.join(sorted(df['pool'].unique()))}.\n\n")
     rep = report(df, irr=args.irr, level=args.level, items=args.items)
     out = _report_output(rep, args, "xRR report: demo data (simulated, IRep-shaped)")
-    return head + out if args.format == "table" and isinstance(out, str) else out
+    return _printed(args, head + out if args.format == "table" and isinstance(out, str)
+                    else out)
 
 
 def _run_irr(args: argparse.Namespace) -> Output:

@@ -19,7 +19,8 @@ from ..io.tables import same_id_kinds
 from .files import has_replication, read_table, set_cells_of, with_replication
 from .parser import ROLES
 
-__all__ = ["Output", "bootstrap", "check_memory", "names", "no_page", "one_pool", "peek", "read"]
+__all__ = ["Output", "Page", "bootstrap", "check_memory", "names", "no_page", "one_pool",
+           "peek", "read"]
 
 #: Bytes per bootstrap replicate and cell (the replicate's value, and a sorted copy for the
 #: interval), and per replicate (its seed).
@@ -34,6 +35,18 @@ class Output:
     frame: pd.DataFrame
     attrs: dict[str, Any] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    #: The functions whose notes are about a section not printed (notes start with the
+    #: function's name: "item_disagreement is undefined ..."): left out.
+    unprinted: tuple[str, ...] = ()
+
+
+@dataclass
+class Page:
+    """Finished text (a report's blocks, markdown or HTML page) and, as for
+    :class:`Output`, the functions whose sections it does not print."""
+
+    text: str
+    unprinted: tuple[str, ...] = ()
 
 
 def names(values: list[str] | None) -> list[str]:
