@@ -116,3 +116,13 @@ def test_a_real_terminal_gets_a_screenful(ratings):
     assert len(lines) == 1 + 2 * SCREEN
     assert re.search(rf"note: {2 * N_ITEMS - 2 * SCREEN} of {2 * N_ITEMS} rows not shown",
                      err)
+
+
+def test_the_docs_say_the_screenful_the_command_shows():
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    guide = (root / "docs" / "guides" / "cli.md").read_text(encoding="utf-8")
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    assert f"on a terminal, the {SCREEN} worst rows of each label" in guide
+    assert f"(default: {SCREEN} when a table or markdown goes to a terminal" in readme
