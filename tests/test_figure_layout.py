@@ -69,7 +69,7 @@ def layout_faults(fig: Any) -> list[str]:
 def _labels(n: int) -> pd.DataFrame:
     """The demo's first items with ``n`` binary labels (its 31 renamed and repeated)."""
     demo = xa.datasets.load_demo()
-    demo = demo[demo["item_id"].isin(demo["item_id"].unique()[:40])]
+    demo = demo[demo["item_id"].isin(demo["item_id"].unique()[:20])]
     names = list(demo.columns[3:])
     cols = {f"{names[k % 31]}_{k // 31}" if n > 31 else names[k]: demo[names[k % 31]]
             .to_numpy() for k in range(n)}
@@ -109,10 +109,10 @@ def _pairwise(n: int) -> pd.DataFrame:
 
 
 def _sessions(n: int) -> pd.DataFrame:
-    """``n`` raters, each rating 6 items in two sessions (intra: one bar per rater)."""
+    """``n`` raters, each rating 4 items in two sessions (intra: one bar per rater)."""
     rng = np.random.default_rng(n)
     rows = [(i, f"r{k:03d}", s, int(rng.integers(4))) for k in range(max(n, 2))
-            for i in range(6) for s in (1, 2)]
+            for i in range(4) for s in (1, 2)]
     return pd.DataFrame(rows, columns=["item", "rater", "round", "score"])
 
 
