@@ -26,12 +26,22 @@ import matplotlib.pyplot as plt
 SIZES = (1, 31, 300)
 
 
-def _drawn_ticks(axis: Any) -> list[Any]:
-    """The tick labels drawn: visible, named, of a tick inside the axis' view."""
+def _in_view(axis: Any) -> list[Any]:
     lo, hi = sorted(axis.get_view_interval())
     slack = 1e-9 * max(1.0, abs(hi - lo))
-    return [label for tick in axis.get_major_ticks() if lo - slack <= tick.get_loc() <= hi + slack
-            for label in (tick.label1, tick.label2) if label.get_visible() and label.get_text()]
+    return [tick for tick in axis.get_major_ticks() if lo - slack <= tick.get_loc() <= hi + slack]
+
+
+def _drawn_ticks(axis: Any) -> list[Any]:
+    """The tick labels drawn: visible, named, of a tick inside the axis' view."""
+    return [label for tick in _in_view(axis) for label in (tick.label1, tick.label2)
+            if label.get_visible() and label.get_text()]
+
+
+def _hidden_names(axis: Any) -> int:
+    """Ticks in view with a name drawn on neither side (thinned out)."""
+    return sum(1 for tick in _in_view(axis) if tick.label1.get_text()
+               and not (tick.label1.get_visible() or tick.label2.get_visible()))
 
 
 def _texts(fig: Any) -> list[Any]:
@@ -55,6 +65,8 @@ def layout_faults(fig: Any) -> list[str]:
     for ax in fig.axes:
         for name, axis in (("x", ax.xaxis), ("y", ax.yaxis)):
             boxes = [t.get_window_extent(r) for t in _drawn_ticks(axis)]
+            hidden = _hidden_names(axis)
+            faults += [f"{hidden} {name} tick labels hidden (thinned)"] if hidden else []
             boxes.sort(key=(lambda b: b.x0) if name == "x" else (lambda b: b.y0))
             faults += [f"{name} tick labels overlap" for a, b in itertools.pairwise(boxes)
                        if a.overlaps(b)][:1]
