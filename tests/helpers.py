@@ -20,10 +20,10 @@ from xrr_accessor.errors import UndefinedWarning, XRRWarning
 THOROUGH = bool(os.environ.get("XRR_THOROUGH"))
 
 
-#: A test that runs a whole benchmark script (seconds of numba compiles and timings): in
-#: .ci/run's thorough step, skipped by the README's quick command.
+#: A costly test (a whole benchmark script, figures at 300 labels): in .ci/run's thorough
+#: step, skipped by the README's quick command.
 thorough_only = pytest.mark.skipif(
-    not THOROUGH, reason="runs a benchmark script: .ci/run's thorough step (XRR_THOROUGH=1)")
+    not THOROUGH, reason="costly: .ci/run's thorough step runs it (XRR_THOROUGH=1)")
 
 
 def examples(quick: int, thorough: int) -> int:

@@ -18,6 +18,8 @@ from xrr_accessor.diagnostics import plots
 from xrr_accessor.reporting.models_plots import label_distribution
 from xrr_accessor.reporting.plotting import pairwise_heatmap, plan, rho_vs_normalized
 
+from helpers import thorough_only
+
 matplotlib.use("Agg")
 import itertools
 
@@ -182,7 +184,8 @@ def _small_dpi():
     plt.close("all")
 
 
-@pytest.mark.parametrize("n", SIZES)
+@pytest.mark.parametrize("n", [pytest.param(n, marks=[thorough_only] if n == 300 else [])
+                               for n in SIZES])  # 300: .ci/run's thorough step (the time)
 @pytest.mark.parametrize("name", list(FIGURES))
 def test_no_overlap_and_nothing_clipped(name: str, n: int) -> None:
     with warnings.catch_warnings():
