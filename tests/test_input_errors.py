@@ -253,9 +253,9 @@ def _raise_in_a_thread(*args, **kwargs):
 
 @pytest.mark.parametrize("fn", [_raise_interrupt, _raise_wrapped, _raise_in_a_thread])
 def test_an_interrupt_anywhere_exits_130_with_one_line(ids_file, capsys, monkeypatch, fn):
-    import xrr_accessor.cli.commands as commands
+    import xrr_accessor.cli.listing as listing  # xrr raters' command
 
-    monkeypatch.setattr(commands, "rater_agreement", fn)
+    monkeypatch.setattr(listing, "rater_agreement", fn)
     assert main(["raters", str(ids_file), "--ci", "0.95"]) == 130
     assert capsys.readouterr().err == "xrr: interrupted\n"
 
@@ -277,12 +277,12 @@ def test_a_lone_surrogate_among_the_categories_pandas_2_returns_is_refused(monke
 
 
 def test_other_system_errors_are_not_taken_for_an_interrupt(ids_file, monkeypatch):
-    import xrr_accessor.cli.commands as commands
+    import xrr_accessor.cli.listing as listing  # xrr raters' command
 
     def broken(*args, **kwargs):
         raise SystemError("a real bug")
 
-    monkeypatch.setattr(commands, "rater_agreement", broken)
+    monkeypatch.setattr(listing, "rater_agreement", broken)
     with pytest.raises(SystemError, match="a real bug"):
         main(["raters", str(ids_file)])
 

@@ -11,9 +11,24 @@ an Axes the caller made may be smaller than the figure would have chosen).
 from __future__ import annotations
 
 import itertools
+import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
-__all__ = ["MAX_NAMES", "MIN_FONT", "fit_ticks", "span", "top_note", "x_rotation"]
+__all__ = ["MAX_NAMES", "MIN_FONT", "fit_ticks", "quiet_layout", "span", "top_note",
+           "x_rotation"]
+
+
+@contextmanager
+def quiet_layout() -> Iterator[None]:
+    """Draw without matplotlib's "constrained_layout not applied" warning: names too long
+    for any layout (a 200-character label) keep the default one, which is what the
+    warning says; the figure is still drawn, and the page shows it."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="constrained_layout not applied",
+                                category=UserWarning)
+        yield
 
 #: The most names one category axis draws; past it, the first MAX_NAMES in the
 #: figure's order are drawn and the axis label counts the rest.
@@ -87,7 +102,8 @@ def fit_ticks(ax: Any, min_font: float = MIN_FONT) -> None:
     """
     fig = ax.figure
     for _ in range(8):  # each pass: one draw, then each axis whose labels overlap shrinks
-        fig.draw_without_rendering()  # the layout, measured, without filling pixels
+        with quiet_layout():
+            fig.draw_without_rendering()  # the layout, measured, without filling pixels
         renderer = fig.canvas.get_renderer()
         changed = False
         for axis, along_x in ((ax.xaxis, True), (ax.yaxis, False)):

@@ -23,6 +23,7 @@ from .._optional import require
 from ..diagnostics.items import tie_sentence, ties, top_items
 from .agreement import LANDIS_KOCH
 from .cells import TITLES, cell_names
+from .figure_layout import quiet_layout
 from .item_scale import d_meaning
 from .rater_view import gold_sentences, ranked, unranked_sentence
 from .reading import READINGS, readings
@@ -50,7 +51,8 @@ def _png(ax: Any, alt: str, caption: str) -> dict[str, Any]:
     fig = ax.figure
     buf = io.BytesIO()
     dpi = 100
-    fig.savefig(buf, format="png", dpi=dpi)
+    with quiet_layout():
+        fig.savefig(buf, format="png", dpi=dpi)
     width, height = (round(v * dpi) for v in fig.get_size_inches())
     plt.close(fig)
     src = "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
