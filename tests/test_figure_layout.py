@@ -184,8 +184,8 @@ def _small_dpi():
     plt.close("all")
 
 
-@pytest.mark.parametrize("n", [pytest.param(n, marks=[thorough_only] if n == 300 else [])
-                               for n in SIZES])  # 300: .ci/run's thorough step (the time)
+@pytest.mark.parametrize("n", [pytest.param(n, marks=[thorough_only] if n > 1 else [])
+                               for n in SIZES])  # 31, 300: .ci/run's thorough step (time)
 @pytest.mark.parametrize("name", list(FIGURES))
 def test_no_overlap_and_nothing_clipped(name: str, n: int) -> None:
     with warnings.catch_warnings():
