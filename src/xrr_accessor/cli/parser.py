@@ -73,14 +73,19 @@ def version() -> str:
         return __version__
 
 
-def _positive(text: str) -> int:
+def _whole(text: str, least: int, what: str = "") -> int:
+    """A whole number of at least ``least`` (``what`` says what the least value means)."""
     try:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text} is not >= 1")
+    if value < least:
+        raise argparse.ArgumentTypeError(f"{text} is not >= {least}{what}")
     return value
+
+
+def _positive(text: str) -> int:
+    return _whole(text, 1)
 
 
 def _decimals(text: str) -> int:
@@ -177,13 +182,7 @@ def _common() -> dict[str, _Parser]:
 
 
 def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text} is not >= 0 (0: every row)")
-    return value
+    return _whole(text, 0, " (0: every row)")
 
 
 def _top(command: Any, what: str) -> None:

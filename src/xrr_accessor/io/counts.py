@@ -13,12 +13,12 @@ those of the table, and nothing pairs ratings across items by slot.
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from ..errors import DroppedDataWarning, InputError, per_call, warn
+from ..schema.tables import show
 
 __all__ = ["SLOT", "from_counts"]
 
@@ -79,11 +79,6 @@ def _count_columns(table: pd.DataFrame, item: Hashable | None,
     return cats
 
 
-def _plain(value: Any) -> Any:
-    """A numpy scalar as the Python value it holds (messages print 2, not np.int64(2))."""
-    return value.item() if isinstance(value, np.generic) else value
-
-
 def _as_numbers(cats: list[Hashable]) -> pd.Index:
     """The categories: the count columns' names, as numbers when every one reads as a
     number (a CSV header ``1,2,3,4,5`` is text: its ratings are the numbers 1 to 5, so
@@ -136,7 +131,7 @@ def _counts(table: pd.DataFrame, cats: list[Hashable], ids: pd.Series) -> np.nda
                 first = int(np.flatnonzero(bad)[0])
                 raise InputError(
                     f"count column {c!r} has {int(bad.sum())} {what} (e.g. item "
-                    f"{_plain(ids.iloc[first])!r}: {_plain(col.iloc[first])!r}); {fix}.")
+                    f"{show(ids.iloc[first])}: {show(col.iloc[first])}); {fix}.")
         out[:, j] = values.astype(np.int64)
     return out
 
@@ -243,7 +238,7 @@ def from_counts(table: pd.DataFrame, item: Hashable | None = None,
     out.attrs.update(n_items=n_items, n_items_empty=empty, n_items_single=single)
     if empty or single:
         parts = [f"{n} item(s) with {what} ({how}; e.g. "
-                 f"{_plain(ids.iloc[int(np.flatnonzero(m)[0])])!r})"
+                 f"{show(ids.iloc[int(np.flatnonzero(m)[0])])})"
                  for n, m, what, how in (
                      (empty, totals == 0, "no rating", "not in the frame"),
                      (single, totals == 1, "one rating", "no pair to compare: left out "
