@@ -49,7 +49,7 @@ from .levels import Level, resolve_weights
 from .staged import Staged
 
 __all__ = ["WEIGHTS_INFERRED", "WEIGHTS_OF_LEVEL", "Inferred", "given_level", "infer",
-           "inferred_level", "label_level"]
+           "inferred_level", "label_level", "level_weights"]
 
 #: The agreement weights that match a level (Cohen's kappa and the chance-corrected
 #: family, weighted by ``weights=`` rather than ``level=``): a call that gives neither
@@ -141,6 +141,22 @@ def label_level(cats: pd.Index, ordered_categorical: bool, name: Any = None) -> 
     return Inferred("nominal", f"{k} whole numbers {span}, read as category codes", "note")
 
 
+def level_weights(level: str, wide: int, max_matrix: int | None) -> tuple[str | None, bool]:
+    """The agreement weights of ``level`` (None at the ratio and set levels), and whether
+    they were dropped to unweighted because ``wide`` categories are past ``max_matrix``
+    (linear and quadratic weights need a K x K matrix).
+
+    Examples
+    --------
+    >>> level_weights("ordinal", 5, 4096), level_weights("interval", 6000, 4096)
+    (('linear', False), ('unweighted', True))
+    """
+    w = WEIGHTS_OF_LEVEL.get(level)
+    if w in ("linear", "quadratic") and max_matrix is not None and wide > max_matrix:
+        return "unweighted", True
+    return w, False
+
+
 def infer(categories: Sequence[pd.Index], ordered: Sequence[bool],
           where: Callable[[int], str], weights: bool = False,
           names: Sequence[Any] | None = None, max_matrix: int | None = None
@@ -180,11 +196,9 @@ def infer(categories: Sequence[pd.Index], ordered: Sequence[bool],
     else:
         name = min(called, key=lambda n: _RANK[n])
     said = [f for _, f in voting if f.said]
-    w = WEIGHTS_OF_LEVEL.get(name, "unweighted")
     wide = max(len(c) for c in categories)
-    too_many = max_matrix is not None and w != "unweighted" and wide > max_matrix
-    if too_many:
-        w = "unweighted"
+    w, too_many = level_weights(name, wide, max_matrix)
+    w = w or "unweighted"  # the ratio and set levels have no weights of their own
     out = resolve_weights(w) if weights else Level(str(name))
     if not said and len(called) == 1 and not too_many:
         return out, "", None

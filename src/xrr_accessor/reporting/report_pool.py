@@ -19,7 +19,7 @@ import pandas as pd
 
 from ..diagnostics import item_disagreement, rater_agreement
 from ..engine import pipeline
-from ..engine.infer import WEIGHTS_OF_LEVEL
+from ..engine.infer import WEIGHTS_OF_LEVEL, level_weights
 from ..engine.levels import resolve_level
 from ..engine.staged import Staged
 from ..errors import DroppedDataWarning, UndefinedWarning, warn
@@ -61,13 +61,13 @@ def pool_parts(data: Any, level: Any, uncertainty: Uncertainty, min_items: int |
     # the level the IRR read (inferred when level= is None: each part infers the same)
     lvl = table.result.level if level is None else resolve_level(level)
     name = lvl.name
-    weights = WEIGHTS_OF_LEVEL.get(name)
     wide = table.result.ann.n_category
-    if weights in ("linear", "quadratic") and wide > pipeline.MAX_MATRIX_CATEGORIES:
-        warn(f"the classic family is unweighted (exact matches): {weights} weights over "
-             f"{wide:,} distinct values need a {wide:,} x {wide:,} matrix; alpha reads them "
-             "as numbers at the interval level, metric='icc' too.", UndefinedWarning)
-        weights = "unweighted"
+    weights, too_many = level_weights(name, wide, pipeline.MAX_MATRIX_CATEGORIES)
+    if too_many:
+        warn(f"the classic family is unweighted (exact matches): {WEIGHTS_OF_LEVEL[name]} "
+             f"weights over {wide:,} distinct values need a {wide:,} x {wide:,} matrix; "
+             "alpha reads them as numbers at the interval level, metric='icc' too.",
+             UndefinedWarning)
     if weights is None:  # said, not silently missing
         fits = ("agreement_table(data) counts exact set matches" if lvl.sets else
                 "agreement_table(data, weights='quadratic') weighs ratios as interval "
