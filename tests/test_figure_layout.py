@@ -110,6 +110,14 @@ def _report(n: int) -> Any:
     return _REPORTS[n]
 
 
+def _pools_report(n: int) -> Any:
+    """One label rated by ``n`` pools (past six: the label figure's matrix)."""
+    from test_pool_matrix import pools
+
+    return xa.report(pools(max(n, 2)), item="item", rater="rater", replication="pool",
+                     level="nominal")
+
+
 def _pairwise(n: int) -> pd.DataFrame:
     """A rater x rater table of ``n`` raters in pairwise()'s shape (each pair once)."""
     names = [f"worker_{k:03d}" for k in range(max(n, 2))]
@@ -161,6 +169,7 @@ class _Models:
 FIGURES: dict[str, Callable[[int], Any]] = {
     "irr_hist": lambda n: _report(n).plot.irr_hist(),
     "label": lambda n: _report(n).plot.label(_report(n).frame["label"].iloc[0]),
+    "label_pools": lambda n: _pools_report(n).plot.label("toxic"),
     "irr_vs_kappa": lambda n: _report(n).plot.irr_vs_kappa(),
     "heatmap": lambda n: _report(n).plot.heatmap(),
     "pairwise_heatmap": lambda n: pairwise_heatmap(_pairwise(n)),

@@ -155,14 +155,20 @@ class ReportPlots:
         return ax
 
     def label(self, name: Any, ax: Any = None) -> Any:
-        """One label's IRR in each replication and kappa_x of each pair (Fig 3).
-        An undefined value is marked "NaN" on the axis line."""
+        """One label's IRR in each replication and kappa_x of each pair (Fig 3), as
+        bars with their intervals; an undefined value is marked "NaN" on the axis line.
+        Past six replications (21 bars), a replications x replications matrix instead:
+        IRR on the diagonal, kappa_x off it (:func:`.pool_matrix.label_matrix`)."""
         pyplot()  # first: without matplotlib, the error naming the extra
         from matplotlib.patches import Patch
+
+        from .pool_matrix import MAX_BAR_POOLS, label_matrix
 
         name = self._find_label(name)
         rows = self._frame[(self._frame["label"] == name)
                            & (self._frame["statistic"] != "normalized")]
+        if (rows["statistic"] == "irr").sum() > MAX_BAR_POOLS:
+            return label_matrix(rows, name, ax=ax)
         ax = new_axes(ax, (span(len(rows), 0.45, 1.5, 4.0), 3.5 + 0.06 * min(len(rows), 40)))
         names = [figure_text(n) for n in cell_names(rows)]  # never mathtext
         colors = ["C0" if s == "irr" else "C1" for s in rows["statistic"]]
