@@ -1,17 +1,15 @@
 """The paper's Table 5 for any data, as an object: :func:`report` -> :class:`Report`.
 
-One row per label of the paper's table: the IRR of each replication, kappa_x
-and normalized kappa_x of each replication pair, with the items and
-annotations behind each number, Landis-Koch bands, and interval columns
-when ``ci=`` is given. The numbers come from :func:`.summary.compute`, the
-same computation as :func:`~xrr_accessor.summary` (no second code path).
+One row per label of the paper's table: the IRR of each replication, kappa_x and normalized
+kappa_x of each replication pair, with the items and annotations behind each number,
+Landis-Koch bands, and interval columns when ``ci=`` is given. The numbers come from
+:func:`.summary.compute`, the same computation as :func:`~xrr_accessor.summary`.
 
-:class:`Report` wraps a tidy DataFrame (one row per label x statistic x
-replication or pair) rather than subclassing DataFrame: pandas subclasses
-must carry their metadata through every operation (``_metadata``,
-``_constructor``) and lose it silently in many of them, while a wrapper
-keeps the tidy frame a plain DataFrame (``report.frame``) for any further
-pandas work, and the paper's wide layout one call away (:meth:`Report.wide`).
+:class:`Report` wraps a tidy DataFrame (one row per label x statistic x replication or pair)
+rather than subclassing DataFrame: pandas subclasses must carry their metadata through every
+operation (``_metadata``, ``_constructor``) and lose it silently in many of them, while a
+wrapper keeps the tidy frame a plain DataFrame (``report.frame``) for any further pandas
+work, and the paper's wide layout one call away (:meth:`Report.wide`).
 """
 
 from __future__ import annotations
@@ -34,14 +32,13 @@ from ..textsafe import csv_safe, export_text, json_value, markdown_cell, writing
 from ..uncertainty.orchestration import Uncertainty
 from .cells import TITLES, cell_names, number
 from .rater_view import GOLD_POOLS, split_gold
-from .report_pool import pool_counts, pool_parts
+from .report_pool import pool_caption, pool_counts, pool_parts
 from .summary import compute, pooled_frame
 from .tidy import STATISTICS, tidy
 
 __all__ = ["STATISTICS", "TITLES", "Report", "cell_names", "number", "report"]
 
 
-#: How each statistic is titled in tables.
 @dataclass
 class Report:
     """The xRR table of a data set: tidy underneath, the paper's layout on show.
@@ -65,7 +62,8 @@ class Report:
         settings; ``replications``: per replication, its ``items``, ``raters``
         and ``rows`` (annotated (item, rater) pairs, any label); ``notes``:
         the messages of the warnings raised while computing it (undefined
-        cells, left-out data, intervals to read as rough), each once.
+        cells, left-out data, intervals to read as rough), each once; one pool:
+        ``no_raters``, why there is no rater table ("" when there is one).
     """
 
     frame: pd.DataFrame
@@ -95,11 +93,9 @@ class Report:
         return not (self.frame["statistic"] != "irr").any()
 
     def wide(self, quantity: str = "estimate") -> pd.DataFrame:
-        """The paper's layout: one row per label, columns (statistic, cell).
-
-        ``quantity`` picks ``estimate`` (default), ``se``, ``lower``,
-        ``upper`` or any other column of :attr:`frame`.
-        """
+        """The paper's layout: one row per label, columns (statistic, cell); ``quantity``
+        picks ``estimate`` (default), ``se``, ``lower``, ``upper`` or any column of
+        :attr:`frame`."""
         keys = ("label", "statistic", "replication", "replication_other")
         shown = [c for c in self.frame.columns if c not in keys]  # estimate first
         if quantity not in shown:
@@ -122,17 +118,22 @@ class Report:
                  for c in est.columns}
         return pd.DataFrame(cells, index=est.index, columns=est.columns)
 
+    @property
+    def title(self) -> str:
+        """The page's default title: "IRR report" (one pool), "xRR report", or the models'."""
+        if self.models is not None:
+            from .models_html import TITLE
+
+            return TITLE
+        return "IRR report" if self.one_pool else "xRR report"
+
     def caption(self) -> str:
         """One line saying what the table holds."""
         a = self.attrs
+        if self.one_pool:
+            return pool_caption(a)
         parts = [f"IRR: {a.get('irr')}", f"level: {a.get('level')}"
                  + (" (inferred from the values)" if a.get("level_inferred") else "")]
-        if self.one_pool:
-            parts.append("one replication: the IRR report (kappa_x needs two)")
-            if "ci" in a:
-                parts.append(f"{a['ci']:.0%} {a.get('interval', '')} intervals from "
-                             f"{a.get('n_boot')} bootstrap replicates of items")
-            return "; ".join(parts)
         ref = a.get("reference")
         parts.append("normalized by " + (f"the IRR of {ref!s}" if ref is not None
                                          else "sqrt(IRR_X IRR_Y) (Eq 13)"))
@@ -169,7 +170,7 @@ class Report:
         shown.columns = pd.MultiIndex.from_tuples(
             [(TITLES[s], c) for s, c in shown.columns])
         shown = shown.rename_axis(index=None)
-        return (f"<div><p><b>xRR report</b> ({html.escape(self.caption())})</p>"
+        return (f"<div><p><b>{self.title}</b> ({html.escape(self.caption())})</p>"
                 f"{shown.to_html(na_rep='NaN', justify='center')}</div>")
 
     def __repr__(self) -> str:
@@ -215,13 +216,12 @@ class Report:
 
     def to_html(self, path: str | Path | None = None, title: str | None = None,
                 figures: bool = True, digits: int = 3) -> str | None:
-        """The report as one self-contained HTML page (no network, no script).
-
-        The page shows each replication's items and raters, a plain-language reading of
-        every pair (:meth:`readings`), the table with intervals and Landis-Koch bands, the
-        warnings raised while computing it, and the figures (IRR histogram from 8 labels
-        on, normalized kappa_x heatmap, IRR beside kappa_x for the first six pairs) as
-        inline PNG. Needs jinja2 (the ``io`` extra) and, for figures, matplotlib (``plot``).
+        """The report as one self-contained HTML page (no network, no script): it leads
+        with its answer, the reading of every pair or label (:meth:`readings`), then the
+        table with intervals and Landis-Koch bands (one pool: the classic family, the
+        raters or why none, the items most disagreed on with ties in one line), the
+        figures that say something (inline PNG), the data and the warnings. Needs jinja2
+        (the ``io`` extra), for figures matplotlib (``plot``).
 
         Parameters
         ----------
@@ -229,7 +229,7 @@ class Report:
             Where to write the page (UTF-8); None returns it as a string. A path that
             cannot be written raises InputError (it names the path and the fix).
         title : str, optional
-            The page's heading (default "xRR reliability report").
+            The page's heading (default :attr:`title`: "IRR report" for one pool).
         figures : bool
             Draw the figures (False: the page needs no matplotlib).
         digits : int
@@ -393,6 +393,7 @@ def report(
     if "agreement" in parts:
         attrs.pop("items", None)
         attrs["pool"] = str(names[0]) if ann.has_replication else None
+        attrs["no_raters"] = parts.pop("no_raters")  # why no rater table ("": there is one)
     if models:
         attrs["models"] = found.attrs
     return Report(frame, attrs, **parts)

@@ -20,16 +20,16 @@ import numpy as np
 import pandas as pd
 
 from .._optional import require
-from ..diagnostics.items import tie_sentence, ties, top_items
+from ..diagnostics.items import top_items
 from .agreement import LANDIS_KOCH
 from .cells import TITLES, cell_names
-from .figure_layout import quiet_layout
+from .figure_layout import MAX_NAMES, quiet_layout
 from .item_scale import d_meaning
+from .pool_html import collapse_reasons, items_html
 from .rater_view import gold_sentences, ranked, unranked_sentence
 from .reading import READINGS, readings
 
-__all__ = ["MAX_PAIR_FIGURES", "MAX_TIE_NOTES", "MIN_HIST_LABELS", "OPEN_READINGS", "TOP_ROWS",
-           "to_html"]
+__all__ = ["MAX_PAIR_FIGURES", "MIN_HIST_LABELS", "OPEN_READINGS", "TOP_ROWS", "to_html"]
 
 #: Pairs drawn with their own IRR-vs-kappa_x figure; the heatmap shows them all.
 MAX_PAIR_FIGURES = 6
@@ -66,7 +66,8 @@ def _figures(report: Any) -> tuple[list[dict[str, Any]], str]:
     plots, frame = report.plot, report.frame
     out = []
     irr = frame.loc[frame["statistic"] == "irr", "estimate"]
-    if frame["label"].nunique() >= MIN_HIST_LABELS and np.isfinite(irr).any():
+    n_labels = frame["label"].nunique()
+    if n_labels >= MIN_HIST_LABELS and irr[np.isfinite(irr)].nunique() > 1:  # not one bar
         out.append(_png(plots.irr_hist(), "Histogram of the IRR of each label by replication",
                         "IRR across labels, one histogram per replication (the paper's Fig 2)."))
     if report.one_pool:
@@ -74,12 +75,16 @@ def _figures(report: Any) -> tuple[list[dict[str, Any]], str]:
     kx = frame[frame["statistic"] == "kappa_x"]
     pairs = list(dict.fromkeys(zip(kx["replication"], kx["replication_other"], strict=True)))
     if pairs:
+        which = (f"the first {MAX_NAMES} of the {n_labels:,} labels (the report's order)"
+                 if n_labels > MAX_NAMES else "every label")
         out.append(_png(plots.heatmap(), "Heatmap of normalized kappa_x, labels by pair",
-                        "Normalized kappa_x of every label and replication pair; 1 means "
+                        f"Normalized kappa_x of {which} and every replication pair; 1 means "
                         "the pools agree with each other as much as within themselves."))
+    per = (f"the {MAX_NAMES} labels of largest kappa_x of {n_labels:,}"
+           if n_labels > MAX_NAMES else "per label")
     for a, b in pairs[:MAX_PAIR_FIGURES]:
         out.append(_png(plots.irr_vs_kappa((a, b)), f"IRR of {a} and {b} beside kappa_x",
-                        f"{a} x {b}: per label, the IRR of each replication beside their "
+                        f"{a} x {b}: {per}, the IRR of each replication beside their "
                         "kappa_x, labels ordered by kappa_x (the paper's Figs 4-6)."))
     left = len(pairs) - MAX_PAIR_FIGURES
     note = (f"{left} more pair{'s' if left > 1 else ''} not drawn one by one (the heatmap "
@@ -99,7 +104,7 @@ def _pool_figures(report: Any) -> list[dict[str, Any]]:
         raters = ranked(raters)
         if "label" in raters.index.names:
             raters = raters[raters.index.get_level_values("label") == first]
-    if raters is not None and len(raters) and np.isfinite(raters["kappa_x"]).any():
+    if raters is not None and np.isfinite(raters["kappa_x"]).sum() > 1:  # points to compare
         label = first if "label" in raters.index.names else None
         out.append(_png(plots.raters(raters, label=label),
                         f"Raters against the rest of the pool, {first}",
@@ -109,6 +114,8 @@ def _pool_figures(report: Any) -> list[dict[str, Any]]:
     if items is not None and len(items) and np.isfinite(items["disagreement"]).any():
         label = first if "label" in items.index.names else None
         shown, tie = top_items(items, TOP_ROWS, label=label)
+        if shown["disagreement"].nunique() < 2:  # equal bars: the table says the tie
+            return out
         out.append(_png(plots.items(items, label=label, top=TOP_ROWS),
                         f"The items most disagreed on, {first}",
                         f"{first}: the {len(shown)} items of largest disagreement D_i, each "
@@ -166,35 +173,41 @@ def _summary(part: pd.DataFrame, one_pool: bool = False) -> str:
 
 
 def _pool_tables(report: Any, digits: int) -> list[dict[str, Any]]:
-    """The one-pool report's agreement table and diagnostics as HTML tables."""
+    """The one-pool report's agreement table and diagnostics as HTML tables: the classic
+    family with its reasons said once below it, the raters (or one line why there are
+    none) and the items, each tie one row (:func:`.pool_html.items_html`)."""
     out = []
-    specs = [
-        ("agreement", "The classic family side by side", _agreement_note(report),
-         report.agreement),
-        ("raters", "Raters against the rest of the pool", _raters_note(report.raters),
-         report.raters),
-        ("items", "Items most disagreed on", _items_note(report.items, digits),
-         report.items),
-    ]
-    for key, title, note, table in specs:
-        if table is None or not isinstance(table, pd.DataFrame):
-            continue
-        shown = ranked(table, TOP_ROWS) if key == "raters" else table
-        if key == "raters" and shown.empty:  # every rater below the cut: no empty table
-            out.append({"id": key, "title": title, "html": "", "note": unranked_sentence(
-                table, "no rater to show; min_items=1 ranks every rater")})
-            continue
-        if key == "items" and shown.index.nlevels > 1:
-            shown = shown.groupby(level=list(range(shown.index.nlevels - 1)),
-                                  sort=False).head(TOP_ROWS)
-        elif key == "items":
-            shown = shown.head(TOP_ROWS)
-        html = shown.to_html(float_format=lambda v: _fixed(v, digits), na_rep="",
-                             border=0, table_id=f"xrr-{key}", escape=True,
-                             formatters={c: _p_text for c in shown.columns
-                                         if c == "p_value"})
-        out.append({"id": key, "title": title, "note": note, "html": html})
+    table = report.agreement
+    if isinstance(table, pd.DataFrame):
+        reasons = collapse_reasons(table)
+        shown = table.drop(columns=["reason"]) if reasons else table
+        out.append({"id": "agreement", "title": "The classic family side by side",
+                    "note": _agreement_note(report), "reasons": reasons,
+                    "html": _frame_html(shown, "agreement", digits)})
+    raters = report.raters
+    why = report.attrs.get("no_raters", "")
+    if isinstance(raters, pd.DataFrame):
+        shown = ranked(raters, TOP_ROWS)
+        out.append({"id": "raters", "title": "Raters against the rest of the pool",
+                    "note": _raters_note(raters) if len(shown) else unranked_sentence(
+                        raters, "no rater to show; min_items=1 ranks every rater"),
+                    "html": _frame_html(shown, "raters", digits) if len(shown) else "",
+                    "reasons": []})
+    elif why:  # one line, not a section of nothing
+        out.append({"id": "raters-none", "title": "Raters", "note": why, "html": "",
+                    "reasons": []})
+    items = report.items
+    if isinstance(items, pd.DataFrame):
+        out.append({"id": "items", "title": "Items most disagreed on",
+                    "note": _items_note(items, digits),
+                    "html": items_html(items, TOP_ROWS, digits), "reasons": []})
     return out
+
+
+def _frame_html(shown: pd.DataFrame, key: str, digits: int) -> str:
+    return str(shown.to_html(float_format=lambda v: _fixed(v, digits), na_rep="", border=0,
+                             table_id=f"xrr-{key}", escape=True,
+                             formatters={c: _p_text for c in shown.columns if c == "p_value"}))
 
 
 def _fixed(v: float, digits: int) -> str:
@@ -246,26 +259,16 @@ def _agreement_note(report: Any) -> str:
 
 def _items_note(items: pd.DataFrame | None, digits: int = 3) -> str:
     """The caption of the one-pool page's item table: how many rows, what D means at
-    the table's level (its unit and largest value, :func:`d_meaning`), the ties the
-    rows shown are chosen among (per label and replication), and why items with few
-    annotations come first."""
-    note = f"Per-item disagreement, most first, up to {TOP_ROWS} per label."
+    the table's level (its unit and largest value, :func:`d_meaning`), and why items
+    with few annotations come first (the ties are rows of the table)."""
+    note = (f"Per-item disagreement, most first, up to {TOP_ROWS} per label; items tied "
+            "past them are one row.")
     if items is None or not len(items):
         return note
     found_d = items.attrs.get("largest_d")
     note += " " + d_meaning(items.attrs.get("level"), None if found_d is None else
                             pd.DataFrame(found_d).set_index(["label", "replication"]), digits)
-    found = ties(items, TOP_ROWS)
-    said = []
-    for key, row in found.iterrows():
-        text = tie_sentence(row)
-        if text:
-            where = " / ".join(map(str, key)) if isinstance(key, tuple) else str(key)
-            said.append(f"On {where}, {text}." if found.index.name or found.index.nlevels > 1
-                        else text[0].upper() + text[1:] + ".")
-    more = len(said) - MAX_TIE_NOTES
-    said = said[:MAX_TIE_NOTES] + ([f"({more} more labels with ties.)"] if more > 0 else [])
-    return " ".join([note, *said, FEW_ANNOTATIONS_ANY_LEVEL])
+    return " ".join([note, FEW_ANNOTATIONS_ANY_LEVEL])
 
 
 #: Why the most disagreed-on items are often those with few annotations, at any level
@@ -273,10 +276,6 @@ def _items_note(items: pd.DataFrame | None, digits: int = 3) -> str:
 FEW_ANNOTATIONS_ANY_LEVEL = ("An item's largest D_i is reached with two annotations and is "
                              "often lower with more, so the list favours items with few "
                              "annotations: read n_annotations beside D.")
-
-#: Tie sentences written in the item table's caption (the rest counted).
-MAX_TIE_NOTES = 10
-
 
 def _p_text(v: Any) -> str:
     """A p-value as the command line prints it: ``<0.001`` below 0.001."""
@@ -304,7 +303,7 @@ def to_html(report: Any, path: str | Path | None = None, title: str | None = Non
     figs, left_out = _figures(report) if figures else ([], "")
     models = None
     if getattr(report, "models", None) is not None:  # can these models replace the humans?
-        from .models_html import TITLE, models_section
+        from .models_html import models_section
 
         models = models_section(report, digits, _png if figures else None)
     attrs = report.attrs
@@ -317,7 +316,7 @@ def to_html(report: Any, path: str | Path | None = None, title: str | None = Non
                              autoescape=True, trim_blocks=True, lstrip_blocks=True,
                              undefined=jinja2.StrictUndefined)
     page = env.get_template("report.html.j2").render(
-        title=title or (TITLE if models else "xRR reliability report"),
+        title=title or report.title,
         caption=report.caption(), models=models,
         version=__version__, replications=list(attrs.get("replications", {}).items()),
         n_labels=len(rows), n_pairs=0 if one else len(pairs), readings=pairs,

@@ -29,18 +29,16 @@ from ..uncertainty.orchestration import Uncertainty
 from .agreement import agreement_table
 from .bands import IRR_NAMES, band_digits, banded, shown_in_band
 from .item_scale import largest_d
+from .pool_html import no_rater_table
 from .rater_view import RATER_BOOT, RATER_CI, RATER_CI_LABELS, with_gold
 
-__all__ = ["WEIGHTS_OF_LEVEL", "band_digits", "irr_readings", "pool_counts", "pool_parts",
-           "shown_in_band"]
-
-
-
+__all__ = ["WEIGHTS_OF_LEVEL", "band_digits", "irr_readings", "pool_caption", "pool_counts",
+           "pool_parts", "shown_in_band"]
 
 
 def pool_parts(data: Any, level: Any, uncertainty: Uncertainty, min_items: int | None,
                roles: dict[str, Any], table: Any,
-               gold: tuple[Any, Any] | None = None) -> dict[str, pd.DataFrame | None]:
+               gold: tuple[Any, Any] | None = None) -> dict[str, Any]:
     """The agreement table, rater and item diagnostics of one pool (``table``: its
     :func:`.summary.compute`; warnings pass
     through to the caller, who keeps them as the report's notes). With two
@@ -54,7 +52,9 @@ def pool_parts(data: Any, level: Any, uncertainty: Uncertainty, min_items: int |
     percentile bootstrap of :data:`~.rater_view.RATER_BOOT` replicates (seed 0 unless
     given). ``min_items`` None: :data:`~xrr_accessor.diagnostics.raters.MIN_RATER_ITEMS`.
     ``gold``: (the data with the gold, the gold as :func:`~xrr_accessor.validity` takes
-    it): each rater's agreement with it beside (:func:`~.rater_view.with_gold`)."""
+    it): each rater's agreement with it beside (:func:`~.rater_view.with_gold`).
+    ``no_raters``: why there is no rater table, in one line (:func:`.pool_html.no_rater_table`;
+    "" when there is one)."""
     ci = uncertainty.ci
     n_raters = int(table.tally.rated_raters.max(initial=0))
     n_labels = len(table.result.ann.labels)
@@ -113,7 +113,20 @@ def pool_parts(data: Any, level: Any, uncertainty: Uncertainty, min_items: int |
             "records")  # records, not a frame: attrs are compared when frames combine
     if gold is not None:
         calls["raters"] = _gold_beside(calls["raters"], gold, lvl, roles)
-    return calls
+    why = no_rater_table(n_raters, slots) if calls["raters"] is None else (
+        "" if isinstance(calls["raters"], pd.DataFrame) else no_rater_table(3, False, True))
+    return {**calls, "no_raters": why}
+
+
+def pool_caption(attrs: dict[str, Any]) -> str:
+    """The one-pool report's caption (:meth:`Report.caption`): its IRR, level, intervals."""
+    parts = [f"IRR: {attrs.get('irr')}", f"level: {attrs.get('level')}"
+             + (" (inferred from the values)" if attrs.get("level_inferred") else ""),
+             "one replication: the IRR report (kappa_x needs two)"]
+    if "ci" in attrs:
+        parts.append(f"{attrs['ci']:.0%} {attrs.get('interval', '')} intervals from "
+                     f"{attrs.get('n_boot')} bootstrap replicates of items")
+    return "; ".join(parts)
 
 
 def _rater_boot(uncertainty: Uncertainty, n_labels: int) -> dict[str, Any]:
