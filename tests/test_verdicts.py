@@ -8,16 +8,20 @@ reproducers (the demo's Budapest x Mexico City, intervals entirely above 1).
 
 from __future__ import annotations
 
+import math
 import re
 import warnings
+from decimal import Decimal
 
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import xrr_accessor as xa
+from xrr_accessor.reporting.bands import LEGEND, band_of, banded
+from xrr_accessor.reporting.cells import SCALES, shown
 from xrr_accessor.reporting.report import Report
 from xrr_accessor.reporting.verdicts import VERDICTS, WIDE, Wording, judge, verdict_of
 
@@ -25,61 +29,153 @@ SYM = Wording.symmetric("A", "B")
 REF = Wording.against("crowd", "experts")
 
 
-def _rule(est: float, lo: float, hi: float, width: float) -> str:
-    """The rule of docs/definitions.md, written again from the words there."""
-    if np.isnan(est):
+def _rule(est, lo, hi, width):
+    """The rule of docs/definitions.md, written again from the words there (floats, or
+    Decimals: the numbers as a reader takes them from the page); within 1e-12 of 0, 1
+    or ``width`` a number is on it."""
+    if math.isnan(est):
         return "undefined"
-    if np.isnan(lo) or np.isnan(hi):
+    if math.isnan(lo) or math.isnan(hi):
         return "estimate only"
-    contains_1 = lo <= 1 <= hi
-    if lo > 1:
+    tol = type(width)(repr(1e-12)) if isinstance(width, Decimal) else 1e-12
+    contains_1 = lo <= 1 + tol and hi >= 1 - tol
+    if lo > 1 + tol:
         return "exceeds"
-    if hi < 1 and lo > 0:
+    if hi < 1 - tol and lo > tol:
         return "in part"
-    if hi < 1:
+    if hi < 1 - tol:
         return "does not replicate"
     assert contains_1
-    return "replicates" if (hi - lo <= width and lo > 0) else "inconclusive"
+    return "replicates" if (hi - lo <= width + tol and lo > tol) else "inconclusive"
 
 
 finite = st.floats(-3.0, 4.0, allow_nan=False)
+#: Numbers at and around every edge a sentence or a cell reads: 0, 1 and the band edges,
+#: by a little (rounding at 2-3 decimals), by a hair (1e-9) and within EDGE.
+EDGES = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0)
+near = st.builds(lambda e, o: e + o, st.sampled_from(EDGES), st.one_of(
+    st.floats(-0.006, 0.006), st.sampled_from([-1e-9, 1e-9, -4e-13, 4e-13, 0.0])))
+numbers = st.one_of(finite, near)
+NUM = r"(-?\d+\.\d+)"
+BANDS = "|".join(name for name, _ in LEGEND)
 
 
-@settings(max_examples=600, deadline=None)
-@given(est=finite, a=finite, b=finite, width=st.floats(0.05, 0.95),
-       ref=st.booleans())
-def test_no_sentence_contradicts_its_interval(est, a, b, width, ref):
+def _claims(e, lo, hi, width):
+    """Each claim a sentence can make about its numbers, and whether the numbers (true
+    or printed) make it true (within 1e-12 of 0, 1 or ``width``: on it)."""
+    tol = Decimal(repr(1e-12)) if isinstance(width, Decimal) else 1e-12
+    return {"the interval contains 1": lo <= 1 + tol and hi >= 1 - tol,
+            "the interval lies above 1": lo > 1 + tol,
+            "the interval lies between 0 and 1": tol < lo and hi < 1 - tol,
+            "the interval contains 0": lo <= tol and hi >= -tol,
+            "also contains 0": lo <= tol,
+            "the interval lies below 0": hi < -tol,
+            f"is wider than {width}": hi - lo > width + tol,
+            f"at most {width} wide": hi - lo <= width + tol,
+            "as much as": (lo <= 1 + tol and hi >= 1 - tol) or abs(e - 1) <= tol,
+            "more than": lo > 1 + tol or e > 1 + tol}
+
+
+def _said(t, e, lo, hi, width):
+    """The claims ``t`` makes, each with whether ``(e, lo, hi)`` make it true."""
+    return {c: ok for c, ok in _claims(e, lo, hi, width).items() if c in t}
+
+
+def _printed(values, d):
+    return [Decimal(f"{v:.{d}f}") for v in values]
+
+
+@settings(max_examples=250, deadline=None)
+@given(est=numbers, a=numbers, b=numbers, width=st.floats(0.05, 0.95),
+       ref=st.booleans(), digits=st.integers(1, 3))
+@example(est=0.12, a=0.0041, b=0.27, width=WIDE, ref=False, digits=2)  # issue 37
+@example(est=0.9, a=0.6, b=1.1004, width=WIDE, ref=False, digits=2)  # "1.10 - 0.60"
+@example(est=0.605, a=0.205, b=0.4, width=WIDE, ref=True, digits=2)  # issue 37's bands
+def test_no_sentence_contradicts_its_interval(est, a, b, width, ref, digits):
+    """Every number a replication sentence (judge) or a table cell (cells.shown) prints,
+    parsed back, gives the verdict, the claims and the band printed beside it; all with
+    one precision, ``digits`` or the fewest more that do (issue 37: "0.12 [0.00, 0.27]
+    ... lies between 0 and 1 ... 0%-27%" for a lower limit of 0.0041)."""
     lo, hi = min(a, b), max(a, b)
-    v = judge(est, lo, hi, "joy", REF if ref else SYM, width=width, digits=3)
+    v = judge(est, lo, hi, "joy", REF if ref else SYM, width=width, digits=digits)
     assert v.verdict == _rule(est, lo, hi, width) == verdict_of(est, lo, hi, width)
     t = v.text
-    assert f"{est:.3f} [{lo:.3f}, {hi:.3f}]" in t  # the numbers read are quoted
     # each claim about the interval appears only when the interval makes it true
-    claims = {"the interval contains 1": lo <= 1 <= hi,
-              "the interval lies above 1": lo > 1,
-              "the interval lies between 0 and 1": 0 < lo and hi < 1,
-              "the interval contains 0": lo <= 0 <= hi,
-              "the interval lies below 0": hi < 0,
-              f"is wider than {width}": hi - lo > width,
-              f"at most {width} wide": hi - lo <= width}
-    for phrase, true in claims.items():
-        if phrase in t:
-            assert true, (phrase, lo, hi, t)
+    assert all(_said(t, est, lo, hi, width).values()), (lo, hi, t)
     # the positive claim "A and B replicate each other on" only with "replicates"
     positive = "crowd replicates experts on joy" if ref else "A and B replicate each other on joy"
     assert (positive in t) == (v.verdict == "replicates")
     # a perfect replication is never claimed against an interval that excludes 1
-    if lo > 1 or hi < 1:
+    if lo > 1 + 1e-12 or hi < 1 - 1e-12:
         assert "as much as" not in t
+    # the numbers read are quoted, with one precision, within rounding of the numbers
+    m = re.search(rf"normalized kappa_x {NUM} \[{NUM}, {NUM}\]", t)
+    assert m, t
+    places = {len(x.partition(".")[2]) for x in m.groups()}
+    assert len(places) == 1, t
+    d = places.pop()
+    assert d >= digits
+    assert list(m.groups()) == [f"{x:.{d}f}" for x in (est, lo, hi)]
+    # read back, they give the verdict and the claims the sentence gives them
+    w = Decimal(repr(width))
+    back = [Decimal(x) for x in m.groups()]
+    assert _rule(*back, w) == v.verdict, t
+    assert all(_said(t, *back, w).values()), t
+    shares = re.search(r"at (\d+(?:\.\d+)?)%-(\d+(?:\.\d+)?)% of", t)
+    if shares:  # in part: each share printed strictly between 0% and 100%
+        assert all(0 < Decimal(s) < 100 for s in shares.groups()), t
+        assert {len(s.partition(".")[2]) for s in shares.groups()} == {max(d - 2, 0)}, t
+    # the fewest decimals that do: one fewer would contradict the verdict or a claim
+    if d > digits:
+        fewer = _printed((est, lo, hi), d - 1)
+        assert (_rule(*fewer, w) != v.verdict
+                or not all(_said(t, *fewer, w).values())), t
+    # a table cell of this normalized kappa_x prints the same numbers
+    assert shown(est, lo, hi, digits, scale=SCALES["normalized"], width=width) == (
+        m[1], f"[{m[2]}, {m[3]}]")
+    # a cell of an IRR or kappa_x: each number, read back, in its own band
+    cell_est, cell_interval = shown(est, lo, hi, digits, scale=SCALES["irr"])
+    cell = [cell_est, *re.fullmatch(rf"\[{NUM}, {NUM}\]", cell_interval).groups()]
+    places = {len(x.partition(".")[2]) for x in cell}
+    assert len(places) == 1
+    d = places.pop()
+    assert d >= digits
+    assert [band_of(float(x)) for x in cell] == [band_of(x) for x in (est, lo, hi)]
+    if d > digits:
+        assert [band_of(float(x)) for x in _printed((est, lo, hi), d - 1)] != [
+            band_of(x) for x in (est, lo, hi)]
+    # the same numbers in a sentence on Landis and Koch's scale (one pool, kappa_x only,
+    # the models page): the bands named are those of the numbers as printed
+    band, phrase = banded(est, lo, hi, digits)
+    m = re.fullmatch(rf"{NUM} \[{NUM}, {NUM}\], ({BANDS}) on Landis and Koch's scale; the "
+                     rf"interval (?:lies within ({BANDS})|spans ({BANDS}) to ({BANDS}))\.",
+                     phrase)
+    assert m, phrase
+    first, last = (m[5], m[5]) if m[5] else (m[6], m[7])
+    assert [band_of(float(m[i])) for i in (1, 2, 3)] == [band, first, last] == [
+        band_of(x) for x in (est, lo, hi)]
+    assert [m[i] for i in (1, 2, 3)] == cell  # sentence and cell: one rule
 
 
-@settings(max_examples=200, deadline=None)
-@given(est=finite, lo=st.one_of(st.just(np.nan), finite), hi=st.just(np.nan))
-def test_without_an_interval_only_the_estimate_is_read(est, lo, hi):
-    v = judge(est, lo, hi, "joy", SYM)
+@settings(max_examples=100, deadline=None)
+@given(est=numbers, lo=st.one_of(st.just(np.nan), finite), hi=st.just(np.nan),
+       digits=st.integers(1, 3))
+@example(est=0.9996, lo=np.nan, hi=np.nan, digits=2)  # "1.00 ... at 100% of what"
+@example(est=0.0041, lo=np.nan, hi=np.nan, digits=2)  # "0.00 ... at 0% of what"
+def test_without_an_interval_only_the_estimate_is_read(est, lo, hi, digits):
+    v = judge(est, lo, hi, "joy", SYM, digits=digits)
     assert v.verdict == "estimate only"
-    assert "[" not in v.text and f"{est:.2f}" in v.text
-    assert ("more than" in v.text) == (est > 1)
+    assert "[" not in v.text
+    m = re.search(rf"normalized kappa_x {NUM}, so", v.text)
+    printed = float(m[1])
+    assert m[1] == shown(est, lo, hi, digits, scale="verdict")[0]
+    # as printed, the estimate reaches, passes or falls short of 1 as the words say
+    tol = 1e-12  # within it of 1: on it
+    assert ("more than" in v.text) == (est > 1 + tol) == (printed > 1 + tol)
+    assert ("as much as" in v.text) == (abs(est - 1) <= tol) == (abs(printed - 1) <= tol)
+    share = re.search(r"at (\d+(?:\.\d+)?)% of what", v.text)
+    if tol < est < 1 - tol:  # its share, strictly between 0% and 100%
+        assert 0 < Decimal(share[1]) < 100 and 0 < printed < 1, v.text
 
 
 def test_every_verdict_is_reachable_and_listed():
@@ -191,9 +287,16 @@ def test_demo_readings_all_follow_the_rule(demo_readings):
     assert len(out) == len(norm) == 93
     for r, n in zip(out.itertuples(), norm.itertuples(), strict=True):
         assert r.verdict == _rule(n.estimate, n.lower, n.upper, WIDE)
-        assert f"{n.estimate:.2f} [{n.lower:.2f}, {n.upper:.2f}]" in r.text
+        assert " ".join(shown(n.estimate, n.lower, n.upper, scale="verdict")) in r.text
         if n.upper < 1 or n.lower > 1:
             assert "contains 1" not in r.text and "too wide" not in r.text
+    # issue 37: "0.12 [0.00, 0.27] ... between 0 and 1 ... 0%-27%" for a lower limit of
+    # 0.0041; printed so that it reads back above 0, the sentence and the cell agree
+    issue = out[(out["label"] == "distress") & (out["replication"] == "Budapest")
+                & (out["replication_other"] == "Mexico City")].iloc[0]
+    assert 0 < issue.lower < 0.005 and issue.verdict == "in part"
+    assert ("normalized kappa_x 0.119 [0.004, 0.266]; the interval lies between 0 and 1, so "
+            "the pools agree with each other at 0.4%-26.6% of what") in issue.text
     # the page says the same sentences
     page = rep.to_html(figures=False)
     for t in out["text"]:

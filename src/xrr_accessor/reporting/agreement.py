@@ -28,34 +28,22 @@ from ..schema.roles import is_slot
 from ..uncertainty.budget import MEMORY_SHARE, available_memory
 from ..uncertainty.orchestration import NO_INTERVAL, Uncertainty, evaluate, evaluate_run
 from ..uncertainty.resample import Target
+from .bands import EDGE, LANDIS_KOCH, band_of
 
-__all__ = ["LANDIS_KOCH", "agreement_table", "interpret", "no_interval", "per_category"]
-
-#: Landis & Koch (1977): upper limit of each band (values above 0.8 are "almost perfect").
-LANDIS_KOCH = (("poor", 0.0), ("slight", 0.2), ("fair", 0.4), ("moderate", 0.6),
-               ("substantial", 0.8), ("almost perfect", np.inf))
-
-
-#: Values within this of a band's edge are on the edge: the same coefficient summed in
-#: another order (dask's partitions, threads) reads the same band.
-EDGE = 1e-12
+__all__ = ["EDGE", "LANDIS_KOCH", "agreement_table", "interpret", "no_interval", "per_category"]
 
 
 def _band(x: float) -> str | float:
-    if not np.isfinite(x):
-        return np.nan
-    if x < -EDGE:
-        return "poor"
-    for name, top in LANDIS_KOCH[1:]:
-        if x <= top + EDGE:
-            return name
-    return "almost perfect"  # pragma: no cover - inf is the last upper limit
+    band = band_of(x)
+    return np.nan if band == "undefined" else band
 
 
 def interpret(values: Any) -> Any:
-    """Landis & Koch (1977) band of each coefficient: poor (< 0), slight (0-0.20),
-    fair (0.21-0.40), moderate (0.41-0.60), substantial (0.61-0.80), almost
-    perfect (0.81-1).
+    """Landis & Koch (1977) band of each coefficient x, each band holding its upper
+    edge (:data:`~xrr_accessor.reporting.bands.LEGEND`): poor (x < 0), slight
+    (0 <= x <= 0.20), fair (0.20 < x <= 0.40), moderate (0.40 < x <= 0.60),
+    substantial (0.60 < x <= 0.80), almost perfect (x > 0.80). A coefficient within
+    1e-12 of an edge counts as on it.
 
     The xRR framework's point is to read an IRR against its replications
     instead; the bands are here because papers still report them.
@@ -71,8 +59,8 @@ def interpret(values: Any) -> Any:
 
     Examples
     --------
-    >>> interpret(0.405705)
-    'moderate'
+    >>> interpret(0.405705), interpret(0.2), interpret(0.205), interpret(0.605)
+    ('moderate', 'slight', 'fair', 'substantial')
     >>> interpret(pd.Series([-0.1, 0.2, 0.95])).tolist()
     ['poor', 'slight', 'almost perfect']
     >>> interpret(0.6 + 1e-16), interpret(-1e-17)  # rounding of an edge: on the edge

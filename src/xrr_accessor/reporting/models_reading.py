@@ -28,11 +28,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .bands import IRR_NAMES, banded
+from .bands import IRR_NAMES, banded, keep_digits
 from .cells import number
 from .verdicts import Wording, judge
 
-__all__ = ["ABOVE_ONE", "MODEL_VERDICTS", "SHARE_GAP", "model_readings", "whose"]
+__all__ = ["ABOVE_ONE", "MODEL_VERDICTS", "PASS", "SHARE_GAP", "model_readings", "whose"]
 
 #: Every verdict of the models page, in the order summaries list them.
 MODEL_VERDICTS = ("replaces", "does not replace", "not tested")
@@ -40,6 +40,9 @@ MODEL_VERDICTS = ("replaces", "does not replace", "not tested")
 #: Why a candidate's normalized kappa_x can lie above 1 (said only when its interval does).
 ABOVE_ONE = ("a candidate less noisy than one human annotator (an average of several, a "
              "model) can agree with the humans more than they agree with each other")
+
+#: The winning rate at which a candidate passes the alternative annotator test.
+PASS = 0.5
 
 #: A gap in a category's share below this is not said.
 SHARE_GAP = 0.05
@@ -88,10 +91,11 @@ def _answer(row: Any, ref: str, attrs: dict[str, Any], digits: int) -> tuple[str
     wr = float(row["winning_rate"])
     won = int(row["n_won"])
     passed = bool(row["passed"])
+    wr_d = keep_digits([wr], digits, lambda v: v >= PASS)  # 0.4996 is not "0.50"
     head = (f"{cand} {'can' if passed else 'cannot'} replace {ref} on {label} by the "
             f"alternative annotator test (epsilon {attrs['epsilon']:g}): it wins against "
-            f"{won} of the {m} annotators tested (winning rate {number(wr, digits)}; "
-            "0.50 passes).")
+            f"{won} of the {m} annotators tested (winning rate {number(wr, wr_d)}; "
+            f"{PASS:.2f} passes).")
     ap = float(row["advantage_probability"])
     head += (f" Its advantage probability is {number(ap, digits)}"
              f"{_interval(row, 'advantage', digits)}: averaged over those annotators, "
@@ -133,11 +137,13 @@ def _gold(row: Any, human: Any, ref: str, gold: str, digits: int,
               float(row.get("gold_difference_upper", np.nan)))
     if not np.isfinite(d):
         return text
-    shown = f"{number(d, digits)}"
+    # the limits printed on the side of 0 the sentence reads them on
+    k = keep_digits([lo, hi], digits, [lambda v: v > 0, lambda v: v < 0])
+    shown = f"{number(d, k)}"
     if not (np.isfinite(lo) and np.isfinite(hi)):
         return text + (f" The difference, {shown}, has no interval (ci=0.95 says whether "
                        "it is more than chance).")
-    shown += f" [{number(lo, digits)}, {number(hi, digits)}]"
+    shown += f" [{number(lo, k)}, {number(hi, k)}]"
     p_text = _p_text(float(row.get("gold_difference_p_value", np.nan)), n_boot)
     if lo > 0:
         return text + (f" {cand} agrees with {gold} more than {ref} does: the difference, "

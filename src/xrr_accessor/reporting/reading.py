@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .bands import banded
+from .bands import banded, keep_digits
 from .cells import number
 from .verdicts import VERDICTS, WIDE, Wording, judge
 
@@ -42,6 +42,11 @@ READINGS = (*VERDICTS[:-1], KAPPA_ONLY, VERDICTS[-1])
 
 #: IRRs below this (the top of Landis and Koch's "slight") get the noisy-pools note.
 LOW_IRR = 0.20
+
+
+def _low(v: float) -> bool:
+    """An IRR "low", "near 0": below :data:`LOW_IRR` (0.1996 printed "0.20" is not)."""
+    return v < LOW_IRR
 
 
 def _why(irr_a: float, irr_b: float, kx: float, a: Any, b: Any, ref: str,
@@ -71,9 +76,11 @@ def _above_one(sides: list[tuple[Any, float, float]], n_kx: float, common: bool,
         reasons.append(f"the IRRs and kappa_x use different item sets (IRR of {per}; "
                        f"kappa_x on {int(n_kx):,}): items=\"common\" compares them on the "
                        "items both pools rated")
-    low = [f"{name} {number(v, digits)}" for name, v, _ in sides if v < LOW_IRR]
-    if low:
-        reasons.append(f"an IRR near 0 ({', '.join(low)}) makes the ratio unstable")
+    near = [(name, v) for name, v, _ in sides if v < LOW_IRR]
+    d = keep_digits([v for _, v in near], digits, _low)  # each printed below LOW_IRR
+    if near:
+        low = ", ".join(f"{name} {number(v, d)}" for name, v in near)
+        reasons.append(f"an IRR near 0 ({low}) makes the ratio unstable")
     return " and ".join(reasons)
 
 
@@ -164,10 +171,11 @@ def readings(report: Any, digits: int = 2, width: float = WIDE) -> pd.DataFrame:
         text = v.text
         low = [v_ for s, v_ in ((a, irr_a), (b, irr_b)) if ref in ("both", str(s))]
         if v.verdict != "undefined" and all(np.isfinite(v_) and v_ < LOW_IRR for v_ in low):
-            shown_irr = ", ".join(number(v_, digits) for v_ in low)
+            d = keep_digits(low, digits, _low)  # each printed below LOW_IRR
+            shown_irr = ", ".join(number(v_, d) for v_ in low)
             text += (f" {'Both IRRs are' if len(low) == 2 else 'The IRR is'} low "
                      f"({shown_irr}), so this compares noisy pools: kappa_x itself is "
-                     f"{number(k, digits)}.")
+                     f"{number(k, d)}.")
         rows.append({"label": label, "replication": a, "replication_other": b,
                      "pair": words.pair, "verdict": v.verdict, "estimate": x, "lower": lo,
                      "upper": hi, "text": text})

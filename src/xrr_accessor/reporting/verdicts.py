@@ -24,16 +24,24 @@ verdict                   when
 
 The first matching row wins; every (estimate, lower, upper) gets exactly one
 verdict. An interval that leaves out 1 is never "inconclusive", however wide:
-it already rules out a perfect replication.
+it already rules out a perfect replication. A number within
+:data:`~xrr_accessor.reporting.bands.EDGE` (1e-12) of 0 or 1, and a width within it of
+``width``, counts as on it, as a coefficient that close to a Landis-Koch edge does: the
+same interval summed in another order reads the same verdict. The numbers are printed
+with the decimals that read back to the verdict given (:func:`verdict_digits`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import Decimal
 
 import numpy as np
 
-__all__ = ["VERDICTS", "WIDE", "Verdict", "Wording", "judge", "verdict_of"]
+from .bands import EDGE, MAX_DIGITS
+
+__all__ = ["VERDICTS", "WIDE", "Verdict", "Wording", "judge", "side", "verdict_digits",
+           "verdict_of"]
 
 #: Intervals wider than this (on the scale of normalized kappa_x) that contain 1
 #: are "inconclusive".
@@ -100,21 +108,86 @@ def verdict_of(estimate: float, lower: float, upper: float, width: float = WIDE)
         return "undefined"
     if not (np.isfinite(lower) and np.isfinite(upper)):
         return "estimate only"
-    if lower > 1:
+    if lower > 1 + EDGE:
         return "exceeds"
-    if upper < 1:
-        return "in part" if lower > 0 else "does not replicate"
-    if upper - lower > width or lower <= 0:
+    if upper < 1 - EDGE:
+        return "in part" if lower > EDGE else "does not replicate"
+    if upper - lower > width + EDGE or lower <= EDGE:
         return "inconclusive"
     return "replicates"
 
 
-def _num(v: float, digits: int) -> str:
-    return f"{v:.{digits}f}"
+def side(v: float) -> tuple[int, int]:
+    """Where ``v`` lies against 0 and 1, the two numbers every verdict reads:
+    (sign of v, sign of v - 1), within EDGE (1e-12) of either on it (0).
+
+    Examples
+    --------
+    >>> side(0.0041), side(0.0), side(1.0), side(1.3), side(1 + 1e-15)
+    ((1, -1), (0, -1), (1, 0), (1, 1), (1, 0))
+    """
+    def sign(x: float) -> int:
+        return int(x > EDGE) - int(x < -EDGE)
+
+    return sign(v), sign(v - 1)
 
 
-def _share(v: float) -> str:
-    return f"{min(max(v, 0.0), 1.0):.0%}"
+def _reads(estimate: float, lower: float, upper: float, wide: bool) -> tuple:
+    """What a sentence reads from an estimate and its limits: the verdict (with the
+    interval ``wide`` or not: wider than the width read), and the claim that
+    qualifies it: the estimate's side of 0 and 1 without an interval (its share of
+    the ceiling: "at 100%" is "as much as"), the upper limit's side of 0 for "does
+    not replicate" ("contains 0" or "lies below 0"), the width for "inconclusive"."""
+    key = verdict_of(estimate, lower, upper, -np.inf if wide else np.inf)
+    if key == "estimate only":
+        return key, side(estimate)
+    if key == "does not replicate":
+        return key, upper >= -EDGE
+    return key, wide if key == "inconclusive" else None
+
+
+def verdict_digits(estimate: float, lower: float, upper: float, digits: int = 2,
+                   width: float = WIDE) -> int:
+    """The decimals that print an estimate and its interval so that, read back, they
+    give the verdict and the claims of the sentence they were given: ``digits``, or
+    the fewest more. A lower limit of 0.0041 printed "0.00" would read as touching 0
+    (not "in part"), an upper limit of 0.9996 printed "1.00" as reaching 1, an
+    interval [0.6, 1.1004] printed "[0.60, 1.10]" as at most 0.5 wide (the printed
+    limits' difference, as a reader takes it), an estimate of 0.9996 without an
+    interval printed "1.00" as reaching its ceiling.
+
+    Examples
+    --------
+    >>> verdict_digits(0.12, 0.0041, 0.27), verdict_digits(0.35, 0.12, 0.63)
+    (3, 2)
+    >>> verdict_digits(0.9, 0.6, 1.1004), verdict_digits(0.7, 0.457, 0.965)
+    (4, 2)
+    >>> verdict_digits(0.9996, float("nan"), float("nan"))
+    4
+    """
+    want = _reads(estimate, lower, upper, upper - lower > width + EDGE)  # as verdict_of
+
+    def reads_back(d: int) -> bool:
+        e, lo, hi = (f"{v:.{d}f}" for v in (estimate, lower, upper))
+        wide = bool(np.isfinite([float(lo), float(hi)]).all()) and (
+            Decimal(hi) - Decimal(lo) > Decimal(repr(width)) + Decimal(repr(EDGE)))
+        return _reads(float(e), float(lo), float(hi), wide) == want
+
+    return next((d for d in range(digits, MAX_DIGITS) if reads_back(d)), MAX_DIGITS)
+
+
+def _shares(values: list[float], digits: int) -> list[str]:
+    """``values`` (shares of a ceiling, clipped to 0-1) as percentages with the
+    precision of numbers printed with ``digits`` decimals (0.27 -> 27%, 0.0041 at
+    three decimals -> 0.4%), or more where a share would read as 0% or 100%
+    when it is neither."""
+    v = [min(max(x, 0.0), 1.0) for x in values]
+    for p in range(max(digits - 2, 0), MAX_DIGITS + 1):
+        texts = [f"{x:.{p}%}" for x in v]
+        if all(side(float(Decimal(t[:-1]) / 100)) == side(x) for t, x in zip(texts, v,
+                                                                               strict=True)):
+            break
+    return texts
 
 
 def judge(estimate: float, lower: float, upper: float, label: object, words: Wording,
@@ -133,7 +206,9 @@ def judge(estimate: float, lower: float, upper: float, label: object, words: Wor
     width : float
         The widest interval containing 1 still read as "replicates".
     digits : int
-        Decimals of the numbers quoted.
+        Decimals of the numbers quoted, or more where a number printed with
+        ``digits`` would read back to another verdict (:func:`verdict_digits`): the
+        same for every number of the sentence.
     why : str
         For ``undefined``: why the estimate is NaN; for ``exceeds``: why it
         lies above 1 (e.g. different item sets), quoted after "likely".
@@ -154,16 +229,17 @@ def judge(estimate: float, lower: float, upper: float, label: object, words: Wor
     """
     w = words
     key = verdict_of(estimate, lower, upper, width)
-    x = _num(estimate, digits) if np.isfinite(estimate) else "NaN"
-    shown = f"{x} [{_num(lower, digits)}, {_num(upper, digits)}]" if key not in (
-        "undefined", "estimate only") else x
+    limits = key not in ("undefined", "estimate only")
+    d = verdict_digits(estimate, lower, upper, digits, width)
+    x = f"{estimate:.{d}f}" if np.isfinite(estimate) else "NaN"
+    shown = f"{x} [{lower:.{d}f}, {upper:.{d}f}]" if limits else x
     head = f"normalized kappa_x {shown}"
     if key == "undefined":
         text = (f"{w.pair} cannot be compared on {label}: normalized kappa_x is undefined"
                 + (f" ({why})." if why else "."))
     elif key == "estimate only":
-        reach = ("as much as" if estimate == 1 else "more than" if estimate > 1
-                 else f"at {_share(estimate)} of what")
+        reach = ("as much as" if side(estimate)[1] == 0 else "more than" if estimate > 1
+                 else f"at {_shares([estimate], d)[0]} of what")
         text = (f"{w.pair} on {label}: {head}, so {w.agree} {reach} {w.ceiling} allows (no "
                 "interval: ci=0.95, or --ci 0.95 in the shell, says whether a perfect "
                 "replication is ruled out).")
@@ -174,15 +250,16 @@ def judge(estimate: float, lower: float, upper: float, label: object, words: Wor
                 + (f"likely because {why}." if why else "read the IRRs and kappa_x "
                    "behind it before calling this a replication."))
     elif key == "in part":
+        low, high = _shares([lower, upper], d)
         text = (f"{w.subject} {w.does} only in part on {label}: {head}; the interval lies "
-                f"between 0 and 1, so {w.agree} at {_share(lower)}-{_share(upper)} of what "
+                f"between 0 and 1, so {w.agree} at {low}-{high} of what "
                 f"{w.ceiling} allows.")
     elif key == "does not replicate":
-        where = "contains 0" if upper >= 0 else "lies below 0"
+        where = "contains 0" if upper >= -EDGE else "lies below 0"
         text = (f"{w.subject} {w.does_not} on {label}: {head}; the interval {where}, so "
                 "agreement beyond chance between them is not shown.")
     elif key == "inconclusive":
-        why_wide = (f"is wider than {width}" if upper - lower > width
+        why_wide = (f"is wider than {width}" if upper - lower > width + EDGE
                     else "also contains 0")
         text = (f"{w.pair} on {label}: {head}; the interval contains 1 but {why_wide}, "
                 f"too wide to say whether {w.subject} {w.does}: more items would tell.")
