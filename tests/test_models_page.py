@@ -318,3 +318,26 @@ def test_an_interval_above_1_is_read_with_why_a_candidate_can_exceed_the_humans(
     text = model_readings(rep).loc[0, "text"]
     assert "normalized kappa_x 1.60 [1.20, 2.00]; the interval lies above 1" in text
     assert f"likely because {ABOVE_ONE}." in text
+
+
+@pytest.mark.parametrize(("lo", "hi", "claim"), [
+    (0.0004, 0.3, "lies above 0"), (-0.3, -0.0004, "lies below 0"),
+    (-0.0004, 0.3, "contains 0"), (0.1, 0.3, "lies above 0")])
+def test_numbers_print_on_the_side_of_the_threshold_the_sentence_reads(lo, hi, claim):
+    """Issue 37's rule on the models page: a winning rate of 0.4996 fails and so is not
+    printed "0.50" beside "0.50 passes"; a difference's limit of 0.0004 lies above 0 and
+    so is not printed "0.00" beside "lies above 0"."""
+    rep = _page([_row(**GOLD, winning_rate=0.4996, gold_difference=(lo + hi) / 2,
+                      gold_difference_lower=lo, gold_difference_upper=hi)], gold="experts")
+    text = model_readings(rep).loc[0, "text"]
+    rate = re.search(r"winning rate (\S+); 0\.50 passes\)", text)[1]
+    assert float(rate) < 0.5 and "cannot replace" in text
+    shown = re.search(r"difference(?: from crowd)?, (\S+) \[(\S+), (\S+)\], ([a-z ]+0)", text)
+    a, b = float(shown[2]), float(shown[3])
+    assert shown[4] == claim
+    assert {"lies above 0": a > 0, "lies below 0": b < 0,
+            "contains 0": a <= 0 <= b}[claim], text
+    places = {len(v.partition(".")[2]) for v in shown.groups()[:3]}
+    assert len(places) == 1, text  # one precision: 2, or 4 where 2 would cross 0
+    assert places == {2 if claim == "contains 0" or lo == 0.1 else 4}
+    assert (a, b) == pytest.approx((lo, hi), abs=0.5 * 10.0 ** -places.pop())
