@@ -8,7 +8,8 @@ why there was no rater table. Here each is said once, with the numbers it covers
   reason once with the metrics and labels it applies to;
 * :func:`item_groups` and :func:`items_html`: per label, the items most disagreed on
   above a tie, and the tie itself in one line ("310 items tied at D = 1.000");
-* :func:`no_rater_table`: why a pool has no rater table, in one line.
+* :func:`no_rater_table`: why a pool has no rater table, in one line;
+* :func:`family_wide`: the classic family of several labels, a row per label.
 """
 
 from __future__ import annotations
@@ -23,8 +24,8 @@ import pandas as pd
 
 from ..diagnostics.item_ties import ties
 
-__all__ = ["ItemGroup", "collapse_reasons", "item_groups", "items_html", "no_rater_table",
-           "tie_line"]
+__all__ = ["ItemGroup", "collapse_reasons", "family_wide", "item_groups", "items_html",
+           "no_rater_table", "tie_line"]
 
 #: Item ids named in a tie line (the first in the data's order).
 TIE_IDS = 3
@@ -203,9 +204,9 @@ def no_rater_table(n_raters: int, slots: bool, xarray: bool = False) -> str:
     --------
     >>> print(no_rater_table(2, slots=False))  # doctest: +NORMALIZE_WHITESPACE
     No rater table: the pool has 2 raters, and ranking each rater against the rest
-    (rater_agreement) needs three or more: with two, each one's kappa_x against the
-    other is the same number, their Cohen's kappa, and without either no item keeps
-    two annotations for alpha.
+    (rater_agreement) needs three or more: with two, both get the same kappa_x, their
+    chance-corrected agreement (Cohen's kappa at the nominal level), and without either
+    no item keeps two annotations for alpha.
     """
     if slots and n_raters > 2:
         return ("No rater table: the raters are anonymous slots within each item (a count "
@@ -215,9 +216,52 @@ def no_rater_table(n_raters: int, slots: bool, xarray: bool = False) -> str:
     if n_raters <= 2:
         return (f"No rater table: the pool has {n_raters} rater{'s' * (n_raters != 1)}, and "
                 "ranking each rater against the rest (rater_agreement) needs three or more: "
-                "with two, each one's kappa_x against the other is the same number, their "
-                "Cohen's kappa, and without either no item keeps two annotations for alpha.")
+                "with two, both get the same kappa_x, their chance-corrected agreement "
+                "(Cohen's kappa at the nominal level), and without either no item keeps two "
+                "annotations for alpha.")
     if xarray:
         return ("No rater table on xarray data: rater_agreement(data) returns it as a "
                 "Dataset.")
     return ""
+
+
+def _pair(est: float, lo: float, hi: float, digits: int, scale: str | None) -> str:
+    """A classic-family cell: the estimate and its interval ("" where undefined)."""
+    if not np.isfinite(est):
+        return ""
+    text = f"{est:.{digits}f}"
+    return text + (f" [{lo:.{digits}f}, {hi:.{digits}f}]"
+                   if np.isfinite(lo) and np.isfinite(hi) else "")
+
+
+def family_wide(table: pd.DataFrame, digits: int = 3) -> pd.DataFrame:
+    """:func:`~xrr_accessor.agreement_table`'s table of several labels as text, a row per
+    label and a column per coefficient: the estimate, and its interval in brackets when
+    the table has one (blank where a coefficient has none: the reasons say why).
+
+    Examples
+    --------
+    >>> idx = pd.MultiIndex.from_product([["joy", "awe"], ["percent", "cohen"]],
+    ...                                  names=["label", "metric"])
+    >>> t = pd.DataFrame({"estimate": [0.9, 0.41, 0.8, float("nan")]}, index=idx)
+    >>> family_wide(t, 2)
+    metric percent cohen
+    label
+    joy       0.90  0.41
+    awe       0.80
+    """
+    metrics = pd.unique(table.index.get_level_values("metric"))
+    labels = pd.unique(table.index.get_level_values("label"))
+
+    def wide(column: str) -> pd.DataFrame:
+        if column not in table.columns:
+            return pd.DataFrame(np.nan, index=labels, columns=metrics)
+        return table[column].unstack("metric").reindex(index=labels, columns=metrics)
+
+    est, lo, hi = wide("estimate"), wide("lower"), wide("upper")
+    cells = {m: [_pair(float(e), float(a), float(b), digits,
+                       None if m == "percent" else "band")
+                 for e, a, b in zip(est[m], lo[m], hi[m], strict=True)] for m in metrics}
+    out = pd.DataFrame(cells, index=pd.Index(labels, name="label"))
+    out.columns.name = "metric"
+    return out

@@ -25,7 +25,7 @@ from .agreement import LANDIS_KOCH
 from .cells import TITLES, cell_names
 from .figure_layout import MAX_NAMES, quiet_layout
 from .item_scale import d_meaning
-from .pool_html import collapse_reasons, items_html
+from .pool_html import collapse_reasons, family_wide, items_html
 from .rater_view import gold_sentences, ranked, unranked_sentence
 from .reading import READINGS, readings
 
@@ -179,10 +179,14 @@ def _pool_tables(report: Any, digits: int) -> list[dict[str, Any]]:
     out = []
     table = report.agreement
     if isinstance(table, pd.DataFrame):
-        reasons = collapse_reasons(table)
-        shown = table.drop(columns=["reason"]) if reasons else table
+        note, shown = _agreement_note(report), table.drop(columns=["reason"], errors="ignore")
+        if "label" in table.index.names and table.index.get_level_values("label").nunique() > 1:
+            shown = family_wide(table, digits).rename_axis(index=None, columns="label")
+            note += (" A row per label, a column per coefficient"
+                     + (" (its interval in brackets)" if "lower" in table.columns else "")
+                     + "; pa, pe and the bands: report.agreement.")
         out.append({"id": "agreement", "title": "The classic family side by side",
-                    "note": _agreement_note(report), "reasons": reasons,
+                    "note": note, "reasons": collapse_reasons(table),
                     "html": _frame_html(shown, "agreement", digits)})
     raters = report.raters
     why = report.attrs.get("no_raters", "")
