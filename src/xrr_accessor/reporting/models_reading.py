@@ -30,6 +30,7 @@ import pandas as pd
 
 from .bands import IRR_NAMES, banded, keep_digits
 from .cells import number
+from .cells import shown as shown_cell
 from .verdicts import Wording, judge
 
 __all__ = ["ABOVE_ONE", "MODEL_VERDICTS", "PASS", "SHARE_GAP", "model_readings", "whose"]
@@ -124,9 +125,10 @@ def _gold(row: Any, human: Any, ref: str, gold: str, digits: int,
                        float(row.get("kappa_x_gold_upper", np.nan)), digits)
     text = f" Against {gold}: kappa_x {phrase}"
     h = float(human["kappa_x_gold"])
-    if np.isfinite(h):
-        text += (f" {ref} against {gold}: kappa_x {number(h, digits)}"
-                 f"{_interval(human, 'kappa_x_gold', digits)}.")
+    if np.isfinite(h):  # as its cell prints it: each number in its own band
+        h_x, h_interval = shown_cell(h, float(human.get("kappa_x_gold_lower", np.nan)),
+                                     float(human.get("kappa_x_gold_upper", np.nan)), digits)
+        text += f" {ref} against {gold}: kappa_x {h_x}{' ' if h_interval else ''}{h_interval}."
     acc, acc_h = float(row.get("accuracy_gold", np.nan)), float(human.get("accuracy_gold",
                                                                            np.nan))
     if np.isfinite(acc):
