@@ -23,9 +23,11 @@ from hypothesis import strategies as st
 import xrr_accessor as xa
 from xrr_accessor.datasets import simulate
 from xrr_accessor.reporting import report_html
+from xrr_accessor.reporting.bands import band_of
 from xrr_accessor.reporting.figure_layout import MAX_NAMES
 from xrr_accessor.reporting.pool_html import (
     collapse_reasons,
+    family_long,
     family_wide,
     item_groups,
     no_rater_table,
@@ -193,18 +195,67 @@ def test_a_reason_of_some_labels_names_them():
     assert collapse_reasons(one) == [reason[0]]  # a single reason is itself
 
 
-def test_the_wide_family_holds_the_table_numbers(two_raters):
+def _reads_back(cell: str, est: float, lo: float, hi: float, band: Any) -> None:
+    """The numbers of a printed cell: each within half a unit of its last digit of the
+    number it prints, one number of decimals, and in the band printed beside it."""
+    found = re.findall(r"-?\d+\.(\d+)", cell)
+    values = [float(v) for v in re.findall(r"-?\d+\.\d+", cell)]
+    assert len(set(map(len, found))) == 1, cell  # the same decimals
+    d = len(found[0])
+    want = [est] + ([lo, hi] if np.isfinite(lo) and np.isfinite(hi) else [])
+    assert len(values) == len(want), cell
+    for v, w in zip(values, want, strict=True):
+        assert abs(v - w) <= 0.5 * 10.0 ** -d + 1e-12, (cell, w)
+        if isinstance(band, str):
+            assert band_of(v) == band_of(w), (cell, w)  # reads back to its own band
+    if isinstance(band, str):
+        assert band_of(values[0]) == band
+
+
+@pytest.mark.parametrize("digits", [1, 2, 3])
+def test_the_classic_family_prints_numbers_that_read_back(two_raters, digits):
     _, rep = two_raters
     table = rep.agreement
-    wide = family_wide(table, 3)
+    wide = family_wide(table, digits)
     assert list(wide.index) == list(pd.unique(table.index.get_level_values("label")))
+    long = family_long(table, digits)
     for (label, metric), row in table.iterrows():
         cell = wide.loc[label, metric]
         if not np.isfinite(row.estimate):
-            assert cell == ""
+            assert cell == "" and long.loc[(label, metric), "estimate"] == ""
             continue
-        assert cell.startswith(f"{row.estimate:.3f}")
-        assert (f"[{row.lower:.3f}, {row.upper:.3f}]" in cell) == np.isfinite(row.lower)
+        _reads_back(cell, row.estimate, row.lower, row.upper, row.band)
+        printed = " ".join(str(long.loc[(label, metric), c]) for c in
+                           ("estimate", "lower", "upper"))
+        _reads_back(printed, row.estimate, row.lower, row.upper, row.band)
+    edge = pd.DataFrame({"estimate": [0.6049, 0.2001], "lower": [0.58, 0.1999],
+                         "upper": [0.63, 0.25], "band": ["substantial", "fair"]},
+                        index=pd.Index(["cohen", "fleiss"], name="metric"))
+    out = family_long(edge, 2)
+    assert out["estimate"].tolist() == ["0.605", "0.2001"]  # not "0.60" (moderate), "0.20"
+    for metric, row in edge.iterrows():
+        _reads_back(" ".join(out.loc[metric, ["estimate", "lower", "upper"]]), row.estimate,
+                    row.lower, row.upper, row.band)
+
+
+def test_table_cells_on_the_page_read_back(two_raters):
+    _, rep = two_raters
+    tree = parse(rep.to_html(figures=False, digits=2))
+    body = by_id(tree, "xrr-report").find(f"{NS}tbody")
+    rows = rep.frame.set_index("label")
+    for tr in body.iter(f"{NS}tr"):
+        label = text(tr.find(f"{NS}th"))
+        (td,) = tr.findall(f"{NS}td")
+        r = rows.loc[label]
+        cell = text(td).replace(r.band, "", 1)
+        _reads_back(cell, r.estimate, r.lower, r.upper, r.band)
+    # at a band's edge the cell prints more digits, interval and all (one rule)
+    row = pd.Series({"estimate": 0.6049, "lower": 0.5, "upper": 0.7, "band": "substantial",
+                     "statistic": "irr", "n_items": 50, "n_annotations": 100,
+                     "n_unpairable": 0})
+    cell = report_html._cell(next(row.to_frame().T.itertuples()), 2)
+    assert (cell["value"], cell["interval"]) == ("0.605", "[0.500, 0.700]")
+    _reads_back(f"{cell['value']} {cell['interval']}", 0.6049, 0.5, 0.7, "substantial")
 
 
 # --- items: ties as one row ----------------------------------------------------------
@@ -338,3 +389,23 @@ def test_captions_count_the_labels_drawn_past_max_names(no_drawing):
     assert "every label" not in " ".join(caps.values())
     assert f"the {MAX_NAMES} labels of largest kappa_x of {n}" in caps[
         "IRR of A and B beside kappa_x"]
+
+
+def test_the_legend_is_the_classifier_s(two_raters):
+    from xrr_accessor.reporting.bands import LEGEND, LEGEND_NOTE
+
+    tree = parse(two_raters[1].to_html(figures=False))
+    rows = by_id(tree, "xrr-bands").find(f"{NS}tbody").findall(f"{NS}tr")
+    assert [tuple(text(td) for td in tr.findall(f"{NS}td")) for tr in rows] == list(LEGEND)
+    assert " ".join(LEGEND_NOTE.split()) in text(by_id(tree, "bands"))
+    for name, span in LEGEND:  # each row's words, read naively, give the band it names
+        for x in (-0.3, 0.0, 0.1, 0.2, 0.2001, 0.4, 0.55, 0.6, 0.61, 0.8, 0.81, 1.0):
+            lo = re.search(r"([\d.]+) <(=?) x", span)
+            hi = re.search(r"x (<=?|>) ([\d.-]+)", span)
+            inside = True
+            if lo:
+                inside &= x >= float(lo[1]) if lo[2] else x > float(lo[1])
+            if hi:
+                op, v = hi[1], float(hi[2])
+                inside &= x <= v if op == "<=" else x < v if op == "<" else x > v
+            assert inside == (band_of(x) == name), (name, span, x)

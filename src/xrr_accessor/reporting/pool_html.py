@@ -23,9 +23,10 @@ import numpy as np
 import pandas as pd
 
 from ..diagnostics.item_ties import ties
+from .cells import digits_of, shown
 
-__all__ = ["ItemGroup", "collapse_reasons", "family_wide", "item_groups", "items_html",
-           "no_rater_table", "tie_line"]
+__all__ = ["ItemGroup", "collapse_reasons", "family_long", "family_wide", "item_groups",
+           "items_html", "no_rater_table", "tie_line"]
 
 #: Item ids named in a tie line (the first in the data's order).
 TIE_IDS = 3
@@ -226,12 +227,39 @@ def no_rater_table(n_raters: int, slots: bool, xarray: bool = False) -> str:
 
 
 def _pair(est: float, lo: float, hi: float, digits: int, scale: str | None) -> str:
-    """A classic-family cell: the estimate and its interval ("" where undefined)."""
+    """A classic-family cell by the one printing rule (:func:`.cells.shown`): the estimate
+    and its interval ("" where undefined)."""
     if not np.isfinite(est):
         return ""
-    text = f"{est:.{digits}f}"
-    return text + (f" [{lo:.{digits}f}, {hi:.{digits}f}]"
-                   if np.isfinite(lo) and np.isfinite(hi) else "")
+    return " ".join(filter(None, shown(est, lo, hi, digits, scale=scale)))
+
+
+def family_long(table: pd.DataFrame, digits: int = 3) -> pd.DataFrame:
+    """:func:`~xrr_accessor.agreement_table`'s table with ``estimate``, ``lower`` and
+    ``upper`` as text by the one printing rule (:func:`.cells.digits_of`): a row's three
+    numbers share the decimals that keep each in the band printed beside it (none where
+    the row has no band); the other columns stay numbers.
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"estimate": [0.605, 0.9], "band": ["substantial", None]},
+    ...                  index=pd.Index(["cohen", "percent"], name="metric"))
+    >>> family_long(t, 2)["estimate"].tolist()
+    ['0.605', '0.90']
+    """
+    cols = [c for c in ("estimate", "lower", "upper") if c in table.columns]
+    out = table.astype({c: object for c in cols})
+    for key, row in table.iterrows():
+        est, lo, hi = (float(row.get(c, np.nan)) for c in ("estimate", "lower", "upper"))
+        scale = "band" if isinstance(row.get("band"), str) else None
+        d = digits_of(est, lo, hi, digits, scale=scale)
+        for c in cols:
+            out.at[key, c] = _number(float(row[c]), d)
+    return out
+
+
+def _number(v: float, digits: int) -> str:
+    return "" if not np.isfinite(v) else f"{v:.{digits}f}"
 
 
 def family_wide(table: pd.DataFrame, digits: int = 3) -> pd.DataFrame:
@@ -259,9 +287,13 @@ def family_wide(table: pd.DataFrame, digits: int = 3) -> pd.DataFrame:
         return table[column].unstack("metric").reindex(index=labels, columns=metrics)
 
     est, lo, hi = wide("estimate"), wide("lower"), wide("upper")
-    cells = {m: [_pair(float(e), float(a), float(b), digits,
-                       None if m == "percent" else "band")
-                 for e, a, b in zip(est[m], lo[m], hi[m], strict=True)] for m in metrics}
+    banded = (table["band"].map(lambda b: isinstance(b, str)) if "band" in table.columns
+              else pd.Series(table.index.get_level_values("metric") != "percent",
+                             index=table.index))
+    banded = banded.unstack("metric").reindex(index=labels, columns=metrics)
+    cells = {m: [_pair(float(e), float(a), float(b), digits, "band" if k else None)
+                 for e, a, b, k in zip(est[m], lo[m], hi[m], banded[m], strict=True)]
+             for m in metrics}
     out = pd.DataFrame(cells, index=pd.Index(labels, name="label"))
     out.columns.name = "metric"
     return out

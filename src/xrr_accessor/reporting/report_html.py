@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import base64
 import io
-import itertools
 from pathlib import Path
 from typing import Any
 
@@ -21,11 +20,11 @@ import pandas as pd
 
 from .._optional import require
 from ..diagnostics.items import top_items
-from .agreement import LANDIS_KOCH
-from .cells import TITLES, cell_names
+from .bands import LEGEND, LEGEND_NOTE
+from .cells import SCALES, TITLES, cell_names, shown
 from .figure_layout import MAX_NAMES, quiet_layout
 from .item_scale import d_meaning
-from .pool_html import collapse_reasons, family_wide, items_html
+from .pool_html import collapse_reasons, family_long, family_wide, items_html
 from .rater_view import gold_sentences, ranked, unranked_sentence
 from .reading import READINGS, readings
 
@@ -37,12 +36,6 @@ MAX_PAIR_FIGURES = 6
 MIN_HIST_LABELS = 8
 #: Pairs with at most this many labels show their sentences open; others folded.
 OPEN_READINGS = 8
-
-#: Landis-Koch bands as the page lists them: ("slight", "0.00-0.20"), ...
-_BANDS = [("poor", "< 0")] + [
-    (name, f"{low + (0.01 if k else 0.0):.2f}-{min(top, 1.0):.2f}")
-    for k, ((_, low), (name, top)) in enumerate(itertools.pairwise(LANDIS_KOCH))]
-
 
 def _png(ax: Any, alt: str, caption: str) -> dict[str, Any]:
     """An Axes' figure as an inline PNG (the figure is closed)."""
@@ -124,6 +117,8 @@ def _pool_figures(report: Any) -> list[dict[str, Any]]:
 
 
 def _cell(row: Any, digits: int) -> dict[str, Any]:
+    """A Table 5 cell by the one printing rule (:func:`.cells.shown`): the digits that
+    keep its number and interval in the band (or verdict) it reads."""
     est = float(row.estimate)
     counts = (f"{row.n_items:,} items, {row.n_annotations:,} annotations"
               + (f", {row.n_unpairable:,} left out" if row.n_unpairable else ""))
@@ -131,10 +126,9 @@ def _cell(row: Any, digits: int) -> dict[str, Any]:
         return {"value": "NaN", "interval": "", "band": "", "band_css": "", "css": "nan",
                 "counts": counts}
     lo, hi = float(getattr(row, "lower", np.nan)), float(getattr(row, "upper", np.nan))
-    interval = (f"[{lo:.{digits}f}, {hi:.{digits}f}]" if np.isfinite(lo) and np.isfinite(hi)
-                else "")
+    value, interval = shown(est, lo, hi, digits, scale=SCALES.get(row.statistic))
     band = row.band if isinstance(row.band, str) else ""
-    return {"value": f"{est:.{digits}f}", "interval": interval, "band": band,
+    return {"value": value, "interval": interval, "band": band,
             "band_css": band.replace(" ", "-"), "css": "num", "counts": counts}
 
 
@@ -179,7 +173,8 @@ def _pool_tables(report: Any, digits: int) -> list[dict[str, Any]]:
     out = []
     table = report.agreement
     if isinstance(table, pd.DataFrame):
-        note, shown = _agreement_note(report), table.drop(columns=["reason"], errors="ignore")
+        note = _agreement_note(report)
+        shown = family_long(table.drop(columns=["reason"], errors="ignore"), digits)
         if "label" in table.index.names and table.index.get_level_values("label").nunique() > 1:
             shown = family_wide(table, digits).rename_axis(index=None, columns="label")
             note += (" A row per label, a column per coefficient"
@@ -325,7 +320,7 @@ def to_html(report: Any, path: str | Path | None = None, title: str | None = Non
         version=__version__, replications=list(attrs.get("replications", {}).items()),
         n_labels=len(rows), n_pairs=0 if one else len(pairs), readings=pairs,
         groups=groups, cells=cells, rows=rows, interval_note=interval_note,
-        figures=figs, figures_left_out=left_out, bands=_BANDS,
+        figures=figs, figures_left_out=left_out, bands=LEGEND, bands_note=LEGEND_NOTE,
         notes=attrs.get("notes", []),
         table_title="IRR" if one else "IRR, kappa_x and normalized kappa_x",
         pool_tables=_pool_tables(report, digits) if one else [],
