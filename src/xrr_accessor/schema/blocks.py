@@ -73,26 +73,30 @@ def _coded_block(block: str, members: list[tuple[int, np.ndarray]], codes: np.nd
     lo, hi, bad = np.empty(g), np.empty(g), np.zeros(g, dtype=np.bool_)
     if block == "float64":
         block_ranges(values, lo, hi, bad)
+        low, high = lo.tolist(), hi.tolist()
     else:  # integers: the range in their own type (a pass that vectorizes), then as floats
-        low, high = np.empty(g, dtype=np.int64), np.empty(g, dtype=np.int64)
-        integer_ranges(values, low, high)
-        lo, hi = low.astype(np.float64), high.astype(np.float64)
-    with np.errstate(invalid="ignore", over="ignore"):  # inf - inf: never taken
-        take = (~bad & (lo <= hi) & (hi - lo <= max(1024, 4 * n))
-                & (np.maximum(np.abs(lo), np.abs(hi)) <= 2.0**52))
-    base = np.where(take, lo, 0.0).astype(np.int64)
-    slots = np.where(take, np.where(take, hi, 0.0).astype(np.int64) - base + 1, 0)
+        ilo, ihi = np.empty(g, dtype=np.int64), np.empty(g, dtype=np.int64)
+        integer_ranges(values, ilo, ihi)
+        low, high = [float(v) for v in ilo.tolist()], [float(v) for v in ihi.tolist()]
+    # each column's codes base and slots, in Python floats (a few columns: numpy's calls
+    # on arrays of g values cost more than they save; inf - inf is nan, never taken)
+    limit = max(1024, 4 * n)
+    take = [not b and a <= z and z - a <= limit and max(abs(a), abs(z)) <= 2.0**52
+            for a, z, b in zip(low, high, bad.tolist(), strict=True)]
+    base = [int(a) if t else 0 for a, t in zip(low, take, strict=True)]
+    slots = [int(z) - b + 1 if t else 0 for z, b, t in zip(high, base, take, strict=True)]
     rows = np.array([j for j, _ in members], dtype=np.int64)
-    wide = int(slots.max(initial=0))
+    wide = max(slots, default=0)
     present = np.zeros((g, wide + 1 if wide > 2 else 1), dtype=np.bool_)
     # one thread: the write is bound by faulting in the fresh pages of ``codes``, which
     # two threads do no faster
-    shifted_codes(values, rows, base, slots, codes, present)
+    shifted_codes(values, rows, np.array(base, dtype=np.int64),
+                  np.array(slots, dtype=np.int64), codes, present)
     out: dict[int, pd.Index | None] = {}
     for b, (j, arr) in enumerate(members):
         out[j] = None
         if take[b]:
-            k = int(slots[b])
+            k = slots[b]
             cats = np.arange(k) if k <= 2 else np.flatnonzero(present[b, :k])
             dtype = bool if arr.dtype.kind == "b" else arr.dtype
             out[j] = pd.Index((cats + base[b]).astype(dtype))

@@ -226,7 +226,9 @@ def encode(tables: Sequence[Table], ordinal: bool = False,
                 f"{sorted(map(str, t.labels))}. Select the common labels first "
                 "(or rename them to match)."
             )
-    offsets = np.cumsum([0] + [len(t.item) for t in tables])
+    offsets = [0]
+    for t in tables:
+        offsets.append(offsets[-1] + len(t.item))
     item_codes, items = _joint([t.item for t in tables])
     rater_codes, raters = _joint([t.rater for t in tables])
     has_rep = any(t.replication is not None for t in tables)
@@ -235,8 +237,9 @@ def encode(tables: Sequence[Table], ordinal: bool = False,
     elif first.replication is not None:
         rep_codes, reps = _sorted(first.replication)
     else:
-        rep_codes, reps = np.zeros(len(first.item), dtype=np.int64), pd.RangeIndex(1)
-    n_rows = int(offsets[-1])
+        rep_codes = np.zeros(len(first.item), dtype=np.int64)
+        reps = pd.RangeIndex(1, name="replication")
+    n_rows = offsets[-1]
     every_row = len(tables) == 1 and all(
         isinstance(rows, slice) for rows, _ in first.labels.values())
     # every label in every row: each row of codes is written whole (no -1 fill first)
@@ -299,7 +302,8 @@ def encode(tables: Sequence[Table], ordinal: bool = False,
         codes=codes,
         items=items,
         raters=raters,
-        replications=pd.Index(reps, name="replication"),
+        replications=reps if reps.name == "replication" and isinstance(reps, pd.RangeIndex)
+        else pd.Index(reps, name="replication"),
         labels=_label_index(names),
         categories=tuple(cats_all),
         has_label=first.has_label,
@@ -327,9 +331,9 @@ def _cached_labels(names: tuple[Hashable, ...], types: tuple[type, ...]) -> pd.I
 def _label_index(names: list[Hashable]) -> pd.Index:
     """``pd.Index(names, name="label")``: built once per set of names (an index of text
     is an Arrow array in pandas 3, tens of microseconds a call), a new object each call
-    (a caller may rename its result's index)."""
+    (a view: a caller may rename its result's index)."""
     try:
-        return _cached_labels(tuple(names), tuple(map(type, names))).copy()
+        return _cached_labels(tuple(names), tuple(map(type, names))).view()
     except TypeError:  # pragma: no cover - labels are dict keys, so hashable
         return pd.Index(names, name="label")
 

@@ -260,7 +260,36 @@ def find_role(columns: Sequence[Hashable], role: str) -> Hashable | None:
     """The column named like ``role``: a name of :data:`ROLE_ALIASES` as before, else
     one of :data:`MORE_ALIASES`, else (item and rater) a name made of an id word and
     the role's words (``orig_id``, ``amt_worker_ids``); within the first of these
-    that names any column, two columns are refused, naming both."""
+    that names any column, two columns are refused, naming both.
+
+    Found once per set of names (their types in the key: ``1`` and ``True`` are equal
+    keys), so a frame read again does not match its names again.
+
+    Examples
+    --------
+    >>> find_role(["id", "annotator_id", "joy"], "rater")
+    'annotator_id'
+    """
+    try:
+        key = (tuple(columns), tuple(map(type, columns)), role)
+        hash(key)
+    except TypeError:  # an unhashable name: searched each time (it fails further on)
+        return _find_role(columns, role)
+    found = _FOUND.get(key, _FOUND)
+    if found is _FOUND:
+        found = _find_role(columns, role)  # an error is raised each time, not kept
+        if len(_FOUND) >= _FOUND_MAX:
+            _FOUND.clear()
+        _FOUND[key] = found
+    return found
+
+
+#: find_role's answers by (names, their types, role); cleared when it holds this many.
+_FOUND_MAX = 256
+_FOUND: dict[tuple[Any, ...], Any] = {}
+
+
+def _find_role(columns: Sequence[Hashable], role: str) -> Hashable | None:
     first = [n for n in ROLE_ALIASES[role] if n not in MORE_ALIASES.get(role, ())]
     for hits in ([c for c in columns if norm(c) in first],
                  [c for c in columns if norm(c) in MORE_ALIASES.get(role, ())],
@@ -315,8 +344,36 @@ def resolve_roles(
 ) -> dict[str, Hashable | None]:
     """Which column (or dimension) plays each role: given, or found by name.
 
-    Item and rater are required; replication and label are optional.
+    Item and rater are required; replication and label are optional. Answered once
+    per set of names and roles given (as :func:`find_role`); an error each time.
+
+    Examples
+    --------
+    >>> resolve_roles(["item", "coder", "joy"], Roles(), "column")["rater"]
+    'coder'
     """
+    given = tuple(getattr(roles, r) for r in ("item", "rater", "replication", "label"))
+    try:
+        key = (tuple(names), tuple(map(type, names)), given, tuple(map(type, given)), what)
+        hash(key)
+    except TypeError:  # an unhashable name or role: resolved each time
+        return _resolve_roles(names, roles, what)
+    found = _RESOLVED.get(key)
+    if found is None:
+        found = _resolve_roles(names, roles, what)
+        if len(_RESOLVED) >= _FOUND_MAX:
+            _RESOLVED.clear()
+        _RESOLVED[key] = found
+    return dict(found)  # the caller's own copy
+
+
+#: resolve_roles' answers by (names, their types, roles given, their types, what).
+_RESOLVED: dict[tuple[Any, ...], dict[str, Hashable | None]] = {}
+
+
+def _resolve_roles(
+    names: Sequence[Hashable], roles: Roles, what: str
+) -> dict[str, Hashable | None]:
     found: dict[str, Hashable | None] = {}
     taken = [getattr(roles, r) for r in ("item", "rater", "replication", "label")
              if _hashable(getattr(roles, r))]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Hashable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -27,9 +27,9 @@ class Ids:
     @classmethod
     def factorize(cls, values: Any, where: str, column: Hashable | None = None) -> Ids:
         """Factorize once; missing or unhashable ids are an error naming ``where``."""
-        fast = _integer_ids(values)
+        fast = integer_ids(values)
         if fast is not None:
-            return replace(fast, column=column)
+            return cls(fast.codes, fast.uniques, column)
         try:
             codes, uniques = factorize_text(values, where, column)
         except TypeError as exc:
@@ -68,9 +68,17 @@ class Ids:
         return show(self.uniques[self.codes[row]])
 
 
-def _integer_ids(values: Any) -> Ids | None:
+def integer_ids(values: Any) -> Ids | None:
     """Integer ids over a narrow range: codes in order of first appearance from one
-    numba pass with a lookup table (what ``pd.factorize`` gives, without hashing)."""
+    numba pass with a lookup table (what ``pd.factorize`` gives, without hashing);
+    None for other values (hashed by :meth:`Ids.factorize`).
+
+    Examples
+    --------
+    >>> ids = integer_ids(np.array([7, 3, 7]))
+    >>> ids.codes.tolist(), ids.uniques.tolist()
+    ([0, 1, 0], [7, 3])
+    """
     arr = getattr(values, "dtype", None)
     if arr is None or not isinstance(arr, np.dtype) or arr.kind not in "iu" or (
             arr.kind == "u" and arr.itemsize == 8):
