@@ -239,7 +239,14 @@ def _rows(read_: Read, label: int, s: dict[str, np.ndarray], numeric: bool
     mode = None if len(values) else cats.take(out_ints[1]).array if isinstance(
         cats.dtype, ExtensionDtype) else cats.to_numpy().take(out_ints[1])
     return {"floats": out_floats, "ints": out_ints, "undefined": undefined, "mode": mode,
-            "label": np.full(m, label)}
+            "label": label}
+
+
+def _labels(rows: dict[str, Any]) -> np.ndarray:
+    """Each row's label code: ``rows["label"]`` (an int: one label's rows; an array:
+    rows joined by :func:`_joined`) as an array, built only where it is needed."""
+    lab = rows["label"]
+    return lab if isinstance(lab, np.ndarray) else np.full(len(rows["undefined"]), lab)
 
 
 def _ids(read_: Read, with_rep: bool) -> np.ndarray:
@@ -265,7 +272,7 @@ def _table(read_: Read, rows: dict[str, Any], numeric: bool) -> pd.DataFrame:
     else:
         columns += [(out_ints[:1], ["n_annotations"]), (mode, ["mode"])]
     item = out_ints[3]  # the items' ids or codes
-    levels = [("label", ann.labels, lambda: rows["label"], ann.has_label),
+    levels = [("label", ann.labels, lambda: _labels(rows), ann.has_label),
               ("replication", ann.replications, lambda: out_ints[4], with_rep),
               ("item", ann.items, lambda: item, True)]
     kept = [(name, lev, codes()) for name, lev, codes, had in levels if had]
@@ -293,7 +300,8 @@ def _joined(read_: Read, parts: list[dict[str, Any]], numeric: bool) -> pd.DataF
     else:  # int64 categories beside others, or dtypes that differ: concat's rules
         return pd.concat([_table(read_, p, numeric) for p in parts])
     rows: dict[str, Any] = {k: np.concatenate([p[k] for p in parts], axis=-1)
-                            for k in ("floats", "ints", "undefined", "label")}
+                            for k in ("floats", "ints", "undefined")}
+    rows["label"] = np.concatenate([_labels(p) for p in parts])
     rows["mode"] = mode
     return _table(read_, rows, numeric)
 
@@ -364,13 +372,13 @@ def item_disagreement(data: Any, level: Any = None, **roles: Any) -> Any:
     numeric = any(read_.values(j) is not None for j in range(len(ann.labels)))
     parts = [_rows(read_, j, every[j], numeric) for j in range(len(ann.labels))]
     frame = _joined(read_, parts, numeric)
-    bad = np.concatenate([p["undefined"] for p in parts])
-    bad_lab = np.concatenate([p["label"] for p in parts])[bad]
-    with_rep = len(ann.replications) > 1 or ann.has_replication
-    bad_rep = (np.concatenate([p["ints"][4] for p in parts])[bad] if with_rep
-               else np.zeros(len(bad_lab), np.int64))
-    n_bad = len(bad_lab)
-    if n_bad:
+    n_bad = sum(int(np.count_nonzero(p["undefined"])) for p in parts)
+    if n_bad:  # where they are, for the message
+        bad = np.concatenate([p["undefined"] for p in parts])
+        bad_lab = np.concatenate([_labels(p) for p in parts])[bad]
+        with_rep = len(ann.replications) > 1 or ann.has_replication
+        bad_rep = (np.concatenate([p["ints"][4] for p in parts])[bad] if with_rep
+                   else np.zeros(len(bad_lab), np.int64))
         warn_undefined_rows(
             "item_disagreement", n_bad, len(frame),
             "items with one annotation have no pair to compare",

@@ -1,0 +1,107 @@
+"""item_disagreement's table as its own object: columns, index names, modes (issue 35).
+
+The table is built from blocks with a column Index made once per set of names
+(:func:`~xrr_accessor.diagnostics._common.frame_of`), its index renamed only when a
+name changes (:func:`~xrr_accessor.diagnostics._common.finish`) and its modes taken
+from the categories with numpy: each table must still be a frame of its own, keep
+the user's role names where they do not collide with a column, and hold each
+item's most frequent value (the smallest on ties) in the input's dtype.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import xrr_accessor as xrr
+from xrr_accessor.diagnostics.items import COLUMNS
+
+
+def _quiet(*args, **kwargs) -> pd.DataFrame:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return xrr.item_disagreement(*args, **kwargs)
+
+
+def _frame(seed: int, n_item: int = 40) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    n = rng.integers(1, 6, n_item)
+    return pd.DataFrame({"item": np.repeat(np.arange(n_item), n),
+                         "rater": np.concatenate([np.arange(k) for k in n]),
+                         "score": rng.integers(0, 4, n.sum()).astype(float)})
+
+
+def test_each_table_has_its_own_column_index():
+    df = _frame(0)
+    first = _quiet(df, level="interval")
+    first.columns.name = "changed"
+    first.columns = [c.upper() for c in first.columns]
+    second = _quiet(df, level="interval")
+    assert second.columns.name is None
+    assert list(second.columns) == list(COLUMNS)
+    text = df.assign(score=df["score"].map("v{}".format))
+    third = _quiet(text, level="nominal")  # not numbers: five columns
+    assert list(third.columns) == list(COLUMNS[:5])
+
+
+@pytest.mark.parametrize(("name", "level", "want"), [
+    ("doc", "interval", "doc"),  # the user's name of the item column, kept
+    ("item", "interval", "item"),
+    ("mean", "interval", "item"),  # a column of the table is called so: not renamed
+    ("mean", "nominal", "mean"),  # text has no mean column: the user's name
+])
+def test_index_takes_the_users_item_name_unless_a_column_has_it(name, level, want):
+    df = _frame(1).rename(columns={"item": name})
+    if level == "nominal":
+        df["score"] = df["score"].map("v{}".format)
+    out = _quiet(df, level=level, item=name)
+    assert out.index.names == ["label", want]  # a named value column is a label
+    assert sorted(out.index.get_level_values(want)) == sorted(df[name].unique())
+
+
+def _naive_modes(df: pd.DataFrame, col: str) -> dict:
+    """Each item's most frequent value, the smallest on ties, counted by hand."""
+    out = {}
+    for item, values in df.groupby("item")[col]:
+        counts: dict = {}
+        for v in values:
+            counts[v] = counts.get(v, 0) + 1
+        top = max(counts.values())
+        out[item] = min(v for v, c in counts.items() if c == top)
+    return out
+
+
+@pytest.mark.parametrize("kind", ["float", "int", "bool", "object", "category"])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_modes_equal_a_count_by_hand_in_the_inputs_dtype(kind, seed):
+    df = _frame(seed)
+    scores = df["score"].astype(int)
+    df["score"] = {"float": scores * 0.5, "int": scores, "bool": scores > 1,
+                   "object": scores.map("v{}".format).astype(object),
+                   "category": scores.map("c{}".format).astype("category")}[kind]
+    level = "nominal" if kind in ("object", "category", "bool") else "interval"
+    out = _quiet(df, level=level)
+    got = out["mode"]
+    want = _naive_modes(df, "score")
+    items = out.index.get_level_values("item")
+    assert dict(zip(items, got, strict=True)) == want
+    if kind in ("float", "int", "bool", "object"):
+        assert got.dtype == df["score"].dtype
+
+
+def test_undefined_rows_counted_per_label_in_the_warning():
+    df = _frame(3)
+    df["other"] = df["score"][::-1].to_numpy()
+    single = int((df.groupby("item").size() == 1).sum())
+    with pytest.warns(xrr.errors.UndefinedWarning) as rec:
+        out = xrr.item_disagreement(df, labels=["score", "other"], level="interval")
+    message = str(rec[0].message)
+    assert f"for {2 * single} of {len(out)} row(s)" in message
+    assert f"label 'score': {single}" in message and f"label 'other': {single}" in message
+    assert out.attrs["n_undefined"] == 2 * single
+    assert out.index.names == ["label", "item"]
+    assert (out.index.get_level_values("label") == "score").sum() == len(out) // 2
+    assert out.attrs["n_undefined"] == int(out["disagreement"].isna().sum())
