@@ -350,7 +350,7 @@ def main(argv: list[str] | None = None) -> str:
     fleiss_rows(rows, small)
     icc_rows(rows, [1_000] if args.quick else [10_000, 100_000, 1_000_000])
     set_rows(rows, [600] if args.quick else [6_000, 60_000])
-    items_rows(rows, [1_000] if args.quick else [100_000, 1_000_000])
+    items_rows(rows, [1_000] if args.quick else [10_000, 100_000, 1_000_000])
     cold = [] if args.quick else cold_rows(args.before, 3)
     md = table(rows.rows) + ("\n\nCold start (fresh processes; before = this library at "
                              f"{args.before}, the peer column):\n\n" + table(cold)
