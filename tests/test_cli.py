@@ -85,7 +85,8 @@ def test_report_formats_hold_the_report(files, fmt, capsys):
                              & (expected["statistic"] == "normalized"), "estimate"].iloc[0]
         assert f"{value:.3f}" in out
         if fmt == "markdown":
-            assert out.startswith("| label | IRR Budapest")
+            assert out.startswith("# xRR report: demo.csv\n")
+            assert "| label | Budapest | Kuala Lumpur | Mexico City |" in out
         else:
             assert "normalized kappa_x" in out and "Items annotated by only one" in out
 

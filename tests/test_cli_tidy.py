@@ -143,9 +143,9 @@ def test_report_records_join_the_irr_and_cross_kappa_records_by_name(tmp_path, c
 
 
 def test_notes_only_about_the_sections_printed(tmp_path, capsys):
-    """A one-pool report computes its items (D_i undefined for an item rated once) but
-    prints them only in the page: the other formats leave that note out, ``xrr items``
-    (which prints them) keeps it."""
+    """A one-pool report computes its items (D_i undefined for an item rated once) and
+    prints them in the page, table, markdown and json, with the note; csv (the records
+    alone) leaves that note out; ``xrr items`` (which prints them) keeps it."""
     path = tmp_path / "pool.csv"
     rows = [(i, r, (i + (r == "c")) % 2) for i in range(12) for r in "abc"][:-2]  # 11: one
     pd.DataFrame(rows, columns=["item", "rater", "spam"]).to_csv(path, index=False)
@@ -156,9 +156,16 @@ def test_notes_only_about_the_sections_printed(tmp_path, capsys):
     for fmt in ("table", "markdown", "csv", "json"):
         assert main(["report", str(path), "--level", "nominal", "--format", fmt,
                      "-o", str(tmp_path / f"out.{fmt}")]) == 0
-        assert "item_disagreement" not in capsys.readouterr().err, fmt
+        said = "item_disagreement" in capsys.readouterr().err
+        assert said == (fmt != "csv"), fmt
     doc = json.loads((tmp_path / "out.json").read_text())
-    assert doc["records"] and not any("item_disagreement" in n for n in doc["notes"])
+    assert doc["records"] and any("item_disagreement" in n for n in doc["notes"])
+    # every defined item ties (two raters agree, one differs): one row counts them
+    assert [r["n_items"] for r in doc["items"]] == [11] and doc["items"][0]["item"] is None
+    assert doc["said"]["items"] == [
+        f"On spam / pool: 11 items tied at D = {doc['items'][0]['disagreement']:.3f} (the "
+        "first in the data's order: 0, 1, 2, ...)."]
     page = commands._printed(argparse.Namespace(format="html"), "<html>")
-    table = commands._printed(argparse.Namespace(format="table"), "text")
-    assert (page.unprinted, table.unprinted) == ((), ("item_disagreement",))
+    table = commands._printed(argparse.Namespace(format="csv"), "text")
+    assert (page.unprinted, table.unprinted) == ((), ("rater_agreement",
+                                                      "item_disagreement"))

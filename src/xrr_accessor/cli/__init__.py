@@ -58,7 +58,7 @@ def _run(argv: Sequence[str] | None) -> int:
     if isinstance(result, Output):
         notes += result.notes
         text = render(result.frame, args.format, args.decimals, result.attrs, notes,
-                      args.raw)
+                      args.raw, result.sections)
     else:
         text = result.text if isinstance(result, Page) else result
     _emit(text, args.output)
@@ -86,11 +86,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     Examples
     --------
     >>> main(["demo", "--n-labels", "1"])  # doctest: +ELLIPSIS
+    xRR report: demo data (simulated, IRep-shaped)
     Demo (simulated, IRep-shaped): 2,904 items, 12,270 rows, 12,270 binary annotations, ...
-    IRR of each replication (alpha, nominal)
-    replication Budapest Kuala Lumpur Mexico City
-    label...
-    amusement      0.169        0.213       0.288
+    IRR: Cohen's kappa, the default where no pool has more than two raters ...
+    IRR of each replication (cohen, nominal)
+    label / replication  Budapest  Kuala Lumpur  Mexico City
+    amusement               0.169         0.212        0.288
     ...
     Items annotated by only one replication of a pair (left out of that pair): ...
     0

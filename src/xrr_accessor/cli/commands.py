@@ -16,15 +16,14 @@ from ..datasets import load_demo
 from ..errors import InputError, XRRWarning, warn
 from ..models import alt_test
 from ..reporting.agreement import agreement_table
-from ..reporting.rater_view import gold_sentences, ranked, unranked_sentence
 from ..reporting.report import Report, report
-from ..reporting.report_html import TOP_ROWS
 from ..uncertainty.intervals import method_for
 from .files import stem
 from .inputs import Output, Page, bootstrap, check_memory, names, no_page, one_pool, peek, read
 from .listing import run_items, run_pairwise, run_raters
 from .messages import as_flags
-from .output import records, render, report_blocks, schema, write_table
+from .output import records, render, schema
+from .report_text import json_sections, report_text, with_readings
 
 __all__ = ["COMMANDS", "Output", "check_memory"]
 
@@ -78,7 +77,8 @@ def _run_report(args: argparse.Namespace) -> Page | Output:
 
 #: The report's diagnostics, by the function whose notes are about them, and the
 #: formats that print them (the one-pool report's raters and items).
-_SECTIONS = {"rater_agreement": ("html", "table"), "item_disagreement": ("html",)}
+_SECTIONS = {"rater_agreement": ("html", "table", "markdown", "json"),
+             "item_disagreement": ("html", "table", "markdown", "json")}
 
 
 def _printed(args: argparse.Namespace, out: str | Output) -> Page | Output:
@@ -96,7 +96,8 @@ def _command(args: argparse.Namespace) -> str:
     return "demo" if args.command == "demo" else "report"
 
 
-def _report_output(rep: Report, args: argparse.Namespace, title: str) -> str | Output:
+def _report_output(rep: Report, args: argparse.Namespace, title: str,
+                   head: str = "") -> str | Output:
     """A report as the page or Table 5 blocks (html, table, markdown) or records."""
     if args.format == "html":  # its notes in the command's words, as on stderr
         rep.attrs["notes"] = list(dict.fromkeys(as_flags(n) for n in rep.attrs["notes"]))
@@ -112,16 +113,20 @@ def _report_output(rep: Report, args: argparse.Namespace, title: str) -> str | O
             return (render(rep.models, args.format, args.decimals, settings, [])
                     + f"\n\n{title}\n\n{words}\n")
         return Output(rep.models, settings)
-    if args.format == "table":
-        return report_blocks(rep, args.decimals) + _rater_block(rep, args.decimals)
-    if args.format == "markdown":
-        return rep.to_markdown(args.decimals)
+    given = getattr(args, "irr", None)
+    if args.format in ("table", "markdown"):
+        return report_text(rep, args.format, args.decimals, title, given, head)
     attrs = {**rep.attrs}
     attrs.pop("notes", None)
     method = _method(attrs) if "ci" in attrs else None
     settings = _settings({**attrs, "method": "bootstrap" if method else None}, _command(args))
     settings["replications"] = attrs.get("replications")
-    return Output(schema(named(rep.frame, str(attrs["irr"])), method), settings)
+    # csv and json: each reading on the record it reads; json: every section besides
+    frame = with_readings(schema(named(rep.frame, str(attrs["irr"])), method), rep,
+                          args.decimals)
+    if args.format == "csv":
+        return Output(frame, settings)
+    return Output(frame, settings, sections=json_sections(rep, args.decimals, given))
 
 
 #: The coefficient each of the report's statistics is (``statistic``); the report's own
@@ -149,23 +154,6 @@ def named(frame: pd.DataFrame, irr: str) -> pd.DataFrame:
     return out
 
 
-def _rater_block(rep: Report, decimals: int) -> str:
-    """The one-pool report's rater table as text: the ranked raters, worst first (up to
-    ``TOP_ROWS`` per label), then the raters not ranked, counted, and with gold how far
-    the two rankings agree."""
-    raters = rep.raters
-    if not isinstance(raters, pd.DataFrame):
-        return ""
-    keep = [c for c in ("kappa_x", "kappa_x_lower", "kappa_x_upper", "rank", "gold_kappa_x",
-                        "gold_accuracy", "n_gold", "n_annotations") if c in raters.columns]
-    words = [unranked_sentence(raters, "not listed; --min-items N changes the cut"),
-             *gold_sentences(raters, min(decimals, 2))]
-    return (f"\nRaters against the rest of the pool (kappa_x; ranked, worst first, up to "
-            f"{TOP_ROWS} per label)\n"
-            + write_table(ranked(raters, TOP_ROWS)[keep].reset_index(), decimals)
-            + "".join(f"{w}\n" for w in words if w))
-
-
 def _demo_labels(df: pd.DataFrame, args: argparse.Namespace) -> pd.DataFrame:
     """The demo with the labels ``--labels A,B`` names or the first ``--n-labels N``
     (``--labels N``, the old spelling, still counts, with a note)."""
@@ -189,11 +177,10 @@ def _run_demo(args: argparse.Namespace) -> Page | Output:
     df = _demo_labels(load_demo(), args)
     head = (f"Demo (simulated, IRep-shaped): {df['item_id'].nunique():,} items, {len(df):,} "
             f"rows, {(df.shape[1] - 3) * len(df):,} binary annotations, pools "
-            f"{', '.join(sorted(df['pool'].unique()))}.\n\n")
-    rep = report(df, irr=args.irr, level=args.level, items=args.items)
-    out = _report_output(rep, args, "xRR report: demo data (simulated, IRep-shaped)")
-    return _printed(args, head + out if args.format == "table" and isinstance(out, str)
-                    else out)
+            f"{', '.join(sorted(df['pool'].unique()))}.")
+    rep = report(df, irr=args.irr, level=args.level, items=args.items)  # as xrr report
+    return _printed(args, _report_output(
+        rep, args, "xRR report: demo data (simulated, IRep-shaped)", head))
 
 
 def _run_irr(args: argparse.Namespace) -> Output:

@@ -38,6 +38,8 @@ class Output:
     #: The functions whose notes are about a section not printed (notes start with the
     #: function's name: "item_disagreement is undefined ..."): left out.
     unprinted: tuple[str, ...] = ()
+    #: json only: sections beside the records (a report's reading, raters, items).
+    sections: dict[str, Any] | None = None
 
 
 @dataclass

@@ -7,18 +7,21 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
 import pandas as pd
 
 from ..diagnostics import item_disagreement, rater_agreement
 from ..diagnostics.pairwise import pairwise
-from ..errors import DroppedDataWarning, warn
+from ..errors import DroppedDataWarning, InputError, warn
 from ..reporting.rater_view import ranked, unranked_sentence
+from ..schema.tally import tally_of
 from .files import stem
 from .inputs import Output, bootstrap, no_page, one_pool, read
 from .output import SCREEN
 
-__all__ = ["SCREEN", "cut", "run_items", "run_pairwise", "run_raters", "top_of"]
+__all__ = ["MIN_POOL_RATERS", "SCREEN", "cut", "few_raters", "few_raters_sentence", "run_items",
+           "run_pairwise", "run_raters", "top_of"]
 
 def _terminal() -> bool:
     """Whether the output goes to a terminal (a person reads it, a screenful at a time)."""
@@ -79,11 +82,63 @@ def _diagnostic(frame: pd.DataFrame, label: str, first: list[str]) -> pd.DataFra
     return frame[head + [c for c in frame.columns if c not in head]]
 
 
+#: The fewest raters a pool needs for a rater table: with two, each rater against the rest
+#: is the pool's IRR itself and the pool without one rater has no alpha (the report's rule).
+MIN_POOL_RATERS = 3
+
+
+def few_raters(ann: Any) -> dict[str, int]:
+    """The replications of ``ann`` with fewer than :data:`MIN_POOL_RATERS` raters (with an
+    annotation of any label), and how many raters each has.
+
+    Examples
+    --------
+    >>> from xrr_accessor import api
+    >>> df = pd.DataFrame({"item": [1, 1, 2, 2, 1, 1, 1], "rater": list("abababc"),
+    ...                    "pool": list("AAAABBB"), "joy": [0, 1, 1, 1, 0, 1, 1]})
+    >>> few_raters(api.annotations(df, replication="pool")[0])
+    {'A': 2}
+    """
+    counts = tally_of(ann).rated_raters
+    return {str(name): int(n) for name, n in zip(ann.replications, counts, strict=True)
+            if n < MIN_POOL_RATERS}
+
+
+def few_raters_sentence(few: dict[str, int], n_labels: int) -> str:
+    """The one line saying which pools have no rater table, why, and how many rows
+    (a rater of a label) are not listed for it.
+
+    Examples
+    --------
+    >>> print(few_raters_sentence({"A": 2}, 3))  # doctest: +NORMALIZE_WHITESPACE
+    rater agreement needs at least 3 raters in a pool: A has 2 (each rater against the
+    rest is then the pool's IRR itself, and the pool without one rater has no alpha): 6 rows
+    (rater x label) not listed
+    """
+    pools = ", ".join(f"{name} has {n}" for name, n in few.items())
+    rows = sum(few.values()) * n_labels
+    return (f"rater agreement needs at least {MIN_POOL_RATERS} raters in a pool: {pools} "
+            "(each rater against the rest is then the pool's IRR itself, and the pool "
+            f"without one rater has no alpha): {rows:,} rows (rater x label) not listed")
+
+
 def run_raters(args: argparse.Namespace) -> Output:
     no_page(args)
     data, _, roles = read(args)
     level = args.level
     data, roles, ann = one_pool(data, roles, stem(args.path), level)
+    few = few_raters(ann)
+    column = roles.get("replication", ann.role_names.get("replication"))
+    notes = [few_raters_sentence(few, len(ann.labels))] if few else []
+    if few and (roles.get("wide") or not isinstance(column, str)):
+        raise InputError(notes[0] + "; with --wide, give each pool of 3 raters or more its "
+                         "own file")  # pragma: no cover - wide files with a replication
+    if few:  # only the pools with a rater table: no NaN rows, no warning about them
+        data = data[~data[column].astype(str).isin(list(few))]
+    if len(few) == len(ann.replications):
+        frame = pd.DataFrame(columns=["label", "replication", "rater"])
+        return Output(frame, {"command": "raters", "metric": args.metric,
+                              "pools_without_raters": few}, notes)
     boot = bootstrap(args, len(ann.labels) * len(ann.replications) * len(ann.raters))
     boot.pop("progress", None)  # one pass per replicate: no bar
     result = rater_agreement(data, metric=args.metric, level=level,
@@ -99,11 +154,13 @@ def run_raters(args: argparse.Namespace) -> Output:
     if args.ci is not None:
         settings.update({k: result.attrs[k] for k in ("ci", "method", "interval", "n_boot",
                                                       "seed")})
+    if few:
+        settings["pools_without_raters"] = few
     top = top_of(args)
-    frame, notes = cut(frame, top, "raters", args.top is not None)
-    if notes:
+    frame, cut_notes = cut(frame, top, "raters", args.top is not None)
+    if cut_notes:
         settings.update(top=top, rows_not_shown=len(ranked(result)) - len(frame))
-    return Output(frame, settings, notes)
+    return Output(frame, settings, notes + cut_notes)
 
 
 def run_pairwise(args: argparse.Namespace) -> Output:

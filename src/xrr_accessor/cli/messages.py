@@ -60,6 +60,10 @@ _SHELL = [
     (r"Pass categories=\[lowest, \.\.\., highest\] to \.xrr\(\.\.\.\), or make the column "
      r"an ordered pd\.Categorical\.",
      "Give their order with --categories lowest,...,highest."),
+    # a coefficient without a variance formula (reporting.agreement's reasons): the
+    # command bootstraps it by itself
+    (r"irr\(data, metric='(\w+)', ci=([\d.]+), method='bootstrap'\)",
+     r"xrr irr FILE --metric \1 --ci \2"),
     # a gold-looking column left out (schema.labels.gold_entry, unused_message)
     (r"by validity\(data, gold='([^']*)'\) or report\(data, gold='[^']*'\)",
      r"by xrr report FILE --gold \1"),

@@ -8,8 +8,8 @@ the counts the API gives (``n_items`` first). The diagnostics (``raters``,
 ``items``) print one record per label x replication x rater (or item).
 Each format has one writer (:func:`write_table`, :func:`write_markdown`,
 :func:`write_csv`, :func:`write_json`); table and markdown show the same
-rounded text (:func:`cell_text`). ``report`` and ``demo`` in the table format print
-the paper's Table 5 as three titled blocks (:func:`report_blocks`). Names from the
+rounded text (:func:`cell_text`). ``report`` and ``demo`` in table, markdown and json
+print the sections of the report's page (:mod:`.report_text`). Names from the
 data go through :mod:`~xrr_accessor.textsafe`: csv by ``csv_safe``, markdown by
 ``markdown_cell``, the table with its control characters as visible escapes (no
 terminal escape sequence or carriage return is printed), json by ``json.dumps``
@@ -25,12 +25,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..reporting.report import STATISTICS
 from ..textsafe import csv_safe, escape_controls, json_value, markdown_cell
 
 __all__ = ["COUNTS", "FORMATS", "INTERVAL", "KEYS", "SCREEN", "cell_text", "records", "render",
-           "report_blocks", "schema", "write_csv", "write_json", "write_markdown",
-           "write_table"]
+           "schema", "write_csv", "write_json", "write_markdown", "write_table"]
 
 FORMATS = ("table", "csv", "json", "markdown", "html")
 
@@ -244,8 +242,9 @@ def _texts(frame: pd.DataFrame, decimals: int) -> pd.DataFrame:
     return pd.DataFrame(out, columns=frame.columns)
 
 
-def write_table(frame: pd.DataFrame, decimals: int) -> str:
-    """Aligned plain text: numbers right-aligned, the same text as markdown.
+def write_table(frame: pd.DataFrame, decimals: int, right: tuple[str, ...] = ()) -> str:
+    """Aligned plain text: numbers (and the text columns named in ``right``: numbers
+    already printed) right-aligned, the same text as markdown.
 
     Examples
     --------
@@ -258,7 +257,7 @@ def write_table(frame: pd.DataFrame, decimals: int) -> str:
     <BLANKLINE>
     """
     shown = _texts(frame, decimals).map(escape_controls)  # no escape sequence, no CR
-    numeric = [pd.api.types.is_numeric_dtype(frame[c]) for c in frame.columns]
+    numeric = [pd.api.types.is_numeric_dtype(frame[c]) or c in right for c in frame.columns]
     widths = [max([len(escape_controls(str(c))), *map(len, shown[c])]) for c in frame.columns]
 
     def line(cells: list[str]) -> str:
@@ -270,7 +269,7 @@ def write_table(frame: pd.DataFrame, decimals: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write_markdown(frame: pd.DataFrame, decimals: int) -> str:
+def write_markdown(frame: pd.DataFrame, decimals: int, right: tuple[str, ...] = ()) -> str:
     """A Markdown table (no dependency on tabulate), the same text as the table; names
     (text columns and column names) go through
     :func:`~xrr_accessor.textsafe.markdown_cell` (``|`` escaped, line breaks as spaces,
@@ -289,9 +288,10 @@ def write_markdown(frame: pd.DataFrame, decimals: int) -> str:
     """
     shown = _texts(frame, decimals)
     numeric = [pd.api.types.is_numeric_dtype(frame[c]) for c in frame.columns]
+    aligned = [n or c in right for n, c in zip(numeric, frame.columns, strict=True)]
 
     lines = ["| " + " | ".join(markdown_cell(c) for c in frame.columns) + " |",
-             "|" + "|".join("---:" if n else "---" for n in numeric) + "|"]
+             "|" + "|".join("---:" if n else "---" for n in aligned) + "|"]
     lines += ["| " + " | ".join(v if n else markdown_cell(v)
                                 for v, n in zip(row, numeric, strict=True)) + " |"
               for row in shown.itertuples(index=False)]
@@ -320,9 +320,11 @@ def write_csv(frame: pd.DataFrame, raw: bool = False) -> str:
     return (frame if raw else csv_safe(frame)).to_csv(index=False)
 
 
-def write_json(frame: pd.DataFrame, attrs: dict[str, Any], notes: list[str]) -> str:
+def write_json(frame: pd.DataFrame, attrs: dict[str, Any], notes: list[str],
+               sections: dict[str, Any] | None = None) -> str:
     """``{"attrs": {...}, "notes": [...], "records": [...]}``: numbers at full
-    precision, NaN as null, ``notes`` a list of strings.
+    precision, NaN as null, ``notes`` a list of strings; ``sections`` (a report's
+    reading, classic family, raters and items) follow as keys of their own.
 
     Examples
     --------
@@ -336,12 +338,14 @@ def write_json(frame: pd.DataFrame, attrs: dict[str, Any], notes: list[str]) -> 
     """
     rows = [{str(k): json_value(v) for k, v in zip(frame.columns, row, strict=True)}
             for row in frame.itertuples(index=False)]
-    doc = {"attrs": json_value(attrs), "notes": [str(n) for n in notes], "records": rows}
+    doc = {"attrs": json_value(attrs), "notes": [str(n) for n in notes], "records": rows,
+           **{k: json_value(v) for k, v in (sections or {}).items()}}
     return json.dumps(doc, indent=1, allow_nan=False) + "\n"
 
 
 def render(frame: pd.DataFrame, fmt: str, decimals: int, attrs: dict[str, Any],
-           notes: list[str], raw: bool = False) -> str:
+           notes: list[str], raw: bool = False, sections: dict[str, Any] | None = None
+           ) -> str:
     """``frame`` in ``fmt``: table, csv, json or markdown (one writer each).
 
     Examples
@@ -355,44 +359,7 @@ def render(frame: pd.DataFrame, fmt: str, decimals: int, attrs: dict[str, Any],
     if fmt == "csv":
         return write_csv(frame, raw)
     if fmt == "json":
-        return write_json(frame, attrs, notes)
+        return write_json(frame, attrs, notes, sections)
     if fmt == "markdown":
         return write_markdown(frame, decimals)
     return write_table(frame, decimals)
-
-
-#: The titles of the report's three blocks in the table format.
-TITLES = {
-    "irr": "IRR of each replication ({irr}, {level})",
-    "kappa_x": "kappa_x: agreement between replications (Eq 9-11)",
-    "normalized": "normalized kappa_x: replication similarity ({how}; near 1 = replicates as "
-                  "well as it agrees internally)",
-}
-
-
-def report_blocks(rep: Any, decimals: int) -> str:
-    """The report as three titled blocks: IRR, kappa_x, normalized kappa_x."""
-    shown = rep._display(decimals)
-    ref = rep.attrs.get("reference")
-    how = (f"Section 6: kappa_x / IRR of {ref}" if ref is not None
-           else "Eq 13: kappa_x / sqrt(IRR_X IRR_Y)")
-    out = []
-    with pd.option_context("display.width", 250, "display.max_columns", 50,
-                           "display.max_rows", 10_000):
-        present = set(shown.columns.get_level_values(0))
-        for stat in (s for s in STATISTICS if s in present):  # one pool: its IRR only
-            block = shown[stat].rename(index=escape_controls, columns=escape_controls)
-            block.columns.name = "replication" if stat == "irr" else "pair"
-            out.append(TITLES[stat].format(irr=rep.attrs.get("irr"), level=rep.attrs.get(
-                "level"), how=how))
-            out.append(block.to_string() + "\n")
-    counts = rep.frame[rep.frame["statistic"] == "kappa_x"]
-    unpaired = counts.groupby(["replication", "replication_other"], sort=False)[
-        "n_unpairable"].max()
-    if len(unpaired):
-        out.append("Items annotated by only one replication of a pair (left out of that "
-                   "pair): " + ", ".join(f"{escape_controls(str(a))} x {escape_controls(str(b))}"
-                                         f": {n:,}" for (a, b), n in unpaired.items()) + "\n")
-    if "ci" in rep.attrs:
-        out.append(escape_controls(rep.caption()) + "\n")
-    return "\n".join(out)

@@ -238,8 +238,10 @@ def parser() -> argparse.ArgumentParser:
 
     demo = sub.add_parser("demo", parents=[shown, level],
                           help="xRR table of the bundled simulated IRep-like data")
-    demo.add_argument("--irr", default="alpha", choices=normalizers, type=coefficient(normalizers),
-                      help="IRR coefficient (default alpha; the paper's Table 5 uses cohen)")
+    demo.add_argument("--irr", "--metric", dest="irr", default=None, choices=normalizers,
+                      type=coefficient(normalizers),
+                      help="IRR (default, as xrr report: cohen where every pool has two "
+                           "raters, else alpha; the report's first lines say which)")
     demo.add_argument("--n-labels", type=_positive, default=None, metavar="N",
                       help="use the first N labels")
     demo.add_argument("--labels", action="append", metavar="A,B",
