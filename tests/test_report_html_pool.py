@@ -409,3 +409,23 @@ def test_the_legend_is_the_classifier_s(two_raters):
                 op, v = hi[1], float(hi[2])
                 inside &= x <= v if op == "<=" else x < v if op == "<" else x > v
             assert inside == (band_of(x) == name), (name, span, x)
+
+
+def test_the_classic_family_is_a_row_per_label_past_wide_family_labels(two_raters):
+    few = parse(two_raters[1].to_html(figures=False))
+    table = two_raters[1].agreement
+    assert len(by_id(few, "xrr-agreement").find(f"{NS}tbody").findall(f"{NS}tr")) == len(table)
+    n = report_html.WIDE_FAMILY_LABELS + 1
+    df = _pairs(30, n, seed=6)
+    rep = _quiet(xa.report, df)
+    tree = parse(rep.to_html(figures=False))
+    rows = by_id(tree, "xrr-agreement").find(f"{NS}tbody").findall(f"{NS}tr")
+    assert [text(tr.find(f"{NS}th")) for tr in rows] == [f"l{j}" for j in range(n)]
+    metrics = list(pd.unique(rep.agreement.index.get_level_values("metric")))
+    head = [text(th) for th in by_id(tree, "xrr-agreement").find(f"{NS}thead").iter(f"{NS}th")]
+    assert head == ["label", *metrics]
+    for tr in rows:  # each cell the table's estimate (no ci: no interval)
+        label = text(tr.find(f"{NS}th"))
+        for metric, td in zip(metrics, tr.findall(f"{NS}td"), strict=True):
+            est = rep.agreement.loc[(label, metric), "estimate"]
+            assert text(td) == ("" if not np.isfinite(est) else f"{est:.3f}")

@@ -28,7 +28,8 @@ from .pool_html import collapse_reasons, family_long, family_wide, items_html
 from .rater_view import gold_sentences, ranked, unranked_sentence
 from .reading import READINGS, readings
 
-__all__ = ["MAX_PAIR_FIGURES", "MIN_HIST_LABELS", "OPEN_READINGS", "TOP_ROWS", "to_html"]
+__all__ = ["MAX_PAIR_FIGURES", "MIN_HIST_LABELS", "OPEN_READINGS", "TOP_ROWS",
+           "WIDE_FAMILY_LABELS", "to_html"]
 
 #: Pairs drawn with their own IRR-vs-kappa_x figure; the heatmap shows them all.
 MAX_PAIR_FIGURES = 6
@@ -153,6 +154,8 @@ _BAND_ORDER = ("almost perfect", "substantial", "moderate", "fair", "slight", "p
 
 #: Rows of the rater and item tables shown per label and replication on the page.
 TOP_ROWS = 10
+#: Past this many labels the classic family is a row per label (not a row per coefficient).
+WIDE_FAMILY_LABELS = 8
 
 
 def _summary(part: pd.DataFrame, one_pool: bool = False) -> str:
@@ -175,11 +178,12 @@ def _pool_tables(report: Any, digits: int) -> list[dict[str, Any]]:
     if isinstance(table, pd.DataFrame):
         note = _agreement_note(report)
         shown = family_long(table.drop(columns=["reason"], errors="ignore"), digits)
-        if "label" in table.index.names and table.index.get_level_values("label").nunique() > 1:
+        if ("label" in table.index.names
+                and table.index.get_level_values("label").nunique() > WIDE_FAMILY_LABELS):
             shown = family_wide(table, digits).rename_axis(index=None, columns="label")
-            note += (" A row per label, a column per coefficient"
+            note += (f" Past {WIDE_FAMILY_LABELS} labels a row per label, a column per coefficient"
                      + (" (its interval in brackets)" if "lower" in table.columns else "")
-                     + "; pa, pe and the bands: report.agreement.")
+                     + "; pa, pe, p-values and bands: report.agreement.")
         out.append({"id": "agreement", "title": "The classic family side by side",
                     "note": note, "reasons": collapse_reasons(table),
                     "html": _frame_html(shown, "agreement", digits)})
