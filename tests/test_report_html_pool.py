@@ -429,3 +429,16 @@ def test_the_classic_family_is_a_row_per_label_past_wide_family_labels(two_rater
         for metric, td in zip(metrics, tr.findall(f"{NS}td"), strict=True):
             est = rep.agreement.loc[(label, metric), "estimate"]
             assert text(td) == ("" if not np.isfinite(est) else f"{est:.3f}")
+
+
+def test_an_all_tied_item_table_has_no_empty_value_columns(two_raters):
+    tree = parse(two_raters[1].to_html(figures=False))
+    table = by_id(tree, "xrr-items")
+    assert [text(th) for th in table.find(f"{NS}thead").iter(f"{NS}th")] == ["label", "item"]
+    rows = table.find(f"{NS}tbody").findall(f"{NS}tr")
+    assert [tr.get("class") for tr in rows] == ["tie"] * 3
+    three = _quiet(xa.report, _pairs(40, 1, seed=4, raters=3), ci=0.9, n_boot=20, seed=1)
+    head = [text(th) for th in by_id(parse(three.to_html(figures=False)), "xrr-items").find(
+        f"{NS}thead").iter(f"{NS}th")]
+    assert any(len(g.rows) for g in item_groups(three.items, TOP_ROWS))  # rows above a tie
+    assert head == ["item", *three.items.columns]  # one label: no label column

@@ -180,7 +180,8 @@ def items_html(items: pd.DataFrame, top: int, digits: int = 3) -> str:
     groups = item_groups(items, top)
     key_names = [str(n) for n in items.index.names[:-1]]
     item_name = str(items.index.names[-1] or "item")
-    columns = list(items.columns)
+    # every label one tie: no value column would hold a number, so none is drawn
+    columns = list(items.columns) if any(len(g.rows) for g in groups) else []
     head = "".join(f'<th scope="col">{html.escape(c)}</th>'
                    for c in [*key_names, item_name, *map(str, columns)])
     body = []
@@ -188,7 +189,7 @@ def items_html(items: pd.DataFrame, top: int, digits: int = 3) -> str:
         keys = "".join(f'<th class="label" scope="row">{html.escape(str(k))}</th>'
                        for k in g.key if key_names)
         for item, row in g.rows.iterrows():
-            cells = "".join(_cell(v, digits) for v in row.tolist())
+            cells = "".join(_cell(v, digits) for v in row[columns].tolist())
             body.append(f"<tr>{keys}<th scope=\"row\">{html.escape(str(item))}</th>{cells}"
                         "</tr>")
         if g.n_tied:
