@@ -441,4 +441,4 @@ def test_an_all_tied_item_table_has_no_empty_value_columns(two_raters):
     head = [text(th) for th in by_id(parse(three.to_html(figures=False)), "xrr-items").find(
         f"{NS}thead").iter(f"{NS}th")]
     assert any(len(g.rows) for g in item_groups(three.items, TOP_ROWS))  # rows above a tie
-    assert head == ["item", *three.items.columns]  # one label: no label column
+    assert head == [*map(str, three.items.index.names), *three.items.columns]
