@@ -3,7 +3,7 @@ classifier applies it, in every place it is printed (issue 37: the legend said "
 0.21-0.40" while 0.205 was classified fair and printed beside "fair").
 
 The property that every printed number reads back to its band and verdict is
-tests/test_verdicts.py::test_no_sentence_contradicts_its_interval.
+tests/test_verdicts.py::test_no_sentence_or_cell_contradicts_its_numbers_as_printed.
 """
 
 from __future__ import annotations

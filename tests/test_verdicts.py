@@ -72,7 +72,7 @@ def _claims(e, lo, hi, width):
             "the interval lies below 0": hi < -tol,
             f"is wider than {width}": hi - lo > width + tol,
             f"at most {width} wide": hi - lo <= width + tol,
-            "as much as": (lo <= 1 + tol and hi >= 1 - tol) or abs(e - 1) <= tol,
+            "as much as": (lo <= 1 + tol and hi >= 1 - tol) or 1 - tol <= e <= 1 + tol,
             "more than": lo > 1 + tol or e > 1 + tol}
 
 
@@ -91,7 +91,8 @@ def _printed(values, d):
 @example(est=0.12, a=0.0041, b=0.27, width=WIDE, ref=False, digits=2)  # issue 37
 @example(est=0.9, a=0.6, b=1.1004, width=WIDE, ref=False, digits=2)  # "1.10 - 0.60"
 @example(est=0.605, a=0.205, b=0.4, width=WIDE, ref=True, digits=2)  # issue 37's bands
-def test_no_sentence_contradicts_its_interval(est, a, b, width, ref, digits):
+@example(est=0.0, a=0.5, b=0.005, width=WIDE, ref=False, digits=1)  # "0.01": 0.5%, not 0%
+def test_no_sentence_or_cell_contradicts_its_numbers_as_printed(est, a, b, width, ref, digits):
     """Every number a replication sentence (judge) or a table cell (cells.shown) prints,
     parsed back, gives the verdict, the claims and the band printed beside it; all with
     one precision, ``digits`` or the fewest more that do (issue 37: "0.12 [0.00, 0.27]
@@ -122,9 +123,15 @@ def test_no_sentence_contradicts_its_interval(est, a, b, width, ref, digits):
     assert _rule(*back, w) == v.verdict, t
     assert all(_said(t, *back, w).values()), t
     shares = re.search(r"at (\d+(?:\.\d+)?)%-(\d+(?:\.\d+)?)% of", t)
-    if shares:  # in part: each share printed strictly between 0% and 100%
+    if shares:  # in part: each share printed strictly between 0% and 100%, with the
+        # numbers' precision (0.27 at two decimals: 27%) or the fewest more that do
         assert all(0 < Decimal(s) < 100 for s in shares.groups()), t
-        assert {len(s.partition(".")[2]) for s in shares.groups()} == {max(d - 2, 0)}, t
+        places = {len(s.partition(".")[2]) for s in shares.groups()}
+        assert len(places) == 1, t
+        p = places.pop()
+        assert p >= max(d - 2, 0), t
+        if p > max(d - 2, 0):
+            assert not all(0 < Decimal(f"{x:.{p - 1}%}"[:-1]) < 100 for x in (lo, hi)), t
     # the fewest decimals that do: one fewer would contradict the verdict or a claim
     if d > digits:
         fewer = _printed((est, lo, hi), d - 1)
@@ -172,7 +179,8 @@ def test_without_an_interval_only_the_estimate_is_read(est, lo, hi, digits):
     # as printed, the estimate reaches, passes or falls short of 1 as the words say
     tol = 1e-12  # within it of 1: on it
     assert ("more than" in v.text) == (est > 1 + tol) == (printed > 1 + tol)
-    assert ("as much as" in v.text) == (abs(est - 1) <= tol) == (abs(printed - 1) <= tol)
+    assert ("as much as" in v.text) == (1 - tol <= est <= 1 + tol) == (
+        1 - tol <= printed <= 1 + tol)
     share = re.search(r"at (\d+(?:\.\d+)?)% of what", v.text)
     if tol < est < 1 - tol:  # its share, strictly between 0% and 100%
         assert 0 < Decimal(share[1]) < 100 and 0 < printed < 1, v.text

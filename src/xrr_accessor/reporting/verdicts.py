@@ -126,10 +126,10 @@ def side(v: float) -> tuple[int, int]:
     >>> side(0.0041), side(0.0), side(1.0), side(1.3), side(1 + 1e-15)
     ((1, -1), (0, -1), (1, 0), (1, 1), (1, 0))
     """
-    def sign(x: float) -> int:
-        return int(x > EDGE) - int(x < -EDGE)
+    def sign(at: float) -> int:  # as verdict_of compares: v > 1 + EDGE, not v - 1 > EDGE
+        return int(v > at + EDGE) - int(v < at - EDGE)
 
-    return sign(v), sign(v - 1)
+    return sign(0.0), sign(1.0)
 
 
 def _reads(estimate: float, lower: float, upper: float, wide: bool) -> tuple:
