@@ -89,3 +89,11 @@ def test_an_irr_called_low_prints_below_the_threshold(irr):
     # the reason an interval lies above 1 names the same number the same way
     why = _above_one([("A", irr, 100), ("B", 0.5, 100)], 100, True, 2)
     assert why == f"an IRR near 0 (A {m[1]}) makes the ratio unstable"
+
+
+def test_a_cell_on_an_unknown_scale_is_refused_naming_the_scales():
+    from xrr_accessor.errors import InputError
+    from xrr_accessor.reporting.cells import shown
+
+    with pytest.raises(InputError, match=r"'band' .*'verdict' .*None"):
+        shown(0.5, 0.4, 0.6, scale="bands")

@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ..errors import InputError
 from .bands import band_of, keep_digits
 from .verdicts import WIDE, verdict_digits
 
@@ -74,7 +75,8 @@ def digits_of(est: float, lo: float = np.nan, hi: float = np.nan, digits: int = 
         if not (np.isfinite(lo) and np.isfinite(hi)):
             lo = hi = np.nan
         return verdict_digits(est, lo, hi, digits, width)
-    raise ValueError(f"scale={scale!r}: use 'band', 'verdict' or None (cells.SCALES)")
+    raise InputError(f"scale={scale!r} is not a scale a cell is read on: use 'band' (IRR, "
+                     "kappa_x), 'verdict' (normalized kappa_x) or None (cells.SCALES)")
 
 
 def shown(est: float, lo: float = np.nan, hi: float = np.nan, digits: int = 2, *,
