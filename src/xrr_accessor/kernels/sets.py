@@ -6,7 +6,9 @@ label codes ``0 .. V - 1``, no label twice within a set). The K x K matrix is
 what the level needs; K is capped by the pipeline's largest disagreement
 matrix, so the O(K^2 s) loop (s the mean set size) stays small.
 :func:`canonical_sets` is the O(M) pass over the annotations' cells that makes
-each distinct set one category.
+each distinct set one category; :func:`text_labels` the O(bytes) pass that codes
+every label when all are text, joined into one buffer; :func:`distinct_sets` sorts,
+checks and numbers the cells' sets in one O(M) pass.
 """
 
 from __future__ import annotations
@@ -94,3 +96,157 @@ def canonical_sets(offsets: np.ndarray, members: np.ndarray, base: int,
                 k = k * base
             keys[c] = k
     return out, keys, -1, -1
+
+
+_FNV_OFFSET = np.uint64(14695981039346656037)
+_FNV_PRIME = np.uint64(1099511628211)
+
+
+@njit(**_JIT)
+def _same(buf: np.ndarray, a: int, b: int, length: int) -> bool:
+    for p in range(length):
+        if buf[a + p] != buf[b + p]:
+            return False
+    return True
+
+
+@njit(**_JIT)
+def text_labels(buf: np.ndarray, sep: int, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Codes of the ``n`` labels written one after another in ``buf``, ``sep`` between.
+
+    ``buf`` (B,) uint8 holds the labels' UTF-8 bytes, ``sep`` (a byte no label
+    holds, the caller's check: ``n - 1`` of them in ``buf``) between two labels.
+    Returns ``(codes, first)``: ``codes`` (n,) each label's code, numbered in
+    order of first appearance (equal bytes, one code), and ``first`` (D,) the
+    index of each code's first label. One pass over the bytes: each label hashed
+    (FNV-1a) into an open-addressing table that doubles as it fills; O(B).
+
+    Examples
+    --------
+    >>> buf = np.frombuffer("b,a,b,ab".encode(), dtype=np.uint8)
+    >>> codes, first = text_labels(buf, ord(","), 4)
+    >>> codes.tolist(), first.tolist()
+    ([0, 1, 0, 2], [0, 1, 3])
+    """
+    starts = np.empty(n + 1, dtype=np.int64)  # label i: starts[i] .. starts[i + 1] - 2
+    starts[0] = 0
+    j = 1
+    for p in range(buf.shape[0]):
+        if buf[p] == sep and j < n:
+            starts[j] = p + 1
+            j += 1
+    starts[n] = buf.shape[0] + 1
+    cap = 64
+    table = np.full(cap, -1, dtype=np.int64)
+    hashes = np.empty(16, dtype=np.uint64)
+    first = np.empty(16, dtype=np.int64)
+    codes = np.empty(n, dtype=np.int64)
+    d = 0
+    for i in range(n):
+        lo, length = starts[i], starts[i + 1] - 1 - starts[i]
+        h = _FNV_OFFSET
+        for p in range(lo, lo + length):
+            h = (h ^ np.uint64(buf[p])) * _FNV_PRIME
+        slot = np.int64(h & np.uint64(cap - 1))
+        while True:
+            k = table[slot]
+            if k < 0:
+                break
+            f = first[k]
+            if (hashes[k] == h and starts[f + 1] - 1 - starts[f] == length
+                    and _same(buf, starts[f], lo, length)):
+                break
+            slot = (slot + 1) & (cap - 1)
+        if k >= 0:
+            codes[i] = k
+            continue
+        if d == first.shape[0]:
+            first = np.concatenate((first, np.empty(d, dtype=np.int64)))
+            hashes = np.concatenate((hashes, np.empty(d, dtype=np.uint64)))
+        first[d], hashes[d], codes[i] = i, h, d
+        table[slot] = d
+        d += 1
+        if 2 * d > cap:  # at most half full: rehash into twice the slots
+            cap *= 2
+            table = np.full(cap, -1, dtype=np.int64)
+            for q in range(d):
+                s = np.int64(hashes[q] & np.uint64(cap - 1))
+                while table[s] >= 0:
+                    s = (s + 1) & (cap - 1)
+                table[s] = q
+    return codes, first[:d].copy()
+
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+
+
+@njit(**_JIT)
+def distinct_sets(offsets: np.ndarray, members: np.ndarray, base: int, width: int
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int, int]:
+    """:func:`canonical_sets` that also numbers the distinct sets, in one pass.
+
+    Returns ``(sorted, codes, first, keys, cell, code)``: ``sorted`` and ``cell,
+    code`` as :func:`canonical_sets` (``width > 0`` required: the keys fit in 62
+    bits); ``codes`` (C,) each cell's set, numbered in order of first appearance
+    (equal keys, one code); ``first`` (S,) each set's first cell and ``keys``
+    (S,) its key (ordering the sets lexicographically). Equal keys found in an
+    open-addressing table that doubles as it fills.
+
+    Examples
+    --------
+    >>> offsets, members = np.array([0, 2, 3, 5]), np.array([1, 0, 2, 0, 1])
+    >>> out, codes, first, keys, cell, code = distinct_sets(offsets, members, 4, 2)
+    >>> codes.tolist(), first.tolist(), keys.tolist(), cell
+    ([0, 1, 0], [0, 1], [6, 12], -1)
+    """
+    n = offsets.shape[0] - 1
+    out = members.copy()
+    codes = np.empty(n, dtype=np.int64)
+    bits = 6
+    cap = 1 << bits
+    table = np.full(cap, -1, dtype=np.int64)
+    first = np.empty(16, dtype=np.int64)
+    keys = np.empty(16, dtype=np.int64)
+    d = 0
+    for c in range(n):
+        lo, hi = offsets[c], offsets[c + 1]
+        if hi - lo > 16:
+            out[lo:hi] = np.sort(out[lo:hi])
+        else:
+            for i in range(lo + 1, hi):
+                v = out[i]
+                j = i - 1
+                while j >= lo and out[j] > v:
+                    out[j + 1] = out[j]
+                    j -= 1
+                out[j + 1] = v
+        for i in range(lo + 1, hi):
+            if out[i] == out[i - 1]:
+                return out, codes, first[:d].copy(), keys[:d].copy(), c, out[i]
+        k = 0
+        for i in range(lo, hi):
+            k = k * base + out[i] + 1
+        for _ in range(hi - lo, width):
+            k = k * base
+        slot = np.int64((np.uint64(k) * _GOLDEN) >> np.uint64(64 - bits))
+        while table[slot] >= 0 and keys[table[slot]] != k:
+            slot = (slot + 1) & (cap - 1)
+        if table[slot] >= 0:
+            codes[c] = table[slot]
+            continue
+        if d == first.shape[0]:
+            first = np.concatenate((first, np.empty(d, dtype=np.int64)))
+            keys = np.concatenate((keys, np.empty(d, dtype=np.int64)))
+        first[d], keys[d], codes[c] = c, k, d
+        table[slot] = d
+        d += 1
+        if 2 * d > cap:  # at most half full: rehash into twice the slots
+            bits += 1
+            cap = 1 << bits
+            table = np.full(cap, -1, dtype=np.int64)
+            for q in range(d):
+                t = np.int64((np.uint64(keys[q]) * _GOLDEN) >> np.uint64(64 - bits))
+                while table[t] >= 0:
+                    t = (t + 1) & (cap - 1)
+                table[t] = q
+    return out, codes, first[:d].copy(), keys[:d].copy(), -1, -1

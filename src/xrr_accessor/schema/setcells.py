@@ -100,6 +100,9 @@ def label_set_codes(
     """
     if not pd.api.types.is_object_dtype(values.dtype):
         return None
+    whole = None if order is not None else _whole_lists(values, where, describe)
+    if whole is not None:
+        return whole
     if pd.api.types.infer_dtype(values, skipna=True) not in ("mixed", "mixed-integer"):
         return None  # strings, numbers, booleans: one label per cell (a cheap C check)
     kinds, which, types = typed_kinds(values.to_numpy())
@@ -127,6 +130,25 @@ def label_set_codes(
                                 lambda c: describe(int(present[c])), (which[present], types))
         codes = np.full(len(values), -1, dtype=np.int64)
         codes[present] = inner
+    return codes, pd.Index(cats, dtype=object, name=SET_CATEGORIES, tupleize_cols=False)
+
+
+def _whole_lists(values: pd.Series, where: str, describe: Callable[[int], str]
+                 ) -> tuple[np.ndarray, pd.Index] | None:
+    """:func:`label_set_codes` of a column of lists only (or of sets only), or None.
+
+    The common case skips classifying cells by type: ``list.__len__`` (or
+    ``set.__len__``) takes only its own type, so one pass finds every size and
+    that no cell is missing or of another type (None at the first that is)."""
+    cells = values.to_numpy()
+    kind = type(cells[0]) if len(cells) else None
+    if kind is not list and kind is not set:
+        return None
+    try:
+        sizes = np.fromiter(map(kind.__len__, cells), dtype=np.int64, count=len(cells))
+    except TypeError:  # a cell of another type: classified cell by cell
+        return None
+    codes, cats = set_codes(cells, where, describe, sizes=sizes)
     return codes, pd.Index(cats, dtype=object, name=SET_CATEGORIES, tupleize_cols=False)
 
 

@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError
-from ..kernels.sets import canonical_sets
+from ..kernels.sets import canonical_sets, distinct_sets, text_labels
 from .sets import set_categories, typed_kinds
 from .tables import show
 
@@ -41,7 +41,7 @@ def plain(value: Any) -> Any:
 
 def set_codes(cells: np.ndarray, where: str, describe: Callable[[int], str],
               types: tuple[np.ndarray, list[type]] | None = None,
-              ) -> tuple[np.ndarray, list[tuple[Any, ...]]]:
+              sizes: np.ndarray | None = None) -> tuple[np.ndarray, list[tuple[Any, ...]]]:
     """Codes (C,) of ``cells`` (C,) (object; each a list, tuple, set or other
     collection of labels, none missing), and the distinct sets as sorted tuples.
 
@@ -50,7 +50,8 @@ def set_codes(cells: np.ndarray, where: str, describe: Callable[[int], str],
     else first appearance): ``('a',)``, ``('a', 'b')``, ``('b',)``.
     ``describe(c)`` names cell ``c`` in messages; ``types`` (each cell's type
     as a code into the distinct types, :func:`~.sets.typed_kinds`) saves
-    finding them again.
+    finding them again; ``sizes`` (C,), the cells' lengths, says that every cell
+    is a list (or every cell a set): none is grouped with another.
 
     Equal tuples and frozensets are found first (one ``pd.factorize``), and only
     one of each is read label by label (with every list and set).
@@ -68,6 +69,8 @@ def set_codes(cells: np.ndarray, where: str, describe: Callable[[int], str],
     >>> codes.tolist(), sets
     ([1, 1, 2, 0], [('a',), ('a', 'b'), ('c',)])
     """
+    if sizes is not None:
+        return _distinct_codes(cells, None, where, describe, sizes)
     which, kinds = typed_kinds(cells)[1:] if types is None else types
     grouped = _units(cells, np.array([issubclass(t, tuple | frozenset) for t in kinds],
                                      dtype=bool)[which])
@@ -116,10 +119,13 @@ def _firsts(code: np.ndarray, n: int) -> np.ndarray:
 
 
 def _distinct_codes(cells: np.ndarray, counts: np.ndarray | None, where: str,
-                    describe: Callable[[int], str]) -> tuple[np.ndarray, list[tuple[Any, ...]]]:
+                    describe: Callable[[int], str], sizes: np.ndarray | None = None,
+                    ) -> tuple[np.ndarray, list[tuple[Any, ...]]]:
     """:func:`set_codes` of units of cells (``counts`` (C,): the cells each stands
-    for, in the count of empty sets; None: one each)."""
-    sizes = np.fromiter(map(len, cells), dtype=np.int64, count=len(cells))
+    for, in the count of empty sets; None: one each; ``sizes``: their lengths if
+    known)."""
+    if sizes is None:
+        sizes = np.fromiter(map(len, cells), dtype=np.int64, count=len(cells))
     if (sizes == 0).any():
         raise InputError(
             f"{where} has {_count(sizes == 0, counts)} empty label set(s) (e.g. at "
@@ -129,6 +135,41 @@ def _distinct_codes(cells: np.ndarray, counts: np.ndarray | None, where: str,
             "label).")
     offsets = np.zeros(len(cells) + 1, dtype=np.int64)
     np.cumsum(sizes, out=offsets[1:])
+    text = _text_members(cells, sizes, offsets)
+    if text is not None:  # every label a str: coded from their bytes, none missing
+        member, names = text
+    else:
+        member, names = _object_members(cells, offsets, where, describe)
+    base = len(names) + 1
+    width = int(sizes.max())
+    if width * np.log2(base) < 62:  # each sorted set packed into one integer key
+        canon, codes, first, keys, cell, code = distinct_sets(offsets, member, base, width)
+    else:  # long keys (rare: hundreds of labels a set): the cells as rows of a matrix
+        canon, _, cell, code = canonical_sets(offsets, member, base, 0)
+    if cell >= 0:
+        raise InputError(
+            f"{where}: the label {show(names[code])} appears twice in the annotation "
+            f"at {describe(int(cell))}; give each label once per annotation "
+            "(list(dict.fromkeys(labels)) keeps the first of each).")
+    if width * np.log2(base) < 62:
+        order = np.argsort(keys, kind="stable")  # keys order as the sorted sets do
+        rank = np.empty(len(order), dtype=np.int64)
+        rank[order] = np.arange(len(order))
+        codes, first = rank[codes], first[order]
+    else:
+        padded = np.full((len(cells), width), -1, dtype=np.int64)
+        owner = np.repeat(np.arange(len(cells), dtype=np.int64), sizes)
+        padded[owner, np.arange(len(canon)) - offsets[owner]] = canon
+        _, first, inverse = np.unique(padded, axis=0, return_index=True,
+                                      return_inverse=True)
+        codes = np.asarray(inverse, dtype=np.int64).reshape(-1)
+    return codes, _tuples(names, canon, offsets, first)
+
+
+def _object_members(cells: np.ndarray, offsets: np.ndarray, where: str,
+                    describe: Callable[[int], str]) -> tuple[np.ndarray, np.ndarray]:
+    """Each label's code into the categories, and the categories (sorted when they
+    sort; numpy scalars as Python's), from the labels flattened into one array."""
     flat = np.fromiter(chain.from_iterable(cells), dtype=object, count=int(offsets[-1]))
     try:
         member, labels = set_categories(flat, where)
@@ -140,29 +181,51 @@ def _distinct_codes(cells: np.ndarray, counts: np.ndarray | None, where: str,
     if na_label.any():
         missing |= na_label[np.maximum(member, 0)]
     _no_missing(missing, offsets, where, describe)
-    base = len(labels) + 1
-    width = int(sizes.max())
-    packed = width * np.log2(base) < 62
-    canon, keys, cell, code = canonical_sets(offsets, member, base, width if packed else 0)
-    if cell >= 0:
-        raise InputError(
-            f"{where}: the label {show(labels[code])} appears twice in the annotation "
-            f"at {describe(int(cell))}; give each label once per annotation "
-            "(list(dict.fromkeys(labels)) keeps the first of each).")
-    if packed:
-        codes, uniq = pd.factorize(keys, sort=True)
-        codes = np.asarray(codes, dtype=np.int64)
-        first = _firsts(codes, len(uniq))
-    else:  # long keys: the cells as rows of a matrix (rare: hundreds of labels a set)
-        padded = np.full((len(cells), width), -1, dtype=np.int64)
-        owner = np.repeat(np.arange(len(cells), dtype=np.int64), sizes)
-        padded[owner, np.arange(len(canon)) - offsets[owner]] = canon
-        _, first, inverse = np.unique(padded, axis=0, return_index=True,
-                                      return_inverse=True)
-        codes = np.asarray(inverse, dtype=np.int64).reshape(-1)
-    names = np.fromiter(map(plain, labels.to_numpy(dtype=object)), dtype=object,
-                        count=len(labels))
-    return codes, _tuples(names, canon, offsets, first)
+    return member, _names(labels)
+
+
+def _names(labels: pd.Index) -> np.ndarray:
+    """The categories' labels as pandas holds them (text as ``str``), numpy scalars as
+    Python's."""
+    return np.fromiter(map(plain, labels.to_numpy(dtype=object)), dtype=object,
+                       count=len(labels))
+
+
+#: Between two labels in the text :func:`_text_members` codes (a label holding it is
+#: read the general way).
+_SEP = "\x1f"
+
+
+def _text_members(cells: np.ndarray, sizes: np.ndarray, offsets: np.ndarray
+                  ) -> tuple[np.ndarray, np.ndarray] | None:
+    """:func:`_object_members` when every label is a ``str``; else None.
+
+    The labels are joined into one text (one C pass, the only one that reads
+    them), coded from its UTF-8 bytes in one numba pass
+    (:func:`~xrr_accessor.kernels.sets.text_labels`), and only the first of each
+    distinct label is taken as an object (the one ``pd.factorize`` keeps), then
+    sorted and held as pandas holds text. None (read the general way) when a
+    label is not text, holds :data:`_SEP` (the count of separators tells) or has
+    no UTF-8 form (a lone surrogate)."""
+    n = int(offsets[-1])
+    try:
+        text = _SEP.join(chain.from_iterable(cells))
+        buf = text.encode("utf-8")
+    except (TypeError, UnicodeEncodeError):
+        return None
+    if text.count(_SEP) != n - 1:
+        return None
+    codes, first = text_labels(np.frombuffer(buf, dtype=np.uint8), ord(_SEP), n)
+    owner = np.searchsorted(offsets, first, side="right") - 1  # the cell of each first
+    held, at = np.unique(owner, return_inverse=True)
+    starts = np.zeros(len(held), dtype=np.int64)
+    np.cumsum(sizes[held][:-1], out=starts[1:])
+    objs = np.fromiter(chain.from_iterable(cells[held]), dtype=object,
+                       count=int(sizes[held].sum()))[starts[at] + first - offsets[owner]]
+    order = np.argsort(objs, kind="stable")  # distinct text: str order, as factorize's
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    return rank[codes], _names(pd.Index(objs[order]))
 
 
 def _count(mask: np.ndarray, counts: np.ndarray | None) -> int:
