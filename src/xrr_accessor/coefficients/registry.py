@@ -125,6 +125,7 @@ REGISTRY: dict[str, Coefficient] = {}
 def register(entry: Coefficient) -> Coefficient:
     """Add ``entry`` to :data:`REGISTRY` (replacing one of the same name)."""
     REGISTRY[entry.name] = entry
+    _FOUND.clear()
     return entry
 
 
@@ -183,7 +184,27 @@ def _key(name: str) -> str:
 
 
 def lookup(name: Any, kind: str | None = "irr") -> Coefficient:
-    """The entry called ``name`` (case, spaces and aliases forgiven)."""
+    """The entry called ``name`` (case, spaces and aliases forgiven); found once per
+    name and kind while that entry stays registered."""
+    try:
+        found = _FOUND[(name, type(name), kind)]
+        if REGISTRY.get(found.name) is found:  # still registered (tests remove entries)
+            return found
+    except (KeyError, TypeError):  # not looked up yet, or a name that is no key
+        pass
+    entry = _lookup(name, kind)
+    try:
+        _FOUND[(name, type(name), kind)] = entry
+    except TypeError:
+        pass
+    return entry
+
+
+#: lookup's answers by (name, its type, kind); emptied by :func:`register`.
+_FOUND: dict[tuple[Any, type, str | None], Coefficient] = {}
+
+
+def _lookup(name: Any, kind: str | None) -> Coefficient:
     key = _key(name)
     for entry in REGISTRY.values():
         if kind is not None and entry.kind != kind:

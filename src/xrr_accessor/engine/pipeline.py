@@ -249,7 +249,7 @@ def make_meta(ann: Annotations, level: Level, groups: set[str], pairs: np.ndarra
 def kind_of(data: Any) -> str:
     if isinstance(data, Staged):
         return data.kind
-    return "xarray" if isinstance(data, xr.Dataset | xr.DataArray) else "pandas"
+    return "xarray" if isinstance(data, (xr.Dataset, xr.DataArray)) else "pandas"
 
 
 @dataclass

@@ -166,9 +166,10 @@ def cell_name(cells: pd.Index, j: int) -> str:
 def warn_undefined(est: Estimates, ann: Annotations, cells: pd.Index, what: str) -> None:
     """One :class:`UndefinedWarning` listing where ``est`` is NaN and why."""
     assert est.reason is not None
-    bad = np.argwhere(est.reason != "")
-    if len(bad) == 0:
+    undefined = est.reason != ""
+    if not undefined.any():
         return
+    bad = np.argwhere(undefined)
     parts = []
     for lab, j in bad[:3]:
         where = []

@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from ..kernels.label_codes import block_ranges, integer_ranges, shifted_codes
+from .tables import array_index
 
 __all__ = ["block_codes"]
 
@@ -99,5 +100,5 @@ def _coded_block(block: str, members: list[tuple[int, np.ndarray]], codes: np.nd
             k = slots[b]
             cats = np.arange(k) if k <= 2 else np.flatnonzero(present[b, :k])
             dtype = bool if arr.dtype.kind == "b" else arr.dtype
-            out[j] = pd.Index((cats + base[b]).astype(dtype))
+            out[j] = array_index((cats + base[b]).astype(dtype))
     return out

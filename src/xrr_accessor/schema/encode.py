@@ -247,9 +247,11 @@ def encode(tables: Sequence[Table], ordinal: bool = False,
     codes = np.empty(shape, dtype=np.int64) if every_row else np.full(shape, -1, np.int64)
     cats_all: list[pd.Index] = []
     source = dict(first.source)
-    orders = [first.categories.get(name) if isinstance(first.categories, Mapping)
-              else first.categories for name in names]
-    bad_name = first_lone_surrogate(names)
+    by_label = isinstance(first.categories, Mapping)
+    orders = [first.categories.get(name) if by_label else first.categories for name in names]
+    # ASCII names hold no lone surrogate: the check only for the others
+    ascii_names = all(type(name) is str and name.isascii() for name in names)
+    bad_name = None if ascii_names else first_lone_surrogate(names)
     if bad_name is not None:
         raise text_error("a label's column name", "", bad_name[1], NAMES_FIX)
     with np.errstate(over="ignore"):  # a range near 1e308 overflows: not few whole numbers
