@@ -77,56 +77,37 @@ def _naive_d(df: pd.DataFrame, label: str) -> pd.Series:
     return pd.Series(out)
 
 
-_TIE = re.compile(r"On (\w+), ([\d,]+) items tie at (the top value, )?D = ([\d.]+)(, the last "
-                  r"value shown)?; the (\d+) shown are the first in the data(?:'|&#39;)s order\.")
+_TIE_ROW = re.compile(r'<tr class="tie"><th class="label" scope="row">(\w+)</th><td colspan="\d+">'
+                      r"([\d,]+) items tied at D = ([\d.]+) \(the first in the data(?:'|&#39;|&#x27;)s "
+                      r"order: ([^)]*)\)</td></tr>")
 
-
-def test_items_caption_and_figure_say_how_many_tie(monkeypatch):
+def test_items_tie_row_says_how_many_tie_at_which_d(monkeypatch):
     """Found by a new-user trial: thousands of items tie at the top D_i (every 3-2 split
-    of five) and the page showed ten of them (fifteen in the figure) without saying so.
-    The caption counts the ties per label, the rows shown are the first tied items in
-    the data's order, the figure draws as many rows as the table and says the same."""
-    pytest.importorskip("matplotlib")
-    from xrr_accessor.diagnostics import plots
+    of five) and the page showed ten of them without saying so. Now the rows above the
+    tie are shown one by one and the tie is one row: its count, its D and the first tied
+    items in the data's order, each checked against D_i from the formula."""
     from xrr_accessor.reporting.report_html import TOP_ROWS
 
     df = _split_pool()
-    drawn = []
-    real = plots.items
-    monkeypatch.setattr(plots, "items", lambda *a, **k: drawn.append(real(*a, **k)) or
-                        drawn[-1])
     rep = _quiet(xa.report, df, item="text", rater="coder", level="nominal")
     page = _quiet(rep.to_html)
-    said = {m[1]: m for m in _TIE.finditer(page)}
-    assert set(said) == {"joy", "awe"}
+    rows = {m[1]: m for m in _TIE_ROW.finditer(page)}
+    assert set(rows) == {"joy", "awe"}
     for label in ("joy", "awe"):
         d = _naive_d(df, label).sort_values(ascending=False, kind="stable")
-        top = d.iloc[0]
-        m = said[label]
         last = d.iloc[TOP_ROWS - 1]
         tied = d[np.isclose(d, last, rtol=0, atol=1e-12)]
+        m = rows[label]
         assert int(m[2].replace(",", "")) == len(tied)
-        assert float(m[4]) == pytest.approx(last, abs=5e-4)
-        assert (m[3] is not None) == (top == last) and (m[5] is not None) == (top != last)
-        n_above = int((d > last + 1e-12).sum())
-        assert int(m[6]) == TOP_ROWS - n_above
-        shown = rep.items.xs(label, level="label").head(TOP_ROWS)
-        assert list(shown.index) == list(d.index[:TOP_ROWS])  # ties: first in the data
-        assert shown["n_annotations"].tolist() == [
-            int(df.loc[df["text"] == t, label].notna().sum()) for t in shown.index]
-    assert float(said["joy"][4]) == pytest.approx(np.sqrt(0.6), abs=5e-4)  # 3-2 of five
-    assert said["awe"][5] is not None  # above the tie: the three pairs that differ, D = 1
+        assert float(m[3]) == pytest.approx(last, abs=5e-4)
+        first = [t.strip() for t in m[4].removesuffix(", ...").split(",")]
+        assert first == [str(t) for t in tied.index[:len(first)]]
+        above = d[d > last + 1e-12]  # shown one by one, above the tie row
+        table = page[page.index('id="xrr-items"'):]
+        for item in above.index:
+            assert f'<th scope="row">{item}</th>' in table
+    assert float(rows["joy"][3]) == pytest.approx(np.sqrt(0.6), abs=5e-4)  # 3-2 of five
     assert "read n_annotations beside D" in page
-    (ax,) = drawn  # the first label's figure: as many rows as the table, the tie said
-    assert len(ax.patches) == TOP_ROWS
-    assert f"{said['joy'][2]} items tie at the top value" in ax.get_xlabel().replace("\n", " ")
-    assert [t.get_text() for t in ax.get_yticklabels()] == [
-        f"{t}  (n=5)" for t in _naive_d(df, "joy").sort_values(
-            ascending=False, kind="stable").index[:TOP_ROWS]]
-    caption = re.search(r"<figcaption>joy: the (\d+) items of largest disagreement D_i[^<]*"
-                        r"</figcaption>", page)
-    assert caption is not None and int(caption[1]) == TOP_ROWS
-    assert f"{said['joy'][2]} items tie at the top value" in caption[0]
 
 
 def _agreement_section(page: str) -> tuple[str, str]:
