@@ -77,9 +77,9 @@ def _naive_d(df: pd.DataFrame, label: str) -> pd.Series:
     return pd.Series(out)
 
 
-_TIE_ROW = re.compile(r'<tr class="tie"><th class="label" scope="row">(\w+)</th><td colspan="\d+">'
-                      r"([\d,]+) items tied at D = ([\d.]+) \(the first in the data(?:'|&#39;|&#x27;)s "
-                      r"order: ([^)]*)\)</td></tr>")
+_TIE_ROW = re.compile(r'<tr class="tie"><th class="label" scope="row">(\w+)</th>'
+                      r'<td colspan="\d+">([\d,]+) items tied at D = ([\d.]+) \(the first '
+                      r"in the data(?:'|&#39;|&#x27;)s order: ([^)]*)\)</td></tr>")
 
 def test_items_tie_row_says_how_many_tie_at_which_d(monkeypatch):
     """Found by a new-user trial: thousands of items tie at the top D_i (every 3-2 split
