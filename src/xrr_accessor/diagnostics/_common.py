@@ -185,13 +185,15 @@ HUGE_PAGE = 2 << 20
 
 def blocks(rows: int, n: int) -> np.ndarray:
     """Uninitialized int64 rows (``rows``, ``n``) (view rows as float64 with
-    ``.view``), starting on a huge-page boundary when they span one or more.
+    ``.view``), starting on a huge-page boundary when they span half of one or more.
 
     Fresh memory is faulted in page by page, and the kernels' outputs are fresh
     at every call: numpy asks the kernel for huge pages for arrays of 4 MiB and
     more, which cover only the 2 MiB-aligned part of an allocation; aligned and
-    rounded up, every page of the rows is a huge one (one fault per 2 MiB instead
-    of 512). Where the system gives no huge pages this costs at most 4 MiB more.
+    rounded up (to 4 MiB at least), every page of the rows is a huge one (one
+    fault per 2 MiB instead of 512). Where the system gives no huge pages this
+    costs at most 4 MiB more address space; where it does, rows of 1 MiB hold a
+    2 MiB page.
 
     Examples
     --------
@@ -200,7 +202,7 @@ def blocks(rows: int, n: int) -> np.ndarray:
     ((3, 200000), dtype('int64'), 0)
     """
     nbytes = rows * n * 8
-    if nbytes < HUGE_PAGE:
+    if nbytes < HUGE_PAGE // 2:
         return np.empty((rows, n), dtype=np.int64)
     raw = np.empty(-(-nbytes // HUGE_PAGE) * HUGE_PAGE + HUGE_PAGE, dtype=np.uint8)
     start = -raw.ctypes.data % HUGE_PAGE

@@ -23,7 +23,7 @@ from ..kernels.item_sums import (
     MOMENTS,
     NOMINAL,
     bag_records_into,
-    group_bags,
+    group_bags_into,
     item_summary_into,
 )
 from ..kernels.placing import ranked_rows
@@ -118,15 +118,15 @@ def summarize(read_: Read, label: int, counts: bool = False) -> dict[str, np.nda
 
 
 def _bags(read_: Read, codes: np.ndarray, k: int, n_group: int) -> np.ndarray | None:
-    """Each group's count pattern (:func:`~xrr_accessor.kernels.item_sums.group_bags`:
+    """Each group's count pattern (:func:`~xrr_accessor.kernels.item_sums.group_bags_into`:
     one pass over the annotations in their order, no grouping), or None where a
     pattern cannot hold the counts (more than PACKED_CATEGORIES categories, a group
     of 255 rows or more): then the groups are read through the grouping."""
     if k > PACKED_CATEGORIES:
         return None
     ann = read_.ann
-    bags, most = group_bags(ann.item, ann.replication, codes, len(ann.replications),
-                            n_group)
+    bags = blocks(1, n_group)[0].view(np.uint64)
+    most = group_bags_into(ann.item, ann.replication, codes, len(ann.replications), bags)
     return bags if most < 255 else None
 
 
@@ -214,30 +214,34 @@ def _rows(read_: Read, label: int, s: dict[str, np.ndarray], numeric: bool
     """One label's rows, ranked (:func:`~xrr_accessor.kernels.placing.ranked_rows`, or
     :func:`~xrr_accessor.kernels.ranking.item_rows` after a sort, writes them into two
     blocks): ``floats`` (D, mode share, mean, spread), ``ints`` (n, mode, rank, item id
-    or code, replication), ``undefined`` (D is NaN) and ``mode`` (the modes' values
-    taken from the categories; None when they are int64: ``ints`` holds them)."""
+    or code, replication), ``undefined`` (D is NaN) and ``mode`` (the modes' values:
+    None when the categories are int64 (``ints`` holds them), a float64 view of
+    ``ints``' mode row when they are float64 (the kernel wrote their bits), else
+    taken from the categories). One block holds them all, the mask in its last row."""
     ann = read_.ann
     n_rep = len(ann.replications)
     ints, floats = s["ints"], s["floats"]
-    m = int(np.count_nonzero(ints[0] > 0))
+    m = int(np.count_nonzero(ints[0]))  # groups with annotations (n >= 0)
     with_rep = len(ann.replications) > 1 or ann.has_replication
-    rows = blocks((4 if numeric else 2) + (5 if with_rep else 4), m)  # columns and index
+    rows = blocks((4 if numeric else 2) + (5 if with_rep else 4) + 1, m)  # and the mask
     out_floats = rows[:4 if numeric else 2].view(np.float64)
-    out_ints = rows[len(out_floats):]  # n, mode, rank, item id or code, replication
-    undefined = np.empty(m, dtype=bool)
+    out_ints = rows[len(out_floats):-1]  # n, mode, rank, item id or code, replication
+    undefined = rows[-1].view(np.bool_)[:m]
     ids = _ids(read_, with_rep)
     cats = ann.categories[label]
-    values = cats.to_numpy() if cats.dtype == np.int64 else np.zeros(0, np.int64)
+    bits = isinstance(cats.dtype, np.dtype) and cats.dtype in (np.int64, np.float64)
+    values = cats.to_numpy().view(np.int64) if bits else np.zeros(0, np.int64)
     # (replication, D descending, item): each row written to its place when D takes few
     # values, else sorted first and gathered
     if not ranked_rows(ints, floats, n_rep, ids, values, out_floats, out_ints, undefined,
-                       MIN_BLOCK):
+                       MIN_BLOCK, blocks(1, ints.shape[1])[0]):
         order = ranked_groups(ints[0], floats[0], n_rep, blocks(4, len(ints[0])))
         in_blocks(m, lambda lo, hi: item_rows(order, ints, floats, n_rep, ids, values,
                                               out_floats, out_ints, undefined, lo, hi),
                   MIN_BLOCK)
-    mode = None if len(values) else cats.take(out_ints[1]).array if isinstance(
-        cats.dtype, ExtensionDtype) else cats.to_numpy().take(out_ints[1])
+    mode = (None if cats.dtype == np.int64 else out_ints[1].view(np.float64) if bits
+            else cats.take(out_ints[1]).array if isinstance(cats.dtype, ExtensionDtype)
+            else cats.to_numpy().take(out_ints[1]))
     return {"floats": out_floats, "ints": out_ints, "undefined": undefined, "mode": mode,
             "label": label}
 

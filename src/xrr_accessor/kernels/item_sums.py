@@ -22,7 +22,8 @@ from numba import njit
 
 from .within import PACKED_CATEGORIES, PATTERN_SLOTS, count_in, pattern_slot
 
-__all__ = ["MATRIX", "MOMENTS", "NOMINAL", "bag_records_into", "group_bags", "item_summary_into"]
+__all__ = ["MATRIX", "MOMENTS", "NOMINAL", "bag_records_into", "group_bags", "group_bags_into",
+           "item_summary_into"]
 
 _JIT: dict[str, Any] = {"cache": True, "nogil": True, "fastmath": False}
 
@@ -236,14 +237,34 @@ def group_bags(item: np.ndarray, rep: np.ndarray, codes: np.ndarray, n_rep: int,
     >>> [hex(b) for b in bags.tolist()], most
     (['0x200', '0x1'], 3)
     """
-    bags = np.zeros(n_group, dtype=np.uint64)
+    bags = np.empty(n_group, dtype=np.uint64)
+    return bags, group_bags_into(item, rep, codes, n_rep, bags)
+
+
+@njit(**_JIT)
+def group_bags_into(item: np.ndarray, rep: np.ndarray, codes: np.ndarray, n_rep: int,
+                    bags: np.ndarray) -> int:
+    """:func:`group_bags` into ``bags`` (G,) uint64, memory the caller gives (its
+    contents are overwritten: a block of huge pages, not fresh small ones to fault
+    in one by one); returns the most rows of one group, up to 255.
+
+    Examples
+    --------
+    >>> bags = np.full(2, 7, dtype=np.uint64)
+    >>> most = group_bags_into(np.array([0, 1, 0, 0]), np.zeros(4, np.int64),
+    ...                        np.array([1, 0, 1, -1]), 1, bags)
+    >>> [hex(b) for b in bags.tolist()], most
+    (['0x200', '0x1'], 3)
+    """
+    n_group = bags.shape[0]
+    bags[:] = 0
     rows = np.zeros(n_group, dtype=np.uint8)  # saturates at 255: a byte a group
     for a in range(item.shape[0]):
         g = item[a] * n_rep + rep[a] if n_rep > 1 else item[a]
         c = codes[a]
         bags[g] += (np.uint64(1) << np.uint64(8 * c)) if c >= 0 else np.uint64(0)
         rows[g] += rows[g] < 255
-    return bags, int(rows.max()) if n_group else 0
+    return int(rows.max()) if n_group else 0
 
 
 @njit(**_JIT)

@@ -205,12 +205,14 @@ def _move_columns(ints: np.ndarray, floats: np.ndarray, n_rep: int, ids: np.ndar
 
 def ranked_rows(ints: np.ndarray, floats: np.ndarray, n_rep: int, ids: np.ndarray,
                 cats: np.ndarray, out_floats: np.ndarray, out_ints: np.ndarray,
-                undefined: np.ndarray, min_block: int) -> bool:
+                undefined: np.ndarray, min_block: int,
+                which: np.ndarray | None = None) -> bool:
     """:func:`~.ranking.ranked_groups` and :func:`~.ranking.item_rows` in one: the
     rows of every group with annotations, ranked, written into the outputs (M
     rows: :func:`place_rows`), in blocks of at least ``min_block`` groups a thread.
     False (nothing written) past :data:`~.ranking.DISTINCT` distinct scores: then
-    sort and gather.
+    sort and gather. ``which``: scratch of G int64 the caller may give (its
+    contents are overwritten).
 
     Examples
     --------
@@ -227,7 +229,7 @@ def ranked_rows(ints: np.ndarray, floats: np.ndarray, n_rep: int, ids: np.ndarra
     n_group = ints.shape[1]
     parts = max(1, min(threads.cores(), n_group // max(min_block, 1)))
     cuts = np.arange(parts + 1, dtype=np.int64) * n_group // parts  # (linspace: 10x the time)
-    which = np.empty(n_group, dtype=np.int64)
+    which = np.empty(n_group, dtype=np.int64) if which is None else which
     k, start, rank, rep_start, nan_at = row_places(ints[0], floats[0], n_rep, which, cuts)
     if k < 0:
         return False
