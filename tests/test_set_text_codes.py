@@ -27,7 +27,12 @@ from nltk.metrics.distance import jaccard_distance, masi_distance
 
 import xrr_accessor as xa
 from xrr_accessor.errors import InputError
-from xrr_accessor.kernels.sets import canonical_sets, distinct_sets, text_labels
+from xrr_accessor.kernels.sets import (
+    canonical_sets,
+    distinct_sets,
+    label_masks,
+    text_labels,
+)
 from xrr_accessor.schema.setcells import label_set_codes
 
 # --- the reference: one cell at a time ----------------------------------------------------
@@ -169,6 +174,15 @@ def test_wide_text_sets_take_the_matrix_path():
     check(cells)
 
 
+def test_many_text_labels_take_the_key_path():
+    """More than 62 distinct labels (no bit masks): sorted keys, the labels ranked."""
+    rng = np.random.default_rng(1)
+    cells = [[f"w{k}" for k in rng.choice(150, size=rng.integers(1, 4), replace=False)]
+             for _ in range(400)]
+    check(cells)
+    check([*cells, ["w1", "w2", "w1"]])  # a label twice named at its cell
+
+
 def test_lone_surrogate_is_read_as_before():
     """A label with no UTF-8 form goes the general way: the same outcome as a column
     that never took the text path (a tuple cell first)."""
@@ -226,6 +240,24 @@ def test_distinct_sets_number_the_sets_as_factorize(sets, twice):
     assert np.array_equal(out2, out) and np.array_equal(codes, want)
     assert np.array_equal(distinct, uniques)
     assert first.tolist() == [int(np.flatnonzero(want == k)[0]) for k in range(len(uniques))]
+
+
+@settings(max_examples=25)
+@given(st.lists(st.lists(st.integers(0, 61), min_size=1, max_size=5), min_size=1,
+                max_size=200))
+def test_label_masks_number_the_sets_by_first_appearance(sets):
+    offsets = np.r_[0, np.cumsum([len(s) for s in sets])]
+    members = np.array([x for s in sets for x in s], dtype=np.int64)
+    codes, first, masks, cell = label_masks(offsets, members)
+    twice = [i for i, s in enumerate(sets) if len(set(s)) < len(s)]
+    assert cell == (twice[0] if twice else -1)
+    if twice:
+        return
+    seen: dict[frozenset, int] = {}
+    want = [seen.setdefault(frozenset(s), len(seen)) for s in sets]
+    assert codes.tolist() == want
+    assert first.tolist() == [want.index(k) for k in range(len(seen))]
+    assert masks.tolist() == [sum(1 << x for x in fs) for fs in seen]
 
 
 # --- alpha against nltk ----------------------------------------------------------------------

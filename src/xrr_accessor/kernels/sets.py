@@ -8,7 +8,8 @@ matrix, so the O(K^2 s) loop (s the mean set size) stays small.
 :func:`canonical_sets` is the O(M) pass over the annotations' cells that makes
 each distinct set one category; :func:`text_labels` the O(bytes) pass that codes
 every label when all are text, joined into one buffer; :func:`distinct_sets` sorts,
-checks and numbers the cells' sets in one O(M) pass.
+checks and numbers the cells' sets in one O(M) pass, :func:`label_masks` numbers
+them as bit masks when there are at most 62 labels.
 """
 
 from __future__ import annotations
@@ -250,3 +251,61 @@ def distinct_sets(offsets: np.ndarray, members: np.ndarray, base: int, width: in
                     t = (t + 1) & (cap - 1)
                 table[t] = q
     return out, codes, first[:d].copy(), keys[:d].copy(), -1, -1
+
+
+@njit(**_JIT)
+def label_masks(offsets: np.ndarray, members: np.ndarray
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """The cells' sets as bit masks of label codes (at most 62 labels), numbered.
+
+    Cell ``c`` holds codes ``members[offsets[c]:offsets[c + 1]]`` (``0 .. 61``,
+    in any order). Returns ``(codes, first, masks, cell)``: ``codes`` (C,) each
+    cell's set, numbered in order of first appearance; ``first`` (S,) each set's
+    first cell; ``masks`` (S,) its labels as bits (label ``k`` the bit ``1 << k``);
+    ``cell`` the first cell with a label twice (-1 when none; then stops). No
+    sorting: a mask is the same in any order of labels. O(M).
+
+    Examples
+    --------
+    >>> codes, first, masks, cell = label_masks(np.array([0, 2, 3, 5]),
+    ...                                         np.array([1, 0, 2, 0, 1]))
+    >>> codes.tolist(), first.tolist(), masks.tolist(), cell
+    ([0, 1, 0], [0, 1], [3, 4], -1)
+    """
+    n = offsets.shape[0] - 1
+    codes = np.empty(n, dtype=np.int64)
+    bits = 6
+    cap = 1 << bits
+    table = np.full(cap, -1, dtype=np.int64)
+    first = np.empty(16, dtype=np.int64)
+    masks = np.empty(16, dtype=np.int64)
+    d = 0
+    for c in range(n):
+        k = 0
+        for i in range(offsets[c], offsets[c + 1]):
+            bit = np.int64(1) << members[i]
+            if k & bit:
+                return codes, first[:d].copy(), masks[:d].copy(), c
+            k |= bit
+        slot = np.int64((np.uint64(k) * _GOLDEN) >> np.uint64(64 - bits))
+        while table[slot] >= 0 and masks[table[slot]] != k:
+            slot = (slot + 1) & (cap - 1)
+        if table[slot] >= 0:
+            codes[c] = table[slot]
+            continue
+        if d == first.shape[0]:
+            first = np.concatenate((first, np.empty(d, dtype=np.int64)))
+            masks = np.concatenate((masks, np.empty(d, dtype=np.int64)))
+        first[d], masks[d], codes[c] = c, k, d
+        table[slot] = d
+        d += 1
+        if 2 * d > cap:  # at most half full: rehash into twice the slots
+            bits += 1
+            cap = 1 << bits
+            table = np.full(cap, -1, dtype=np.int64)
+            for q in range(d):
+                t = np.int64((np.uint64(masks[q]) * _GOLDEN) >> np.uint64(64 - bits))
+                while table[t] >= 0:
+                    t = (t + 1) & (cap - 1)
+                table[t] = q
+    return codes, first[:d].copy(), masks[:d].copy(), -1

@@ -137,17 +137,14 @@ def _whole_lists(values: pd.Series, where: str, describe: Callable[[int], str]
                  ) -> tuple[np.ndarray, pd.Index] | None:
     """:func:`label_set_codes` of a column of lists only (or of sets only), or None.
 
-    The common case skips classifying cells by type: ``list.__len__`` (or
-    ``set.__len__``) takes only its own type, so one pass finds every size and
-    that no cell is missing or of another type (None at the first that is)."""
+    The common case skips classifying cells one by one: the set of the cells'
+    types says that none is missing or of another type (None when one is)."""
     cells = values.to_numpy()
-    kind = type(cells[0]) if len(cells) else None
-    if kind is not list and kind is not set:
+    if not len(cells) or type(cells[0]) not in (list, set):
         return None
-    try:
-        sizes = np.fromiter(map(kind.__len__, cells), dtype=np.int64, count=len(cells))
-    except TypeError:  # a cell of another type: classified cell by cell
+    if set(map(type, cells)) != {type(cells[0])}:  # another type: classified cell by cell
         return None
+    sizes = np.fromiter(map(len, cells), dtype=np.int64, count=len(cells))
     codes, cats = set_codes(cells, where, describe, sizes=sizes)
     return codes, pd.Index(cats, dtype=object, name=SET_CATEGORIES, tupleize_cols=False)
 

@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError
-from ..kernels.sets import canonical_sets, distinct_sets, text_labels
+from ..kernels.sets import canonical_sets, distinct_sets, label_masks, text_labels
 from .sets import set_categories, typed_kinds
 from .tables import show
 
@@ -137,9 +137,18 @@ def _distinct_codes(cells: np.ndarray, counts: np.ndarray | None, where: str,
     np.cumsum(sizes, out=offsets[1:])
     text = _text_members(cells, sizes, offsets)
     if text is not None:  # every label a str: coded from their bytes, none missing
-        member, names = text
+        member, order, names = text
     else:
         member, names = _object_members(cells, offsets, where, describe)
+        order = np.arange(len(names))
+    if len(names) <= 62:  # each set one bit mask: no sorting, no key
+        masked = _mask_sets(offsets, member, order, names)
+        if masked is not None:
+            return masked
+    if text is not None:  # the codes in the labels' order
+        rank = np.empty(len(order), dtype=np.int64)
+        rank[order] = np.arange(len(order))
+        member = rank[member]
     base = len(names) + 1
     width = int(sizes.max())
     if width * np.log2(base) < 62:  # each sorted set packed into one integer key
@@ -184,6 +193,28 @@ def _object_members(cells: np.ndarray, offsets: np.ndarray, where: str,
     return member, _names(labels)
 
 
+def _mask_sets(offsets: np.ndarray, member: np.ndarray, order: np.ndarray,
+               names: np.ndarray) -> tuple[np.ndarray, list[tuple[Any, ...]]] | None:
+    """:func:`set_codes` of at most 62 labels (``member`` codes, ``order`` the codes
+    in the labels' order): each set a bit mask (:func:`~xrr_accessor.kernels.sets.
+    label_masks`), only the distinct sets sorted. None when a label is given twice
+    (the general pass names it)."""
+    codes, _, masks, cell = label_masks(offsets, member)
+    if cell >= 0:
+        return None
+    held = ((masks[:, None] >> order[None, :]) & 1).astype(bool)  # set x label, in order
+    rows, cols = np.nonzero(held)  # each set's labels, sorted
+    size = held.sum(axis=1)
+    starts = np.zeros(len(masks) + 1, dtype=np.int64)
+    np.cumsum(size, out=starts[1:])
+    padded = np.full((len(masks), int(size.max())), -1, dtype=np.int64)
+    padded[rows, np.arange(len(cols)) - starts[rows]] = cols
+    lexical = np.lexsort(padded.T[::-1])  # by first label, then second, ...; a prefix first
+    rank = np.empty(len(lexical), dtype=np.int64)
+    rank[lexical] = np.arange(len(lexical))
+    return rank[codes], _tuples(names, cols, starts, lexical)
+
+
 def _names(labels: pd.Index) -> np.ndarray:
     """The categories' labels as pandas holds them (text as ``str``), numpy scalars as
     Python's."""
@@ -197,8 +228,10 @@ _SEP = "\x1f"
 
 
 def _text_members(cells: np.ndarray, sizes: np.ndarray, offsets: np.ndarray
-                  ) -> tuple[np.ndarray, np.ndarray] | None:
-    """:func:`_object_members` when every label is a ``str``; else None.
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """Each label's code (numbered in order of first appearance), the codes in the
+    labels' sorted order, and the sorted labels when every label is a ``str``;
+    else None.
 
     The labels are joined into one text (one C pass, the only one that reads
     them), coded from its UTF-8 bytes in one numba pass
@@ -223,9 +256,7 @@ def _text_members(cells: np.ndarray, sizes: np.ndarray, offsets: np.ndarray
     objs = np.fromiter(chain.from_iterable(cells[held]), dtype=object,
                        count=int(sizes[held].sum()))[starts[at] + first - offsets[owner]]
     order = np.argsort(objs, kind="stable")  # distinct text: str order, as factorize's
-    rank = np.empty(len(order), dtype=np.int64)
-    rank[order] = np.arange(len(order))
-    return rank[codes], _names(pd.Index(objs[order]))
+    return codes, order, _names(pd.Index(objs[order]))
 
 
 def _count(mask: np.ndarray, counts: np.ndarray | None) -> int:
