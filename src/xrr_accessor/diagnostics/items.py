@@ -66,7 +66,9 @@ def summarize(read_: Read, label: int, counts: bool = False) -> dict[str, np.nda
     are not the replication's), D is left out and each group's category counts
     ``counts`` (G, K) are returned instead, for :func:`ordinal_d` once the
     marginals of every partition are known (one thread: dask runs partitions in
-    its own). The arrays are rows of one huge-page-aligned block (:func:`_records`).
+    its own). The arrays are rows of one huge-page-aligned block (:func:`_records`);
+    ``scratch`` (G,) int64, where there were count patterns, is their memory, free
+    once the records are written (:func:`_rows` places the rows with it).
     """
     codes = read_.codes(label)
     k = read_.n_cat(label)
@@ -108,6 +110,8 @@ def summarize(read_: Read, label: int, counts: bool = False) -> dict[str, np.nda
     n, pair_sum, (lo, hi, mean) = ints[0], floats[0], floats[1:]
     out = {"n": n, "mode": ints[1], "mode_count": ints[2], "lo": lo, "hi": hi, "mean": mean,
            "ints": ints, "floats": floats}
+    if bags is not None:  # read: memory the placing of the rows may reuse
+        out["scratch"] = bags.view(np.int64)
     if later:
         key, sel = _key(read_), codes >= 0
         out["counts"] = np.bincount(key[sel] * k + codes[sel], minlength=len(n) * k
@@ -173,7 +177,7 @@ def item_job(part: Part, level: Level) -> Pieces:
     positions: a :class:`~xrr_accessor.engine.staged.Job`'s function."""
     read_ = Read(part.ann, level, "pandas")
     sums = [{k: v for k, v in summarize(read_, j, counts=True).items()
-             if k not in ("ints", "floats")} for j in range(len(part.ann.labels))]
+             if k not in ("ints", "floats", "scratch")} for j in range(len(part.ann.labels))]
     return Pieces([(part.ann.items, np.asarray(part.place, dtype=float), sums)])
 
 
@@ -234,7 +238,7 @@ def _rows(read_: Read, label: int, s: dict[str, np.ndarray], numeric: bool
     # (replication, D descending, item): each row written to its place when D takes few
     # values, else sorted first and gathered
     if not ranked_rows(ints, floats, n_rep, ids, values, out_floats, out_ints, undefined,
-                       MIN_BLOCK, blocks(1, ints.shape[1])[0]):
+                       MIN_BLOCK, s["scratch"] if "scratch" in s else blocks(1, len(ints[0]))[0]):
         order = ranked_groups(ints[0], floats[0], n_rep, blocks(4, len(ints[0])))
         in_blocks(m, lambda lo, hi: item_rows(order, ints, floats, n_rep, ids, values,
                                               out_floats, out_ints, undefined, lo, hi),
