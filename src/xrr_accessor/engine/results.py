@@ -119,6 +119,9 @@ def _labeled_array(value: np.ndarray, dims: list[str], counts: dict[str, Any],
         else:
             coords["replication"] = xr.Variable("replication", cells)
     count_vars = {k: xr.Variable(dims, np.asarray(v)) for k, v in counts.items()}
+    if not dims:  # one value: no index to build, the variables as they are (a fifth)
+        return xr.DataArray(xr.Variable((), np.asarray(value)), coords=count_vars,
+                            name=name, indexes={}, fastpath=True)
     if not multi:
         return xr.DataArray(value, dims=dims, coords={**coords, **count_vars}, name=name)
     out = xr.DataArray(value, dims=dims, coords=coords, name=name)

@@ -226,6 +226,9 @@ class Annotations:
     #: ``level`` used and whether it was inferred (``level_inferred``), set by
     #: :func:`xrr_accessor.engine.pipeline.annotations`.
     said: dict[str, Any] = field(default_factory=dict)
+    #: :meth:`values`, found once (a fresh one with each copy made by ``replace``).
+    _numbers: dict[str, np.ndarray] = field(default_factory=dict, init=False, repr=False,
+                                            compare=False)
 
     def role_name(self, role: str) -> Hashable:
         """The user's name for ``role`` ("item", "rater", "replication"), or ``role``."""
@@ -247,14 +250,18 @@ class Annotations:
         """Numeric value of each category, shape (L, K), NaN-padded.
 
         Raises :class:`LevelError` naming the column if a label's categories are
-        not numbers (interval and ratio levels need numbers).
+        not numbers (interval and ratio levels need numbers). Found once; each call
+        returns a copy of its own.
         """
-        out = np.full((len(self.labels), self.n_category), np.nan)
-        for j, (label, cats) in enumerate(zip(self.labels, self.categories, strict=True)):
-            out[j, : len(cats)] = numeric_categories(
-                cats, self.source.get(label, repr(label)), level_name
-            )
-        return out
+        found = self._numbers.get("values")
+        if found is None:
+            found = np.full((len(self.labels), self.n_category), np.nan)
+            for j, (label, cats) in enumerate(zip(self.labels, self.categories, strict=True)):
+                found[j, : len(cats)] = numeric_categories(
+                    cats, self.source.get(label, repr(label)), level_name
+                )
+            self._numbers["values"] = found
+        return found.copy()
 
 
 def numeric_categories(cats: pd.Index, where: str, level_name: str) -> np.ndarray:
