@@ -3,12 +3,17 @@
 The cells (lists, tuples, sets, frozensets, arrays of labels; none missing)
 are read in a few passes over all of them at once, none a Python loop over
 cells: equal tuples and frozensets found with one ``pd.factorize``, then over
-one of each and every list and set their sizes, the labels flattened into one
-array, the labels' categories (one ``pd.factorize``), then one numba pass
-(:func:`~xrr_accessor.kernels.sets.canonical_sets`) that sorts each cell's
-label codes, finds a label given twice and packs each sorted cell into one
-integer; the distinct integers, sorted, are the categories. Only the distinct
-sets become Python tuples.
+one of each and every list and set their sizes, then the labels' codes: when
+every label is a ``str``, the labels joined into one text (the one pass that
+reads them) and coded from its bytes in numba
+(:func:`~xrr_accessor.kernels.sets.text_labels`); else flattened into one array
+and coded by one ``pd.factorize``. Then one numba pass over the cells: with at
+most 62 labels each set is a bit mask, numbered as it first appears
+(:func:`~xrr_accessor.kernels.sets.label_masks`), and only the distinct sets are
+sorted; with more, each cell's codes are sorted and packed into one integer
+(:func:`~xrr_accessor.kernels.sets.distinct_sets`, or a matrix of rows when
+the sets are too long to pack). Either pass finds a label given twice. Only the
+distinct sets become Python tuples.
 """
 
 from __future__ import annotations
