@@ -67,6 +67,8 @@ def label_result(
     """
     dim = "pair" if isinstance(cells, pd.MultiIndex) else "replication"
     keep = ann.has_replication if keep_cells is None else keep_cells
+    if kind != "xarray" and not ann.has_label and not keep and est.value.size == 1:
+        return float(est.value.reshape(-1)[0])  # one value from pandas: a float, no attrs
     attrs = {**ann.said, **attrs, **ann.notes}
     value = est.value
     counts = dict(est.counts)
