@@ -14,11 +14,15 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import xrr_accessor as xrr
 from xrr_accessor.cli import main
+from xrr_accessor.cli.output import banded
 from xrr_accessor.cli.report_text import collapsed_items
 from xrr_accessor.datasets import load_demo
+from xrr_accessor.reporting.bands import band_of
 from xrr_accessor.reporting.cells import SCALES, cell_names, shown
 from xrr_accessor.reporting.pool_html import no_rater_table
 from xrr_accessor.reporting.rater_view import ranked
@@ -342,3 +346,39 @@ def test_collapsed_items_against_a_naive_cut():
     rows, said = collapsed_items(table, 4)
     _check_items(rows.to_dict("records"), table, 4)
     assert len(said) == (rows["n_items"] > 1).sum()
+
+
+# --- 5. a number printed beside its band reads back to that band ------------------------
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from([0.0, 0.2, 0.4, 0.6, 0.8]),
+                          st.floats(-1e-3, 1e-3), st.floats(0.0, 0.05)), min_size=1,
+                max_size=6), st.integers(1, 3))
+def test_banded_records_read_back_to_their_band(cells, decimals):
+    est = np.array([edge + off for edge, off, _ in cells])
+    width = np.array([w for _, _, w in cells])
+    frame = pd.DataFrame({"estimate": est, "lower": est - width, "upper": est + width,
+                          "band": [band_of(v) for v in est]})
+    shown_frame, right = banded(frame, decimals)
+    assert right == ("estimate", "lower", "upper")
+    for row, want in zip(shown_frame.itertuples(), frame.itertuples(), strict=True):
+        for col in right:
+            text, value = getattr(row, col), getattr(want, col)
+            assert len(text.split(".")[1]) >= decimals
+            assert abs(float(text) - value) <= 0.5 * 10 ** -len(text.split(".")[1]) + 1e-15
+        assert band_of(float(row.estimate)) == want.band  # "0.60" never beside substantial
+        assert len({len(getattr(row, c).split(".")[1]) for c in right}) == 1  # one decimals
+
+
+def test_agreement_table_prints_the_banded_cells(files, capsys):
+    d = files[0]
+    args = ["agreement", str(d / "crowd.csv"), "--ci", "0.95", "--decimals", "2"]
+    lines = _run(capsys, *args)[0].rstrip("\n").splitlines()
+    csv = pd.read_csv(io.StringIO(_run(capsys, *args, "--format", "csv")[0]))
+    want, _ = banded(csv, 2)
+    names = [m.group() for m in _TOKEN.finditer(lines[0])]
+    est = names.index("estimate")
+    right = {j for j, n in enumerate(names) if n not in ("label", "statistic", "replication",
+                                                         "method", "band", "reason")}
+    rows = parse_table(lines, right)
+    assert [r[est] for r in rows] == want["estimate"].tolist()

@@ -360,6 +360,35 @@ def render(frame: pd.DataFrame, fmt: str, decimals: int, attrs: dict[str, Any],
         return write_csv(frame, raw)
     if fmt == "json":
         return write_json(frame, attrs, notes, sections)
+    frame, right = banded(frame, decimals)
     if fmt == "markdown":
-        return write_markdown(frame, decimals)
-    return write_table(frame, decimals)
+        return write_markdown(frame, decimals, right)
+    return write_table(frame, decimals, right)
+
+
+def banded(frame: pd.DataFrame, decimals: int) -> tuple[pd.DataFrame, tuple[str, ...]]:
+    """Records with a ``band`` beside the estimate (``xrr agreement``): the estimate and
+    its limits as text by the page's rule (:func:`~xrr_accessor.reporting.cells.shown`:
+    the decimals that keep each in the band printed beside it), and those columns to
+    right-align; other records as they are.
+
+    Examples
+    --------
+    >>> f = pd.DataFrame({"estimate": [0.6049, 0.2], "band": ["substantial", None]})
+    >>> banded(f, 2)[0]["estimate"].tolist()
+    ['0.6049', '0.20']
+    """
+    if not {"estimate", "band"} <= set(frame.columns):
+        return frame, ()
+    from ..reporting.cells import digits_of
+
+    cols = [c for c in ("estimate", "lower", "upper") if c in frame.columns]
+    nan = pd.Series(np.nan, index=frame.index)
+    values = [frame.get(c, nan).astype(float) for c in ("estimate", "lower", "upper")]
+    texts: dict[str, list[str]] = {c: [] for c in cols}
+    for e, lo, hi, band in zip(*values, frame["band"], strict=True):
+        d = digits_of(e, lo, hi, decimals, scale="band" if isinstance(band, str) else None)
+        for c, v in zip(("estimate", "lower", "upper"), (e, lo, hi), strict=True):
+            if c in texts:
+                texts[c].append(cell_text(v, d, c))
+    return frame.assign(**texts), tuple(cols)

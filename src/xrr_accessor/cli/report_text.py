@@ -323,7 +323,8 @@ def report_text(rep: Any, fmt: str, decimals: int, title: str, given_irr: str | 
                   "items": f"Items most disagreed on (up to {TOP_ROWS} per label, ties "
                            "past the cut as one row)"}
         for key, (frame, lines) in pool_sections(rep, decimals).items():
-            out += ["", *heading(titles[key])]
+            out += ["", *heading(titles[key] if frame is not None or key == "agreement"
+                                 else titles[key].split(" (")[0])]
             if key == "agreement":
                 out += [_family_text(rep.agreement, decimals, md).rstrip("\n"), *gap]
             elif frame is not None:
