@@ -165,6 +165,12 @@ def test_demo_and_report_choose_the_same_irr_and_say_why(files, capsys, tmp_path
             "paper's Table 5); --irr alpha gives Krippendorff's alpha.")
     for args in (["demo", "--n-labels", "2"], ["report", str(tmp_path / "demo.csv")]):
         assert line in _run(capsys, *args)[0].splitlines()[:4]
+    boot = ["--ci", "0.95", "--n-boot", "30", "--seed", "1", "--format", "csv"]
+    by_demo = pd.read_csv(io.StringIO(_run(capsys, "demo", "--n-labels", "2", *boot)[0]))
+    by_report = pd.read_csv(io.StringIO(_run(capsys, "report", str(tmp_path / "demo.csv"),
+                                             *boot)[0]))
+    pd.testing.assert_frame_equal(by_demo, by_report)  # --ci too: the same draws
+    assert by_demo["lower"].notna().all()
     out = _run(capsys, "demo", "--n-labels", "2", "--irr", "alpha")[0]
     assert "IRR: Krippendorff's alpha (--irr alpha)." in out
     assert "IRR of each replication (alpha, nominal)" in out

@@ -178,7 +178,9 @@ def _run_demo(args: argparse.Namespace) -> Page | Output:
     head = (f"Demo (simulated, IRep-shaped): {df['item_id'].nunique():,} items, {len(df):,} "
             f"rows, {(df.shape[1] - 3) * len(df):,} binary annotations, pools "
             f"{', '.join(sorted(df['pool'].unique()))}.")
-    rep = report(df, irr=args.irr, level=args.level, items=args.items)  # as xrr report
+    cells = (df.shape[1] - 3) * 9  # labels x (3 IRRs + 3 pairs x 2)
+    rep = report(df, irr=args.irr, level=args.level, items=args.items,  # as xrr report
+                 **bootstrap(args, cells))
     return _printed(args, _report_output(
         rep, args, "xRR report: demo data (simulated, IRep-shaped)", head))
 

@@ -236,7 +236,7 @@ def parser() -> argparse.ArgumentParser:
     normalizers = [e.name for e in REGISTRY.values() if e.normalizes]
     raw = argparse.RawDescriptionHelpFormatter
 
-    demo = sub.add_parser("demo", parents=[shown, level],
+    demo = sub.add_parser("demo", parents=[shown, level, boot],
                           help="xRR table of the bundled simulated IRep-like data")
     demo.add_argument("--irr", "--metric", dest="irr", default=None, choices=normalizers,
                       type=coefficient(normalizers),

@@ -27,6 +27,7 @@ from ..reporting.pool_html import (
     tie_line,
 )
 from ..reporting.rater_view import gold_sentences, ranked, unranked_sentence
+from ..reporting.reading import READINGS
 from ..reporting.report_html import OPEN_READINGS, TOP_ROWS
 from ..reporting.tidy import STATISTICS
 from ..textsafe import escape_controls, markdown_cell
@@ -154,8 +155,17 @@ def _reading_groups(rep: Any, decimals: int) -> list[tuple[str, list[str]]]:
     for _, part in read.groupby(["replication", "replication_other"], sort=False,
                                 dropna=False):
         counts = part["verdict"].value_counts(sort=False)
+        order = {v: k for k, v in enumerate(READINGS)}  # the page's order (bands: as met)
+        counts = counts.iloc[sorted(range(len(counts)),
+                                    key=lambda k: order.get(counts.index[k], k))]
+        said = ["no interval: --ci 0.95 gives each a verdict"] if (
+            "estimate only" in counts.index) else []
+        if len(part) > OPEN_READINGS:  # as the page folds them
+            said.append(f"its {len(part)} sentences: --format json or html, or fewer "
+                        "labels with --labels A,B")
         head = (f"{part['pair'].iloc[0]}, {len(part)} label{'s' if len(part) > 1 else ''}: "
-                + ", ".join(f"{v} on {n}" for v, n in counts.items()) + ".")
+                + ", ".join(f"{v} on {n}" for v, n in counts.items())
+                + (f" ({'; '.join(said)})" if said else "") + ".")
         out.append((head, [str(t) for t in part["text"]]))
     return out
 
@@ -303,10 +313,7 @@ def report_text(rep: Any, fmt: str, decimals: int, title: str, given_irr: str | 
     out = [*heading(title, 1), *said([head.strip(), irr_choice(rep, given_irr)]), "",
            *heading("Reading")]
     for summary, sentences in _reading_groups(rep, decimals):
-        folded = len(sentences) > OPEN_READINGS  # as the page folds them
-        if folded:
-            summary = (summary[:-1] + f" (its {len(sentences)} sentences: --format json "
-                       "or html, or fewer labels with --labels A,B).")
+        folded = len(sentences) > OPEN_READINGS  # as the page folds them (said above)
         out += [f"**{markdown_cell(summary)}**", ""] if md else [summary]
         if not folded:
             out += said(sentences) if md else [f"  {s}" for s in sentences]
