@@ -388,3 +388,17 @@ def test_agreement_table_prints_the_banded_cells(files, capsys):
                                                          "method", "band", "reason")}
     rows = parse_table(lines, right)
     assert [r[est] for r in rows] == want["estimate"].tolist()
+
+
+def test_no_control_character_reaches_the_terminal_from_a_name(files, capsys, tmp_path):
+    """Names go into the reading's sentences, the tie lines and the titles: escaped there
+    too, as in the tables (no carriage return or escape sequence on a terminal)."""
+    _, _, crowd, _ = files
+    evil = crowd.rename(columns={"joy": "jo\ry", "awe": "a\x1b[31mwe"})
+    evil["item"] = evil["item"] + "\r"
+    evil.to_json(tmp_path / "evil.json", orient="records")  # a CR in a CSV field: unread
+    for fmt in ("table", "markdown"):
+        out = _run(capsys, "report", str(tmp_path / "evil.json"), "--level", "nominal",
+                   "--format", fmt)[0]
+        assert not re.search("[\x00-\x09\x0b-\x1f\x7f-\x9f]", out), fmt
+        assert ("jo\\ry" if fmt == "table" else "jo y") in out  # markdown: a break, a space

@@ -305,23 +305,22 @@ def report_text(rep: Any, fmt: str, decimals: int, title: str, given_irr: str | 
     gap = [""] if md else []  # Markdown: a blank line after a heading, between blocks
 
     def heading(text: str, level: int = 2) -> list[str]:
-        return [f"{'#' * level} {markdown_cell(text)}" if md else text, *gap]
+        return [f"{'#' * level} {markdown_cell(text)}" if md else escape_controls(text), *gap]
 
-    def said(lines: list[str]) -> list[str]:
-        return [f"- {markdown_cell(x)}" if md else x for x in lines if x]
+    def said(lines: list[str]) -> list[str]:  # names from the data: no control character
+        return [f"- {markdown_cell(x)}" if md else escape_controls(x) for x in lines if x]
 
     out = [*heading(title, 1), *said([head.strip(), irr_choice(rep, given_irr)]), "",
            *heading("Reading")]
     for summary, sentences in _reading_groups(rep, decimals):
         folded = len(sentences) > OPEN_READINGS  # as the page folds them (said above)
-        out += [f"**{markdown_cell(summary)}**", ""] if md else [summary]
+        out += [f"**{markdown_cell(summary)}**", ""] if md else said([summary])
         if not folded:
-            out += said(sentences) if md else [f"  {s}" for s in sentences]
+            out += said(sentences) if md else [f"  {x}" for x in said(sentences)]
         out += gap
     for name, text in _report_blocks(rep, decimals, md):
         out += ["", *heading(name), text.rstrip("\n")]
-    closing = said([escape_controls(x) for x in (
-        _unpaired(rep), rep.caption() if "ci" in rep.attrs else "")])
+    closing = said([_unpaired(rep), rep.caption() if "ci" in rep.attrs else ""])
     out += ["", *closing] if closing else []
     if rep.one_pool:
         titles = {"agreement": "The classic family side by side",
