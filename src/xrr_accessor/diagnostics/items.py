@@ -23,13 +23,11 @@ from ..kernels.item_sums import (
     MOMENTS,
     NOMINAL,
     bag_records_into,
-    group_bags_into,
     item_summary_into,
 )
 from ..kernels.placing import ranked_rows
 from ..kernels.ranking import item_rows, ranked_groups, root_mean
 from ..kernels.threads import in_blocks
-from ..kernels.within import PACKED_CATEGORIES
 from ..lazy import deferrable
 from ._common import (
     Read,
@@ -42,6 +40,7 @@ from ._common import (
     warn_undefined_rows,
     where_counts,
 )
+from .item_patterns import by_pattern, count_patterns, records
 from .item_ties import tie_sentence, ties, top_items
 
 __all__ = ["item_disagreement", "tie_sentence", "ties", "top_items"]
@@ -49,8 +48,7 @@ __all__ = ["item_disagreement", "tie_sentence", "ties", "top_items"]
 CITATION = ("Du, Labat, Demeester & Hoste (2024), Beyond Kappa and Alpha: a simple but "
             "effective method for annotation agreement measurement and prediction (poster)")
 
-#: Fewest groups (or rows) a thread takes: below, starting and joining it costs more than
-#: it saves (25,000 groups: 0.09 ms of records on one thread, 0.35 ms in two blocks).
+#: Fewest groups (or rows) a thread takes (below, starting and joining it costs more).
 MIN_BLOCK = 100_000
 
 
@@ -66,9 +64,10 @@ def summarize(read_: Read, label: int, counts: bool = False) -> dict[str, np.nda
     are not the replication's), D is left out and each group's category counts
     ``counts`` (G, K) are returned instead, for :func:`ordinal_d` once the
     marginals of every partition are known (one thread: dask runs partitions in
-    its own). The arrays are rows of one huge-page-aligned block (:func:`_records`);
-    ``scratch`` (G,) int64, where there were count patterns, is their memory, free
-    once the records are written (:func:`_rows` places the rows with it).
+    its own). The arrays are rows of one huge-page-aligned block (:func:`.item_patterns.records`);
+    ``scratch`` (G,): the count patterns' memory, free now (:func:`_rows` uses it).
+    In memory, by count pattern: the records of the distinct patterns, ``pid`` (G,)
+    each group's column among them and ``m`` (:func:`.item_patterns.by_pattern`).
     """
     codes = read_.codes(label)
     k = read_.n_cat(label)
@@ -79,8 +78,12 @@ def summarize(read_: Read, label: int, counts: bool = False) -> dict[str, np.nda
     later = counts and read_.level.name == "ordinal"
     dist = np.zeros((0, 0, 0))
     n_group = len(read_.ann.items) * n_rep
-    ints, floats = _records(n_group)
-    bags = _bags(read_, codes, k, n_group) if form != MATRIX or later else None
+    bags = count_patterns(read_, codes, k, n_group) if form != MATRIX or later else None
+    pid, scratch, m = None, bags, 0  # in memory: the distinct patterns' records only
+    if bags is not None and not counts:
+        pid, bags, m = by_pattern(bags)
+        n_group = len(bags)
+    ints, floats = records(n_group)
 
     def sums(v: np.ndarray, dist: np.ndarray, form: int, scale: float, root: bool) -> None:
         threads = 1 if counts else None
@@ -110,8 +113,10 @@ def summarize(read_: Read, label: int, counts: bool = False) -> dict[str, np.nda
     n, pair_sum, (lo, hi, mean) = ints[0], floats[0], floats[1:]
     out = {"n": n, "mode": ints[1], "mode_count": ints[2], "lo": lo, "hi": hi, "mean": mean,
            "ints": ints, "floats": floats}
-    if bags is not None:  # read: memory the placing of the rows may reuse
-        out["scratch"] = bags.view(np.int64)
+    if scratch is not None:  # read: memory the placing of the rows may reuse
+        out["scratch"] = scratch.view(np.int64)
+    if pid is not None:  # group g's record: column pid[g]
+        out.update(pid=pid, m=m)
     if later:
         key, sel = _key(read_), codes >= 0
         out["counts"] = np.bincount(key[sel] * k + codes[sel], minlength=len(n) * k
@@ -119,27 +124,6 @@ def summarize(read_: Read, label: int, counts: bool = False) -> dict[str, np.nda
     else:
         out["d"] = pair_sum
     return out
-
-
-def _bags(read_: Read, codes: np.ndarray, k: int, n_group: int) -> np.ndarray | None:
-    """Each group's count pattern (:func:`~xrr_accessor.kernels.item_sums.group_bags_into`:
-    one pass over the annotations in their order, no grouping), or None where a
-    pattern cannot hold the counts (more than PACKED_CATEGORIES categories, a group
-    of 255 rows or more): then the groups are read through the grouping."""
-    if k > PACKED_CATEGORIES:
-        return None
-    ann = read_.ann
-    bags = blocks(1, n_group)[0].view(np.uint64)
-    most = group_bags_into(ann.item, ann.replication, codes, len(ann.replications), bags)
-    return bags if most < 255 else None
-
-
-def _records(n_group: int) -> tuple[np.ndarray, np.ndarray]:
-    """(ints (4, G), floats (4, G)): per group n, mode, mode count, modes tied and D
-    (or its sum over pairs), lo, hi, mean, in one huge-page-aligned block
-    (:func:`._common.blocks`)."""
-    both = blocks(8, n_group)
-    return both[:4], both[4:].view(np.float64)
 
 
 def _key(read_: Read) -> np.ndarray:
@@ -196,7 +180,7 @@ def _assemble(read_: Read, pieces: Pieces) -> list[dict[str, np.ndarray]]:
     for j in range(len(ann.labels)):
         got = {k: np.concatenate([p[2][j][k] for p in parts])[groups]
                for k in parts[0][2][j]} if parts else {}
-        ints, floats = _records(len(groups))  # the in-memory records, as summarize's
+        ints, floats = records(len(groups))  # the in-memory records, as summarize's
         s = dict(zip(("n", "mode", "mode_count"), ints[:3], strict=True))
         s.update(zip(("d", "lo", "hi", "mean"), floats, strict=True))
         for k, v in s.items():
@@ -224,8 +208,8 @@ def _rows(read_: Read, label: int, s: dict[str, np.ndarray], numeric: bool
     taken from the categories). One block holds them all, the mask in its last row."""
     ann = read_.ann
     n_rep = len(ann.replications)
-    ints, floats = s["ints"], s["floats"]
-    m = int(np.count_nonzero(ints[0]))  # groups with annotations (n >= 0)
+    ints, floats, pid = s["ints"], s["floats"], s.get("pid")  # records, or a table's
+    m = int(s["m"]) if pid is not None else int(np.count_nonzero(ints[0]))  # n >= 0
     with_rep = len(ann.replications) > 1 or ann.has_replication
     rows = blocks((4 if numeric else 2) + (5 if with_rep else 4) + 1, m)  # and the mask
     out_floats = rows[:4 if numeric else 2].view(np.float64)
@@ -235,10 +219,12 @@ def _rows(read_: Read, label: int, s: dict[str, np.ndarray], numeric: bool
     cats = ann.categories[label]
     bits = isinstance(cats.dtype, np.dtype) and cats.dtype in (np.int64, np.float64)
     values = cats.to_numpy().view(np.int64) if bits else np.zeros(0, np.int64)
-    # (replication, D descending, item): each row written to its place when D takes few
-    # values, else sorted first and gathered
+    # (replication, D descending, item): rows placed when D takes few values, else sorted
     if not ranked_rows(ints, floats, n_rep, ids, values, out_floats, out_ints, undefined,
-                       MIN_BLOCK, s["scratch"] if "scratch" in s else blocks(1, len(ints[0]))[0]):
+                       MIN_BLOCK, s["scratch"] if "scratch" in s else blocks(1, len(ints[0]))[0],
+                       pid):
+        if pid is not None:  # each group's record, to sort
+            ints, floats = ints[:, pid], floats[:, pid]
         order = ranked_groups(ints[0], floats[0], n_rep, blocks(4, len(ints[0])))
         in_blocks(m, lambda lo, hi: item_rows(order, ints, floats, n_rep, ids, values,
                                               out_floats, out_ints, undefined, lo, hi),

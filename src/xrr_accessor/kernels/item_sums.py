@@ -22,8 +22,8 @@ from numba import njit
 
 from .within import PACKED_CATEGORIES, PATTERN_SLOTS, count_in, pattern_slot
 
-__all__ = ["MATRIX", "MOMENTS", "NOMINAL", "bag_records_into", "group_bags", "group_bags_into",
-           "item_summary_into"]
+__all__ = ["MATRIX", "MOMENTS", "NOMINAL", "bag_patterns", "bag_records_into", "group_bags",
+           "group_bags_into", "item_summary_into"]
 
 _JIT: dict[str, Any] = {"cache": True, "nogil": True, "fastmath": False}
 
@@ -311,3 +311,50 @@ def bag_records_into(bags: np.ndarray, values: np.ndarray, n_cat: int, form: int
         lo[g] = rec_f[h, 1]
         hi[g] = rec_f[h, 2]
         mean[g] = rec_f[h, 3]
+
+
+#: The most distinct count patterns :func:`bag_patterns` numbers (its table at most half full).
+MOST_PATTERNS = PATTERN_SLOTS // 2
+
+
+@njit(**_JIT)
+def bag_patterns(bags: np.ndarray, pid: np.ndarray, distinct: np.ndarray) -> tuple[int, int]:
+    """Each group's count pattern as a number: ``distinct`` (>= :data:`MOST_PATTERNS`
+    + 1,) the distinct patterns of ``bags`` (G,) (``distinct[0]`` = 0: no
+    annotation; then each in order of first appearance) and ``pid[g]`` (G,) the
+    place of group g's pattern in it: every group's record is then the record of
+    ``distinct[pid[g]]`` (:func:`bag_records_into` over ``distinct`` writes each
+    once).
+
+    Returns ``(patterns, groups with annotations)``, or ``(-1, 0)`` past
+    :data:`MOST_PATTERNS` distinct patterns (``pid`` then half written).
+
+    Examples
+    --------
+    >>> pid, distinct = np.empty(4, np.int64), np.empty(3, np.uint64)
+    >>> bag_patterns(np.array([0x200, 0, 0x101, 0x200], np.uint64), pid, distinct)
+    (3, 3)
+    >>> pid.tolist(), [hex(b) for b in distinct.tolist()]
+    ([1, 0, 2, 1], ['0x0', '0x200', '0x101'])
+    """
+    distinct[0] = 0
+    keys = np.zeros(PATTERN_SLOTS, dtype=np.uint64)  # 0: a free slot
+    place = np.empty(PATTERN_SLOTS, dtype=np.int64)
+    used = 1
+    m = 0
+    for g in range(bags.shape[0]):
+        bag = bags[g]
+        if bag == np.uint64(0):
+            pid[g] = 0
+            continue
+        m += 1
+        h = pattern_slot(keys, bag)
+        if keys[h] == np.uint64(0):  # a new pattern
+            if used > MOST_PATTERNS:
+                return -1, 0
+            keys[h] = bag
+            place[h] = used
+            distinct[used] = bag
+            used += 1
+        pid[g] = place[h]
+    return used, m

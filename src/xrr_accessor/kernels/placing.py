@@ -39,13 +39,16 @@ assert 4 * DISTINCT <= _SLOTS  # else the probe loop could find no empty slot
 
 @njit(**_JIT)
 def row_places(n: np.ndarray, score: np.ndarray, n_rep: int, which: np.ndarray,
-               cuts: np.ndarray) -> tuple[int, np.ndarray, np.ndarray, np.ndarray, int]:
+               cuts: np.ndarray, pid: np.ndarray
+               ) -> tuple[int, np.ndarray, np.ndarray, np.ndarray, int]:
     """Where each (replication, score) run of rows starts, per block of groups.
 
     Groups ``g`` with ``n[g] > 0`` are ranked by (replication ``g % n_rep``,
     ``score[g]`` from the largest, NaN last, then ``g``). Each group's score is
     numbered among the distinct scores into ``which`` (G,) (-1 for a group
-    without annotations). Blocks of groups are ``cuts[b]:cuts[b + 1]``.
+    without annotations). Blocks of groups are ``cuts[b]:cuts[b + 1]``. With
+    ``pid`` (G,) not empty, group ``g``'s n and score are those of record
+    ``pid[g]`` (a count pattern's), each record's score numbered once.
 
     Returns ``(k, start, rank, rep_start, nan_at)``: ``k`` distinct scores (-1,
     the rest empty, past :data:`~.ranking.DISTINCT` of them); ``start`` (B, R, k)
@@ -59,7 +62,7 @@ def row_places(n: np.ndarray, score: np.ndarray, n_rep: int, which: np.ndarray,
     --------
     >>> k, start, rank, rep_start, nan_at = row_places(
     ...     np.array([2, 2, 0, 3]), np.array([0.5, 0.0, np.nan, 0.5]), 1,
-    ...     np.empty(4, dtype=np.int64), np.array([0, 2, 4]))
+    ...     np.empty(4, dtype=np.int64), np.array([0, 2, 4]), np.zeros(0, np.int64))
     >>> k, start.tolist(), rank.tolist(), nan_at  # 0.5: rows 0 and 1; 0.0: row 2
     (2, [[[0, 2]], [[1, 3]]], [[1, 3]], -1)
     """
@@ -72,15 +75,25 @@ def row_places(n: np.ndarray, score: np.ndarray, n_rep: int, which: np.ndarray,
     sign = np.uint64(1) << np.uint64(63)
     one = np.empty(1, dtype=np.float64)
     bits = one.view(np.uint64)
+    with_pid = pid.shape[0] > 0
+    memo = np.full(n.shape[0] if with_pid else 0, -2, dtype=np.int64)  # -2: not yet
     k = 0
     for b in range(n_block):
         r = (cuts[b] - 1) % n_rep if n_rep > 1 else 0
         for g in range(cuts[b], cuts[b + 1]):
             r = r + 1 if r + 1 < n_rep else 0  # g % n_rep without a division
-            if n[g] <= 0:
-                which[g] = -1
+            q = pid[g] if with_pid else g
+            if with_pid and memo[q] != -2:  # the record's score numbered already
+                which[g] = memo[q]
+                if memo[q] >= 0:
+                    count[b, r, memo[q]] += 1
                 continue
-            one[0] = -score[g] + 0.0  # -0.0 and 0.0 one key; keys sort as the scores
+            if n[q] <= 0:
+                which[g] = -1
+                if with_pid:
+                    memo[q] = -1
+                continue
+            one[0] = -score[q] + 0.0  # -0.0 and 0.0 one key; keys sort as the scores
             v = bits[0]  # from the largest, NaN after every number
             v = ~np.uint64(0) if one[0] != one[0] else (~v if v & sign else v | sign)
             # the product's top bits (its middle bits chain a scale's few D values)
@@ -98,6 +111,8 @@ def row_places(n: np.ndarray, score: np.ndarray, n_rep: int, which: np.ndarray,
             u = slot_id[h]
             which[g] = u
             count[b, r, u] += 1
+            if with_pid:
+                memo[q] = u
     order = np.argsort(found[:k])  # the distinct scores from the largest
     start = np.empty((n_block, n_rep, k), dtype=np.int64)
     rank = np.empty((n_rep, k), dtype=np.int64)
@@ -122,7 +137,7 @@ def place_rows(ints: np.ndarray, floats: np.ndarray, n_rep: int, ids: np.ndarray
                cats: np.ndarray, out_floats: np.ndarray, out_ints: np.ndarray,
                undefined: np.ndarray, which: np.ndarray, start: np.ndarray,
                rank: np.ndarray, rep_start: np.ndarray, nan_at: int, lo: int,
-               hi: int) -> None:
+               hi: int, pid: np.ndarray) -> None:
     """The rows of groups ``lo`` to ``hi`` - 1, each written to its place.
 
     ``ints`` (>= 3, G) annotations, mode code, mode count and ``floats`` (4, G)
@@ -134,7 +149,7 @@ def place_rows(ints: np.ndarray, floats: np.ndarray, n_rep: int, ids: np.ndarray
     ``undefined`` (M,): D is NaN). ``which``, ``rank``, ``rep_start`` and
     ``nan_at`` from :func:`row_places`, ``start`` (R, k) its block's row of it
     (advanced here). A NaN's rank is its own row's (item_rows' rank under the
-    mask).
+    mask). ``pid`` as :func:`row_places`' (group ``g``'s record ``pid[g]``).
 
     A first pass turns ``which[g]`` into the group's row (-1 stays -1), writing the
     rank; then each column is moved on its own: a row at a time, every column
@@ -155,46 +170,52 @@ def place_rows(ints: np.ndarray, floats: np.ndarray, n_rep: int, ids: np.ndarray
         if with_rep:
             out_ints[4, i] = r
     _move_columns(ints, floats, n_rep, ids, cats, out_floats, out_ints, undefined, which,
-                  lo, hi)
+                  lo, hi, pid)
 
 
 @njit(**_JIT)
 def _move_columns(ints: np.ndarray, floats: np.ndarray, n_rep: int, ids: np.ndarray,
                   cats: np.ndarray, out_floats: np.ndarray, out_ints: np.ndarray,
                   undefined: np.ndarray, row: np.ndarray, lo: int,
-                  hi: int) -> None:
-    """:func:`place_rows`' columns but the rank and the replication, group ``g`` to
-    row ``row[g]`` (none where -1), a column at a time."""
+                  hi: int, pid: np.ndarray) -> None:
+    """:func:`place_rows`' columns but the rank and the replication, group ``g`` (its
+    record ``pid[g]``, or ``g`` when ``pid`` is empty) to row ``row[g]`` (none where
+    -1), a column at a time."""
+    by = pid.shape[0] > 0
     for g in range(lo, hi):
         i = row[g]
         if i >= 0:
-            out_floats[0, i] = floats[0, g]
+            out_floats[0, i] = floats[0, pid[g] if by else g]
     for g in range(lo, hi):
         i = row[g]
         if i >= 0:
-            undefined[i] = floats[0, g] != floats[0, g]
+            d = floats[0, pid[g] if by else g]
+            undefined[i] = d != d
     for g in range(lo, hi):
         i = row[g]
         if i >= 0:
-            out_floats[1, i] = ints[2, g] / ints[0, g]
+            q = pid[g] if by else g
+            out_floats[1, i] = ints[2, q] / ints[0, q]
     if out_floats.shape[0] > 2:  # numbers: the mean and the spread
         for g in range(lo, hi):
             i = row[g]
             if i >= 0:
-                out_floats[2, i] = floats[3, g]
+                out_floats[2, i] = floats[3, pid[g] if by else g]
         for g in range(lo, hi):
             i = row[g]
             if i >= 0:
-                out_floats[3, i] = floats[2, g] - floats[1, g]
+                q = pid[g] if by else g
+                out_floats[3, i] = floats[2, q] - floats[1, q]
     for g in range(lo, hi):
         i = row[g]
         if i >= 0:
-            out_ints[0, i] = ints[0, g]
+            out_ints[0, i] = ints[0, pid[g] if by else g]
     with_cats = cats.shape[0] > 0
     for g in range(lo, hi):
         i = row[g]
         if i >= 0:
-            out_ints[1, i] = cats[ints[1, g]] if with_cats else ints[1, g]
+            c = ints[1, pid[g] if by else g]
+            out_ints[1, i] = cats[c] if with_cats else c
     with_ids = ids.shape[0] > 0
     for g in range(lo, hi):
         i = row[g]
@@ -206,13 +227,15 @@ def _move_columns(ints: np.ndarray, floats: np.ndarray, n_rep: int, ids: np.ndar
 def ranked_rows(ints: np.ndarray, floats: np.ndarray, n_rep: int, ids: np.ndarray,
                 cats: np.ndarray, out_floats: np.ndarray, out_ints: np.ndarray,
                 undefined: np.ndarray, min_block: int,
-                which: np.ndarray | None = None) -> bool:
+                which: np.ndarray | None = None, pid: np.ndarray | None = None) -> bool:
     """:func:`~.ranking.ranked_groups` and :func:`~.ranking.item_rows` in one: the
     rows of every group with annotations, ranked, written into the outputs (M
     rows: :func:`place_rows`), in blocks of at least ``min_block`` groups a thread.
     False (nothing written) past :data:`~.ranking.DISTINCT` distinct scores: then
     sort and gather. ``which``: scratch of G int64 the caller may give (its
-    contents are overwritten).
+    contents are overwritten). ``pid`` (G,): group ``g``'s record is ``ints[:,
+    pid[g]]``, ``floats[:, pid[g]]`` (a table of count patterns' records), not
+    its own column.
 
     Examples
     --------
@@ -226,18 +249,20 @@ def ranked_rows(ints: np.ndarray, floats: np.ndarray, n_rep: int, ids: np.ndarra
     >>> of[0].tolist(), oi[2].tolist(), oi[3].tolist()  # D, rank, item: ties in order
     ([0.5, 0.5, 0.0], [1, 1, 3], [0, 3, 1])
     """
-    n_group = ints.shape[1]
+    pid = np.zeros(0, dtype=np.int64) if pid is None else pid
+    n_group = pid.shape[0] if pid.shape[0] else ints.shape[1]
     parts = max(1, min(threads.cores(), n_group // max(min_block, 1)))
     cuts = np.arange(parts + 1, dtype=np.int64) * n_group // parts  # (linspace: 10x the time)
     which = np.empty(n_group, dtype=np.int64) if which is None else which
-    k, start, rank, rep_start, nan_at = row_places(ints[0], floats[0], n_rep, which, cuts)
+    k, start, rank, rep_start, nan_at = row_places(ints[0], floats[0], n_rep, which, cuts,
+                                                   pid)
     if k < 0:
         return False
 
     def block(b: int) -> Callable[[], None]:
         return lambda: place_rows(ints, floats, n_rep, ids, cats, out_floats, out_ints,
                                   undefined, which, start[b], rank, rep_start, nan_at,
-                                  int(cuts[b]), int(cuts[b + 1]))
+                                  int(cuts[b]), int(cuts[b + 1]), pid)
 
     threads.concurrently([block(b) for b in range(parts)])
     return True
