@@ -256,6 +256,7 @@ def test_an_interrupt_anywhere_exits_130_with_one_line(ids_file, capsys, monkeyp
     import xrr_accessor.cli.listing as listing  # xrr raters' command
 
     monkeypatch.setattr(listing, "rater_agreement", fn)
+    ids_file.write_text(ids_file.read_text() + "8,c,1\n9,c,0\n")  # a rater table: 3 raters
     assert main(["raters", str(ids_file), "--ci", "0.95"]) == 130
     assert capsys.readouterr().err == "xrr: interrupted\n"
 
@@ -283,6 +284,7 @@ def test_other_system_errors_are_not_taken_for_an_interrupt(ids_file, monkeypatc
         raise SystemError("a real bug")
 
     monkeypatch.setattr(listing, "rater_agreement", broken)
+    ids_file.write_text(ids_file.read_text() + "8,c,1\n9,c,0\n")  # a rater table: 3 raters
     with pytest.raises(SystemError, match="a real bug"):
         main(["raters", str(ids_file)])
 

@@ -102,8 +102,8 @@ def _check_markdown(text: str, n_rows: int, names: set[str]) -> list[list[str]]:
     assert "<" not in text and ">" not in text
     assert not re.search(r"&(?!amp;|lt;|gt;)", text)
     assert not CONTROLS.search(text.replace("\n", ""))
-    table = [ln for ln in text.split("\n\n")[0].rstrip("\n").split("\n")
-             if not ln.startswith("|---")]
+    first = next(b for b in text.split("\n\n") if b.startswith("|"))  # the first table
+    table = [ln for ln in first.rstrip("\n").split("\n") if not ln.startswith("|---")]
     assert len(table) == n_rows + 1
     cells = [_md_cells(ln) for ln in table]
     assert {len(c) for c in cells} == {len(cells[0])}
