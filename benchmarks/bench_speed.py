@@ -217,7 +217,9 @@ def set_rows(rows: Rows, sizes: list[int]) -> None:
     labels = np.array(list("abcdef"))
     for n in sizes:
         items, raters = n // 3, 3
-        cells = [frozenset(labels[rng.random(6) < 0.35]) or frozenset("a")
+        # labels as Python str, as every reader gives them (numpy's str_ keeps its text
+        # in a buffer of its own, a per-label cost no export carries)
+        cells = [frozenset(labels[rng.random(6) < 0.35].tolist()) or frozenset("a")
                  for _ in range(items * raters)]
         long = pd.DataFrame({"item": np.repeat(np.arange(items), raters),
                              "rater": np.tile(np.arange(raters), items),
