@@ -13,6 +13,8 @@
 * a single value labeled as a DataArray without building indexes is identical to
   xarray's own constructor;
 * a label's numbers (:meth:`Annotations.values`) found once, each caller its own copy;
+* a result's counts as plain dicts (:func:`~xrr_accessor.engine.results.plain_counts`)
+  equal pandas' ``to_dict`` of the Series or DataFrame they would be;
 * every layout (long frame, DataArray, polars) gives krippendorff's alpha and a naive
   alpha written from the formula here.
 """
@@ -31,7 +33,7 @@ from hypothesis import strategies as st
 import xrr_accessor as xa
 from xrr_accessor.coefficients import registry
 from xrr_accessor.engine.pipeline import annotations
-from xrr_accessor.engine.results import _labeled_array
+from xrr_accessor.engine.results import _labeled_array, plain_counts
 from xrr_accessor.errors import InputError, RoleError
 from xrr_accessor.schema import Roles, read, roles
 from xrr_accessor.schema.read import column_array
@@ -226,3 +228,36 @@ def test_every_layout_gives_krippendorff_and_the_naive_alpha(seed, n_items, n_ra
     assert isinstance(got[1], xr.DataArray) and got[1].ndim == 0
     for value in got:
         assert float(value) == pytest.approx(want, abs=1e-12)
+
+
+@pytest.mark.parametrize("index", [pd.Index(["joy", "anger"], name="label"),
+                                   pd.Index([3, 1]), pd.Index([True, False]),
+                                   pd.MultiIndex.from_tuples([("A", "B"), ("A", "C")])])
+def test_plain_counts_are_pandas_to_dict(index):
+    counts = np.array([[4, 0, 7], [2, 5, 1]])
+    columns = pd.Index(["x", 2, "z"], dtype=object)
+    one = np.asarray(counts[:, 0], dtype=object)
+    want = pd.Series(one, index=index).to_dict()
+    got = plain_counts(one, index, None)
+    assert got == want and list(got) == list(want)
+    assert [type(v) for v in got.values()] == [type(v) for v in want.values()]
+    two = np.asarray(counts, dtype=object)
+    want2 = pd.DataFrame(two, index=index, columns=columns).to_dict()
+    got2 = plain_counts(two, index, columns)
+    assert got2 == want2 and list(got2) == list(want2)
+
+
+def test_a_table_of_results_keeps_its_counts_as_frames_would_give_them():
+    rng = np.random.default_rng(4)
+    df = pd.DataFrame({"item": np.repeat(np.arange(12), 3), "rater": np.tile([1, 2, 3], 12),
+                       "pool": np.repeat(["A", "B"], 18), "joy": rng.integers(0, 3, 36),
+                       "anger": rng.integers(0, 2, 36)})
+    table = xa.irr(df, level="nominal", replication="pool")  # labels x pools
+    series = xa.irr(df.drop(columns="pool"), level="nominal")  # one value per label
+    for got in (table, series):
+        for name in ("n_items", "n_unpairable", "n_values"):
+            counts = got.attrs[name]
+            frame = pd.DataFrame(counts) if got.ndim == 2 else pd.Series(counts)
+            assert frame.to_dict() == counts
+            assert list(frame.index) == list(got.index)
+    assert table.attrs["n_items"] == {"A": {"joy": 6, "anger": 6}, "B": {"joy": 6, "anger": 6}}

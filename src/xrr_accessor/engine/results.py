@@ -26,8 +26,8 @@ from ..errors import DroppedDataWarning, ScaleWarning, UndefinedWarning, warn
 from ..schema import Annotations
 
 __all__ = [
-    "cell_name", "label_result", "label_table", "pair_index", "warn_categories", "warn_dropped",
-    "warn_scales", "warn_undefined",
+    "cell_name", "label_result", "label_table", "pair_index", "plain_counts", "warn_categories",
+    "warn_dropped", "warn_scales", "warn_undefined",
 ]
 
 
@@ -98,8 +98,28 @@ def label_result(
     out.attrs.update({k: v for k, v in attrs.items() if k != "name"})
     # plain dicts, not frames: pandas compares attrs with == when concatenating
     for k, v in counts.items():
-        out.attrs[k] = frame(np.asarray(v, dtype=object)).to_dict()
+        out.attrs[k] = plain_counts(np.asarray(v, dtype=object), index, cells)
     return out
+
+
+def plain_counts(values: np.ndarray, index: pd.Index, columns: pd.Index) -> dict[Any, Any]:
+    """``to_dict()`` of the Series (1-d ``values`` over ``index``) or the DataFrame (2-d,
+    rows ``index``, ``columns``) a result's counts would be, without building it: the
+    same keys and values (a Series and its ``to_dict`` per count cost more than the
+    rest of a small call).
+
+    Examples
+    --------
+    >>> plain_counts(np.array([3, 4], dtype=object), pd.Index(["joy", "anger"]), None)
+    {'joy': 3, 'anger': 4}
+    >>> plain_counts(np.array([[3, 4]], dtype=object), pd.Index(["joy"]), pd.Index(["A", "B"]))
+    {'A': {'joy': 3}, 'B': {'joy': 4}}
+    """
+    if values.ndim == 1:
+        return dict(zip(index, values.tolist(), strict=True))
+    rows = list(index)
+    return {col: dict(zip(rows, values[:, j].tolist(), strict=True))
+            for j, col in enumerate(columns)}
 
 
 def _labeled_array(value: np.ndarray, dims: list[str], counts: dict[str, Any],
