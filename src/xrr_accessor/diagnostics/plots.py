@@ -129,9 +129,13 @@ def _wrap(text: str, width: int = 56) -> str:
 
 def raters(table: Any, label: Any = None, annotate: int = 3, ax: Any = None) -> Any:
     """Each rater's kappa_x against the pool (x) and the change of the pool's alpha
-    without them (y); the ``annotate`` worst by kappa_x are named, each name placed
-    where it overlaps no other (:func:`place_labels`; a rater whose point is not
-    drawn, alpha without them undefined, is not named).
+    without them (y); the ``annotate`` worst ranked raters by kappa_x are named, each
+    name placed where it overlaps no other (:func:`place_labels`; a rater whose point is
+    not drawn, alpha without them undefined, is not named). Raters the table leaves
+    unranked (fewer than ``min_items`` items: ``rank`` is <NA>) are drawn hollow and
+    grey, counted in the title and never named. Where alpha without a rater is
+    undefined for every rater (pools of two raters: without one, no item keeps two
+    annotations), the axes say so instead of staying empty.
 
     Examples
     --------
@@ -139,19 +143,35 @@ def raters(table: Any, label: Any = None, annotate: int = 3, ax: Any = None) -> 
     >>> df = pd.DataFrame({"item": [1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4],
     ...                    "rater": ["a", "b", "c"] * 4,
     ...                    "joy": [1, 1, 0, 0, 0, 1, 1, 1, 1, 0, 0, 1]})
-    >>> ax = raters(xrr.rater_agreement(df), annotate=1)
+    >>> ax = raters(xrr.rater_agreement(df, min_items=1), annotate=1)
     >>> [t.get_text() for t in ax.texts]
     ['c']
     """
     rows, name = _one_label(_frame(table), label)
     ax = new_axes(ax, (5.5, 4))
-    ax.scatter(rows["kappa_x"], rows["delta_alpha"], s=18 + 2 * np.sqrt(
-        rows["n_annotations"].to_numpy(dtype=float)), alpha=0.7)
-    worst = rows.dropna(subset=["kappa_x"]).sort_values("kappa_x").head(annotate)
+    ranked = (rows["rank"].notna().to_numpy() if "rank" in rows.columns
+              else np.ones(len(rows), dtype=bool))
+    size = 18 + 2 * np.sqrt(rows["n_annotations"].to_numpy(dtype=float))
+    ax.scatter(rows["kappa_x"][ranked], rows["delta_alpha"][ranked], s=size[ranked],
+               alpha=0.7)
+    n_out = int((~ranked).sum())
+    if n_out:
+        ax.scatter(rows["kappa_x"][~ranked], rows["delta_alpha"][~ranked], s=size[~ranked],
+                   facecolors="none", edgecolors="0.6", linewidths=0.8)
+    worst = rows[ranked].dropna(subset=["kappa_x"]).sort_values("kappa_x").head(annotate)
     ax.axhline(0, color="0.5", linewidth=0.8)
+    cut = _frame(table).attrs.get("min_items")
+    title = f"Raters{': ' + name if name else ''}"
+    if n_out:
+        title += (f"\nhollow grey: {n_out:,} of {len(rows):,} raters not ranked"
+                  + (f" (fewer than {cut} items)" if cut is not None else ""))
     ax.set(xlabel="kappa_x of the rater against the rest of the pool",
-           ylabel="alpha without the rater - alpha",
-           title=f"Raters{': ' + name if name else ''}")
+           ylabel="alpha without the rater - alpha", title=title)
+    if len(rows) and not np.isfinite(rows["delta_alpha"].to_numpy(dtype=float)).any():
+        ax.text(0.5, 0.5, "no point: alpha without the rater is undefined for every rater\n"
+                "(pools of two raters: without one, no item keeps two annotations;\n"
+                "each rater's kappa_x is then the pool's own IRR)", transform=ax.transAxes,
+                ha="center", va="center", fontsize=8, color="0.3", wrap=True)
     place_labels(ax, _cell_names(worst.index), worst["kappa_x"].to_numpy(dtype=float),
                  worst["delta_alpha"].to_numpy(dtype=float))
     return ax
@@ -196,7 +216,9 @@ def place_labels(ax: Any, names: list[str], x: np.ndarray, y: np.ndarray) -> lis
                             textcoords="offset points",
                             ha="left" if dx > 0 else "right" if dx < 0 else "center",
                             va="bottom" if dy > 0 else "top" if dy < 0 else "center",
-                            arrowprops={"arrowstyle": "-", "color": "0.5", "linewidth": 0.6})
+                            arrowprops={"arrowstyle": "-", "color": "0.5", "linewidth": 0.6},
+                            bbox={"boxstyle": "square,pad=0.1", "facecolor": "white",
+                                  "edgecolor": "none", "alpha": 0.85})  # readable on points
             t.update_positions(renderer)  # where the offset puts it, before measuring
             box = Text.get_window_extent(t, renderer)
             fits = (inside.x0 <= box.x0 and box.x1 <= inside.x1 and inside.y0 <= box.y0

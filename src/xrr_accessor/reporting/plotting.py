@@ -387,8 +387,12 @@ def pairwise_heatmap(table: pd.DataFrame, label: Any = None, replication: Any = 
                 text = "none" if never[i, j] else "NaN" if np.isnan(v) else f"{v:.2f}"
                 ax.text(j, i, text, ha="center", va="center", color=_ink(v, 0.6),
                         fontsize=8)
-    ax.figure.colorbar(im, ax=ax, label=table.attrs.get("metric", "kappa"))
-    ax.set_title(f"{table.attrs.get('metric', 'kappa')} per pair of raters"
+    weights, level = table.attrs.get("weights"), table.attrs.get("level")  # named
+    metric = table.attrs.get("metric", "kappa") + (
+        f", {weights} weights" if weights not in (None, "unweighted") else
+        f", {level} level" if weights is None and level not in (None, "nominal") else "")
+    ax.figure.colorbar(im, ax=ax, label=metric)
+    ax.set_title(f"{metric} per pair of raters"
                  + pair_counts_note(values, never))
     fit_ticks(ax)
     return ax
