@@ -46,8 +46,7 @@ def test_names_the_worst_ranked_raters_and_counts_the_unranked() -> None:
         few = table[table.index.get_level_values("rater").str.startswith("few_")]
         assert few["rank"].isna().all() and unranked >= 3
         assert not any(n.startswith("few_") for n in named)
-        assert f"hollow grey: {unranked} of {len(table)} raters not ranked (fewer than 10 " \
-               "items)" in ax.get_title()
+        assert f"hollow: {unranked} of {len(table)} not ranked (< 10 items)" in ax.get_title()
         filled, hollow = ax.collections[:2]
         assert len(filled.get_offsets()) == len(table) - unranked
         assert len(hollow.get_offsets()) == unranked

@@ -163,10 +163,11 @@ def raters(table: Any, label: Any = None, annotate: int = 3, ax: Any = None) -> 
     cut = _frame(table).attrs.get("min_items")
     title = f"Raters{': ' + name if name else ''}"
     if n_out:
-        title += (f"\nhollow grey: {n_out:,} of {len(rows):,} raters not ranked"
-                  + (f" (fewer than {cut} items)" if cut is not None else ""))
+        title += (f"\nhollow: {n_out:,} of {len(rows):,} not ranked"
+                  + (f" (< {cut} items)" if cut is not None else ""))
     ax.set(xlabel="kappa_x of the rater against the rest of the pool",
-           ylabel="alpha without the rater - alpha", title=title)
+           ylabel="alpha without the rater - alpha")
+    ax.set_title(title, fontsize=10)
     if len(rows) and not np.isfinite(rows["delta_alpha"].to_numpy(dtype=float)).any():
         ax.text(0.5, 0.5, "no point: alpha without the rater is undefined for every rater\n"
                 "(pools of two raters: without one, no item keeps two annotations;\n"
