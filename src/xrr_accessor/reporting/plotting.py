@@ -270,10 +270,11 @@ class ReportPlots:
         ax.set_yticks(range(table.shape[0]), [figure_text(v) for v in table.index])
         if more:
             ax.set_ylabel(more)
-        if values.size <= 60:  # few cells: write the numbers in
+        if values.size <= 200:  # up to 200 cells (31 labels x 6 pairs): numbers in
+            size = 12 if values.size <= 6 else 8 if values.size <= 60 else 7
             for (i, j), v in np.ndenumerate(values):
                 ax.text(j, i, "NaN" if np.isnan(v) else f"{v:.2f}", ha="center",
-                        va="center", color=_ink(v, 0.6 * vmax), fontsize=8)
+                        va="center", color=_ink(v, 0.6 * vmax), fontsize=size)
         over = bool(np.isfinite(values).any() and np.nanmax(values) > vmax)
         ax.figure.colorbar(im, ax=ax, label="1 = agree across as within",
                            extend="max" if over else "neither")  # an arrow: values clipped
