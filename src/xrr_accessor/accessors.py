@@ -193,10 +193,11 @@ class XRRAccessor:
         return agreement.per_category(self._obj, metric=metric, **self._roles)
 
     def agreement_table(
-        self, weights: Any = "unweighted", ci: float | None = None,
+        self, weights: Any = None, ci: float | None = None,
         population: float | None = None,
     ) -> pd.DataFrame:
-        """Every coefficient side by side; see :func:`xrr_accessor.agreement_table`."""
+        """Every coefficient side by side; see :func:`xrr_accessor.agreement_table` (its
+        default too: the weights of the level inferred from the values)."""
         return agreement.agreement_table(self._obj, weights=weights, ci=ci, population=population,
                                       **self._roles)
 

@@ -206,7 +206,9 @@ def agreement_table(
         weights of the level inferred from the values, as every call infers it
         (unweighted for nominal labels, linear for ordinal ratings, quadratic for
         interval numbers; docs/definitions.md, "Which level"), named in
-        ``attrs["weights"]`` and in a :class:`~xrr_accessor.errors.LevelNote`.
+        ``attrs["weights"]`` and in a :class:`~xrr_accessor.errors.LevelNote`. There is
+        no ``level=``: it raises an InputError naming the weights that fit the level
+        (alpha at a level, with its own distance, is :func:`xrr_accessor.irr`'s).
     ci : float, optional
         Confidence level of the analytic intervals (Gwet's variances). Scott's pi
         and Light's kappa have none: their se and limits are NaN and their
@@ -234,6 +236,8 @@ def agreement_table(
     bp         0.400  0.7  0.500      fair
     gwet       0.520  0.7  0.375  moderate
     """
+    if "level" in roles:  # every row is weighted alike: by weights=, never by a level
+        raise InputError(_NO_LEVEL.format(roles["level"]))
     uncertainty = Uncertainty(ci, population=population)
     entries = [e for e in REGISTRY.values() if e.in_table]
     ann, lvl = canonical(data, level=WEIGHTS_INFERRED if weights is None
@@ -288,6 +292,14 @@ def agreement_table(
     out.attrs.update({"weights": weights if isinstance(weights, str) else "custom",
                       **result.ann.said})
     return out
+
+
+#: agreement_table(..., level=...): the family takes weights=, and irr takes the level.
+_NO_LEVEL = ("agreement_table weights every coefficient alike with weights= "
+             "('unweighted', 'linear', 'quadratic' or a K x K matrix), not level={!r}: the "
+             "ordinal level's weights are weights='linear', the interval level's "
+             "weights='quadratic' (the default: those of the level inferred from the values). "
+             "Alpha at a level, with its own distance, is irr(data, metric='alpha', level=...).")
 
 
 def no_interval(metric: str, ci: float, weights: Any = "unweighted") -> str:

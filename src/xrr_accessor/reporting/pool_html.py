@@ -9,7 +9,9 @@ why there was no rater table. Here each is said once, with the numbers it covers
 * :func:`item_groups` and :func:`items_html`: per label, the items most disagreed on
   above a tie, and the tie itself in one line ("310 items tied at D = 1.000");
 * :func:`no_rater_table`: why a pool has no rater table, in one line;
-* :func:`family_wide`: the classic family of several labels, a row per label.
+* :func:`family_wide`: the classic family of several labels, a row per label;
+* :func:`family_title`: the family's title naming its agreement weights, and its alpha
+  named with them ("alpha (linear weights)"), so that it is not read as the IRR's alpha.
 """
 
 from __future__ import annotations
@@ -25,8 +27,8 @@ import pandas as pd
 from ..diagnostics.item_ties import ties
 from .cells import digits_of, shown
 
-__all__ = ["ItemGroup", "collapse_reasons", "family_long", "family_wide", "item_groups",
-           "items_html", "no_rater_table", "tie_line"]
+__all__ = ["WEIGHTED_ALPHA", "ItemGroup", "collapse_reasons", "family_long", "family_title",
+           "family_wide", "item_groups", "items_html", "no_rater_table", "tie_line"]
 
 #: Item ids named in a tie line (the first in the data's order).
 TIE_IDS = 3
@@ -34,6 +36,10 @@ TIE_IDS = 3
 REASON_LABELS = 5
 
 _SLOT = "\x00"  # where a metric's name stood in a reason
+
+#: The classic family's alpha when the family is weighted: alpha with D = 1 - w, not the
+#: IRR's alpha at the level (its own distance), so the cell names its weights.
+WEIGHTED_ALPHA = "alpha ({} weights)"
 
 
 def _scope(labels: list[Any], n_labels: int) -> str:
@@ -256,7 +262,7 @@ def family_long(table: pd.DataFrame, digits: int = 3) -> pd.DataFrame:
         d = digits_of(est, lo, hi, digits, scale=scale)
         for c in cols:
             out.at[key, c] = _number(float(row[c]), d)
-    return out
+    return _named(out, table)
 
 
 def _number(v: float, digits: int) -> str:
@@ -279,8 +285,13 @@ def family_wide(table: pd.DataFrame, digits: int = 3) -> pd.DataFrame:
     joy       0.90  0.41
     awe       0.80
     """
+    rows = table.index.droplevel("metric")
+    # a level of one value (the one pool's replication) is not a row of its own
+    one = [n for n in rows.names if n != "label" and rows.get_level_values(n).nunique() < 2]
+    if one:
+        table = table.droplevel(one)
     metrics = pd.unique(table.index.get_level_values("metric"))
-    labels = pd.unique(table.index.get_level_values("label"))
+    labels = table.index.droplevel("metric").unique()
 
     def wide(column: str) -> pd.DataFrame:
         if column not in table.columns:
@@ -295,6 +306,44 @@ def family_wide(table: pd.DataFrame, digits: int = 3) -> pd.DataFrame:
     cells = {m: [_pair(float(e), float(a), float(b), digits, "band" if k else None)
                  for e, a, b, k in zip(est[m], lo[m], hi[m], banded[m], strict=True)]
              for m in metrics}
-    out = pd.DataFrame(cells, index=pd.Index(labels, name="label"))
+    out = pd.DataFrame(cells, index=labels)
     out.columns.name = "metric"
+    return _named(out, table)
+
+
+def _weights(table: pd.DataFrame) -> str | None:
+    """The family's agreement weights as named in its attrs (None when not said)."""
+    w = table.attrs.get("weights")
+    return w if isinstance(w, str) else None
+
+
+def family_title(table: pd.DataFrame) -> str:
+    """The title of :func:`~xrr_accessor.agreement_table`'s table, naming the agreement
+    weights of every row (``attrs["weights"]``): its alpha is alpha with D = 1 - w,
+    which at the ordinal level is not the IRR's ordinal alpha.
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"estimate": [0.2]}, index=pd.Index(["alpha"], name="metric"))
+    >>> t.attrs["weights"] = "linear"
+    >>> family_title(t)
+    'Classic family, linear weights'
+    """
+    w = _weights(table)
+    if w is None:
+        return "Classic family"
+    return f"Classic family, {w if w == 'unweighted' else w + ' weights'}"
+
+
+def _named(out: pd.DataFrame, table: pd.DataFrame) -> pd.DataFrame:
+    """``out`` with the family's title in ``attrs["title"]`` and, when the family is
+    weighted, its alpha named with the weights (:data:`WEIGHTED_ALPHA`)."""
+    w = _weights(table)
+    if w not in (None, "unweighted"):
+        name = {"alpha": WEIGHTED_ALPHA.format(w)}
+        if "metric" in out.index.names:
+            out = out.rename(index=name, level="metric")
+        else:
+            out = out.rename(columns=name)
+    out.attrs = {"title": family_title(table), "weights": w}
     return out

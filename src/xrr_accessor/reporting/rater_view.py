@@ -19,9 +19,9 @@ import xarray as xr
 
 from ..diagnostics._common import unbind
 
-__all__ = ["GOLD_POOLS", "RATER_BOOT", "RATER_CI", "RATER_CI_LABELS", "gold_agreement",
-           "gold_sentences",
-           "ranked", "split_gold", "unranked_sentence", "with_gold"]
+__all__ = ["COUNTS", "GOLD_POOLS", "RATER_BOOT", "RATER_CI", "RATER_CI_LABELS",
+           "gold_agreement", "gold_sentences", "page_raters", "pool_alpha", "ranked", "split_gold",
+           "unranked_sentence", "with_gold"]
 
 #: The rater table's default interval in the report (no ``ci=``): a 95% percentile
 #: bootstrap of 200 replicates of items: enough to tell a rater at 0 from the pool's
@@ -50,6 +50,101 @@ def ranked(raters: pd.DataFrame, top: int | None = None) -> pd.DataFrame:
     if shown.index.nlevels > 1:
         return shown.groupby(level=list(range(shown.index.nlevels - 1)), sort=False).head(top)
     return shown.head(top)
+
+
+#: The page's one column for a rater's three counts: annotations (shared, others').
+COUNTS = "annotations (shared, others')"
+#: Labels whose pool alpha :func:`pool_alpha` names (the rest counted).
+ALPHA_LABELS = 5
+#: Most decimals the page gives a small delta_alpha (its three leading digits shown).
+MAX_DECIMALS = 6
+
+
+def _decimals(values: pd.Series, digits: int) -> int:
+    """``digits``, or more where the column's largest magnitude would print as 0.000:
+    enough for its first ``digits`` significant digits (at most :data:`MAX_DECIMALS`)."""
+    v = np.abs(values.to_numpy(dtype=float))
+    v = v[np.isfinite(v) & (v > 0)]
+    if not len(v):
+        return digits
+    lead = int(np.floor(np.log10(v.max())))  # 0.0024 -> -3
+    return int(min(MAX_DECIMALS, max(digits, digits - lead - 1)))
+
+
+def _text(v: float, d: int) -> str:
+    if not np.isfinite(v):
+        return ""
+    out = f"{v:.{d}f}"
+    return out[1:] if out.startswith("-") and float(out) == 0 else out  # no -0.000
+
+
+def page_raters(shown: pd.DataFrame, digits: int = 3) -> pd.DataFrame:
+    """The rater table as the one-pool page prints it, narrow enough for a 1280 px
+    screen: each value with an interval one cell "v [lo, hi]", the pool's ``alpha``
+    (the same on every row of a label) left out, the three counts one cell
+    (:data:`COUNTS`: "18 (18, 72)"), ``rank`` first; numbers as text, a column of
+    small values (``delta_alpha``) with the decimals that show its leading digits.
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"kappa_x": [0.1], "kappa_x_lower": [-0.2], "kappa_x_upper": [0.3],
+    ...                   "alpha": [0.5], "rank": [1], "n_annotations": [18],
+    ...                   "n_shared": [18], "n_other": [72]}, index=pd.Index(["a"], name="r"))
+    >>> page_raters(t).iloc[0].tolist()
+    ['1', '0.100 [-0.200, 0.300]', '18 (18, 72)']
+    """
+    bounded = {c[: -len("_lower")] for c in shown.columns
+               if c.endswith("_lower") and c[: -len("_lower")] + "_upper" in shown.columns}
+    counts = ("n_annotations", "n_shared", "n_other")
+    skip = {"rank", "alpha", *counts, *(f"{c}_{s}" for c in bounded for s in ("lower", "upper"))}
+    out = pd.DataFrame(index=shown.index)
+    if "rank" in shown.columns:
+        out["rank"] = [("" if pd.isna(r) else f"{int(r):,}") for r in shown["rank"]]
+    for c in shown.columns:
+        if c in skip:
+            if c == "n_annotations" and all(k in shown.columns for k in counts):
+                out[COUNTS] = [f"{int(a):,} ({int(b):,}, {int(o):,})" for a, b, o in
+                               zip(*(shown[k] for k in counts), strict=True)]
+            continue
+        col = shown[c]
+        if not pd.api.types.is_float_dtype(col):
+            out[c] = [("" if pd.isna(v) else f"{v:,}" if isinstance(v, int | np.integer)
+                       else str(v)) for v in col]
+            continue
+        parts = [col, shown[f"{c}_lower"], shown[f"{c}_upper"]] if c in bounded else [col]
+        d = max(_decimals(p, digits) for p in parts) if c.startswith("delta") else digits
+        if c in bounded:
+            out[c] = [_text(v, d) + (f" [{_text(lo, d)}, {_text(hi, d)}]"
+                                     if np.isfinite(lo) and np.isfinite(hi) else "")
+                      for v, lo, hi in zip(*parts, strict=True)]
+        else:
+            out[c] = [_text(v, d) for v in col]
+    return out
+
+
+def pool_alpha(shown: pd.DataFrame, digits: int = 3) -> str:
+    """The pool's alpha with every rater, the column :func:`page_raters` leaves out, in
+    words ("" when the table has none), per label past one (the first
+    :data:`ALPHA_LABELS` named, the rest in ``report.raters``).
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"alpha": [0.3231, 0.3231]}, index=pd.Index(["a", "b"], name="r"))
+    >>> pool_alpha(t)
+    "The pool's alpha with every rater: 0.323."
+    """
+    if "alpha" not in shown.columns or not len(shown):
+        return ""
+    keys = (shown.index.get_level_values("label") if "label" in (shown.index.names or [])
+            else np.zeros(len(shown), dtype=int))
+    per = shown["alpha"].groupby(np.asarray(keys), sort=False).first()
+    if len(per) == 1:
+        return f"The pool's alpha with every rater: {_text(float(per.iloc[0]), digits)}."
+    more = len(per) - ALPHA_LABELS
+    return ("The pool's alpha with every rater: "
+            + ", ".join(f"{k} {_text(float(v), digits)}" for k, v in
+                        per.iloc[:ALPHA_LABELS].items())
+            + (f", and {more} more labels (report.raters)" if more > 0 else "") + ".")
 
 
 def unranked_sentence(raters: pd.DataFrame,

@@ -24,8 +24,8 @@ from .bands import LEGEND, LEGEND_NOTE
 from .cells import SCALES, TITLES, cell_names, shown
 from .figure_layout import MAX_NAMES, quiet_layout
 from .item_scale import d_meaning
-from .pool_html import collapse_reasons, family_long, family_wide, items_html
-from .rater_view import gold_sentences, ranked, unranked_sentence
+from .pool_html import collapse_reasons, family_long, family_title, family_wide, items_html
+from .rater_view import COUNTS, gold_sentences, page_raters, pool_alpha, ranked, unranked_sentence
 from .reading import READINGS, readings
 
 __all__ = ["MAX_PAIR_FIGURES", "MIN_HIST_LABELS", "OPEN_READINGS", "TOP_ROWS",
@@ -102,8 +102,9 @@ def _pool_figures(report: Any) -> list[dict[str, Any]]:
         label = first if "label" in raters.index.names else None
         out.append(_png(plots.raters(raters, label=label),
                         f"Raters against the rest of the pool, {first}",
-                        f"{first}: each rater's kappa_x against the other raters (x) and "
-                        "how the pool's alpha changes without them (y); the lowest named."))
+                        f"{first}: {_drawn(raters)}: each one's kappa_x against the other "
+                        "raters (x) and how the pool's alpha changes without them (y); the "
+                        "lowest named."))
     items = report.items
     if items is not None and len(items) and np.isfinite(items["disagreement"]).any():
         label = first if "label" in items.index.names else None
@@ -115,6 +116,20 @@ def _pool_figures(report: Any) -> list[dict[str, Any]]:
                         f"{first}: the {len(shown)} items of largest disagreement D_i, each "
                         f"with its number of annotations n" + (f"; {tie}." if tie else ".")))
     return out
+
+
+def _drawn(raters: pd.DataFrame) -> str:
+    """Which raters the page's rater figure draws: "the 12 ranked raters (at least 10
+    items)", and those of them without a point (kappa_x or alpha without them
+    undefined)."""
+    n = len(raters)
+    cut = raters.attrs.get("min_items")
+    point = (np.isfinite(raters["kappa_x"].to_numpy(dtype=float))
+             & np.isfinite(raters["delta_alpha"].to_numpy(dtype=float)))
+    text = (f"the {n:,} ranked rater{'s' * (n != 1)}"
+            + (f" (at least {cut:,} item{'s' * (cut != 1)})" if cut is not None else ""))
+    missing = n - int(point.sum())
+    return text + (f", {missing:,} of them without a point (undefined)" if missing else "")
 
 
 def _cell(row: Any, digits: int) -> dict[str, Any]:
@@ -184,7 +199,7 @@ def _pool_tables(report: Any, digits: int) -> list[dict[str, Any]]:
             note += (f" Past {WIDE_FAMILY_LABELS} labels a row per label, a column per coefficient"
                      + (" (its interval in brackets)" if "lower" in table.columns else "")
                      + "; pa, pe, p-values and bands: report.agreement.")
-        out.append({"id": "agreement", "title": "The classic family side by side",
+        out.append({"id": "agreement", "title": family_title(table) + ", side by side",
                     "note": note, "reasons": collapse_reasons(table),
                     "html": _frame_html(shown, "agreement", digits)})
     raters = report.raters
@@ -194,7 +209,8 @@ def _pool_tables(report: Any, digits: int) -> list[dict[str, Any]]:
         out.append({"id": "raters", "title": "Raters against the rest of the pool",
                     "note": _raters_note(raters) if len(shown) else unranked_sentence(
                         raters, "no rater to show; min_items=1 ranks every rater"),
-                    "html": _frame_html(shown, "raters", digits) if len(shown) else "",
+                    "html": _frame_html(page_raters(shown, digits), "raters", digits)
+                    if len(shown) else "",
                     "reasons": []})
     elif why:  # one line, not a section of nothing
         out.append({"id": "raters-none", "title": "Raters", "note": why, "html": "",
@@ -228,9 +244,14 @@ def _raters_note(raters: pd.DataFrame | None) -> str:
         return note
     a = raters.attrs
     if "ci" in a:
-        note += (f" kappa_x_lower and kappa_x_upper: a {a['ci']:.0%} {a.get('interval')} "
-                 f"interval from {a.get('n_boot')} bootstrap replicates of items.")
-    return " ".join([note, unranked_sentence(raters), *gold_sentences(raters)]).strip()
+        note += (f" Brackets: a {a['ci']:.0%} {a.get('interval')} interval from "
+                 f"{a.get('n_boot')} bootstrap replicates of items.")
+    if "n_other" in raters.columns:
+        note += (f" {COUNTS}: the rater's annotations, in brackets those on items another "
+                 "rater annotated too (kappa_x's items) and the other raters' annotations "
+                 "on them.")
+    return " ".join([note, pool_alpha(raters, 3), unranked_sentence(raters),
+                     *gold_sentences(raters)]).strip()
 
 
 def _agreement_note(report: Any) -> str:
@@ -246,6 +267,9 @@ def _agreement_note(report: Any) -> str:
                  f"{report.attrs.get('level')} level, for every row (alpha's D = 1 - w); "
                  "exact agreement is the unweighted table, agreement_table(data, "
                  "weights='unweighted').")
+        if report.attrs.get("irr") == "alpha" and report.attrs.get("level") == "ordinal":
+            note += (f" Its alpha ({weights} weights) is not the IRR above, alpha at the "
+                     "ordinal level with Krippendorff's ordinal distance: two coefficients.")
     if table is None or "ci" not in report.attrs:
         return note
     if "lower" not in table.columns:
@@ -271,7 +295,28 @@ def _items_note(items: pd.DataFrame | None, digits: int = 3) -> str:
     found_d = items.attrs.get("largest_d")
     note += " " + d_meaning(items.attrs.get("level"), None if found_d is None else
                             pd.DataFrame(found_d).set_index(["label", "replication"]), digits)
-    return " ".join([note, FEW_ANNOTATIONS_ANY_LEVEL])
+    return " ".join([_split_example(note, items, digits), FEW_ANNOTATIONS_ANY_LEVEL])
+
+
+#: d_meaning's fixed nominal example, replaced by one that fits the data (:func:`_split_example`).
+FIXED_SPLIT = "; 0.775 for a 3-2 split of 5)"
+
+
+def _split_example(note: str, items: pd.DataFrame, digits: int = 3) -> str:
+    """The nominal note's example of D at the number of annotations most items have
+    (the most even split of two values: sqrt(a b / C(n, 2))), or none at n = 2 (the
+    largest, 1, is said) or without counts."""
+    if FIXED_SPLIT not in note:
+        return note
+    n = (items["n_annotations"][np.isfinite(items["disagreement"].to_numpy(dtype=float))]
+         if "n_annotations" in items.columns else pd.Series([], dtype=float))
+    if not len(n) or int(n.mode().min()) < 3:
+        return note.replace(FIXED_SPLIT, ")")
+    n_most = int(n.mode().min())  # the smallest of equally common counts
+    a, b = (n_most + 1) // 2, n_most // 2
+    d = np.sqrt(a * b / (n_most * (n_most - 1) / 2))
+    return note.replace(FIXED_SPLIT, f"; {d:.{digits}f} for a {a}-{b} split of {n_most}, "
+                        "the number of annotations most items have here)")
 
 
 #: Why the most disagreed-on items are often those with few annotations, at any level
