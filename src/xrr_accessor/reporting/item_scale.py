@@ -129,11 +129,29 @@ def _maxima(largest: pd.DataFrame | None, digits: int, ranked: bool = False) -> 
             + (f", and {more} more labels" if more > 0 else ""))
 
 
+def split_example(n: int | None, digits: int = 3) -> str:
+    """D_i at the nominal level of the most even split of two values among ``n``
+    annotations, sqrt(a b / C(n, 2)), in words ("" below 3 annotations: the largest, 1,
+    is said already; "" without ``n``).
+
+    Examples
+    --------
+    >>> split_example(5), split_example(3), split_example(2)
+    ('; 0.775 for a 3-2 split of 5', '; 0.816 for a 2-1 split of 3', '')
+    """
+    if n is None or n < 3:
+        return ""
+    a, b = (n + 1) // 2, n // 2
+    return f"; {np.sqrt(a * b / (n * (n - 1) / 2)):.{digits}f} for a {a}-{b} split of {n}"
+
+
 def d_meaning(level: str | None, largest: pd.DataFrame | None = None,
-              digits: int = 3) -> str:
+              digits: int = 3, n_common: int | None = None) -> str:
     """What D_i means at ``level`` (the item table's ``attrs["level"]``), in one
     or two sentences: its unit, 0 when all agree, and its largest value (on the
-    data when ``largest`` is :func:`largest_d`'s table).
+    data when ``largest`` is :func:`largest_d`'s table). At the nominal level an
+    example split: of ``n_common`` annotations, the number most items have, where the
+    caller knows it (none below 3); of 5 when None (:func:`split_example`).
 
     Examples
     --------
@@ -141,12 +159,19 @@ def d_meaning(level: str | None, largest: pd.DataFrame | None = None,
     D_i at the nominal level is the square root of the share of the item's annotation
     pairs that differ: 0 when all agree, at most 1 (two annotations that differ; 0.775
     for a 3-2 split of 5).
+    >>> print(d_meaning("nominal", n_common=3))  # doctest: +NORMALIZE_WHITESPACE
+    D_i at the nominal level is the square root of the share of the item's annotation
+    pairs that differ: 0 when all agree, at most 1 (two annotations that differ; 0.816
+    for a 2-1 split of 3, the number of annotations most items have here).
     """
     most = _maxima(largest, digits, ranked=level == "ordinal")
     if level == "nominal":
+        example = split_example(5 if n_common is None else n_common, digits)
+        if n_common is not None and example:
+            example += ", the number of annotations most items have here"
         return ("D_i at the nominal level is the square root of the share of the item's "
                 "annotation pairs that differ: 0 when all agree, at most 1 (two annotations "
-                "that differ; 0.775 for a 3-2 split of 5).")
+                f"that differ{example}).")
     if level == "ordinal":
         return ("D_i at the ordinal level is in Krippendorff's rank units, a count of "
                 "annotations: two values lie as far apart as the pool's pairable "

@@ -293,30 +293,12 @@ def _items_note(items: pd.DataFrame | None, digits: int = 3) -> str:
     if items is None or not len(items):
         return note
     found_d = items.attrs.get("largest_d")
-    note += " " + d_meaning(items.attrs.get("level"), None if found_d is None else
-                            pd.DataFrame(found_d).set_index(["label", "replication"]), digits)
-    return " ".join([_split_example(note, items, digits), FEW_ANNOTATIONS_ANY_LEVEL])
-
-
-#: d_meaning's fixed nominal example, replaced by one that fits the data (:func:`_split_example`).
-FIXED_SPLIT = "; 0.775 for a 3-2 split of 5)"
-
-
-def _split_example(note: str, items: pd.DataFrame, digits: int = 3) -> str:
-    """The nominal note's example of D at the number of annotations most items have
-    (the most even split of two values: sqrt(a b / C(n, 2))), or none at n = 2 (the
-    largest, 1, is said) or without counts."""
-    if FIXED_SPLIT not in note:
-        return note
     n = (items["n_annotations"][np.isfinite(items["disagreement"].to_numpy(dtype=float))]
          if "n_annotations" in items.columns else pd.Series([], dtype=float))
-    if not len(n) or int(n.mode().min()) < 3:
-        return note.replace(FIXED_SPLIT, ")")
-    n_most = int(n.mode().min())  # the smallest of equally common counts
-    a, b = (n_most + 1) // 2, n_most // 2
-    d = np.sqrt(a * b / (n_most * (n_most - 1) / 2))
-    return note.replace(FIXED_SPLIT, f"; {d:.{digits}f} for a {a}-{b} split of {n_most}, "
-                        "the number of annotations most items have here)")
+    note += " " + d_meaning(items.attrs.get("level"), None if found_d is None else
+                            pd.DataFrame(found_d).set_index(["label", "replication"]), digits,
+                            n_common=int(n.mode().min()) if len(n) else 0)  # smallest of ties
+    return " ".join([note, FEW_ANNOTATIONS_ANY_LEVEL])
 
 
 #: Why the most disagreed-on items are often those with few annotations, at any level
