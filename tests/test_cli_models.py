@@ -94,5 +94,7 @@ def test_report_table_ends_with_the_answer_in_words(files, capsys):
     models = df[df["source"] != "crowd"].drop(columns="source")
     rep = _lib(xa.report, crowd, models, epsilon=0.2, item="pair", rater="worker")
     assert "Can these models replace the annotators?" in out
-    for text in rep.readings()["text"]:
-        assert text in out
+    from xrr_accessor.cli.phrases import in_cli
+
+    for text in rep.readings()["text"]:  # in the command's words
+        assert in_cli(text) in out and "ci=0.95" not in in_cli(text)

@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 import xrr_accessor as xrr
 from xrr_accessor.cli import main
 from xrr_accessor.cli.output import banded
+from xrr_accessor.cli.phrases import in_cli
 from xrr_accessor.cli.report_text import collapsed_items
 from xrr_accessor.datasets import load_demo
 from xrr_accessor.reporting.bands import band_of
@@ -191,6 +192,8 @@ def test_report_blocks_with_intervals_line_up_and_hold_the_reports_numbers(files
     titles = {s: next(t for t in blocks if t.startswith(p)) for s, p in (
         ("irr", "IRR of each replication"), ("kappa_x", "kappa_x: agreement"),
         ("normalized", "normalized kappa_x: replication"))}
+    assert blocks[titles["irr"]][0] == rep.caption()  # what the table holds, above it
+    blocks[titles["irr"]] = blocks[titles["irr"]][1:]
     seen = sum(_check_block(blocks[titles[s]], rep, s, 3) for s in titles)
     assert seen == len(rep.frame)  # every cell of the Report, once
     assert any(re.search(r"\[ +0\.", ln) for t in titles.values() for ln in blocks[t]) or \
@@ -225,6 +228,7 @@ def test_one_pool_report_in_every_format_has_every_section(files, capsys):
                           "json")[0])
     assert {"records", "readings", "agreement", "raters", "items", "said"} <= set(doc)
     read = rep.readings()
+    read["text"] = read["text"].map(in_cli)  # in the command's words
     assert [r["text"] for r in doc["readings"]] == read["text"].tolist()
     np.testing.assert_allclose([r["estimate"] for r in doc["records"]],
                                rep.frame["estimate"], rtol=1e-12)
@@ -239,7 +243,7 @@ def test_one_pool_report_in_every_format_has_every_section(files, capsys):
     _check_items(doc["items"], rep.items)
     table = _run(capsys, "report", path, *flags)[0]
     markdown = _run(capsys, "report", path, *flags, "--format", "markdown")[0]
-    order = ["Reading", "IRR of each replication", "The classic family side by side",
+    order = ["Reading", "IRR of each replication", "Classic family, unweighted",
              "Raters against the rest of the pool", "Items most disagreed on"]
     for text, mark in ((table, ""), (markdown, "## ")):
         where = [next(i for i, ln in enumerate(text.splitlines()) if ln.startswith(mark + t))
@@ -310,6 +314,7 @@ def test_pools_report_sections_in_json_and_markdown(files, capsys):
     rep = _quiet(xrr.report, two)
     doc = json.loads(_run(capsys, "report", str(d / "pairs.csv"), "--format", "json")[0])
     read = rep.readings()
+    read["text"] = read["text"].map(in_cli)  # in the command's words
     assert [r["text"] for r in doc["readings"]] == read["text"].tolist()
     assert not {"agreement", "raters", "items"} & set(doc)  # one pool's sections only
     norm = [r for r in doc["records"] if r["role"] == "normalized"]

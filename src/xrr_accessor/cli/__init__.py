@@ -58,7 +58,7 @@ def _run(argv: Sequence[str] | None) -> int:
     if isinstance(result, Output):
         notes += result.notes
         text = render(result.frame, args.format, args.decimals, result.attrs, notes,
-                      args.raw, result.sections)
+                      args.raw, result.sections, result.right)
     else:
         text = result.text if isinstance(result, Page) else result
     _emit(text, args.output)
@@ -87,9 +87,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     --------
     >>> main(["demo", "--n-labels", "1"])  # doctest: +ELLIPSIS
     xRR report: demo data (simulated, IRep-shaped)
-    Demo (simulated, IRep-shaped): 2,904 items, 12,270 rows, 12,270 binary annotations, ...
+    2,904 items, 12,270 rows, 12,270 binary annotations, pools Budapest, ...
     IRR: Cohen's kappa, the default where no pool has more than two raters ...
     IRR of each replication (cohen, nominal)
+    IRR: cohen; level: nominal (inferred from the values); ...
     label / replication  Budapest  Kuala Lumpur  Mexico City
     amusement               0.169         0.212        0.288
     ...

@@ -23,6 +23,7 @@ from .inputs import Output, Page, bootstrap, check_memory, names, no_page, one_p
 from .listing import run_items, run_pairwise, run_raters
 from .messages import as_flags
 from .output import records, render, schema
+from .phrases import in_cli
 from .report_text import json_sections, report_text, with_readings
 
 __all__ = ["COMMANDS", "Output", "check_memory"]
@@ -72,7 +73,7 @@ def _run_report(args: argparse.Namespace) -> Page | Output:
         from ..reporting.models_html import TITLE
 
         return _printed(args, _report_output(rep, args, f"{TITLE} ({given})"))
-    return _printed(args, _report_output(rep, args, f"xRR report: {given}"))
+    return _printed(args, _report_output(rep, args, f"{rep.title}: {given}"))
 
 
 #: The report's diagnostics, by the function whose notes are about them, and the
@@ -109,7 +110,8 @@ def _report_output(rep: Report, args: argparse.Namespace, title: str,
             settings.update(ci=rep.attrs["ci"], interval=rep.attrs.get("interval"),
                             n_boot=rep.attrs.get("n_boot"), seed=rep.attrs.get("seed"))
         if args.format in ("table", "markdown"):  # the table, then the answer in words
-            words = "\n\n".join(rep.readings(min(args.decimals, 2))["text"])
+            words = "\n\n".join(in_cli(str(t))
+                                  for t in rep.readings(min(args.decimals, 2))["text"])
             return (render(rep.models, args.format, args.decimals, settings, [])
                     + f"\n\n{title}\n\n{words}\n")
         return Output(rep.models, settings)
@@ -175,14 +177,14 @@ def _demo_labels(df: pd.DataFrame, args: argparse.Namespace) -> pd.DataFrame:
 
 def _run_demo(args: argparse.Namespace) -> Page | Output:
     df = _demo_labels(load_demo(), args)
-    head = (f"Demo (simulated, IRep-shaped): {df['item_id'].nunique():,} items, {len(df):,} "
-            f"rows, {(df.shape[1] - 3) * len(df):,} binary annotations, pools "
+    head = (f"{df['item_id'].nunique():,} items, {len(df):,} rows, "
+            f"{(df.shape[1] - 3) * len(df):,} binary annotations, pools "
             f"{', '.join(sorted(df['pool'].unique()))}.")
     cells = (df.shape[1] - 3) * 9  # labels x (3 IRRs + 3 pairs x 2)
     rep = report(df, irr=args.irr, level=args.level, items=args.items,  # as xrr report
                  **bootstrap(args, cells))
     return _printed(args, _report_output(
-        rep, args, "xRR report: demo data (simulated, IRep-shaped)", head))
+        rep, args, f"{rep.title}: demo data (simulated, IRep-shaped)", head))
 
 
 def _run_irr(args: argparse.Namespace) -> Output:
@@ -224,6 +226,8 @@ def _run_agreement(args: argparse.Namespace) -> Output:
     data, roles, ann = one_pool(data, roles, stem(args.path))
     table = agreement_table(data, weights=args.weights, ci=args.ci, **roles)
     frame = table.reset_index().rename(columns={"metric": "statistic"})
+    if "reason" in frame.columns:  # the reasons in the command's words
+        frame["reason"] = frame["reason"].map(lambda r: in_cli(r) if isinstance(r, str) else r)
     if "label" not in frame.columns:
         frame.insert(0, "label", str(ann.labels[0]))
     settings = {"command": "agreement", "weights": table.attrs.get("weights", args.weights)}

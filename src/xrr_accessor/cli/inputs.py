@@ -40,6 +40,9 @@ class Output:
     unprinted: tuple[str, ...] = ()
     #: json only: sections beside the records (a report's reading, raters, items).
     sections: dict[str, Any] | None = None
+    #: Text columns holding numbers (blank in a tie's row): right-aligned in table and
+    #: markdown.
+    right: tuple[str, ...] = ()
 
 
 @dataclass

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 
+from .phrases import in_cli
+
 __all__ = ["as_flags", "brief", "shell_terms"]
 
 #: Keyword arguments of the Python API and the flag that sets them.
@@ -156,7 +158,7 @@ def as_flags(message: str) -> str:
     >>> as_flags("form= selects an ICC form")
     '--form selects an ICC form'
     """
-    text = shell_terms(message)
+    text = shell_terms(in_cli(message))
     text = re.sub(r"\s+(?:to|with) \.xrr\(\.\.\.\)", "", text)
     text = _CALL.sub(lambda m: _KWARG.sub(_flag, m.group(1)).replace(", ", " "), text)
     kept = _WHERE.findall(text)  # "(item=1, rater='a')" names an annotation: not flags

@@ -344,9 +344,10 @@ def write_json(frame: pd.DataFrame, attrs: dict[str, Any], notes: list[str],
 
 
 def render(frame: pd.DataFrame, fmt: str, decimals: int, attrs: dict[str, Any],
-           notes: list[str], raw: bool = False, sections: dict[str, Any] | None = None
-           ) -> str:
-    """``frame`` in ``fmt``: table, csv, json or markdown (one writer each).
+           notes: list[str], raw: bool = False, sections: dict[str, Any] | None = None,
+           right: tuple[str, ...] = ()) -> str:
+    """``frame`` in ``fmt``: table, csv, json or markdown (one writer each); ``right``
+    names text columns holding numbers, right-aligned in table and markdown.
 
     Examples
     --------
@@ -360,7 +361,8 @@ def render(frame: pd.DataFrame, fmt: str, decimals: int, attrs: dict[str, Any],
         return write_csv(frame, raw)
     if fmt == "json":
         return write_json(frame, attrs, notes, sections)
-    frame, right = banded(frame, decimals)
+    frame, band_right = banded(frame, decimals)
+    right = (*right, *band_right)
     if fmt == "markdown":
         return write_markdown(frame, decimals, right)
     return write_table(frame, decimals, right)

@@ -21,17 +21,19 @@ from ..reporting.cells import SCALES, cell_names, shown
 from ..reporting.pool_html import (
     collapse_reasons,
     family_long,
+    family_title,
     family_wide,
     item_groups,
     no_rater_table,
     tie_line,
 )
 from ..reporting.rater_view import gold_sentences, ranked, unranked_sentence
-from ..reporting.reading import READINGS
-from ..reporting.report_html import OPEN_READINGS, TOP_ROWS
+from ..reporting.report_html import TOP_ROWS
 from ..reporting.tidy import STATISTICS
 from ..textsafe import escape_controls, markdown_cell
 from .output import write_markdown, write_table
+from .phrases import in_cli
+from .reading_text import interval_line, reading_groups
 
 __all__ = ["TITLES", "aligned", "collapsed_items", "irr_choice", "json_sections",
            "pool_sections", "report_text"]
@@ -148,28 +150,6 @@ def _unpaired(rep: Any) -> str:
                         for (a, b), n in unpaired.items()))
 
 
-def _reading_groups(rep: Any, decimals: int) -> list[tuple[str, list[str]]]:
-    """Per pair (per pool for one pool): a line counting its verdicts, and its sentences."""
-    read = rep.readings(min(decimals, 2))
-    out = []
-    for _, part in read.groupby(["replication", "replication_other"], sort=False,
-                                dropna=False):
-        counts = part["verdict"].value_counts(sort=False)
-        order = {v: k for k, v in enumerate(READINGS)}  # the page's order (bands: as met)
-        counts = counts.iloc[sorted(range(len(counts)),
-                                    key=lambda k: order.get(counts.index[k], k))]
-        said = ["no interval: --ci 0.95 gives each a verdict"] if (
-            "estimate only" in counts.index) else []
-        if len(part) > OPEN_READINGS:  # as the page folds them
-            said.append(f"its {len(part)} sentences: --format json or html, or fewer "
-                        "labels with --labels A,B")
-        head = (f"{part['pair'].iloc[0]}, {len(part)} label{'s' if len(part) > 1 else ''}: "
-                + ", ".join(f"{v} on {n}" for v, n in counts.items())
-                + (f" ({'; '.join(said)})" if said else "") + ".")
-        out.append((head, [str(t) for t in part["text"]]))
-    return out
-
-
 def pool_sections(rep: Any, decimals: int) -> dict[str, tuple[pd.DataFrame | None,
                                                                list[str]]]:
     """The one-pool report's other sections, each as (its rows, at full precision, and
@@ -181,20 +161,24 @@ def pool_sections(rep: Any, decimals: int) -> dict[str, tuple[pd.DataFrame | Non
     out: dict[str, tuple[pd.DataFrame | None, list[str]]] = {}
     table = rep.agreement
     if isinstance(table, pd.DataFrame):
-        out["agreement"] = (table.drop(columns=["reason"], errors="ignore").reset_index(),
-                            collapse_reasons(table))
+        out["agreement"] = (table.drop(columns=["reason"], errors="ignore").reset_index()
+                            .rename(columns={"metric": "statistic"}),
+                            [in_cli(x) for x in collapse_reasons(table)])
     raters = rep.raters
     if isinstance(raters, pd.DataFrame):
         keep = [c for c in ("kappa_x", "kappa_x_lower", "kappa_x_upper", "rank",
                             "gold_kappa_x", "gold_accuracy", "n_gold", "n_annotations")
                 if c in raters.columns]
-        words = [unranked_sentence(raters, "not listed; --min-items N changes the cut"),
+        words = [interval_line(raters, "ci" in rep.attrs),
+                 unranked_sentence(raters, "not listed; --min-items N changes the cut"),
                  *gold_sentences(raters, min(decimals, 2))]
-        out["raters"] = (ranked(raters, TOP_ROWS)[keep].reset_index(), [w for w in words if w])
+        out["raters"] = (ranked(raters, TOP_ROWS)[keep].reset_index(),
+                         [in_cli(w) for w in words if w])
     else:
         most = max((r.get("raters", 0) for r in rep.attrs.get("replications", {}).values()),
                    default=0)
-        out["raters"] = (None, [rep.attrs.get("no_raters") or no_rater_table(most, False)])
+        out["raters"] = (None, [in_cli(rep.attrs.get("no_raters")
+                                       or no_rater_table(most, False))])
     items = rep.items
     if isinstance(items, pd.DataFrame):
         out["items"] = collapsed_items(items, TOP_ROWS)
@@ -277,7 +261,7 @@ def _family_text(table: pd.DataFrame, decimals: int, markdown: bool) -> str:
         rows = [[(c.split(" [")[0], "[" + c.split(" [")[1]) if " [" in c else (c, "")
                  for c in row] for row in wide.itertuples(index=False)]
         return aligned("label", list(map(str, wide.columns)), list(wide.index), rows)
-    frame = family_long(table, decimals).reset_index()
+    frame = family_long(table, decimals).reset_index().rename(columns={"metric": "statistic"})
     right = tuple(c for c in ("estimate", "lower", "upper") if c in frame.columns)
     if markdown:
         return write_markdown(frame, decimals, right)
@@ -312,18 +296,21 @@ def report_text(rep: Any, fmt: str, decimals: int, title: str, given_irr: str | 
 
     out = [*heading(title, 1), *said([head.strip(), irr_choice(rep, given_irr)]), "",
            *heading("Reading")]
-    for summary, sentences in _reading_groups(rep, decimals):
-        folded = len(sentences) > OPEN_READINGS  # as the page folds them (said above)
+    groups, advice = reading_groups(rep, decimals)
+    for summary, sentences in groups:
         out += [f"**{markdown_cell(summary)}**", ""] if md else said([summary])
-        if not folded:
-            out += said(sentences) if md else [f"  {x}" for x in said(sentences)]
+        out += said(sentences) if md else [f"  {x}" for x in said(sentences)]
         out += gap
-    for name, text in _report_blocks(rep, decimals, md):
-        out += ["", *heading(name), text.rstrip("\n")]
-    closing = said([_unpaired(rep), rep.caption() if "ci" in rep.attrs else ""])
+    out += said([advice])
+    for k, (name, text) in enumerate(_report_blocks(rep, decimals, md)):
+        caption = said([rep.caption()]) + gap if k == 0 else []  # what the table holds
+        out += ["", *heading(name), *caption, text.rstrip("\n")]
+    closing = said([_unpaired(rep)])
     out += ["", *closing] if closing else []
     if rep.one_pool:
-        titles = {"agreement": "The classic family side by side",
+        family = rep.agreement if isinstance(rep.agreement, pd.DataFrame) else None
+        titles = {"agreement": ("The classic family" if family is None else
+                                family_title(family)) + ": every coefficient side by side",
                   "raters": "Raters against the rest of the pool (kappa_x; ranked, worst "
                             f"first, up to {TOP_ROWS} per label)",
                   "items": f"Items most disagreed on (up to {TOP_ROWS} per label, ties "
@@ -345,6 +332,7 @@ def json_sections(rep: Any, decimals: int, given_irr: str | None) -> dict[str, A
     ``readings`` (one record per sentence) and, for one pool, ``agreement``, ``raters``
     and ``items`` (the rows the table shows), with ``said``: the lines under each."""
     read = rep.readings(min(decimals, 2))
+    read = read.assign(text=[in_cli(str(t)) for t in read["text"]])
     out: dict[str, Any] = {"irr_choice": irr_choice(rep, given_irr),
                            "readings": read.to_dict("records")}
     if rep.one_pool:
@@ -353,6 +341,8 @@ def json_sections(rep: Any, decimals: int, given_irr: str | None) -> dict[str, A
             out[key] = [] if frame is None else frame.to_dict("records")
             lines[key] = said
         out["said"] = lines
+        if isinstance(rep.agreement, pd.DataFrame):  # its weights, named
+            out["agreement_title"] = family_title(rep.agreement)
     return out
 
 
@@ -372,4 +362,4 @@ def with_readings(records: pd.DataFrame, rep: Any, decimals: int) -> pd.DataFram
     hit = [by.get(c) if r == role else None for c, r in zip(mine, records["role"],
                                                             strict=True)]
     return records.assign(verdict=[h[0] if h else None for h in hit],
-                          reading=[h[1] if h else None for h in hit])
+                          reading=[in_cli(str(h[1])) if h else None for h in hit])
