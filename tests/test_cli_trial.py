@@ -170,6 +170,8 @@ def test_rater_interval_says_what_it_is(files, capsys, flags):
     args = ["report", str(d / "crowd.csv"), "--level", "nominal", *flags]
     assert line in _run(capsys, *args)[0].splitlines()
     assert line in json.loads(_run(capsys, *args, "--format", "json")[0])["said"]["raters"]
+    notes = _notes(_run(capsys, "raters", *args[1:])[1])
+    assert (line in notes) == bool(flags)  # xrr raters: with --ci, the same line
 
 
 # --- 6. sentences and reasons in the command's words -------------------------------------

@@ -20,6 +20,7 @@ from ..schema.tally import tally_of
 from .files import stem
 from .inputs import Output, bootstrap, no_page, one_pool, read
 from .output import SCREEN
+from .reading_text import interval_line
 from .report_text import collapsed_items
 
 __all__ = ["MIN_POOL_RATERS", "SCREEN", "cut", "few_raters", "few_raters_sentence", "run_items",
@@ -154,6 +155,7 @@ def run_raters(args: argparse.Namespace) -> Output:
     if args.ci is not None:
         settings.update({k: result.attrs[k] for k in ("ci", "method", "interval", "n_boot",
                                                       "seed")})
+        notes.append(interval_line(result, report_ci=True))  # what the limits are
     if few:
         settings["pools_without_raters"] = few
     top = top_of(args)
