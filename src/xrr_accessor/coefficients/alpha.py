@@ -8,10 +8,12 @@ Krippendorff's Alpha-Reliability*.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ..engine.additive import Stats
-from .base import Context, Estimates, one_minus_ratio, rounded_counts
+from .base import ROUNDING, Context, Estimates, one_minus_ratio, rounded_counts
 from .sums import WithinSums, within_sums
 
 __all__ = ["alpha", "alpha_of"]
@@ -35,6 +37,9 @@ def alpha(stats: Stats, ctx: Context) -> Estimates:
     """
     m_hist = stats["m_hist"]
     sums = within_sums(stats, ctx, pairable_strata(stats))
+    one = _one_cell(m_hist, sums) if m_hist.shape[:2] == (1, 1) else None
+    if one is not None:  # one label, one replication: in Python floats
+        return one
     est = Estimates(
         np.full(m_hist.shape[:2], np.nan),
         counts={
@@ -43,9 +48,7 @@ def alpha(stats: Stats, ctx: Context) -> Estimates:
             "n_values": rounded_counts(sums.n_values),
         },
     )
-    est.undefined(
-        est.counts["n_items"] == 0, "no item has two or more annotations (nothing to pair)"
-    )
+    est.undefined(est.counts["n_items"] == 0, _NOTHING_PAIRED)
     return alpha_of(sums, est)
 
 
@@ -68,6 +71,35 @@ def alpha_of(sums: WithinSums, est: Estimates | None = None) -> Estimates:
                     sums.scale)
     return est
 
+
+def _one_cell(m_hist: np.ndarray, sums: WithinSums) -> Estimates | None:
+    """:func:`alpha` of one label in one replication: the same operations on the one
+    value of each sum, as Python floats (IEEE doubles, as numpy's; counts rounded half
+    to even, as ``np.rint``), without the dozens of numpy calls on 1 x 1 arrays the
+    general way makes: the same value, counts and reason. None (take the general way)
+    for a sum that is not a finite number."""
+    h = m_hist[0, 0]
+    items, unpairable = float(h[2:].sum()), float(h[1])  # as m_hist[..., 2:].sum(-1)
+    n, observed, expected = (float(sums.n_values[0, 0]), float(sums.observed[0, 0]),
+                             float(sums.expected[0, 0]))
+    scale = 0.0 if sums.scale is None else float(sums.scale[0, 0])
+    if not all(map(math.isfinite, (items, unpairable, n, observed, expected, scale))):
+        return None
+    n_items = round(items)
+    limit = 0.0 if sums.scale is None else ROUNDING * abs(scale)  # as defined()
+    reason = ""
+    if n_items == 0:
+        reason = _NOTHING_PAIRED
+    elif not expected > limit:
+        reason = _ONE_VALUE
+    value = np.nan if reason else 1.0 - (n - 1) * observed / expected
+    counts = {"n_items": n_items, "n_unpairable": round(unpairable), "n_values": round(n)}
+    return Estimates(np.array([[value]]),
+                     counts={k: np.array([[v]], dtype=np.int64) for k, v in counts.items()},
+                     reason=np.array([[reason]], dtype=object))
+
+
+_NOTHING_PAIRED = "no item has two or more annotations (nothing to pair)"
 
 _ONE_VALUE = (
     "every pairable annotation has the same value, so there is no expected "
