@@ -20,9 +20,9 @@ from xrr_accessor.cli.parser import parser
 from xrr_accessor.cli.phrases import in_cli
 from xrr_accessor.cli.reading_text import verdict_order
 from xrr_accessor.reporting.agreement import no_interval
+from xrr_accessor.reporting.bands import BAND_ORDER
 from xrr_accessor.reporting.pool_html import collapse_reasons, family_title
 from xrr_accessor.reporting.rater_view import unranked_sentence
-from xrr_accessor.reporting.report_html import _BAND_ORDER
 
 LEFT_OVER = re.compile(r"\bci=|\(data\b|min_items=|items=\"|method='")
 
@@ -149,8 +149,8 @@ def test_verdict_counts_in_the_pages_order(files, capsys):
     out = _run(capsys, "report", str(d / "crowd.csv"), "--level", "nominal")[0]
     line = next(ln for ln in out.splitlines() if ln.startswith("crowd, 2 labels: "))
     said = re.findall(r"([a-z ]+) on (\d+)", line.split(": ", 1)[1])
-    assert [_BAND_ORDER.index(v.strip()) for v, _ in said] == sorted(
-        _BAND_ORDER.index(v.strip()) for v, _ in said)
+    assert [BAND_ORDER.index(v.strip()) for v, _ in said] == sorted(
+        BAND_ORDER.index(v.strip()) for v, _ in said)
     assert {v.strip(): int(n) for v, n in said} == read["verdict"].value_counts().to_dict()
 
 

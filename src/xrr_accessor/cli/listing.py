@@ -13,7 +13,7 @@ import pandas as pd
 
 from ..diagnostics import item_disagreement, rater_agreement
 from ..diagnostics.pairwise import pairwise
-from ..diagnostics.raters import _warn as undefined_warning
+from ..diagnostics.raters import warn_undefined as undefined_warning
 from ..errors import DroppedDataWarning, InputError, collecting, warn
 from ..reporting.rater_view import ranked, unranked_sentence
 from ..schema.tally import tally_of

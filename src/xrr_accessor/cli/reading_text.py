@@ -9,8 +9,9 @@ from typing import Any
 
 import pandas as pd
 
+from ..reporting.bands import BAND_ORDER
 from ..reporting.reading import READINGS
-from ..reporting.report_html import _BAND_ORDER, OPEN_READINGS
+from ..reporting.report_html import OPEN_READINGS
 from .phrases import in_cli
 
 __all__ = ["interval_line", "reading_groups", "verdict_order"]
@@ -27,7 +28,7 @@ def verdict_order(counts: pd.Series, one_pool: bool) -> list[tuple[str, int]]:
     >>> verdict_order(c, one_pool=True)
     [('substantial', 1), ('moderate', 2), ('fair', 17), ('slight', 11)]
     """
-    rank = {v: k for k, v in enumerate(_BAND_ORDER if one_pool else READINGS)}
+    rank = {v: k for k, v in enumerate(BAND_ORDER if one_pool else READINGS)}
     met = list(counts.items())
     order = sorted(range(len(met)), key=lambda k: (rank.get(met[k][0], len(rank)), k))
     return [(str(met[k][0]), int(met[k][1])) for k in order]

@@ -251,7 +251,7 @@ def rater_agreement(data: Any, metric: str = "kappa_x", level: Any = None,
     bounds = ({} if level_ci is None else
               _intervals(read_, every, point, reps, level_ci, opts))
     frame, below = _table(read_, every, bounds, key, int(min_items))
-    _warn(frame)
+    warn_undefined(frame)
     attrs = {"metric": "rater_agreement", "ranked_by": key, "level": read_.level.name,
              "min_items": int(min_items), "n_below_min_items": below}
     if draws is not None:
@@ -303,7 +303,9 @@ def _table(read_: Read, every: list[dict[str, np.ndarray]],
     return pd.DataFrame(cols, index=index), below
 
 
-def _warn(frame: pd.DataFrame) -> None:
+def warn_undefined(frame: pd.DataFrame) -> None:
+    """Warn once, naming how many raters of ``frame`` (a rater table) have an undefined
+    kappa_x or alpha without them, and why (no shared item, one value, ...)."""
     notes = []
     no_pair = frame["n_shared"].eq(0)
     if no_pair.any():

@@ -15,11 +15,16 @@ from collections.abc import Callable, Hashable, Sequence
 
 import numpy as np
 
-__all__ = ["EDGE", "IRR_NAMES", "LANDIS_KOCH", "LEGEND", "LEGEND_NOTE", "MAX_DIGITS",
+__all__ = ["BAND_ORDER", "EDGE", "IRR_NAMES", "LANDIS_KOCH", "LEGEND", "LEGEND_NOTE", "MAX_DIGITS",
            "band_digits", "band_of", "banded", "keep_digits", "shown_in_band"]
 
 #: How a number is read in a sentence: its band, its side of a threshold.
 Reads = Callable[[float], Hashable]
+
+#: The verdicts of a one-pool reading, Landis-Koch bands best first: the order every
+#: summary counts them in (the page's and the CLI's).
+BAND_ORDER = ("almost perfect", "substantial", "moderate", "fair", "slight", "poor",
+              "undefined")
 
 #: What each IRR is called in a sentence.
 IRR_NAMES = {"cohen": "Cohen's kappa", "alpha": "Krippendorff's alpha", "iota": "iota"}

@@ -20,7 +20,7 @@ import pandas as pd
 
 from .._optional import require
 from ..diagnostics.items import top_items
-from .bands import LEGEND, LEGEND_NOTE
+from .bands import BAND_ORDER, LEGEND, LEGEND_NOTE
 from .cells import SCALES, TITLES, cell_names, shown
 from .figure_layout import MAX_NAMES, quiet_layout
 from .item_scale import d_meaning
@@ -163,9 +163,6 @@ def _table(report: Any, digits: int) -> tuple[list[dict[str, Any]], list[str],
     return groups, cells, rows
 
 
-#: The verdicts of a one-pool reading: Landis-Koch bands.
-_BAND_ORDER = ("almost perfect", "substantial", "moderate", "fair", "slight", "poor",
-               "undefined")
 
 #: Rows of the rater and item tables shown per label and replication on the page.
 TOP_ROWS = 10
@@ -177,7 +174,7 @@ def _summary(part: pd.DataFrame, one_pool: bool = False) -> str:
     """How many labels of one pair got each verdict, in one line."""
     counts = part["verdict"].value_counts()
     n = len(part)
-    order = _BAND_ORDER if one_pool else READINGS
+    order = BAND_ORDER if one_pool else READINGS
     if n == 1:  # one label: its verdict, said of it
         return f"{part['pair'].iloc[0]}, on {part['label'].iloc[0]}: {part['verdict'].iloc[0]}."
     return (f"{part['pair'].iloc[0]}, {n} labels: "
