@@ -6,7 +6,13 @@
   the undefined cases, and equals alpha written from the formula here;
 * a :class:`~xrr_accessor.engine.additive.Meta`'s shapes and statistics size, found
   once, are those computed afresh (and each caller gets its own dict);
-* the repeat check's key space as Python integers equals numpy's object product.
+* a frame's column names listed once per Index object
+  (:func:`~xrr_accessor.schema.read.column_names`) are ``list(columns)``, and a frame
+  whose columns change is read with its new names;
+* the repeat check's key space as Python integers equals numpy's object product, past
+  the int64 range too;
+* integer ids coded in the order they first appear equal ``pd.factorize``, their
+  uniques table sized by the range or the rows, whichever is smaller.
 """
 
 from __future__ import annotations
@@ -21,7 +27,12 @@ from hypothesis import strategies as st
 
 from xrr_accessor.coefficients import alpha as alpha_mod
 from xrr_accessor.coefficients import lookup
+from xrr_accessor.engine.additive import GROUPS, Meta
 from xrr_accessor.engine.pipeline import run
+from xrr_accessor.kernels.encode import first_seen_codes
+from xrr_accessor.schema.duplicates import key_codes
+from xrr_accessor.schema.read import column_names
+from xrr_accessor.schema.tables import Ids
 
 ALPHA = lookup("alpha")
 
@@ -147,3 +158,64 @@ def test_alpha_of_one_cell_with_a_sum_not_finite_takes_the_general_way():
     sums = alpha_mod.WithinSums(np.array([[np.inf]]), np.array([[1.0]]),
                                 np.array([[4.0]]), None)
     assert alpha_mod._one_cell(np.array([[[0.0, 0.0, 2.0]]]), sums) is None
+
+
+@pytest.mark.parametrize("form", ["vector", "matrix", "moments", "ranks"])
+def test_meta_shapes_found_once_are_the_shapes_computed_afresh(form):
+    meta = Meta(n_label=2, n_rep=3, n_rater=4, n_category=5, n_categories=(5, 3),
+                form=form, groups=frozenset(GROUPS), top=4,
+                pairs=np.array([[0, 1], [0, 2]], dtype=np.int64))
+    first = meta.shapes()
+    assert first == meta._shapes()
+    first["m_hist"] = (0,)  # a caller's own dict: the next caller is not misled
+    assert meta.shapes() == meta._shapes()
+    assert meta.n_cells() == sum(int(np.prod(s)) for s in meta._shapes().values())
+    assert meta.n_cells() == meta.n_cells()
+    other = Meta(n_label=1, n_rep=1, n_rater=2, n_category=2, n_categories=(2,),
+                 form=form, groups=frozenset({"within"}))
+    assert other.shapes() == other._shapes() != meta.shapes()  # per meta, not per class
+
+
+def test_column_names_listed_once_per_index_are_its_names():
+    df = pd.DataFrame({"item": [1, 2], "rater": [1, 1], "joy": [0, 1]})
+    first = column_names(df.columns)
+    assert first == list(df.columns) == ["item", "rater", "joy"]
+    first.append("mine")  # each caller its own list
+    assert column_names(df.columns) == ["item", "rater", "joy"]
+    df.columns = ["item", "coder", "joy"]  # a new Index: listed again
+    assert column_names(df.columns) == ["item", "coder", "joy"]
+    df["anger"] = 1
+    assert column_names(df.columns) == ["item", "coder", "joy", "anger"]
+    assert column_names(pd.Index([3, True, 1.5])) == [3, True, 1.5]
+
+
+def test_irr_reads_a_frame_whose_columns_were_renamed_between_calls():
+    df = pd.DataFrame({"item": [1, 1, 2, 2, 3, 3], "rater": [1, 2] * 3,
+                       "joy": [0, 0, 1, 1, 1, 0]})
+    first = df.xrr.irr(level="nominal")
+    assert first.index.tolist() == ["joy"]
+    df.columns = ["item", "rater", "fear"]
+    got = df.xrr.irr(level="nominal")
+    assert got.index.tolist() == ["fear"] and got.tolist() == first.tolist()
+    df.columns = ["unit", "coder", "fear"]
+    assert df.xrr.irr(level="nominal").tolist() == first.tolist()
+    assert df.xrr.irr(level="nominal").attrs["n_items"] == {"fear": 3}
+
+
+@pytest.mark.parametrize("sizes", [(3, 2), (2_000, 5, 7), (1, 1), (2**40, 2**30, 2**10)])
+def test_key_space_in_python_integers_is_numpys_object_product(sizes):
+    parts = tuple(Ids(np.zeros(1, dtype=np.int64), pd.RangeIndex(n)) for n in sizes)
+    want = int(np.prod([max(n, 1) for n in sizes], dtype=object))
+    assert key_codes(list(parts)).space == want
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.integers(-50, 50), min_size=1, max_size=40))
+def test_first_seen_codes_with_a_table_sized_by_the_range_equal_factorize(values):
+    arr = np.array(values, dtype=np.int64)
+    codes = np.empty(len(arr), dtype=np.int64)
+    ok, uniques = first_seen_codes(arr, 1024, codes)
+    want_codes, want_uniques = pd.factorize(arr)
+    assert ok
+    np.testing.assert_array_equal(codes, want_codes)
+    np.testing.assert_array_equal(uniques, want_uniques)

@@ -141,7 +141,23 @@ class Meta:
                        ranks=None)
 
     def shapes(self) -> dict[str, tuple[int, ...]]:
-        """The shape of every statistic of this call (zero-length when not needed)."""
+        """The shape of every statistic of this call (zero-length when not needed): found
+        once per meta (it is frozen), each caller its own dict."""
+        found = self.__dict__.get("_found_shapes")
+        if found is None:
+            found = self._shapes()
+            object.__setattr__(self, "_found_shapes", found)  # not a field: eq and replace skip it
+        return dict(found)
+
+    def n_cells(self) -> int:
+        """The cells of all of :meth:`shapes` (Python integers: no numpy per shape)."""
+        found = self.__dict__.get("_found_cells")
+        if found is None:
+            found = sum(math.prod(s) for s in self.shapes().values())
+            object.__setattr__(self, "_found_cells", found)
+        return found
+
+    def _shapes(self) -> dict[str, tuple[int, ...]]:
         L, R, K, B, P = (self.n_label, self.n_rep, self.n_category, self.n_rater,
                          len(self.pairs))
         S = self.top + 1
@@ -271,7 +287,7 @@ def combine(parts: Iterable[Stats]) -> Stats:
 
 def check_size(meta: Meta, where: Callable[[], str]) -> None:
     """Refuse, with the way out, statistics too large for memory."""
-    cells = sum(math.prod(s) for s in meta.shapes().values())  # ints: no numpy per shape
+    cells = meta.n_cells()
     if cells <= MAX_STAT_CELLS:
         return
     k = meta.n_category

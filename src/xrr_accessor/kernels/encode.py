@@ -208,7 +208,7 @@ def first_seen_codes(values: np.ndarray, max_span: int,
     if hi - lo > max_span:
         return False, np.empty(0, dtype=np.int64)
     lookup = np.full(hi - lo + 1, -1, dtype=np.int64)
-    uniques = np.empty(n, dtype=np.int64)
+    uniques = np.empty(min(n, hi - lo + 1), dtype=np.int64)  # at most one per value
     k = 0
     for a in range(n):
         j = values[a] - lo

@@ -5,6 +5,7 @@ or the first, last or mean annotation kept."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Hashable
 from dataclasses import dataclass
 from functools import cached_property
@@ -31,7 +32,7 @@ class Keys:
 
     @property
     def space(self) -> int:
-        return int(np.prod([max(len(ids.uniques), 1) for ids in self.parts], dtype=object))
+        return math.prod(max(len(ids.uniques), 1) for ids in self.parts)  # Python ints
 
     @cached_property
     def codes(self) -> np.ndarray:
@@ -57,7 +58,7 @@ def has_repeats(keys: Keys) -> bool:
     sub = np.zeros(len(item), dtype=np.int64) if not rest else rest[0].codes
     for ids in rest[1:]:
         sub = sub * max(len(ids.uniques), 1) + ids.codes
-    n_sub = int(np.prod([max(len(ids.uniques), 1) for ids in rest], dtype=object))
+    n_sub = math.prod(max(len(ids.uniques), 1) for ids in rest)  # Python ints: no overflow
     found = has_repeat(np.ascontiguousarray(item.codes, dtype=np.int64),
                        np.ascontiguousarray(sub, dtype=np.int64),
                        max(len(item.uniques), 1), n_sub,

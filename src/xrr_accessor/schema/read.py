@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
@@ -19,7 +20,8 @@ from .roles import anonymous_raters as _anonymous
 from .roles import is_slot as _is_slot
 from .tables import ALL_ROWS, COLUMNS_FIX, Ids, Table, distinct_text, integer_ids
 
-__all__ = ["column_array", "inference_candidates", "is_annotation_layout", "read"]
+__all__ = ["column_array", "column_names", "inference_candidates", "is_annotation_layout",
+           "read"]
 
 
 def read(data: Any, roles: Roles | None = None) -> Table:
@@ -67,11 +69,13 @@ def _factorize_both(df: pd.DataFrame, item: Hashable, rater: Hashable) -> tuple[
     """The item and rater ids factorized, side by side in threads on a large frame (the
     integer ids' kernel releases the GIL); an error names the item column first, as
     one after the other would."""
+    if len(df) < PARALLEL_MIN_ROWS:  # one after the other: no thread to pay for
+        return _column_ids(df, item), _column_ids(df, rater)
+
     def ids(col: Hashable) -> Callable[[], Ids]:
         return lambda: _column_ids(df, col)
 
-    item_ids, rater_ids = concurrently([ids(item), ids(rater)],
-                                       parallel=len(df) >= PARALLEL_MIN_ROWS)
+    item_ids, rater_ids = concurrently([ids(item), ids(rater)])
     return item_ids, rater_ids
 
 
@@ -86,14 +90,40 @@ def column_array(df: pd.DataFrame, col: Hashable) -> Any:
 
 def _column_ids(df: pd.DataFrame, col: Hashable) -> Ids:
     """``Ids.factorize(df[col])``; integer ids read from the column's array directly."""
-    fast = integer_ids(column_array(df, col))
+    fast = integer_ids(column_array(df, col), col)
     if fast is not None:
-        return Ids(fast.codes, fast.uniques, col)
+        return fast
     return Ids.factorize(df[col], f"column {col!r}", col)
 
 
+#: The last columns Index read (a weak reference) and its names.
+_LAST_NAMES: tuple[Any, tuple[Hashable, ...]] = (None, ())
+
+
+def column_names(columns: pd.Index) -> list[Hashable]:
+    """``list(columns)``, listed once per Index object: an Index is immutable, and text
+    names are an Arrow array in pandas 3, whose iteration costs microseconds a name
+    (repeated calls on one frame read its names once).
+
+    Examples
+    --------
+    >>> column_names(pd.Index(["item", "rater", "joy"]))
+    ['item', 'rater', 'joy']
+    """
+    global _LAST_NAMES
+    ref, names = _LAST_NAMES
+    if ref is not None and ref() is columns:
+        return list(names)
+    found = list(columns)
+    try:
+        _LAST_NAMES = (weakref.ref(columns), tuple(found))
+    except TypeError:  # pragma: no cover - every pandas Index takes a weak reference
+        pass
+    return found
+
+
 def _read_long(df: pd.DataFrame, roles: Roles) -> Table:
-    cols = list(df.columns)
+    cols = column_names(df.columns)
     if df.columns.has_duplicates:
         rep = df.columns[df.columns.duplicated()].unique().tolist()
         raise InputError(

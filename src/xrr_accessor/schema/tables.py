@@ -27,9 +27,9 @@ class Ids:
     @classmethod
     def factorize(cls, values: Any, where: str, column: Hashable | None = None) -> Ids:
         """Factorize once; missing or unhashable ids are an error naming ``where``."""
-        fast = integer_ids(values)
+        fast = integer_ids(values, column)
         if fast is not None:
-            return cls(fast.codes, fast.uniques, column)
+            return fast
         try:
             codes, uniques = factorize_text(values, where, column)
         except TypeError as exc:
@@ -68,10 +68,10 @@ class Ids:
         return show(self.uniques[self.codes[row]])
 
 
-def integer_ids(values: Any) -> Ids | None:
+def integer_ids(values: Any, column: Hashable | None = None) -> Ids | None:
     """Integer ids over a narrow range: codes in order of first appearance from one
     numba pass with a lookup table (what ``pd.factorize`` gives, without hashing);
-    None for other values (hashed by :meth:`Ids.factorize`).
+    None for other values (hashed by :meth:`Ids.factorize`). ``column`` names them.
 
     Examples
     --------
@@ -89,7 +89,7 @@ def integer_ids(values: Any) -> Ids | None:
     ok, uniques = first_seen_codes(ints, max(1024, 4 * len(ints)), codes)
     if not ok:
         return None
-    return Ids(codes, array_index(uniques.astype(arr)))
+    return Ids(codes, array_index(uniques.astype(arr)), column)
 
 
 def array_index(values: np.ndarray) -> pd.Index:
