@@ -12,7 +12,9 @@
 * the repeat check's key space as Python integers equals numpy's object product, past
   the int64 range too;
 * integer ids coded in the order they first appear equal ``pd.factorize``, their
-  uniques table sized by the range or the rows, whichever is smaller.
+  uniques table sized by the range or the rows, whichever is smaller;
+* a result's variables built without xarray's checks (numbers and booleans) are the
+  variables xarray builds, and results from xarray are the DataArrays xarray builds.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import itertools
 import numpy as np
 import pandas as pd
 import pytest
+import xarray as xr
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -29,6 +32,7 @@ from xrr_accessor.coefficients import alpha as alpha_mod
 from xrr_accessor.coefficients import lookup
 from xrr_accessor.engine.additive import GROUPS, Meta
 from xrr_accessor.engine.pipeline import run
+from xrr_accessor.engine.results import _variable
 from xrr_accessor.kernels.encode import first_seen_codes
 from xrr_accessor.schema.duplicates import key_codes
 from xrr_accessor.schema.read import column_names
@@ -219,3 +223,30 @@ def test_first_seen_codes_with_a_table_sized_by_the_range_equal_factorize(values
     assert ok
     np.testing.assert_array_equal(codes, want_codes)
     np.testing.assert_array_equal(uniques, want_uniques)
+
+
+@pytest.mark.parametrize("data", [
+    np.asarray(0.25), np.asarray(7), np.array([1, 2], dtype=np.int32), np.array([True]),
+    np.array([[1.5, np.nan]]), np.array(["a", "b"], dtype=object),
+    np.array(["2020-01-01"], dtype="datetime64[ns]"), np.ma.masked_array([1.0, 2.0]),
+])
+def test_a_variable_without_xarrays_checks_is_the_variable_xarray_builds(data):
+    dims = [f"d{j}" for j in range(data.ndim)]
+    got, want = _variable(dims, data), xr.Variable(dims, data)
+    assert got.identical(want) and got.dtype == want.dtype
+    assert type(got.data) is type(want.data)
+
+
+@pytest.mark.parametrize("labels", [["joy"], ["joy", "fear"]])
+def test_results_from_xarray_are_the_dataarrays_xarray_builds(labels):
+    rng = np.random.default_rng(4)
+    da = xr.DataArray(rng.integers(0, 3, (len(labels), 3, 6)), dims=("label", "rater", "item"),
+                      coords={"label": labels})
+    got = da.xrr.irr(level="nominal")
+    values = np.array([_naive_alpha(pd.DataFrame({
+        "item": np.tile(np.arange(6), 3), "value": da.sel(label=lab).to_numpy().ravel()}),
+        "nominal") for lab in labels])
+    want = xr.DataArray(values, dims=["label"], coords={"label": labels}, name="alpha")
+    np.testing.assert_allclose(got.to_numpy(), want.to_numpy(), rtol=1e-12)
+    assert got.dims == want.dims and got.label.to_numpy().tolist() == labels
+    assert got.n_items.dtype == np.int64 and got.n_items.to_numpy().tolist() == [6] * len(labels)
