@@ -14,12 +14,17 @@
 * integer ids coded in the order they first appear equal ``pd.factorize``, their
   uniques table sized by the range or the rows, whichever is smaller;
 * a result's variables built without xarray's checks (numbers and booleans) are the
-  variables xarray builds, and results from xarray are the DataArrays xarray builds.
+  variables xarray builds, and results from xarray are the DataArrays xarray builds;
+* a warning's frames, judged inside the package once per file, still point at the
+  caller's line, call after call; a relative file is judged from the working directory.
 """
 
 from __future__ import annotations
 
+import inspect
 import itertools
+import os
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -33,6 +38,7 @@ from xrr_accessor.coefficients import lookup
 from xrr_accessor.engine.additive import GROUPS, Meta
 from xrr_accessor.engine.pipeline import run
 from xrr_accessor.engine.results import _variable
+from xrr_accessor.errors import UndefinedWarning, _inside
 from xrr_accessor.kernels.encode import first_seen_codes
 from xrr_accessor.schema.duplicates import key_codes
 from xrr_accessor.schema.read import column_names
@@ -250,3 +256,31 @@ def test_results_from_xarray_are_the_dataarrays_xarray_builds(labels):
     np.testing.assert_allclose(got.to_numpy(), want.to_numpy(), rtol=1e-12)
     assert got.dims == want.dims and got.label.to_numpy().tolist() == labels
     assert got.n_items.dtype == np.int64 and got.n_items.to_numpy().tolist() == [6] * len(labels)
+
+
+def test_a_warning_points_at_the_callers_line_call_after_call():
+    df = pd.DataFrame({"item": [1, 1, 2, 2, 3, 3], "rater": [1, 2] * 3,
+                       "joy": ["a"] * 6})  # one value: alpha undefined, a warning
+    for _ in range(3):  # the frames' answers found once, then reused
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            df.xrr.irr(level="nominal")
+            line = inspect.currentframe().f_lineno - 1
+        notes = [w for w in caught if issubclass(w.category, UndefinedWarning)]
+        assert notes and all(w.filename == __file__ and w.lineno == line for w in notes)
+
+
+def test_inside_is_abspath_startswith_and_follows_the_working_directory(tmp_path):
+    inner = str(tmp_path / "pkg")
+    skip = (inner,)
+    assert _inside(os.path.join(inner, "a.py"), skip)
+    assert not _inside(str(tmp_path / "other" / "a.py"), skip)
+    assert _inside(os.path.join(inner, "a.py"), skip)  # the answer kept
+    here = os.getcwd()
+    try:
+        os.chdir(tmp_path)
+        assert _inside(os.path.join("pkg", "b.py"), skip)
+        os.chdir(here)
+        assert not _inside(os.path.join("pkg", "b.py"), skip) or here == str(tmp_path)
+    finally:
+        os.chdir(here)

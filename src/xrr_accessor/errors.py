@@ -161,13 +161,14 @@ def per_call(fn: F) -> F:
             return fn(*args, **kwargs)
         if _DOOR:  # the parameters' kinds, checked at the door (schema.params)
             _DOOR[0](fn, args, kwargs)
-        with collecting() as sink:
-            try:
-                return fn(*args, **kwargs)
-            finally:
-                _local.sink = None  # raise them now, at the caller's line
-                for category, message in sink:
-                    warn(message, category)
+        sink: list[tuple[type[Warning], str]] = []  # collecting(), without its generator
+        _local.sink = sink
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            _local.sink = None  # raise them now, at the caller's line
+            for category, message in sink:
+                warn(message, category)
 
     return wrapper  # type: ignore[return-value]
 
@@ -185,11 +186,42 @@ def warn(message: str, category: type[Warning]) -> None:
         if (category, message) not in sink:
             sink.append((category, message))
         return
-    skip = tuple(os.path.dirname(os.path.abspath(m.__file__)) for m in (
+    skip = tuple(_folder(m.__file__) for m in (
         sys.modules[__package__], sys.modules.get("dask")) if m is not None and m.__file__)
     level = 2  # 1 is this function; 2 its caller, the first frame looked at
     frame: types.FrameType | None = sys._getframe(1)
-    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(skip):
+    while frame is not None and _inside(frame.f_code.co_filename, skip):
         frame = frame.f_back
         level += 1
     warnings.warn(message, category, stacklevel=level)
+
+
+#: Whether a code file lies in the skipped folders, by (file, folders): absolute paths
+#: only (a relative one depends on the working directory); cleared when large.
+_INSIDE: dict[tuple[str, tuple[str, ...]], bool] = {}
+
+
+def _inside(filename: str, skip: tuple[str, ...]) -> bool:
+    """``os.path.abspath(filename).startswith(skip)``, answered once per absolute file
+    (a warning raised from a deep call walks a dozen frames)."""
+    if not os.path.isabs(filename):
+        return os.path.abspath(filename).startswith(skip)
+    key = (filename, skip)
+    found = _INSIDE.get(key)
+    if found is None:
+        found = os.path.abspath(filename).startswith(skip)
+        if len(_INSIDE) >= 4096:
+            _INSIDE.clear()
+        _INSIDE[key] = found
+    return found
+
+
+def _folder(path: str) -> str:
+    """``os.path.dirname(os.path.abspath(path))``, found once per absolute path."""
+    return _absolute_folder(path) if os.path.isabs(path) else os.path.dirname(
+        os.path.abspath(path))
+
+
+@functools.lru_cache(maxsize=16)
+def _absolute_folder(path: str) -> str:
+    return os.path.dirname(os.path.abspath(path))
