@@ -183,7 +183,11 @@ def test_meta_shapes_found_once_are_the_shapes_computed_afresh(form):
     assert meta.n_cells() == meta.n_cells()
     other = Meta(n_label=1, n_rep=1, n_rater=2, n_category=2, n_categories=(2,),
                  form=form, groups=frozenset({"within"}))
-    assert other.shapes() == other._shapes() != meta.shapes()  # per meta, not per class
+    assert other.shapes() == other._shapes() != meta.shapes()  # per layout, not per class
+    loose = Meta(n_label=2, n_rep=3, n_rater=4, n_category=5, n_categories=(5, 3),
+                 form=form, groups=set(GROUPS), top=4,  # a set: no key, computed each time
+                 pairs=np.array([[0, 1], [0, 2]], dtype=np.int64))
+    assert loose.shapes() == meta._shapes() and loose.n_cells() == meta.n_cells()
 
 
 def test_column_names_listed_once_per_index_are_its_names():

@@ -45,6 +45,7 @@ tables, Light's kappa) and ``cross`` (replication pairs, kappa_x).
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
@@ -142,67 +143,81 @@ class Meta:
 
     def shapes(self) -> dict[str, tuple[int, ...]]:
         """The shape of every statistic of this call (zero-length when not needed): found
-        once per meta (it is frozen), each caller its own dict."""
-        found = self.__dict__.get("_found_shapes")
-        if found is None:
-            found = self._shapes()
-            object.__setattr__(self, "_found_shapes", found)  # not a field: eq and replace skip it
-        return dict(found)
+        once per layout (the metas of calls alike share it), each caller its own dict."""
+        return dict(self._layout()[0])
 
     def n_cells(self) -> int:
         """The cells of all of :meth:`shapes` (Python integers: no numpy per shape)."""
-        found = self.__dict__.get("_found_cells")
-        if found is None:
-            found = sum(math.prod(s) for s in self.shapes().values())
-            object.__setattr__(self, "_found_cells", found)
-        return found
+        return self._layout()[1]
+
+    def _layout(self) -> tuple[dict[str, tuple[int, ...]], int]:
+        try:
+            return _layout(self.form, self.groups, self.n_label, self.n_rep,
+                           self.n_category, self.n_rater, len(self.pairs), self.top)
+        except TypeError:  # groups given as a set, which is no key: computed each time
+            shapes = self._shapes()
+            return shapes, sum(math.prod(s) for s in shapes.values())
 
     def _shapes(self) -> dict[str, tuple[int, ...]]:
-        L, R, K, B, P = (self.n_label, self.n_rep, self.n_category, self.n_rater,
-                         len(self.pairs))
-        S = self.top + 1
-        g = self.groups
+        """:meth:`shapes` computed afresh."""
+        return _statistic_shapes(self.form, self.groups, self.n_label, self.n_rep,
+                                 self.n_category, self.n_rater, len(self.pairs), self.top)
 
-        def need(group: str, shape: tuple[int, ...]) -> tuple[int, ...]:
-            return shape if group in g else (0,) * len(shape)
 
-        if self.form == "moments":
-            return {
-                "m_hist": (L, R, S),
-                "strata_mom": need("within", (L, R, S, 3)),
-                "strata_ss": need("within", (L, R, S)),
-                "strata_item_sq": need("within", (L, R, S)),
-                "strata_rater": need("raters", (L, R, S, B, 3)),
-                "cross_mom": need("cross", (L, P, 7)),
-                "cross_used": need("cross", (L, P)),
-                "cross_unpaired": need("cross", (L, P)),
-            }
-        if self.form in ("ranks", "ratio"):
-            return {
-                "m_hist": (L, R, S),
-                "pairable": need("within", (L, R, S, K)),
-                "rank_o" if self.form == "ranks" else "ratio_o": need("within", (L, R, S)),
-            }
-        matrix = self.form == "matrix"
+def _statistic_shapes(form: str, g: frozenset[str], L: int, R: int, K: int, B: int,
+                      P: int, top: int) -> dict[str, tuple[int, ...]]:
+    """:meth:`Meta.shapes`, computed."""
+    S = top + 1
+
+    def need(group: str, shape: tuple[int, ...]) -> tuple[int, ...]:
+        return shape if group in g else (0,) * len(shape)
+
+    if form == "moments":
         return {
             "m_hist": (L, R, S),
-            "pairable": need("within", (L, R, S, K)),
-            "pair_diag": need("within", (L, R, S, K)) if not matrix else (0, 0, 0, 0),
-            "pair_o": need("within", (L, R, S, K, K)) if matrix else (0,) * 5,
-            "pa_diag": need("chance", (L, R)) if not matrix else (0, 0),
-            "pa_mat": need("chance", (L, R, K, K)) if matrix else (0,) * 4,
-            "pa_inv": need("chance", (L, R)),
-            "shares": need("chance", (L, R, K)),
-            "strata_rater": need("raters", (L, R, S, B, K)),
-            "joint": need("joint", (L, R, B, B, K, K)),
-            "cross_agree": need("cross", (L, P)) if not matrix else (0, 0),
-            "cross_o": need("cross", (L, P, K, K)) if matrix else (0,) * 4,
-            "cross_total": need("cross", (L, P)),
-            "cross_x": need("cross", (L, P, K)),
-            "cross_y": need("cross", (L, P, K)),
+            "strata_mom": need("within", (L, R, S, 3)),
+            "strata_ss": need("within", (L, R, S)),
+            "strata_item_sq": need("within", (L, R, S)),
+            "strata_rater": need("raters", (L, R, S, B, 3)),
+            "cross_mom": need("cross", (L, P, 7)),
             "cross_used": need("cross", (L, P)),
             "cross_unpaired": need("cross", (L, P)),
         }
+    if form in ("ranks", "ratio"):
+        return {
+            "m_hist": (L, R, S),
+            "pairable": need("within", (L, R, S, K)),
+            "rank_o" if form == "ranks" else "ratio_o": need("within", (L, R, S)),
+        }
+    matrix = form == "matrix"
+    return {
+        "m_hist": (L, R, S),
+        "pairable": need("within", (L, R, S, K)),
+        "pair_diag": need("within", (L, R, S, K)) if not matrix else (0, 0, 0, 0),
+        "pair_o": need("within", (L, R, S, K, K)) if matrix else (0,) * 5,
+        "pa_diag": need("chance", (L, R)) if not matrix else (0, 0),
+        "pa_mat": need("chance", (L, R, K, K)) if matrix else (0,) * 4,
+        "pa_inv": need("chance", (L, R)),
+        "shares": need("chance", (L, R, K)),
+        "strata_rater": need("raters", (L, R, S, B, K)),
+        "joint": need("joint", (L, R, B, B, K, K)),
+        "cross_agree": need("cross", (L, P)) if not matrix else (0, 0),
+        "cross_o": need("cross", (L, P, K, K)) if matrix else (0,) * 4,
+        "cross_total": need("cross", (L, P)),
+        "cross_x": need("cross", (L, P, K)),
+        "cross_y": need("cross", (L, P, K)),
+        "cross_used": need("cross", (L, P)),
+        "cross_unpaired": need("cross", (L, P)),
+    }
+
+
+@functools.lru_cache(maxsize=256)
+def _layout(form: str, groups: frozenset[str], L: int, R: int, K: int, B: int, P: int,
+            top: int) -> tuple[dict[str, tuple[int, ...]], int]:
+    """The shapes of a call's statistics and their cells, by what they depend on (never
+    modified: :meth:`Meta.shapes` hands out copies)."""
+    shapes = _statistic_shapes(form, groups, L, R, K, B, P, top)
+    return shapes, sum(math.prod(s) for s in shapes.values())
 
 
 class Stats:

@@ -71,19 +71,20 @@ def _coded_block(block: str, members: list[tuple[int, np.ndarray]], codes: np.nd
         values = np.empty((g, n), dtype=np.dtype(block))
         for b, (_, arr) in enumerate(members):
             values[b] = arr
-    lo, hi, bad = np.empty(g), np.empty(g), np.zeros(g, dtype=np.bool_)
     if block == "float64":
+        lo, hi, bad = np.empty(g), np.empty(g), np.zeros(g, dtype=np.bool_)
         block_ranges(values, lo, hi, bad)
-        low, high = lo.tolist(), hi.tolist()
+        low, high, bads = lo.tolist(), hi.tolist(), bad.tolist()
     else:  # integers: the range in their own type (a pass that vectorizes), then as floats
         ilo, ihi = np.empty(g, dtype=np.int64), np.empty(g, dtype=np.int64)
         integer_ranges(values, ilo, ihi)
         low, high = [float(v) for v in ilo.tolist()], [float(v) for v in ihi.tolist()]
+        bads = [False] * g  # whole numbers
     # each column's codes base and slots, in Python floats (a few columns: numpy's calls
     # on arrays of g values cost more than they save; inf - inf is nan, never taken)
     limit = max(1024, 4 * n)
     take = [not b and a <= z and z - a <= limit and max(abs(a), abs(z)) <= 2.0**52
-            for a, z, b in zip(low, high, bad.tolist(), strict=True)]
+            for a, z, b in zip(low, high, bads, strict=True)]
     base = [int(a) if t else 0 for a, t in zip(low, take, strict=True)]
     slots = [int(z) - b + 1 if t else 0 for z, b, t in zip(high, base, take, strict=True)]
     rows = np.array([j for j, _ in members], dtype=np.int64)
@@ -100,5 +101,5 @@ def _coded_block(block: str, members: list[tuple[int, np.ndarray]], codes: np.nd
             k = slots[b]
             cats = np.arange(k) if k <= 2 else np.flatnonzero(present[b, :k])
             dtype = bool if arr.dtype.kind == "b" else arr.dtype
-            out[j] = array_index((cats + base[b]).astype(dtype))
+            out[j] = array_index((cats + base[b]).astype(dtype, copy=False))  # fresh: no copy
     return out
