@@ -22,6 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # Building the site takes ~30-60 s: XRR_SKIP_BUILD_TESTS=1 skips it locally (never in CI).
 pytestmark = [
     pytest.mark.build,
+    pytest.mark.xdist_group("docs_site"),  # one worker: the site built once (-n auto)
     pytest.mark.skipif(bool(os.environ.get("XRR_SKIP_BUILD_TESTS")),
                        reason="XRR_SKIP_BUILD_TESTS is set"),
 ]
