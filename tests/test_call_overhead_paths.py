@@ -15,6 +15,10 @@
   uniques table sized by the range or the rows, whichever is smaller;
 * a result's variables built without xarray's checks (numbers and booleans) are the
   variables xarray builds, and results from xarray are the DataArrays xarray builds;
+* one label column of whole numbers coded by one kernel call
+  (:func:`~xrr_accessor.schema.blocks._one_column`) gives the codes and categories of
+  the block of one column, for every integer type and booleans, and leaves alone the
+  ranges the block leaves alone;
 * a warning's frames, judged inside the package once per file, still point at the
   caller's line, call after call; a relative file is judged from the working directory.
 """
@@ -38,6 +42,7 @@ from xrr_accessor.coefficients import lookup
 from xrr_accessor.engine.additive import GROUPS, Meta
 from xrr_accessor.engine.pipeline import run
 from xrr_accessor.engine.results import _variable
+from xrr_accessor.schema import blocks
 from xrr_accessor.errors import UndefinedWarning, _inside
 from xrr_accessor.kernels.encode import first_seen_codes
 from xrr_accessor.schema.duplicates import key_codes
@@ -288,3 +293,50 @@ def test_inside_is_abspath_startswith_and_follows_the_working_directory(tmp_path
         assert not _inside(os.path.join("pkg", "b.py"), skip) or here == str(tmp_path)
     finally:
         os.chdir(here)
+
+
+@settings(max_examples=25, deadline=None)
+@given(dtype=st.sampled_from(["int8", "int16", "int32", "int64", "uint8", "uint16",
+                              "uint32", "bool"]),
+       values=st.lists(st.integers(-2**40, 2**40), min_size=1, max_size=30),
+       spread=st.sampled_from([1, 3, 100, 5000, 2**40]))
+def test_one_column_of_whole_numbers_is_coded_as_its_block(dtype, values, spread):
+    info = np.iinfo(dtype) if dtype != "bool" else None
+    raw = np.array(values, dtype=np.int64) % spread
+    if info is not None:
+        raw = np.clip(raw, info.min, info.max)
+    arr = raw.astype(dtype)
+    kind = "int8" if dtype in ("int8", "bool") else "int64"
+    fast, slow = np.full((1, len(arr)), -7), np.full((1, len(arr)), -7)
+    got = blocks._one_column(arr, fast[0])
+    want = blocks._coded_block(kind, [(0, arr)], slow)[0]
+    np.testing.assert_array_equal(fast, slow)  # written alike, or both left alone
+    if want is None:
+        assert got is None
+    else:
+        pd.testing.assert_index_equal(got, want, exact=True)
+        np.testing.assert_array_equal(np.asarray(want)[fast[0]], arr)  # codes name values
+
+
+@pytest.mark.parametrize("values", [[2**52, 2**52 - 3], [-2**52 - 1, -2**52], [0, 2**53]])
+def test_one_column_beyond_2_to_the_52_is_left_alone_as_its_block(values):
+    arr = np.array(values, dtype=np.int64)
+    fast, slow = np.full((1, 2), -7), np.full((1, 2), -7)
+    got, want = blocks._one_column(arr, fast[0]), blocks._coded_block("int64", [(0, arr)], slow)
+    np.testing.assert_array_equal(fast, slow)
+    assert (got is None) == (want[0] is None)
+
+
+def test_one_column_takes_the_one_kernel_and_two_the_block(monkeypatch):
+    calls = []
+    real = blocks._one_column
+    monkeypatch.setattr(blocks, "_one_column", lambda *a: calls.append(1) or real(*a))
+    codes = np.zeros((2, 3), dtype=np.int64)
+    one = blocks.block_codes([(1, pd.Series([5, 3, 5]))], codes)
+    assert calls == [1] and one[1].tolist() == [3, 5] and codes[1].tolist() == [1, 0, 1]
+    two = blocks.block_codes([(0, pd.Series([1, 0, 1])), (1, pd.Series([7, 7, 9]))], codes)
+    assert calls == [1] and two[0].tolist() == [0, 1] and two[1].tolist() == [7, 9]
+    assert codes.tolist() == [[1, 0, 1], [0, 0, 1]]
+    mixed = blocks.block_codes([(0, pd.Series([0.5, 1.0, 0.0])), (1, pd.Series([2, 2, 4]))],
+                               codes)
+    assert calls == [1] and mixed[0] is None and mixed[1].tolist() == [2, 4]

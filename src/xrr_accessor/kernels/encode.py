@@ -160,6 +160,49 @@ def whole_float_codes(values: np.ndarray, max_span: int,
 
 
 @njit(cache=True, nogil=True)
+def column_codes(values: np.ndarray, limit: int, dest: np.ndarray) -> tuple[bool, np.ndarray]:
+    """Codes 0..K-1 of one column of int64 whole numbers (not empty) in sorted order,
+    written to ``dest``, and the K values present (one call: the range, the values
+    present, the codes); what :func:`..label_codes.shifted_codes` writes for a block of
+    one column, and :func:`small_integer_codes` gives. False (``dest`` not written) when
+    the range is wider than ``limit`` or a value lies beyond 2**52 in size (coded another
+    way).
+
+    Examples
+    --------
+    >>> dest = np.empty(4, dtype=np.int64)
+    >>> ok, cats = column_codes(np.array([5, 3, 5, 9]), 1024, dest)
+    >>> ok, dest.tolist(), cats.tolist()
+    (True, [1, 0, 1, 2], [3, 5, 9])
+    """
+    lo = values[0]
+    hi = values[0]
+    for a in range(values.shape[0]):  # branch-free: vectorizes
+        v = values[a]
+        lo = v if v < lo else lo
+        hi = v if v > hi else hi
+    edge = np.int64(1) << np.int64(52)
+    if lo < -edge or hi > edge or hi - lo > limit:
+        return False, np.empty(0, dtype=np.int64)
+    span = hi - lo + 1
+    lookup = np.zeros(span, dtype=np.int64)
+    for a in range(values.shape[0]):
+        lookup[values[a] - lo] = 1
+    k = 0
+    for v in range(span):
+        present = lookup[v]
+        lookup[v] = k
+        k += present
+    cats = np.empty(k, dtype=np.int64)
+    for v in range(span):
+        if v == span - 1 or lookup[v + 1] > lookup[v]:  # present: the next rank is higher
+            cats[lookup[v]] = v + lo
+    for a in range(values.shape[0]):
+        dest[a] = lookup[values[a] - lo]
+    return True, cats
+
+
+@njit(cache=True, nogil=True)
 def grid_positions(size: int, inner: int, out: np.ndarray) -> None:
     """``out[a] = (a // inner) % size``: each cell's position along one dimension of
     a grid read in C order (the dimension has ``size`` positions, each ``inner``

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from ..kernels.encode import column_codes
 from ..kernels.label_codes import block_ranges, integer_ranges, shifted_codes
 from .tables import array_index
 
@@ -53,10 +54,25 @@ def block_codes(columns: Sequence[tuple[int, pd.Series]], codes: np.ndarray
                  if kind == "f" else "")
         if block:
             kinds.setdefault(block, []).append((j, arr))
+    only = next(iter(kinds.values())) if len(kinds) == 1 and "float64" not in kinds else []
+    if len(only) == 1:  # one column of whole numbers (one label): one kernel call
+        (j, arr), = only
+        return {j: _one_column(arr, codes[j])}
     found: dict[int, pd.Index | None] = {}
     for block, members in kinds.items():
         found.update(_coded_block(block, members, codes))
     return found
+
+
+def _one_column(arr: np.ndarray, dest: np.ndarray) -> pd.Index | None:
+    """:func:`_coded_block` of a block of one integer (or boolean) column: its codes
+    written to ``dest`` and its categories, or None (``dest`` not written) for a range it
+    does not take, by one kernel (:func:`~..kernels.encode.column_codes`)."""
+    ok, cats = column_codes(np.ascontiguousarray(arr, dtype=np.int64), max(1024, 4 * arr.size),
+                            dest)
+    if not ok:
+        return None
+    return array_index(cats.astype(bool if arr.dtype.kind == "b" else arr.dtype, copy=False))
 
 
 def _coded_block(block: str, members: list[tuple[int, np.ndarray]], codes: np.ndarray
