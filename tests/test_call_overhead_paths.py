@@ -19,6 +19,8 @@
   (:func:`~xrr_accessor.schema.blocks._one_column`) gives the codes and categories of
   the block of one column, for every integer type and booleans, and leaves alone the
   ranges the block leaves alone;
+* the zero-size statistics of the groups a call does not compute, shared between calls,
+  leave every pass's statistics as fresh zeros give them;
 * a warning's frames, judged inside the package once per file, still point at the
   caller's line, call after call; a relative file is judged from the working directory.
 """
@@ -39,12 +41,13 @@ from hypothesis import strategies as st
 
 from xrr_accessor.coefficients import alpha as alpha_mod
 from xrr_accessor.coefficients import lookup
+from xrr_accessor.engine import statistics
 from xrr_accessor.engine.additive import GROUPS, Meta
 from xrr_accessor.engine.pipeline import run
 from xrr_accessor.engine.results import _variable
-from xrr_accessor.schema import blocks
 from xrr_accessor.errors import UndefinedWarning, _inside
 from xrr_accessor.kernels.encode import first_seen_codes
+from xrr_accessor.schema import blocks
 from xrr_accessor.schema.duplicates import key_codes
 from xrr_accessor.schema.read import column_names
 from xrr_accessor.schema.tables import Ids
@@ -340,3 +343,26 @@ def test_one_column_takes_the_one_kernel_and_two_the_block(monkeypatch):
     mixed = blocks.block_codes([(0, pd.Series([0.5, 1.0, 0.0])), (1, pd.Series([2, 2, 4]))],
                                codes)
     assert calls == [1] and mixed[0] is None and mixed[1].tolist() == [2, 4]
+
+
+@pytest.mark.parametrize("metric, level", [("alpha", "nominal"), ("alpha", "ordinal"),
+                                           ("fleiss", "nominal"), ("iota", "interval"),
+                                           ("conger", "nominal")])
+def test_shared_zero_size_statistics_change_no_pass(metric, level, monkeypatch):
+    rng = np.random.default_rng(2)
+    df = pd.DataFrame({"item": np.repeat(np.arange(30), 3), "rater": np.tile([0, 1, 2], 30),
+                       "wave": np.repeat([0, 1], 45), "value": rng.integers(0, 4, 90)})
+    df["value"] = df["value"].where(rng.random(90) > 0.1)
+    entry = lookup(metric)
+    shared = run(df, [entry], level=level, replication="wave")
+    again = run(df, [entry], level=level, replication="wave")  # the shared arrays reused
+    monkeypatch.setattr(statistics, "_zeros", np.zeros)
+    fresh = run(df, [entry], level=level, replication="wave")
+    for got in (shared, again):
+        assert list(got.stats.arrays) == list(fresh.stats.arrays)
+        for name, arr in fresh.stats.arrays.items():
+            np.testing.assert_array_equal(got.stats[name], arr)
+            assert got.stats[name].shape == arr.shape
+    empty = [k for k, v in shared.stats.arrays.items() if v.size == 0]
+    assert empty and all(shared.stats[k] is again.stats[k] for k in empty)
+    np.testing.assert_array_equal(shared.estimate(entry).value, fresh.estimate(entry).value)

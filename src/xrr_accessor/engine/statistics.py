@@ -264,7 +264,7 @@ def _pass(r: Rows, meta: Meta, w: np.ndarray, threads: int) -> dict[str, np.ndar
         if all(ok for _, ok in parts):
             return pairs.expand(np.concatenate([t for t, _ in parts]), meta.shapes())
     tail = () if w.ndim == 1 else (w.shape[1],)
-    out = {k: np.zeros((*s, *tail)) for k, s in meta.shapes().items()}
+    out = {k: _zeros((*s, *tail)) for k, s in meta.shapes().items()}
     pair_codes = np.ascontiguousarray(meta.pairs, dtype=np.int64).reshape(-1, 2)
     if _small_pass(r, meta, w, threads, pair_codes, out):
         return out
@@ -282,6 +282,23 @@ def _pass(r: Rows, meta: Meta, w: np.ndarray, threads: int) -> dict[str, np.ndar
     if not moments:
         within.fold_symmetric(out)
     return out
+
+
+#: Zero-size statistics (the groups a call does not compute), one array per shape: an
+#: array without elements holds nothing to write or read, so calls share it.
+_NOTHING: dict[tuple[int, ...], np.ndarray] = {}
+
+
+def _zeros(shape: tuple[int, ...]) -> np.ndarray:
+    """``np.zeros(shape)``; a zero-size one shared (see :data:`_NOTHING`)."""
+    if all(shape):
+        return np.zeros(shape)
+    found = _NOTHING.get(shape)
+    if found is None:
+        if len(_NOTHING) >= 1024:
+            _NOTHING.clear()
+        found = _NOTHING[shape] = np.zeros(shape)
+    return found
 
 
 def _small_pass(r: Rows, meta: Meta, w: np.ndarray, threads: int, pair_codes: np.ndarray,
