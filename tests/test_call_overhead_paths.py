@@ -43,7 +43,7 @@ from xrr_accessor.coefficients import alpha as alpha_mod
 from xrr_accessor.coefficients import lookup
 from xrr_accessor.engine import statistics
 from xrr_accessor.engine.additive import GROUPS, Meta
-from xrr_accessor.engine.pipeline import run
+from xrr_accessor.engine.pipeline import annotations, run
 from xrr_accessor.engine.results import _variable
 from xrr_accessor.errors import UndefinedWarning, _inside
 from xrr_accessor.kernels.encode import first_seen_codes
@@ -209,6 +209,11 @@ def test_column_names_listed_once_per_index_are_its_names():
     df["anger"] = 1
     assert column_names(df.columns) == ["item", "coder", "joy", "anger"]
     assert column_names(pd.Index([3, True, 1.5])) == [3, True, 1.5]
+    labels = pd.Index(["joy", "fear"], name="label")
+    assert column_names(labels) == column_names(labels.view()) == ["joy", "fear"]
+    many = [pd.Index([f"c{k}", "x"]) for k in range(200)]  # past the cache's size
+    assert all(column_names(ix) == [f"c{k}", "x"] for k, ix in enumerate(many))
+    assert all(column_names(ix) == [f"c{k}", "x"] for k, ix in enumerate(many))
 
 
 def test_irr_reads_a_frame_whose_columns_were_renamed_between_calls():
@@ -366,3 +371,15 @@ def test_shared_zero_size_statistics_change_no_pass(metric, level, monkeypatch):
     empty = [k for k, v in shared.stats.arrays.items() if v.size == 0]
     assert empty and all(shared.stats[k] is again.stats[k] for k in empty)
     np.testing.assert_array_equal(shared.estimate(entry).value, fresh.estimate(entry).value)
+
+
+def test_the_one_replication_of_an_input_is_a_fresh_range_index_each_call():
+    df = pd.DataFrame({"item": [1, 1, 2, 2], "rater": [1, 2, 1, 2], "joy": [0, 1, 1, 1]})
+    first, _ = annotations(df)
+    pd.testing.assert_index_equal(first.replications, pd.RangeIndex(1, name="replication"),
+                                  exact=True)
+    first.replications.name = "mine"  # a caller renaming its own
+    again, _ = annotations(df)
+    assert again.replications is not first.replications
+    pd.testing.assert_index_equal(again.replications, pd.RangeIndex(1, name="replication"),
+                                  exact=True)

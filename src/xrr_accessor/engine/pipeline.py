@@ -27,6 +27,7 @@ from ..kernels import accumulate
 from ..schema import Annotations, Roles, Table, encode, read
 from ..schema.duplicates import set_duplicates
 from ..schema.encode import same_label
+from ..schema.read import column_names
 from ..schema.roles import need_rater_ids
 from .additive import GROUPS, Meta, Stats, check_size, ranked
 from .infer import WEIGHTS_INFERRED, given_level, inferred_level
@@ -347,7 +348,7 @@ def run(
     meta = make_meta(ann, lvl, groups, pairs, top=None if staged is None else staged.top)
     ctx = Context(
         meta=meta, level=lvl, categories=ann.categories,
-        labels=tuple(ann.source.get(label, repr(label)) for label in ann.labels),
+        labels=tuple(ann.source.get(label, repr(label)) for label in column_names(ann.labels)),
         replications=ann.replications, raters=ann.raters,
         has_replication=ann.has_replication,
     )

@@ -238,7 +238,7 @@ def encode(tables: Sequence[Table], ordinal: bool = False,
         rep_codes, reps = _sorted(first.replication)
     else:
         rep_codes = np.zeros(len(first.item), dtype=np.int64)
-        reps = pd.RangeIndex(1, name="replication")
+        reps = _ONE_REPLICATION.view()  # a view: a caller may rename its result's index
     n_rows = offsets[-1]
     every_row = len(tables) == 1 and all(
         isinstance(rows, slice) for rows, _ in first.labels.values())
@@ -323,6 +323,10 @@ def encode(tables: Sequence[Table], ordinal: bool = False,
             for t in tables
         ),
     )
+
+
+#: The replications of an input without any: one, numbered 0.
+_ONE_REPLICATION = pd.RangeIndex(1, name="replication")
 
 
 @functools.lru_cache(maxsize=64)

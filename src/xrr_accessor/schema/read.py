@@ -96,29 +96,33 @@ def _column_ids(df: pd.DataFrame, col: Hashable) -> Ids:
     return Ids.factorize(df[col], f"column {col!r}", col)
 
 
-#: The last columns Index read (a weak reference) and its names.
-_LAST_NAMES: tuple[Any, tuple[Hashable, ...]] = (None, ())
+#: Names of the indexes listed lately, by the id of their values: (a weak reference to
+#: the values, the names); cleared when large.
+_NAMES: dict[int, tuple[Any, tuple[Hashable, ...]]] = {}
 
 
 def column_names(columns: pd.Index) -> list[Hashable]:
-    """``list(columns)``, listed once per Index object: an Index is immutable, and text
-    names are an Arrow array in pandas 3, whose iteration costs microseconds a name
-    (repeated calls on one frame read its names once).
+    """``list(columns)``, listed once per values of an Index (an Index and its views
+    share them; they never change): text names are an Arrow array in pandas 3, whose
+    iteration costs microseconds a name (a frame read again, a call's labels).
 
     Examples
     --------
     >>> column_names(pd.Index(["item", "rater", "joy"]))
     ['item', 'rater', 'joy']
     """
-    global _LAST_NAMES
-    ref, names = _LAST_NAMES
-    if ref is not None and ref() is columns:
-        return list(names)
+    values = getattr(columns, "_values", columns)
+    got = _NAMES.get(id(values))
+    if got is not None and got[0]() is values:
+        return list(got[1])
     found = list(columns)
     try:
-        _LAST_NAMES = (weakref.ref(columns), tuple(found))
-    except TypeError:  # pragma: no cover - every pandas Index takes a weak reference
-        pass
+        ref = weakref.ref(values)
+    except TypeError:  # pragma: no cover - pandas' arrays take weak references
+        return found
+    if len(_NAMES) >= 64:
+        _NAMES.clear()
+    _NAMES[id(values)] = (ref, tuple(found))
     return found
 
 
