@@ -383,3 +383,38 @@ def test_the_one_replication_of_an_input_is_a_fresh_range_index_each_call():
     assert again.replications is not first.replications
     pd.testing.assert_index_equal(again.replications, pd.RangeIndex(1, name="replication"),
                                   exact=True)
+
+
+@pytest.mark.parametrize("kwargs", [{}, {"interval": "percentile"}, {"seed": 3},
+                                    {"ci": 0.9}])
+def test_irr_with_the_default_interval_options_is_irr_as_before(kwargs, monkeypatch):
+    from xrr_accessor import api
+    from xrr_accessor.uncertainty.orchestration import Uncertainty
+
+    df = pd.DataFrame({"item": np.repeat(np.arange(6), 2), "rater": [0, 1] * 6,
+                       "joy": [0, 0, 1, 1, 2, 1, 0, 0, 2, 2, 1, 0]})
+    built = []
+    monkeypatch.setattr(api, "Uncertainty", lambda *a: built.append(a) or Uncertainty(*a))
+    got = api.irr(df, level="nominal", **kwargs)
+    assert bool(built) == bool(kwargs)  # only the defaults take the short cut
+    monkeypatch.setattr(api, "NO_INTERVAL", Uncertainty(n_boot=7))  # no short cut
+    want = api.irr(df, level="nominal", **kwargs)
+    if isinstance(got, pd.DataFrame):  # ci: the interval's table
+        pd.testing.assert_frame_equal(got, want)
+        estimate = got["estimate"].iloc[0]
+    else:
+        pd.testing.assert_series_equal(got, want)
+        estimate = got["joy"]
+    assert got.attrs == want.attrs
+    assert estimate == pytest.approx(_naive_alpha(df.rename(columns={"joy": "value"}),
+                                                  "nominal"))
+
+
+def test_a_bad_interval_option_is_refused_without_an_interval():
+    from xrr_accessor import irr
+    from xrr_accessor.errors import InputError
+
+    df = pd.DataFrame({"item": [1, 1, 2, 2], "rater": [1, 2, 1, 2], "joy": [0, 1, 1, 1]})
+    for n_boot in (0, 1000.0, True):  # of the wrong kind, even at the default's value
+        with pytest.raises(InputError, match="n_boot"):
+            irr(df, level="nominal", n_boot=n_boot)

@@ -20,7 +20,7 @@ from .engine.pipeline import annotations, entry_level
 from .errors import InputError
 from .lazy import deferrable
 from .reporting.summary import check_items, common_items, warn_above_one
-from .uncertainty.orchestration import Uncertainty, evaluate
+from .uncertainty.orchestration import NO_INTERVAL, Uncertainty, evaluate
 from .uncertainty.resample import Target
 
 __all__ = ["annotations", "cross_kappa", "irr", "normalized", "to_frame", "to_xarray"]
@@ -141,7 +141,11 @@ def irr(
         forms = {ALL_FORMS.get(f, entry.name): {"form": f} for f in parse_forms(form)}
     if len(forms) > 1 and ci is not None and method is None:
         method = "analytic"  # the forms' F-based limits (several targets: else a bootstrap)
-    uncertainty = Uncertainty(ci, method, population, n_boot, seed, interval, progress)
+    plain = (ci is None and method is None and population is None and seed is None
+             and progress is None and type(n_boot) is int and n_boot == NO_INTERVAL.n_boot
+             and type(interval) is str and interval == NO_INTERVAL.interval)
+    uncertainty = NO_INTERVAL if plain else Uncertainty(ci, method, population, n_boot, seed,
+                                                        interval, progress)
     found = evaluate(data, [Target(key, entry, params) for key, params in forms.items()],
                      uncertainty, level=entry_level(entry, level, weights), **roles)
     if len(forms) == 1:

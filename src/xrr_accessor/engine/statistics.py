@@ -58,6 +58,9 @@ class Rows:
         return replace(self, offsets=self.offsets[lo:hi + 1], n_items=hi - lo)
 
 
+#: The empty per-row array of :class:`Rows` (a pass reads nothing from it: shared).
+_zeros_int = np.zeros(0, dtype=np.int64)
+
 def _reads_rep(meta: Meta) -> bool:
     return meta.n_rep > 1
 
@@ -77,8 +80,8 @@ def rows(codes: Any, meta: Meta | None = None) -> Rows:
     n_item = int(codes.n_items)
     offsets, order = accumulate.item_order(codes.item, n_item)
     mult = getattr(codes, "mult", None)
-    mult = np.zeros(0, dtype=np.int64) if mult is None else np.asarray(mult, dtype=np.int64)
-    empty = np.zeros(0, dtype=np.int64)
+    empty = _zeros_int
+    mult = empty if mult is None else np.asarray(mult, dtype=np.int64)
     rep, rater = codes.replication, codes.rater
     if meta is not None and not _reads_rep(meta):
         rep = empty
