@@ -5,16 +5,17 @@
   (value to the last bit, counts, reasons) at every level, with missing values and in
   the undefined cases, and equals alpha written from the formula here;
 * a :class:`~xrr_accessor.engine.additive.Meta`'s shapes and statistics size, found
-  once, are those computed afresh (and each caller gets its own dict);
-* a frame's column names listed once per Index object
-  (:func:`~xrr_accessor.schema.read.column_names`) are ``list(columns)``, and a frame
+  once per layout, are those computed afresh (and each caller gets its own dict);
+* index names listed once per values of an Index, views included
+  (:func:`~xrr_accessor.schema.read.column_names`), are ``list(index)``, and a frame
   whose columns change is read with its new names;
 * the repeat check's key space as Python integers equals numpy's object product, past
   the int64 range too;
 * integer ids coded in the order they first appear equal ``pd.factorize``, their
   uniques table sized by the range or the rows, whichever is smaller;
 * a result's variables built without xarray's checks (numbers and booleans) are the
-  variables xarray builds, and results from xarray are the DataArrays xarray builds;
+  variables xarray builds, and results from xarray hold alpha from the formula, their
+  labels and counts;
 * one label column of whole numbers coded by one kernel call
   (:func:`~xrr_accessor.schema.blocks._one_column`) gives the codes and categories of
   the block of one column, for every integer type and booleans, and leaves alone the
@@ -22,7 +23,9 @@
 * the zero-size statistics of the groups a call does not compute, shared between calls,
   leave every pass's statistics as fresh zeros give them;
 * a warning's frames, judged inside the package once per file, still point at the
-  caller's line, call after call; a relative file is judged from the working directory.
+  caller's line, call after call; a relative file is judged from the working directory;
+* irr with the default interval options (no ``Uncertainty`` built) is irr as before, and
+  a bad option is still refused; an input's one replication is a fresh RangeIndex.
 """
 
 from __future__ import annotations
