@@ -182,6 +182,38 @@ _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 
 
 @njit(**_JIT)
+def _number_key(k: int, c: int, table: np.ndarray, keys: np.ndarray, first: np.ndarray,
+                d: int, bits: int) -> tuple[int, np.ndarray, np.ndarray, np.ndarray, int, int]:
+    """The number of int64 key ``k`` (cell ``c``) in an open-addressing ``table`` of
+    ``1 << bits`` slots (Fibonacci hashing) over ``keys[:d]``: its number when seen,
+    else ``d`` with ``keys``/``first`` grown as needed and the table doubled when half
+    full. Returns ``(code, table, keys, first, d, bits)``, the state to pass back."""
+    cap = 1 << bits
+    slot = np.int64((np.uint64(k) * _GOLDEN) >> np.uint64(64 - bits))
+    while table[slot] >= 0 and keys[table[slot]] != k:
+        slot = (slot + 1) & (cap - 1)
+    if table[slot] >= 0:
+        return table[slot], table, keys, first, d, bits
+    if d == first.shape[0]:
+        first = np.concatenate((first, np.empty(d, dtype=np.int64)))
+        keys = np.concatenate((keys, np.empty(d, dtype=np.int64)))
+    first[d], keys[d] = c, k
+    table[slot] = d
+    code = d
+    d += 1
+    if 2 * d > cap:  # at most half full: rehash into twice the slots
+        bits += 1
+        cap = 1 << bits
+        table = np.full(cap, -1, dtype=np.int64)
+        for q in range(d):
+            t = np.int64((np.uint64(keys[q]) * _GOLDEN) >> np.uint64(64 - bits))
+            while table[t] >= 0:
+                t = (t + 1) & (cap - 1)
+            table[t] = q
+    return code, table, keys, first, d, bits
+
+
+@njit(**_JIT)
 def distinct_sets(offsets: np.ndarray, members: np.ndarray, base: int, width: int
                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int, int]:
     """:func:`canonical_sets` that also numbers the distinct sets, in one pass.
@@ -229,27 +261,8 @@ def distinct_sets(offsets: np.ndarray, members: np.ndarray, base: int, width: in
             k = k * base + out[i] + 1
         for _ in range(hi - lo, width):
             k = k * base
-        slot = np.int64((np.uint64(k) * _GOLDEN) >> np.uint64(64 - bits))
-        while table[slot] >= 0 and keys[table[slot]] != k:
-            slot = (slot + 1) & (cap - 1)
-        if table[slot] >= 0:
-            codes[c] = table[slot]
-            continue
-        if d == first.shape[0]:
-            first = np.concatenate((first, np.empty(d, dtype=np.int64)))
-            keys = np.concatenate((keys, np.empty(d, dtype=np.int64)))
-        first[d], keys[d], codes[c] = c, k, d
-        table[slot] = d
-        d += 1
-        if 2 * d > cap:  # at most half full: rehash into twice the slots
-            bits += 1
-            cap = 1 << bits
-            table = np.full(cap, -1, dtype=np.int64)
-            for q in range(d):
-                t = np.int64((np.uint64(keys[q]) * _GOLDEN) >> np.uint64(64 - bits))
-                while table[t] >= 0:
-                    t = (t + 1) & (cap - 1)
-                table[t] = q
+        codes[c], table, keys, first, d, bits = _number_key(k, c, table, keys, first, d,
+                                                            bits)
     return out, codes, first[:d].copy(), keys[:d].copy(), -1, -1
 
 
@@ -287,25 +300,6 @@ def label_masks(offsets: np.ndarray, members: np.ndarray
             if k & bit:
                 return codes, first[:d].copy(), masks[:d].copy(), c
             k |= bit
-        slot = np.int64((np.uint64(k) * _GOLDEN) >> np.uint64(64 - bits))
-        while table[slot] >= 0 and masks[table[slot]] != k:
-            slot = (slot + 1) & (cap - 1)
-        if table[slot] >= 0:
-            codes[c] = table[slot]
-            continue
-        if d == first.shape[0]:
-            first = np.concatenate((first, np.empty(d, dtype=np.int64)))
-            masks = np.concatenate((masks, np.empty(d, dtype=np.int64)))
-        first[d], masks[d], codes[c] = c, k, d
-        table[slot] = d
-        d += 1
-        if 2 * d > cap:  # at most half full: rehash into twice the slots
-            bits += 1
-            cap = 1 << bits
-            table = np.full(cap, -1, dtype=np.int64)
-            for q in range(d):
-                t = np.int64((np.uint64(masks[q]) * _GOLDEN) >> np.uint64(64 - bits))
-                while table[t] >= 0:
-                    t = (t + 1) & (cap - 1)
-                table[t] = q
+        codes[c], table, masks, first, d, bits = _number_key(k, c, table, masks, first, d,
+                                                             bits)
     return codes, first[:d].copy(), masks[:d].copy(), -1

@@ -31,6 +31,10 @@ from ..errors import InputError
 from ..textsafe import figure_text
 from .cells import TITLES, cell_names
 from .figure_layout import MAX_NAMES, fit_ticks, span, top_note, x_rotation
+from .heat import UNDEFINED_COLOR
+from .heat import ink as _ink
+from .heat import undefined_note as _undefined_note
+from .heat import with_undefined as _with_undefined
 
 __all__ = ["UNDEFINED_COLOR", "UNSHARED_COLOR", "ReportPlots", "pair_counts_note",
            "pairwise_heatmap", "plan", "rho_vs_normalized"]
@@ -48,22 +52,6 @@ def _errors(rows: pd.DataFrame) -> np.ndarray | None:
     return np.vstack([est - rows["lower"].to_numpy(), rows["upper"].to_numpy() - est])
 
 
-
-
-#: The colour of an undefined (NaN) cell in a heatmap: grey, never the page's white.
-UNDEFINED_COLOR = "0.82"
-
-
-def _with_undefined(name: str) -> Any:
-    """A colour map whose NaN cells are grey (not transparent, which reads as empty)."""
-    from matplotlib import colormaps
-
-    return colormaps[name].with_extremes(bad=UNDEFINED_COLOR)
-
-
-def _ink(v: float, dark_below: float) -> str:
-    """Text colour on a heatmap cell: readable on grey (NaN), dark and light cells."""
-    return "0.15" if np.isnan(v) else "white" if v < dark_below else "black"
 
 
 #: The colour of a rater heatmap's cell whose two raters never shared an item.
@@ -91,12 +79,6 @@ def pair_counts_note(values: np.ndarray, never: np.ndarray) -> str:
     return ((f"\ngrey: undefined (NaN), {bad:,} of {cells:,} cells" if bad else "")
             + (f"\nwhite: never shared an item, {unshared:,} of {cells:,} cells"
                if unshared else ""))
-
-
-def _undefined_note(values: np.ndarray) -> str:
-    """A heatmap title's second line counting its undefined cells ("" when none)."""
-    bad = int(np.isnan(values).sum())
-    return f"\ngrey: undefined (NaN), {bad} of {values.size} cells" if bad else ""
 
 
 class ReportPlots:

@@ -17,6 +17,7 @@ import pandas as pd
 from .._optional import new_axes
 from ..textsafe import figure_text
 from .figure_layout import MAX_NAMES, fit_ticks, span, top_note
+from .heat import ink, undefined_note, with_undefined
 
 __all__ = ["MAX_BAR_POOLS", "label_matrix", "pool_matrix"]
 
@@ -64,8 +65,6 @@ def label_matrix(rows: pd.DataFrame, name: Any, ax: Any = None) -> Any:
     report's first; the rest counted in the axis label), numbers written in when at most
     12 pools, undefined cells grey and counted in the title. Intervals are in the report's
     table (a cell has no room for them)."""
-    from .plotting import _ink, _undefined_note, _with_undefined
-
     table = pool_matrix(rows)
     total = len(table)
     more = top_note(MAX_NAMES, total, "replications", "the report's order")
@@ -76,7 +75,7 @@ def label_matrix(rows: pd.DataFrame, name: Any, ax: Any = None) -> Any:
     ax = new_axes(ax, (side + 1.2, side))
     values = table.to_numpy(dtype=float)
     low = min(0.0, float(np.nanmin(values, initial=0.0)))
-    im = ax.imshow(values, cmap=_with_undefined("viridis"), vmin=low, vmax=1.0,
+    im = ax.imshow(values, cmap=with_undefined("viridis"), vmin=low, vmax=1.0,
                    aspect="auto", interpolation="nearest")
     from matplotlib.patches import Rectangle
 
@@ -91,9 +90,9 @@ def label_matrix(rows: pd.DataFrame, name: Any, ax: Any = None) -> Any:
     if values.size <= MAX_WRITTEN:
         for (i, j), v in np.ndenumerate(values):
             ax.text(j, i, "NaN" if np.isnan(v) else f"{v:.2f}", ha="center", va="center",
-                    color=_ink(v, 0.6), fontsize=7 if n > 8 else 8)
+                    color=ink(v, 0.6), fontsize=7 if n > 8 else 8)
     ax.figure.colorbar(im, ax=ax, label="IRR (diagonal), kappa_x (off it)")
     ax.set_title(f"{figure_text(name)}: IRR of {total} replications (outlined diagonal), "
-                 f"kappa_x of each pair" + _undefined_note(values))
+                 f"kappa_x of each pair" + undefined_note(values))
     fit_ticks(ax)
     return ax

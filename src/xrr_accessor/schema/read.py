@@ -30,7 +30,7 @@ def read(data: Any, roles: Roles | None = None) -> Table:
     if isinstance(data, pd.DataFrame):
         return _read_wide(data, roles) if roles.wide else _read_long(data, roles)
     if isinstance(data, xr.Dataset | xr.DataArray):
-        return read_xarray(data, roles)
+        return read_xarray(data, roles, _read_long)
     if type(data).__module__.startswith("dask"):
         raise DataTypeError(
             f"this function does not take dask-backed data ({type(data).__module__}."

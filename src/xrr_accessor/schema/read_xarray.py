@@ -4,7 +4,7 @@ item, rater (and replication, label) are aligned already, so codes are positions
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import replace
 
 import numpy as np
@@ -32,9 +32,11 @@ def is_annotation_layout(data: xr.Dataset | xr.DataArray) -> bool:
         norm(c) in ROLE_ALIASES["item"] for c in data.coords if c not in data.dims)
 
 
-def _read_annotation_layout(data: xr.Dataset | xr.DataArray, roles: Roles) -> Table:
+def _read_annotation_layout(data: xr.Dataset | xr.DataArray, roles: Roles,
+                            read_long: Callable[[pd.DataFrame, Roles], Table]) -> Table:
     """The sparse layout (dim ``annotation``, item/rater/replication coordinates) is a
-    long frame: read it as one, labels from its data variables."""
+    long frame: read it as one by ``read_long`` (the long reader), labels from its data
+    variables."""
     ds = data.to_dataset(name=data.name if data.name is not None else "value") \
         if isinstance(data, xr.DataArray) else data
     if not ds.data_vars:
@@ -43,17 +45,19 @@ def _read_annotation_layout(data: xr.Dataset | xr.DataArray, roles: Roles) -> Ta
     names = list(ds.data_vars)
     by_name = replace(roles, labels=None,
                       value=names if isinstance(data, xr.Dataset) else names[0])
-    from .read import _read_long  # the long reader (which imports this module)
-
-    table = _read_long(frame, by_name)
+    table = read_long(frame, by_name)
     table.source = {k: f"variable {k!r}" for k in table.source}
     table.has_label = isinstance(data, xr.Dataset)
     return table
 
 
-def read_xarray(data: xr.Dataset | xr.DataArray, roles: Roles) -> Table:
+def read_xarray(data: xr.Dataset | xr.DataArray, roles: Roles,
+                read_long: Callable[[pd.DataFrame, Roles], Table]) -> Table:
+    """A DataArray or Dataset read on its variables; the sparse annotation layout is a
+    long frame, read by ``read_long`` (``schema.read``'s long reader: passed in, so
+    neither module imports the other)."""
     if is_annotation_layout(data):
-        return _read_annotation_layout(data, roles)
+        return _read_annotation_layout(data, roles, read_long)
     dims = list(data.dims)
     dim_of = resolve_roles(dims, roles, "dimension")
     if isinstance(data, xr.Dataset):
