@@ -47,6 +47,33 @@ def set_overlaps(offsets: np.ndarray, members: np.ndarray, n_labels: int) -> np.
 
 
 @njit(**_JIT)
+def _sort_cell(out: np.ndarray, lo: int, hi: int, base: int, width: int) -> tuple[int, int]:
+    """Sort cell ``out[lo:hi]`` in place (insertion sort up to 16 codes); return ``(the
+    first code it holds twice, or -1; its key: the codes + 1 as digits in ``base``,
+    padded to ``width`` digits; 0 when ``width`` is 0)``."""
+    if hi - lo > 16:
+        out[lo:hi] = np.sort(out[lo:hi])
+    else:
+        for i in range(lo + 1, hi):
+            v = out[i]
+            j = i - 1
+            while j >= lo and out[j] > v:
+                out[j + 1] = out[j]
+                j -= 1
+            out[j + 1] = v
+    for i in range(lo + 1, hi):
+        if out[i] == out[i - 1]:
+            return out[i], 0
+    k = 0
+    if width > 0:
+        for i in range(lo, hi):
+            k = k * base + out[i] + 1
+        for _ in range(hi - lo, width):
+            k = k * base
+    return -1, k
+
+
+@njit(**_JIT)
 def canonical_sets(offsets: np.ndarray, members: np.ndarray, base: int,
                    width: int) -> tuple[np.ndarray, np.ndarray, int, int]:
     """Each cell's label codes sorted, a key per cell, and its first repeated label.
@@ -76,25 +103,10 @@ def canonical_sets(offsets: np.ndarray, members: np.ndarray, base: int,
     keys = np.zeros(n if width > 0 else 0, dtype=np.int64)
     for c in range(n):
         lo, hi = offsets[c], offsets[c + 1]
-        if hi - lo > 16:
-            out[lo:hi] = np.sort(out[lo:hi])
-        else:
-            for i in range(lo + 1, hi):
-                v = out[i]
-                j = i - 1
-                while j >= lo and out[j] > v:
-                    out[j + 1] = out[j]
-                    j -= 1
-                out[j + 1] = v
-        for i in range(lo + 1, hi):
-            if out[i] == out[i - 1]:
-                return out, keys, c, out[i]
+        repeat, k = _sort_cell(out, lo, hi, base, width)
+        if repeat >= 0:
+            return out, keys, c, repeat
         if width > 0:
-            k = 0
-            for i in range(lo, hi):
-                k = k * base + out[i] + 1
-            for _ in range(hi - lo, width):
-                k = k * base
             keys[c] = k
     return out, keys, -1, -1
 
@@ -243,24 +255,9 @@ def distinct_sets(offsets: np.ndarray, members: np.ndarray, base: int, width: in
     d = 0
     for c in range(n):
         lo, hi = offsets[c], offsets[c + 1]
-        if hi - lo > 16:
-            out[lo:hi] = np.sort(out[lo:hi])
-        else:
-            for i in range(lo + 1, hi):
-                v = out[i]
-                j = i - 1
-                while j >= lo and out[j] > v:
-                    out[j + 1] = out[j]
-                    j -= 1
-                out[j + 1] = v
-        for i in range(lo + 1, hi):
-            if out[i] == out[i - 1]:
-                return out, codes, first[:d].copy(), keys[:d].copy(), c, out[i]
-        k = 0
-        for i in range(lo, hi):
-            k = k * base + out[i] + 1
-        for _ in range(hi - lo, width):
-            k = k * base
+        repeat, k = _sort_cell(out, lo, hi, base, width)
+        if repeat >= 0:
+            return out, codes, first[:d].copy(), keys[:d].copy(), c, repeat
         codes[c], table, keys, first, d, bits = _number_key(k, c, table, keys, first, d,
                                                             bits)
     return out, codes, first[:d].copy(), keys[:d].copy(), -1, -1
