@@ -214,7 +214,8 @@ def test_fuzz_cli_plain_and_compressed_alike(tmp_path_factory: Any, case: Any, f
     b = _cli([args[0], str(tmp / f"in.{fmt}{ext}"), *args[1:]])
     for code, _, err in (a, b):
         _cli_ok(code, err)
-    assert a[0] == b[0] and a[1] == b[1], (a, b)
+    # the same output, but for the file's name (the report's title names its file)
+    assert a[0] == b[0] and a[1] == b[1].replace(f"in.{fmt}{ext}", f"in.{fmt}"), (a, b)
 
 
 @examples(40)
