@@ -218,9 +218,9 @@ def test_gold_needs_one_pool_and_a_replication_name_keeps_the_models_page():
 
 def test_a_tiny_negative_score_is_never_printed_as_minus_zero():
     """The dog-breed page listed one-item workers at "-0.000 [-0.000, -0.000]"."""
-    from xrr_accessor.reporting.report_html import _fixed
+    from xrr_accessor.reporting.cells import fixed
 
-    assert [_fixed(v, 3) for v in (-2.2e-16, -0.0004, -0.0005, 0.25)] == [
+    assert [fixed(v, 3) for v in (-2.2e-16, -0.0004, -0.0005, 0.25)] == [
         "0.000", "0.000", "-0.001", "0.250"]
 
 

@@ -147,7 +147,8 @@ def raters(table: Any, label: Any = None, annotate: int = 3, ax: Any = None) -> 
     >>> [t.get_text() for t in ax.texts]
     ['c']
     """
-    rows, name = _one_label(_frame(table), label)
+    frame = _frame(table)
+    rows, name = _one_label(frame, label)
     ax = new_axes(ax, (5.5, 4))
     ranked = (rows["rank"].notna().to_numpy() if "rank" in rows.columns
               else np.ones(len(rows), dtype=bool))
@@ -160,7 +161,7 @@ def raters(table: Any, label: Any = None, annotate: int = 3, ax: Any = None) -> 
                    facecolors="none", edgecolors="0.6", linewidths=0.8)
     worst = rows[ranked].dropna(subset=["kappa_x"]).sort_values("kappa_x").head(annotate)
     ax.axhline(0, color="0.5", linewidth=0.8)
-    cut = _frame(table).attrs.get("min_items")
+    cut = frame.attrs.get("min_items")
     title = f"Raters{': ' + name if name else ''}"
     if n_out:
         title += (f"\nhollow: {n_out:,} of {len(rows):,} not ranked"

@@ -18,7 +18,7 @@ from ..errors import InputError
 from .bands import band_of, keep_digits
 from .verdicts import WIDE, verdict_digits
 
-__all__ = ["SCALES", "TITLES", "cell_names", "digits_of", "number", "shown"]
+__all__ = ["SCALES", "TITLES", "cell_names", "digits_of", "fixed", "number", "shown"]
 
 #: Each statistic's name in titles and headers.
 TITLES = {"irr": "IRR", "kappa_x": "kappa_x", "normalized": "normalized kappa_x"}
@@ -51,6 +51,21 @@ def number(v: float, digits: int) -> str:
     ('0.12', 'NaN')
     """
     return "NaN" if not np.isfinite(v) else f"{v:.{digits}f}"
+
+
+def fixed(v: float, digits: int) -> str:
+    """``v`` with ``digits`` decimals for a table cell: "" where not finite, and never
+    "-0.000" (a tiny negative that rounds to 0 prints as 0).
+
+    Examples
+    --------
+    >>> fixed(0.12345, 3), fixed(-0.0001, 3), fixed(float("nan"), 3)
+    ('0.123', '0.000', '')
+    """
+    if not np.isfinite(v):
+        return ""
+    text = f"{v:.{digits}f}"
+    return text[1:] if text.startswith("-") and float(text) == 0 else text
 
 
 def digits_of(est: float, lo: float = np.nan, hi: float = np.nan, digits: int = 2, *,

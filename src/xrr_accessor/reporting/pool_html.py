@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 
 from ..diagnostics.item_ties import ties
-from .cells import digits_of, shown
+from .cells import digits_of, fixed, shown
 
 __all__ = ["WEIGHTED_ALPHA", "ItemGroup", "collapse_reasons", "family_long", "family_title",
            "family_wide", "item_groups", "items_html", "no_rater_table", "tie_line"]
@@ -170,11 +170,7 @@ def tie_line(group: ItemGroup, digits: int = 3) -> str:
 
 def _cell(v: Any, digits: int) -> str:
     if isinstance(v, float | np.floating):
-        if not np.isfinite(v):
-            return "<td></td>"
-        text = f"{v:.{digits}f}"
-        text = text[1:] if text.startswith("-") and float(text) == 0 else text  # no -0.000
-        return f'<td class="num">{text}</td>'
+        return f'<td class="num">{fixed(float(v), digits)}</td>' if np.isfinite(v) else "<td></td>"
     if isinstance(v, int | np.integer):
         return f'<td class="num">{int(v):,}</td>'
     return "<td></td>" if v is None or v is pd.NA else f"<td>{html.escape(str(v))}</td>"
@@ -261,12 +257,8 @@ def family_long(table: pd.DataFrame, digits: int = 3) -> pd.DataFrame:
         scale = "band" if isinstance(row.get("band"), str) else None
         d = digits_of(est, lo, hi, digits, scale=scale)
         for c in cols:
-            out.at[key, c] = _number(float(row[c]), d)
+            out.at[key, c] = fixed(float(row[c]), d)
     return _named(out, table)
-
-
-def _number(v: float, digits: int) -> str:
-    return "" if not np.isfinite(v) else f"{v:.{digits}f}"
 
 
 def family_wide(table: pd.DataFrame, digits: int = 3) -> pd.DataFrame:

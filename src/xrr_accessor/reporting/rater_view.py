@@ -18,6 +18,7 @@ import pandas as pd
 import xarray as xr
 
 from ..diagnostics._common import unbind
+from .cells import fixed
 
 __all__ = ["COUNTS", "GOLD_POOLS", "RATER_BOOT", "RATER_CI", "RATER_CI_LABELS",
            "gold_agreement", "gold_sentences", "page_raters", "pool_alpha", "ranked", "split_gold",
@@ -71,13 +72,6 @@ def _decimals(values: pd.Series, digits: int) -> int:
     return int(min(MAX_DECIMALS, max(digits, digits - lead - 1)))
 
 
-def _text(v: float, d: int) -> str:
-    if not np.isfinite(v):
-        return ""
-    out = f"{v:.{d}f}"
-    return out[1:] if out.startswith("-") and float(out) == 0 else out  # no -0.000
-
-
 def page_raters(shown: pd.DataFrame, digits: int = 3) -> pd.DataFrame:
     """The rater table as the one-pool page prints it, narrow enough for a 1280 px
     screen: each value with an interval one cell "v [lo, hi]", the pool's ``alpha``
@@ -114,11 +108,11 @@ def page_raters(shown: pd.DataFrame, digits: int = 3) -> pd.DataFrame:
         parts = [col, shown[f"{c}_lower"], shown[f"{c}_upper"]] if c in bounded else [col]
         d = max(_decimals(p, digits) for p in parts) if c.startswith("delta") else digits
         if c in bounded:
-            out[c] = [_text(v, d) + (f" [{_text(lo, d)}, {_text(hi, d)}]"
+            out[c] = [fixed(v, d) + (f" [{fixed(lo, d)}, {fixed(hi, d)}]"
                                      if np.isfinite(lo) and np.isfinite(hi) else "")
                       for v, lo, hi in zip(*parts, strict=True)]
         else:
-            out[c] = [_text(v, d) for v in col]
+            out[c] = [fixed(v, d) for v in col]
     return out
 
 
@@ -139,10 +133,10 @@ def pool_alpha(shown: pd.DataFrame, digits: int = 3) -> str:
             else np.zeros(len(shown), dtype=int))
     per = shown["alpha"].groupby(np.asarray(keys), sort=False).first()
     if len(per) == 1:
-        return f"The pool's alpha with every rater: {_text(float(per.iloc[0]), digits)}."
+        return f"The pool's alpha with every rater: {fixed(float(per.iloc[0]), digits)}."
     more = len(per) - ALPHA_LABELS
     return ("The pool's alpha with every rater: "
-            + ", ".join(f"{k} {_text(float(v), digits)}" for k, v in
+            + ", ".join(f"{k} {fixed(float(v), digits)}" for k, v in
                         per.iloc[:ALPHA_LABELS].items())
             + (f", and {more} more labels (report.raters)" if more > 0 else "") + ".")
 

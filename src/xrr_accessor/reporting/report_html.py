@@ -21,7 +21,7 @@ import pandas as pd
 from .._optional import require
 from ..diagnostics.items import top_items
 from .bands import BAND_ORDER, LEGEND, LEGEND_NOTE
-from .cells import SCALES, TITLES, cell_names, shown
+from .cells import SCALES, TITLES, cell_names, fixed, shown
 from .figure_layout import MAX_NAMES, quiet_layout
 from .item_scale import d_meaning
 from .pool_html import collapse_reasons, family_long, family_title, family_wide, items_html
@@ -221,15 +221,9 @@ def _pool_tables(report: Any, digits: int) -> list[dict[str, Any]]:
 
 
 def _frame_html(shown: pd.DataFrame, key: str, digits: int) -> str:
-    return str(shown.to_html(float_format=lambda v: _fixed(v, digits), na_rep="", border=0,
+    return str(shown.to_html(float_format=lambda v: fixed(v, digits), na_rep="", border=0,
                              table_id=f"xrr-{key}", escape=True,
                              formatters={c: _p_text for c in shown.columns if c == "p_value"}))
-
-
-def _fixed(v: float, digits: int) -> str:
-    """A number with ``digits`` decimals, never ``-0.000`` (a tiny negative is 0)."""
-    text = f"{v:.{digits}f}"
-    return text[1:] if text.startswith("-") and float(text) == 0 else text
 
 
 def _raters_note(raters: pd.DataFrame | None) -> str:
