@@ -43,21 +43,19 @@ def pool_matrix(rows: pd.DataFrame) -> pd.DataFrame:
     >>> pool_matrix(rows).to_numpy().tolist()
     [[0.5, 0.4], [0.4, 0.7]]
     """
-    pools = list(pd.unique(pd.concat([rows["replication"],
-                                      rows["replication_other"].dropna()])))
-    where = {p: k for k, p in enumerate(pools)}
+    pools = pd.Index(pd.unique(pd.concat([rows["replication"],
+                                          rows["replication_other"].dropna()])))
     values = np.full((len(pools), len(pools)), np.nan)
     irr = rows[rows["statistic"] == "irr"]
     kx = rows[rows["statistic"] == "kappa_x"]
-    at = np.array([where[p] for p in irr["replication"]], dtype=np.intp)
+    at = pools.get_indexer(irr["replication"])
     values[at, at] = irr["estimate"].to_numpy(dtype=float)
-    a = np.array([where[p] for p in kx["replication"]], dtype=np.intp)
-    b = np.array([where[p] for p in kx["replication_other"]], dtype=np.intp)
+    a, b = pools.get_indexer(kx["replication"]), pools.get_indexer(kx["replication_other"])
     est = kx["estimate"].to_numpy(dtype=float)
     values[a, b] = est
     values[b, a] = est
-    return pd.DataFrame(values, index=pd.Index(pools, name="replication"),
-                        columns=pd.Index(pools, name="replication_other"))
+    return pd.DataFrame(values, index=pools.rename("replication"),
+                        columns=pools.rename("replication_other"))
 
 
 def label_matrix(rows: pd.DataFrame, name: Any, ax: Any = None) -> Any:
