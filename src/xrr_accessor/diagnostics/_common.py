@@ -57,6 +57,7 @@ class Read:
         self.kind = kind
         self._groups: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         self._grouped: tuple[np.ndarray, np.ndarray] | None = None
+        self._values: dict[int, np.ndarray | None] = {}
 
     def groups(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(offsets, order, group of each annotation) for groups (item, replication),
@@ -79,14 +80,19 @@ class Read:
         return self._grouped
 
     def values(self, label: int) -> np.ndarray | None:
-        """The numbers label ``label``'s categories stand for, or None when they are
-        not numbers."""
+        """The numbers label ``label``'s categories stand for (read only, found once a
+        call), or None when they are not numbers."""
+        if label in self._values:
+            return self._values[label]
         cats = self.ann.categories[label]
-        if not (pd.api.types.is_numeric_dtype(cats.dtype) or pd.api.types.is_bool_dtype(
-                cats.dtype)):
-            return None
-        vals = cats.to_numpy(dtype=float)
-        return vals if np.isfinite(vals).all() else None
+        vals = None
+        if pd.api.types.is_numeric_dtype(cats.dtype) or pd.api.types.is_bool_dtype(cats.dtype):
+            vals = cats.to_numpy(dtype=float, copy=True)
+            vals = vals if np.isfinite(vals).all() else None
+        if vals is not None:
+            vals.flags.writeable = False
+        self._values[label] = vals
+        return vals
 
     def codes(self, label: int) -> np.ndarray:
         return np.ascontiguousarray(self.ann.codes[label], dtype=np.int64)

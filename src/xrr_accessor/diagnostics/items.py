@@ -9,6 +9,7 @@ n S2 - S1^2), the item's category counts otherwise.
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 from typing import Any
 
@@ -29,6 +30,7 @@ from ..kernels.placing import ranked_rows
 from ..kernels.ranking import item_rows, ranked_groups, root_mean
 from ..kernels.threads import in_blocks
 from ..lazy import deferrable
+from ..schema.tables import array_index
 from ._common import (
     Read,
     blocks,
@@ -105,7 +107,7 @@ def summarize(read_: Read, label: int, counts: bool = False) -> dict[str, np.nda
     # interval: values divided by a power of two (exact) so the squared differences
     # neither overflow (values near 1e154) nor underflow (near 1e-200); scaled back
     big = float(np.abs(vals).max()) if form == MOMENTS and vals.size else 0.0
-    shift = int(np.frexp(big)[1]) if big > 0 and np.isfinite(big) else 0
+    shift = math.frexp(big)[1] if big > 0 and math.isfinite(big) else 0
     scale = 2.0**shift if shift < 1024 else 1.0  # 2^1024 is not a double: ldexp below
     sums(np.ldexp(vals, -shift), dist, form, scale, not later)  # D from pair sums unless counts
     if shift >= 1024:
@@ -273,7 +275,7 @@ def _table(read_: Read, rows: dict[str, Any], numeric: bool) -> pd.DataFrame:
     if len(kept) > 1:
         index = multi_index(kept)
     elif len(_ids(read_, with_rep)):
-        index = pd.Index(item, name="item", copy=False)
+        index = array_index(item, name="item")
     else:
         index = ann.items.take(item).rename("item")
     return frame_of(columns, names, index)

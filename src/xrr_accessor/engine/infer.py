@@ -258,6 +258,11 @@ def inferred_level(ann: Annotations, tables: Sequence[Table] | None = None,
 def given_level(ann: Annotations, lvl: Level) -> tuple[Annotations, Level]:
     """``lvl``, given by the caller, kept in a copy of ``ann`` (``said``) for the
     result's attrs (agreement weights are not a level: their attrs name the weights)."""
-    if lvl.name == "weights":
-        return ann, lvl
-    return replace(ann, said={"level": lvl.name, "level_inferred": False}), lvl
+    said = said_given(lvl)
+    return (ann if said is None else replace(ann, said=said)), lvl
+
+
+def said_given(lvl: Level) -> dict[str, Any] | None:
+    """What a result's attrs say of ``lvl`` given by the caller (:func:`given_level`),
+    or None for agreement weights (not a level: their attrs name the weights)."""
+    return None if lvl.name == "weights" else {"level": lvl.name, "level_inferred": False}

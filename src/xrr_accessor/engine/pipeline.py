@@ -30,7 +30,7 @@ from ..schema.encode import same_label
 from ..schema.read import column_names
 from ..schema.roles import need_rater_ids
 from .additive import GROUPS, Meta, Stats, check_size, ranked
-from .infer import WEIGHTS_INFERRED, given_level, inferred_level
+from .infer import WEIGHTS_INFERRED, given_level, inferred_level, said_given
 from .levels import Level, check_sets, resolve_level, resolve_weights, standardized
 from .replications import default_pairs, keep_pairs, n_self, reference_code
 from .results import (
@@ -117,8 +117,8 @@ def annotations(data: Any, other: Any = None, level: Any = None, one_label: bool
         ann, lvl = inferred_level(encode(tables, numbers=numbers), tables, weights=weights,
                                   max_matrix=MAX_MATRIX_CATEGORIES)
     else:
-        ann, lvl = given_level(encode(tables, ordinal=lvl.ordered,
-                                      numbers=numbers and lvl.numeric), lvl)
+        ann = encode(tables, ordinal=lvl.ordered, numbers=numbers and lvl.numeric,
+                     said=said_given(lvl) or {})  # as given_level says, without a copy
     check_sets(lvl, ann.categories, ann.where)
     if lvl.numeric:
         ann.values(lvl.name)  # raises a LevelError naming the column

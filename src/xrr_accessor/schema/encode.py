@@ -203,7 +203,7 @@ def same_label(tables: list[Table]) -> None:
 
 
 def encode(tables: Sequence[Table], ordinal: bool = False,
-           numbers: bool = False) -> Annotations:
+           numbers: bool = False, said: dict[str, Any] | None = None) -> Annotations:
     """Encode one or more tables together into :class:`Annotations`.
 
     Items, raters and replications are factorized jointly, so the same item id
@@ -215,7 +215,8 @@ def encode(tables: Sequence[Table], ordinal: bool = False,
     would have as many categories as rows, and the values table of every label would be
     labels x rows). The label columns of numbers
     with few whole values (Likert scales, 0/1) of one table are coded together,
-    one block per kind of number (:func:`.blocks.block_codes`).
+    one block per kind of number (:func:`.blocks.block_codes`). ``said``: the
+    result's :attr:`~.tables.Annotations.said`.
     """
     first = tables[0]
     names = list(first.labels)
@@ -322,6 +323,7 @@ def encode(tables: Sequence[Table], ordinal: bool = False,
              t.replication is not None)
             for t in tables
         ),
+        said=said or {},
     )
 
 
