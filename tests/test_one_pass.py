@@ -234,3 +234,24 @@ def test_pair_index_equals_from_arrays(reps):
             pd.testing.assert_index_equal(a, b, exact=True)
         for a, b in zip(got.codes, want.codes, strict=True):
             np.testing.assert_array_equal(a, b)
+
+
+@settings(max_examples=60)
+@given(rows=st.lists(st.lists(st.sampled_from(
+    [0.0, -0.0, 1.0, -2.0, 3.5, 1e300, -1e300, np.inf, -np.inf, np.nan]), min_size=0,
+    max_size=13), min_size=1, max_size=3).filter(lambda r: len({len(x) for x in r}) == 1))
+def test_block_ranges_equal_numpy_nan_ignoring_bounds(rows):
+    """The four-lane bounds equal numpy's NaN-ignoring min and max (inf and -inf where a
+    row is all NaN or empty) and the whole-number flag its definition, for every length
+    (the lanes' remainder included)."""
+    from xrr_accessor.kernels.label_codes import block_ranges
+
+    values = np.array(rows, dtype=float).reshape(len(rows), -1)
+    lo, hi = np.empty(len(rows)), np.empty(len(rows))
+    bad = np.zeros(len(rows), dtype=np.bool_)
+    block_ranges(values, lo, hi, bad)
+    for g, row in enumerate(values):
+        known = row[~np.isnan(row)]
+        assert lo[g] == (known.min() if known.size else np.inf)
+        assert hi[g] == (known.max() if known.size else -np.inf)
+        assert bad[g] == bool(np.any(known != np.floor(known)))

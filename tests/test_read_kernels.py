@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from xrr_accessor.kernels.encode import first_seen_codes, has_repeat
-from xrr_accessor.schema.tables import Ids
+from xrr_accessor.kernels.encode import first_seen_codes, has_repeat, pair_codes
+from xrr_accessor.schema.tables import Ids, integer_pair_ids
 
 INTS = arrays(np.int64, st.integers(0, 300), elements=st.integers(-50, 10**6))
 
@@ -50,6 +50,42 @@ def test_has_repeat_equals_duplicated(keys):
     """Keys item * 10 + rater in arbitrary row order: the byte-per-key pass."""
     found = has_repeat(keys // 10, keys % 10, 100, 10, 1000)
     assert found == int(pd.Index(keys).duplicated().any())
+
+
+@settings(max_examples=200, deadline=None)
+@given(items=arrays(np.int64, st.integers(0, 200), elements=st.integers(-5, 60)),
+       raters=st.data(), span=st.sampled_from([10, 10**7]))
+def test_pair_codes_equal_factorize_and_duplicated(items, raters, span):
+    """Both columns coded as ``pd.factorize`` codes them, and the repeat answer that of
+    ``duplicated`` on the (item, rater) pairs: known (0 or 1) where a byte per possible
+    pair fits in 8 bytes a row, -1 otherwise; nothing at all past ``span``."""
+    rater = raters.draw(arrays(np.int64, len(items), elements=st.integers(-3, 400)))
+    i_codes, r_codes = np.empty(len(items), np.int64), np.empty(len(items), np.int64)
+    ok, i_uniq, r_uniq, repeat = pair_codes(items, rater, span, i_codes, r_codes)
+    wide = len(items) and max(np.ptp(items), np.ptp(rater)) > span
+    assert ok == (not wide)
+    if wide:
+        return
+    for codes, uniq, col in ((i_codes, i_uniq, items), (r_codes, r_uniq, rater)):
+        want_codes, want_uniq = pd.factorize(col)
+        np.testing.assert_array_equal(codes, want_codes)
+        np.testing.assert_array_equal(uniq, want_uniq)
+    dup = int(pd.MultiIndex.from_arrays([items, rater]).duplicated().any()) if len(items) \
+        else 0
+    space = (np.ptp(items) + 1) * (np.ptp(rater) + 1) if len(items) else 0
+    assert repeat == (dup if space <= 8 * len(items) else -1)
+
+
+def test_integer_pair_ids_keep_the_dtypes_and_decline_other_ids():
+    item, rater, repeat = integer_pair_ids(np.array([5, 2, 5], dtype=np.int16),
+                                           pd.Series([1, 2, 1], dtype="uint8"), ("i", "r"))
+    assert item.uniques.dtype == np.int16 and rater.uniques.dtype == np.uint8
+    assert (item.column, rater.column, repeat) == ("i", "r", 1)
+    assert integer_pair_ids(np.array(["a", "b"], dtype=object), np.array([1, 2]),
+                            ("i", "r")) is None
+    assert integer_pair_ids(np.array([1, 2], dtype=np.uint64), np.array([1, 2]),
+                            ("i", "r")) is None
+    assert integer_pair_ids(np.array([0, 10**12]), np.array([1, 2]), ("i", "r")) is None
 
 
 @pytest.mark.parametrize("duplicates", ["first", "last"])

@@ -264,6 +264,66 @@ def first_seen_codes(values: np.ndarray, max_span: int,
 
 
 @njit(cache=True, nogil=True)
+def pair_codes(item: np.ndarray, rater: np.ndarray, max_span: int, item_out: np.ndarray,
+               rater_out: np.ndarray) -> tuple[bool, np.ndarray, np.ndarray, int]:
+    """:func:`first_seen_codes` of two int64 id columns (items, raters) in one pass,
+    which also finds whether an (item, rater) pair occurs twice.
+
+    Returns ``(ok, item_uniques, rater_uniques, repeat)``: ``ok`` False when a range
+    is wider than ``max_span`` (nothing written: hash instead); ``repeat`` 1 yes, 0
+    no, -1 not known (the ranges' product is over ``8 * n`` keys, a byte each: ask
+    :func:`has_repeat`).
+
+    Examples
+    --------
+    >>> i, r = np.empty(3, np.int64), np.empty(3, np.int64)
+    >>> ok, iu, ru, rep = pair_codes(np.array([7, 3, 7]), np.array([1, 1, 2]), 1024, i, r)
+    >>> ok, i.tolist(), iu.tolist(), r.tolist(), ru.tolist(), rep
+    (True, [0, 1, 0], [7, 3], [0, 0, 1], [1, 2], 0)
+    """
+    n = item.shape[0]
+    empty = np.empty(0, dtype=np.int64)
+    if n == 0:
+        return True, empty, empty, 0
+    lo_i, hi_i, lo_r, hi_r = item[0], item[0], rater[0], rater[0]
+    for a in range(n):  # both ranges in one pass (a loop that vectorizes)
+        lo_i = min(lo_i, item[a])
+        hi_i = max(hi_i, item[a])
+        lo_r = min(lo_r, rater[a])
+        hi_r = max(hi_r, rater[a])
+    if hi_i - lo_i > max_span or hi_r - lo_r > max_span:
+        return False, empty, empty, -1
+    span_i, span_r = hi_i - lo_i + 1, hi_r - lo_r + 1
+    look_i = np.full(span_i, -1, dtype=np.int64)
+    look_r = np.full(span_r, -1, dtype=np.int64)
+    uniq_i = np.empty(min(n, span_i), dtype=np.int64)
+    uniq_r = np.empty(min(n, span_r), dtype=np.int64)
+    mark = span_i * span_r <= 8 * n  # a byte per possible pair
+    seen = np.zeros(span_i * span_r if mark else 0, dtype=np.uint8)
+    repeat = 0 if mark else -1
+    k_i = 0
+    k_r = 0
+    for a in range(n):
+        x = item[a] - lo_i
+        y = rater[a] - lo_r
+        if look_i[x] < 0:
+            look_i[x] = k_i
+            uniq_i[k_i] = item[a]
+            k_i += 1
+        if look_r[y] < 0:
+            look_r[y] = k_r
+            uniq_r[k_r] = rater[a]
+            k_r += 1
+        item_out[a] = look_i[x]
+        rater_out[a] = look_r[y]
+        if mark:
+            key = x * span_r + y
+            repeat |= seen[key]
+            seen[key] = 1
+    return True, uniq_i[:k_i].copy(), uniq_r[:k_r].copy(), repeat
+
+
+@njit(cache=True, nogil=True)
 def has_repeat(item: np.ndarray, sub: np.ndarray, n_item: int, n_sub: int,
                max_space: int) -> int:
     """Whether a key (``item``, ``sub``) occurs twice: 1 yes, 0 no, -1 not known (the

@@ -86,15 +86,17 @@ def dedupe(
     where: str,
     columns: list[Hashable] | None,
     values: dict[Hashable, pd.Series],
+    repeats: bool | None = None,
 ) -> tuple[np.ndarray | None, dict[Hashable, pd.Series]]:
     """Apply the ``duplicates=`` policy to rows sharing ``key``.
 
     Returns the rows kept (None when there are no duplicates) and the values
     of those rows: the first or last annotation, or the mean of numeric
     values. The policy is the user's explicit choice, so it does not warn; the
-    count is reported in the result's ``attrs["n_duplicates"]``.
+    count is reported in the result's ``attrs["n_duplicates"]``. ``repeats``:
+    whether a key repeats, when the caller knows already (else :func:`has_repeats`).
     """
-    if not has_repeats(keys):
+    if not (has_repeats(keys) if repeats is None else repeats):
         return None, values
     key = keys.codes
     index = pd.Index(key)

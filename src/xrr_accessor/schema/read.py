@@ -18,7 +18,7 @@ from .read_xarray import is_annotation_layout, read_xarray
 from .roles import ROLE_ALIASES, Roles, check_given, find_role, norm, resolve_roles
 from .roles import anonymous_raters as _anonymous
 from .roles import is_slot as _is_slot
-from .tables import ALL_ROWS, COLUMNS_FIX, Ids, Table, distinct_text, integer_ids
+from .tables import ALL_ROWS, COLUMNS_FIX, Ids, Table, distinct_text, integer_ids, integer_pair_ids
 
 __all__ = ["column_array", "column_names", "inference_candidates", "is_annotation_layout",
            "read"]
@@ -71,18 +71,24 @@ def inference_candidates(df: Any, roles: Roles
 FACTORIZE_PARALLEL_ROWS = 500_000
 
 
-def _factorize_both(df: pd.DataFrame, item: Hashable, rater: Hashable) -> tuple[Ids, Ids]:
-    """The item and rater ids factorized, side by side in threads on a large frame (the
-    integer ids' kernel releases the GIL); an error names the item column first, as
-    one after the other would."""
+def _factorize_both(df: pd.DataFrame, item: Hashable, rater: Hashable
+                    ) -> tuple[Ids, Ids, int]:
+    """The item and rater ids factorized, and whether an (item, rater) pair occurs
+    twice (1, 0, or -1 not known). Narrow integer ids in one pass over both columns
+    (:func:`.tables.integer_pair_ids`, which also answers the question); others side by
+    side in threads on a large frame (the integer ids' kernel releases the GIL). An
+    error names the item column first, as one after the other would."""
+    both = integer_pair_ids(column_array(df, item), column_array(df, rater), (item, rater))
+    if both is not None:
+        return both
     if len(df) < FACTORIZE_PARALLEL_ROWS:  # one after the other: no thread to pay for
-        return _column_ids(df, item), _column_ids(df, rater)
+        return _column_ids(df, item), _column_ids(df, rater), -1
 
     def ids(col: Hashable) -> Callable[[], Ids]:
         return lambda: _column_ids(df, col)
 
     item_ids, rater_ids = concurrently([ids(item), ids(rater)])
-    return item_ids, rater_ids
+    return item_ids, rater_ids, -1
 
 
 def column_array(df: pd.DataFrame, col: Hashable) -> Any:
@@ -203,8 +209,9 @@ def _read_long(df: pd.DataFrame, roles: Roles) -> Table:
     dup_roles = [c for c in value_cols if c in used or c == label_col]
     if dup_roles:
         raise RoleError(f"column {dup_roles[0]!r} cannot be both a role and a value column.")
-    item, rater = _factorize_both(df, found["item"], found["rater"])
-    rater = _anonymous(item, rater) if _is_slot(found["rater"]) else rater
+    item, rater, repeat = _factorize_both(df, found["item"], found["rater"])
+    if _is_slot(found["rater"]):
+        rater, repeat = _anonymous(item, rater), -1
     rep = None
     if found["replication"] is not None:
         rep = Ids.factorize(df[found["replication"]], f"column {found['replication']!r}",
@@ -228,7 +235,8 @@ def _read_long(df: pd.DataFrame, roles: Roles) -> Table:
     plain = isinstance(df.index, pd.RangeIndex) and df.index.start == 0 and df.index.step == 1
     values = {c: df[c] if plain else df[c].reset_index(drop=True) for c in value_cols}
     keep, values = dedupe(key_codes(keys), roles.duplicates, describe,
-                           "columns " + ", ".join(map(repr, key_names)), key_names, values)
+                           "columns " + ", ".join(map(repr, key_names)), key_names, values,
+                           repeats=None if repeat < 0 or len(keys) > 2 else bool(repeat))
     n_duplicates = 0 if keep is None else len(item) - len(keep)
     if keep is not None:
         item, rater = item.take(keep), rater.take(keep)

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError, LevelError
-from ..kernels.encode import first_seen_codes
+from ..kernels.encode import first_seen_codes, pair_codes
 from .ids import one_kind_per_id
 from .text import factorize_text
 
@@ -90,6 +90,34 @@ def integer_ids(values: Any, column: Hashable | None = None) -> Ids | None:
     if not ok:
         return None
     return Ids(codes, array_index(uniques.astype(arr)), column)
+
+
+def integer_pair_ids(items: Any, raters: Any, columns: tuple[Hashable, Hashable]
+                     ) -> tuple[Ids, Ids, int] | None:
+    """:func:`integer_ids` of the item and rater columns in one pass
+    (:func:`~..kernels.encode.pair_codes`), with whether an (item, rater) pair occurs
+    twice (1, 0, or -1 not known); None where either column is not narrow integers.
+
+    Examples
+    --------
+    >>> item, rater, repeat = integer_pair_ids(np.array([7, 3, 7]), np.array([1, 1, 1]),
+    ...                                        ("item", "rater"))
+    >>> item.codes.tolist(), rater.uniques.tolist(), repeat
+    ([0, 1, 0], [1], 1)
+    """
+    kinds = [getattr(v, "dtype", None) for v in (items, raters)]
+    if not all(isinstance(k, np.dtype) and k.kind in "iu" and not (
+            k.kind == "u" and k.itemsize == 8) for k in kinds):
+        return None
+    raw = [(v.to_numpy() if isinstance(v, pd.Series) else np.asarray(v)).astype(
+        np.int64, copy=False) for v in (items, raters)]
+    codes = np.empty((2, len(raw[0])), dtype=np.int64)
+    ok, item_u, rater_u, repeat = pair_codes(raw[0], raw[1], max(1024, 4 * len(raw[0])),
+                                             codes[0], codes[1])
+    if not ok:
+        return None
+    return (Ids(codes[0], array_index(item_u.astype(kinds[0])), columns[0]),
+            Ids(codes[1], array_index(rater_u.astype(kinds[1])), columns[1]), repeat)
 
 
 def array_index(values: np.ndarray, name: Hashable = None) -> pd.Index:
