@@ -7,9 +7,11 @@ what the level needs; K is capped by the pipeline's largest disagreement
 matrix, so the O(K^2 s) loop (s the mean set size) stays small.
 :func:`canonical_sets` is the O(M) pass over the annotations' cells that makes
 each distinct set one category; :func:`text_labels` the O(bytes) pass that codes
-every label when all are text, joined into one buffer; :func:`distinct_sets` sorts,
-checks and numbers the cells' sets in one O(M) pass, :func:`label_masks` numbers
-them as bit masks when there are at most 62 labels.
+every label when all are text, joined into one buffer, and :func:`text_masks` makes
+each cell's text labels one bit mask in the same pass when there are at most 62;
+:func:`distinct_sets` sorts, checks and numbers the cells' sets in one O(M) pass,
+:func:`label_masks` makes them bit masks when there are at most 62 labels, and
+:func:`number_masks` numbers masks or keys in one O(C) pass.
 """
 
 from __future__ import annotations
@@ -190,39 +192,68 @@ def text_labels(buf: np.ndarray, sep: int, n: int) -> tuple[np.ndarray, np.ndarr
     return codes, first[:d].copy()
 
 
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-
-
 @njit(**_JIT)
-def _number_key(k: int, c: int, table: np.ndarray, keys: np.ndarray, first: np.ndarray,
-                d: int, bits: int) -> tuple[int, np.ndarray, np.ndarray, np.ndarray, int, int]:
-    """The number of int64 key ``k`` (cell ``c``) in an open-addressing ``table`` of
-    ``1 << bits`` slots (Fibonacci hashing) over ``keys[:d]``: its number when seen,
-    else ``d`` with ``keys``/``first`` grown as needed and the table doubled when half
-    full. Returns ``(code, table, keys, first, d, bits)``, the state to pass back."""
-    cap = 1 << bits
-    slot = np.int64((np.uint64(k) * _GOLDEN) >> np.uint64(64 - bits))
-    while table[slot] >= 0 and keys[table[slot]] != k:
-        slot = (slot + 1) & (cap - 1)
-    if table[slot] >= 0:
-        return table[slot], table, keys, first, d, bits
-    if d == first.shape[0]:
-        first = np.concatenate((first, np.empty(d, dtype=np.int64)))
-        keys = np.concatenate((keys, np.empty(d, dtype=np.int64)))
-    first[d], keys[d] = c, k
-    table[slot] = d
-    code = d
-    d += 1
-    if 2 * d > cap:  # at most half full: rehash into twice the slots
-        bits += 1
-        cap = 1 << bits
-        table = np.full(cap, -1, dtype=np.int64)
-        for q in range(d):
-            t = np.int64((np.uint64(keys[q]) * _GOLDEN) >> np.uint64(64 - bits))
-            while table[t] >= 0:
-                t = (t + 1) & (cap - 1)
-            table[t] = q
-    return code, table, keys, first, d, bits
+def text_masks(buf: np.ndarray, sep: int, offsets: np.ndarray
+               ) -> tuple[np.ndarray, np.ndarray, int]:
+    """Each cell's text labels as one bit mask, the labels coded from their bytes.
+
+    ``buf`` and ``sep`` as :func:`text_labels`; cell ``c`` holds labels
+    ``offsets[c] .. offsets[c + 1] - 1``. Returns ``(masks, first, cell)``:
+    ``masks`` (C,) each cell's labels as bits (the label numbered ``k`` in order
+    of first appearance the bit ``1 << k``), ``first`` (D,) the index of each
+    label's first appearance, and ``cell`` -1; or the first cell holding a label
+    twice, or -2 past 62 distinct labels (then it stops, ``masks`` unfinished).
+    One pass over the bytes, each label hashed (FNV-1a) into a table of 128
+    slots; O(B).
+
+    Examples
+    --------
+    >>> buf = np.frombuffer("b,a,b,ab".encode(), dtype=np.uint8)
+    >>> masks, first, cell = text_masks(buf, ord(","), np.array([0, 2, 3, 4]))
+    >>> masks.tolist(), first.tolist(), cell
+    ([3, 1, 4], [0, 1, 3], -1)
+    >>> int(text_masks(buf, ord(","), np.array([0, 3, 4]))[2])
+    0
+    """
+    n_cells = offsets.shape[0] - 1
+    masks = np.empty(n_cells, dtype=np.int64)
+    table = np.full(128, -1, dtype=np.int64)
+    hashes = np.empty(62, dtype=np.uint64)
+    starts = np.empty(62, dtype=np.int64)
+    lengths = np.empty(62, dtype=np.int64)
+    first = np.empty(62, dtype=np.int64)
+    d, p, size = 0, 0, buf.shape[0]
+    for c in range(n_cells):
+        k = 0
+        for i in range(offsets[c], offsets[c + 1]):
+            lo = p
+            h = _FNV_OFFSET
+            while p < size and buf[p] != sep:
+                h = (h ^ np.uint64(buf[p])) * _FNV_PRIME
+                p += 1
+            length = p - lo
+            p += 1
+            slot = np.int64(h & np.uint64(127))
+            code = table[slot]
+            while code >= 0 and not (hashes[code] == h and lengths[code] == length
+                                     and _same(buf, starts[code], lo, length)):
+                slot = (slot + 1) & 127
+                code = table[slot]
+            if code < 0:
+                if d == 62:
+                    return masks, first[:d].copy(), -2
+                code = d
+                table[slot], hashes[d], starts[d], lengths[d], first[d] = d, h, lo, length, i
+                d += 1
+            bit = np.int64(1) << code
+            if k & bit:
+                return masks, first[:d].copy(), c
+            k |= bit
+        masks[c] = k
+    return masks, first[:d].copy(), -1
+
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 
 
 @njit(**_JIT)
@@ -234,8 +265,8 @@ def distinct_sets(offsets: np.ndarray, members: np.ndarray, base: int, width: in
     code`` as :func:`canonical_sets` (``width > 0`` required: the keys fit in 62
     bits); ``codes`` (C,) each cell's set, numbered in order of first appearance
     (equal keys, one code); ``first`` (S,) each set's first cell and ``keys``
-    (S,) its key (ordering the sets lexicographically). Equal keys found in an
-    open-addressing table that doubles as it fills.
+    (S,) its key (ordering the sets lexicographically). Equal keys numbered by
+    :func:`number_masks`.
 
     Examples
     --------
@@ -246,21 +277,74 @@ def distinct_sets(offsets: np.ndarray, members: np.ndarray, base: int, width: in
     """
     n = offsets.shape[0] - 1
     out = members.copy()
+    cell_keys = np.empty(n, dtype=np.int64)
+    for c in range(n):
+        repeat, cell_keys[c] = _sort_cell(out, offsets[c], offsets[c + 1], base, width)
+        if repeat >= 0:
+            empty = np.empty(0, dtype=np.int64)
+            return out, empty, empty, empty, c, repeat
+    codes, first = number_masks(cell_keys, 63)
+    return out, codes, first, cell_keys[first], -1, -1
+
+
+@njit(**_JIT)
+def number_masks(masks: np.ndarray, top: int) -> tuple[np.ndarray, np.ndarray]:
+    """The (C,) int64 ``masks`` numbered in order of first appearance.
+
+    ``top``: every mask is below ``1 << top``. Returns ``(codes, first)``:
+    ``codes`` (C,) each mask's number, ``first`` (S,) the position of each
+    number's first mask. With ``top <= 16`` a direct table of ``1 << top``
+    slots, else an open-addressing table (Fibonacci hashing, keys read back
+    through ``first``) that doubles when half full. O(C).
+
+    Examples
+    --------
+    >>> codes, first = number_masks(np.array([3, 4, 3, 1]), 3)
+    >>> codes.tolist(), first.tolist()
+    ([0, 1, 0, 2], [0, 1, 3])
+    >>> number_masks(np.array([1 << 40, 5, 1 << 40]), 41)[0].tolist()
+    [0, 1, 0]
+    """
+    n = masks.shape[0]
     codes = np.empty(n, dtype=np.int64)
+    first = np.empty(n, dtype=np.int64)
+    d = 0
+    if top <= 16:
+        direct = np.full(1 << top, -1, dtype=np.int64)
+        for c in range(n):
+            k = direct[masks[c]]
+            if k < 0:
+                k = d
+                direct[masks[c]], first[d] = d, c
+                d += 1
+            codes[c] = k
+        return codes, first[:d].copy()
     bits = 6
     cap = 1 << bits
     table = np.full(cap, -1, dtype=np.int64)
-    first = np.empty(16, dtype=np.int64)
-    keys = np.empty(16, dtype=np.int64)
-    d = 0
     for c in range(n):
-        lo, hi = offsets[c], offsets[c + 1]
-        repeat, k = _sort_cell(out, lo, hi, base, width)
-        if repeat >= 0:
-            return out, codes, first[:d].copy(), keys[:d].copy(), c, repeat
-        codes[c], table, keys, first, d, bits = _number_key(k, c, table, keys, first, d,
-                                                            bits)
-    return out, codes, first[:d].copy(), keys[:d].copy(), -1, -1
+        m = masks[c]
+        slot = np.int64((np.uint64(m) * _GOLDEN) >> np.uint64(64 - bits))
+        k = table[slot]
+        while k >= 0 and masks[first[k]] != m:
+            slot = (slot + 1) & (cap - 1)
+            k = table[slot]
+        if k < 0:
+            k = d
+            table[slot], first[d] = d, c
+            d += 1
+            if 2 * d > cap:  # at most half full: rehash into twice the slots
+                bits += 1
+                cap = 1 << bits
+                table = np.full(cap, -1, dtype=np.int64)
+                for q in range(d):
+                    t = np.int64((np.uint64(masks[first[q]]) * _GOLDEN)
+                                 >> np.uint64(64 - bits))
+                    while table[t] >= 0:
+                        t = (t + 1) & (cap - 1)
+                    table[t] = q
+        codes[c] = k
+    return codes, first[:d].copy()
 
 
 @njit(**_JIT)
@@ -283,20 +367,17 @@ def label_masks(offsets: np.ndarray, members: np.ndarray
     ([0, 1, 0], [0, 1], [3, 4], -1)
     """
     n = offsets.shape[0] - 1
-    codes = np.empty(n, dtype=np.int64)
-    bits = 6
-    cap = 1 << bits
-    table = np.full(cap, -1, dtype=np.int64)
-    first = np.empty(16, dtype=np.int64)
-    masks = np.empty(16, dtype=np.int64)
-    d = 0
+    cell_masks = np.empty(n, dtype=np.int64)
+    top = 0
     for c in range(n):
         k = 0
         for i in range(offsets[c], offsets[c + 1]):
+            top = max(top, members[i] + 1)
             bit = np.int64(1) << members[i]
             if k & bit:
-                return codes, first[:d].copy(), masks[:d].copy(), c
+                return (np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64),
+                        np.empty(0, dtype=np.int64), c)
             k |= bit
-        codes[c], table, masks, first, d, bits = _number_key(k, c, table, masks, first, d,
-                                                             bits)
-    return codes, first[:d].copy(), masks[:d].copy(), -1
+        cell_masks[c] = k
+    codes, first = number_masks(cell_masks, top)
+    return codes, first, cell_masks[first], -1

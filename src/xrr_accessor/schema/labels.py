@@ -303,11 +303,22 @@ def _lone(values: pd.Series, col: Hashable) -> tuple[list[Hashable], list[str]]:
     kept unless it is free text or named like gold (then none is left: refused)."""
     if looks_gold(col):
         return [], [gold_entry(col)]
-    if not _numeric(values) and pd.api.types.infer_dtype(values, skipna=True) == "string":
+    if (not _numeric(values) and _may_be_text(values)
+            and pd.api.types.infer_dtype(values, skipna=True) == "string"):
         text = values.dropna()
         if len(text) and int(text.str.len().sum()) / len(text) > FREE_TEXT_LENGTH:
             return [], [f"{col!r} (free text)"]
     return [col], []
+
+
+def _may_be_text(values: pd.Series) -> bool:
+    """False when an object column cannot be all text: its first value is neither
+    text nor missing (a list of labels, a number), which ``infer_dtype`` would only
+    say after reading every cell."""
+    if values.dtype != object or not len(values):
+        return True
+    head = values.iat[0]
+    return isinstance(head, str) or (pd.api.types.is_scalar(head) and bool(pd.isna(head)))
 
 
 def infer_labels(df: pd.DataFrame, candidates: list[Hashable], item: Hashable,

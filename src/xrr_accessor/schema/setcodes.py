@@ -5,14 +5,17 @@ are read in a few passes over all of them at once, none a Python loop over
 cells: equal tuples and frozensets found with one ``pd.factorize``, then over
 one of each and every list and set their sizes, then the labels' codes: when
 every label is a ``str``, the labels joined into one text (the one pass that
-reads them) and coded from its bytes in numba
-(:func:`~xrr_accessor.kernels.sets.text_labels`); else flattened into one array
-and coded by one ``pd.factorize``. Then one numba pass over the cells: with at
-most 62 labels each set is a bit mask, numbered as it first appears
-(:func:`~xrr_accessor.kernels.sets.label_masks`), and only the distinct sets are
-sorted; with more, each cell's codes are sorted and packed into one integer
+reads them) and coded from its bytes in numba, each cell's labels made one bit
+mask in the same pass when there are at most 62
+(:func:`~xrr_accessor.kernels.sets.text_masks`, else
+:func:`~xrr_accessor.kernels.sets.text_labels`); else flattened into one array
+and coded by one ``pd.factorize``, then with at most 62 labels each set made a
+bit mask (:func:`~xrr_accessor.kernels.sets.label_masks`). The masks are
+numbered as they first appear (:func:`~xrr_accessor.kernels.sets.number_masks`)
+and only the distinct sets are sorted; with more labels, each cell's codes are
+sorted and packed into one integer
 (:func:`~xrr_accessor.kernels.sets.distinct_sets`, or a matrix of rows when
-the sets are too long to pack). Either pass finds a label given twice. Only the
+the sets are too long to pack). Each pass finds a label given twice. Only the
 distinct sets become Python tuples.
 """
 
@@ -26,7 +29,14 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError
-from ..kernels.sets import canonical_sets, distinct_sets, label_masks, text_labels
+from ..kernels.sets import (
+    canonical_sets,
+    distinct_sets,
+    label_masks,
+    number_masks,
+    text_labels,
+    text_masks,
+)
 from .sets import set_categories, typed_kinds
 from .tables import show
 
@@ -142,14 +152,17 @@ def _distinct_codes(cells: np.ndarray, counts: np.ndarray | None, where: str,
     np.cumsum(sizes, out=offsets[1:])
     text = _text_members(cells, sizes, offsets)
     if text is not None:  # every label a str: coded from their bytes, none missing
-        member, order, names = text
+        coded, order, names = text
+        if isinstance(coded, tuple):  # at most 62 labels, none twice: the masks made
+            return _sets_of_masks(*coded, order, names)
+        member = coded
     else:
         member, names = _object_members(cells, offsets, where, describe)
         order = np.arange(len(names))
     if len(names) <= 62:  # each set one bit mask: no sorting, no key
-        masked = _mask_sets(offsets, member, order, names)
-        if masked is not None:
-            return masked
+        codes, _, masks, cell = label_masks(offsets, member)
+        if cell < 0:  # (a label given twice: the general pass names it)
+            return _sets_of_masks(codes, masks, order, names)
     if text is not None:  # the codes in the labels' order
         rank = np.empty(len(order), dtype=np.int64)
         rank[order] = np.arange(len(order))
@@ -198,15 +211,11 @@ def _object_members(cells: np.ndarray, offsets: np.ndarray, where: str,
     return member, _names(labels)
 
 
-def _mask_sets(offsets: np.ndarray, member: np.ndarray, order: np.ndarray,
-               names: np.ndarray) -> tuple[np.ndarray, list[tuple[Any, ...]]] | None:
-    """:func:`set_codes` of at most 62 labels (``member`` codes, ``order`` the codes
-    in the labels' order): each set a bit mask (:func:`~xrr_accessor.kernels.sets.
-    label_masks`), only the distinct sets sorted. None when a label is given twice
-    (the general pass names it)."""
-    codes, _, masks, cell = label_masks(offsets, member)
-    if cell >= 0:
-        return None
+def _sets_of_masks(codes: np.ndarray, masks: np.ndarray, order: np.ndarray,
+                   names: np.ndarray) -> tuple[np.ndarray, list[tuple[Any, ...]]]:
+    """:func:`set_codes` from the distinct sets as bit masks (``codes`` (C,) into
+    ``masks`` (S,), label ``k`` the bit ``1 << k``; ``order`` the codes in the
+    labels' order): only the distinct sets sorted."""
     held = ((masks[:, None] >> order[None, :]) & 1).astype(bool)  # set x label, in order
     rows, cols = np.nonzero(held)  # each set's labels, sorted
     size = held.sum(axis=1)
@@ -232,19 +241,29 @@ def _names(labels: pd.Index) -> np.ndarray:
 _SEP = "\x1f"
 
 
+#: What :func:`_text_members` finds: each label's code, or (at most 62 labels, none
+#: twice in a set) the sets numbered and their bit masks; then the codes in the
+#: labels' sorted order, and the sorted labels.
+_Text = tuple[np.ndarray | tuple[np.ndarray, np.ndarray], np.ndarray, np.ndarray]
+
+
 def _text_members(cells: np.ndarray, sizes: np.ndarray, offsets: np.ndarray
-                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
-    """Each label's code (numbered in order of first appearance), the codes in the
-    labels' sorted order, and the sorted labels when every label is a ``str``;
-    else None.
+                  ) -> _Text | None:
+    """The labels coded when every label is a ``str``; else None.
+
+    Returns ``(coded, order, names)``: ``names`` the distinct labels sorted and
+    held as pandas holds text, ``order`` the codes in that order, ``coded`` with
+    at most 62 labels and none twice in a set ``(codes, masks)``, each cell's set
+    numbered in order of first appearance and the sets' bit masks
+    (:func:`~xrr_accessor.kernels.sets.text_masks`); else each label's code
+    (numbered in order of first appearance,
+    :func:`~xrr_accessor.kernels.sets.text_labels`).
 
     The labels are joined into one text (one C pass, the only one that reads
-    them), coded from its UTF-8 bytes in one numba pass
-    (:func:`~xrr_accessor.kernels.sets.text_labels`), and only the first of each
-    distinct label is taken as an object (the one ``pd.factorize`` keeps), then
-    sorted and held as pandas holds text. None (read the general way) when a
-    label is not text, holds :data:`_SEP` (the count of separators tells) or has
-    no UTF-8 form (a lone surrogate)."""
+    them) and coded from its UTF-8 bytes in one numba pass; only the first of
+    each distinct label is taken as an object (the one ``pd.factorize`` keeps).
+    None (read the general way) when a label is not text, holds :data:`_SEP`
+    (the count of separators tells) or has no UTF-8 form (a lone surrogate)."""
     n = int(offsets[-1])
     try:
         text = _SEP.join(chain.from_iterable(cells))
@@ -253,7 +272,14 @@ def _text_members(cells: np.ndarray, sizes: np.ndarray, offsets: np.ndarray
         return None
     if text.count(_SEP) != n - 1:
         return None
-    codes, first = text_labels(np.frombuffer(buf, dtype=np.uint8), ord(_SEP), n)
+    data = np.frombuffer(buf, dtype=np.uint8)
+    masks, first, cell = text_masks(data, ord(_SEP), offsets)
+    coded: np.ndarray | tuple[np.ndarray, np.ndarray]
+    if cell == -1:
+        codes, firsts = number_masks(masks, len(first))
+        coded = codes, masks[firsts]
+    else:  # more than 62 labels, or one twice in a set (the general pass names it)
+        coded, first = text_labels(data, ord(_SEP), n)
     owner = np.searchsorted(offsets, first, side="right") - 1  # the cell of each first
     held, at = np.unique(owner, return_inverse=True)
     starts = np.zeros(len(held), dtype=np.int64)
@@ -261,7 +287,7 @@ def _text_members(cells: np.ndarray, sizes: np.ndarray, offsets: np.ndarray
     objs = np.fromiter(chain.from_iterable(cells[held]), dtype=object,
                        count=int(sizes[held].sum()))[starts[at] + first - offsets[owner]]
     order = np.argsort(objs, kind="stable")  # distinct text: str order, as factorize's
-    return codes, order, _names(pd.Index(objs[order]))
+    return coded, order, _names(pd.Index(objs[order]))
 
 
 def _count(mask: np.ndarray, counts: np.ndarray | None) -> int:
