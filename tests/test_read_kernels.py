@@ -168,3 +168,21 @@ def test_grid_positions_with_empty_dimensions(shape):
     for role, row in zip(order, grid, strict=True):
         ids = getattr(table, role)
         np.testing.assert_array_equal(ids.codes, row)
+
+
+@pytest.mark.parametrize("values", [
+    [1, 2, 3], [0.5, np.nan, 2.0], ["a", "b", None], pd.Categorical(["u", "v", "u"]),
+    pd.array([1, None, 3], dtype="Int64"), [True, False, True],
+    pd.to_datetime(["2024-01-01", "2024-01-02", None]), [{"a"}, {"b"}, set()]])
+def test_column_series_equals_getitem(values):
+    """The reader's column Series is ``df[col]``: values, dtype, index and name; and with
+    copy-on-write (pandas 3) a write into it leaves the frame as it was."""
+    from xrr_accessor.schema.read import column_series
+
+    df = pd.DataFrame({"item": [1, 2, 3], "label": values}, index=[10, 20, 30])
+    got = column_series(df, "label")
+    pd.testing.assert_series_equal(got, df["label"])
+    if int(pd.__version__.split(".")[0]) >= 3:
+        before = df.copy()
+        got.iloc[0] = got.iloc[1]
+        pd.testing.assert_frame_equal(df, before)
