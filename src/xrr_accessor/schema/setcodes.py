@@ -22,7 +22,9 @@ distinct sets become Python tuples.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import reduce
 from itertools import chain
+from operator import iconcat
 from typing import Any
 
 import numpy as np
@@ -236,6 +238,13 @@ def _names(labels: pd.Index) -> np.ndarray:
                        count=len(labels))
 
 
+def _texts(labels: np.ndarray) -> np.ndarray:
+    """Text labels as pandas holds text: a ``str`` subclass (numpy's ``str_``) as the
+    plain ``str`` of its value (a loop over the distinct labels only)."""
+    return np.fromiter((x if type(x) is str else str.__str__(x) for x in labels),
+                       dtype=object, count=len(labels))
+
+
 #: Between two labels in the text :func:`_text_members` codes (a label holding it is
 #: read the general way).
 _SEP = "\x1f"
@@ -266,7 +275,7 @@ def _text_members(cells: np.ndarray, sizes: np.ndarray, offsets: np.ndarray
     (the count of separators tells) or has no UTF-8 form (a lone surrogate)."""
     n = int(offsets[-1])
     try:
-        text = _SEP.join(chain.from_iterable(cells))
+        text = _SEP.join(reduce(iconcat, cells, []))  # one list extended: no iterator a cell
         buf = text.encode("utf-8")
     except (TypeError, UnicodeEncodeError):
         return None
@@ -287,7 +296,7 @@ def _text_members(cells: np.ndarray, sizes: np.ndarray, offsets: np.ndarray
     objs = np.fromiter(chain.from_iterable(cells[held]), dtype=object,
                        count=int(sizes[held].sum()))[starts[at] + first - offsets[owner]]
     order = np.argsort(objs, kind="stable")  # distinct text: str order, as factorize's
-    return coded, order, _names(pd.Index(objs[order]))
+    return coded, order, _texts(objs[order])
 
 
 def _count(mask: np.ndarray, counts: np.ndarray | None) -> int:
