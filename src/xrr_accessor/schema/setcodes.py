@@ -244,10 +244,11 @@ def _flat(cells: np.ndarray) -> list[Any]:
 
 
 def _texts(labels: np.ndarray) -> np.ndarray:
-    """Text labels as pandas holds text: a ``str`` subclass (numpy's ``str_``) as the
-    plain ``str`` of its value (a loop over the distinct labels only)."""
-    return np.fromiter((x if type(x) is str else str.__str__(x) for x in labels),
-                       dtype=object, count=len(labels))
+    """Text labels as pandas holds text (:func:`_names`); plain ``str`` as they are,
+    without building an Index (a loop over the distinct labels only)."""
+    if all(type(x) is str for x in labels):
+        return labels
+    return _names(pd.Index(labels))
 
 
 #: Between two labels in the text :func:`_text_members` codes (a label holding it is
