@@ -138,13 +138,24 @@ def test_groups_of_255_rows_take_the_grouped_pass(monkeypatch):
     _, most = group_bags(np.asarray(df["item"]), np.zeros(len(df), np.int64),
                          np.zeros(len(df), np.int64), 1, 50)
     assert most == 255  # counted up to 255
-    used = []
+    used, one_call = [], []
     monkeypatch.setattr(items, "bag_records_into",
                         lambda *a: used.append(a) or bag_records_into(*a))
+    real_rows = items.pattern_rows
+
+    def spy_rows(*args):
+        got = real_rows(*args)
+        one_call.append(got is not None)
+        return got
+
+    monkeypatch.setattr(items, "pattern_rows", spy_rows)
     _check(df, 1)
-    assert not used  # the grouped pass
+    assert one_call == [False] and not used  # the one-call route declines: the grouped pass
     _check(df[df["item"] > 0], 1)
-    assert used  # small groups: the pattern route
+    assert one_call == [False, True]  # small groups: the pattern route, in one call
+    monkeypatch.setattr(items, "pattern_rows", lambda *args: None)
+    _check(df[df["item"] > 0], 1)
+    assert used  # and step by step, the pattern route too
 
 
 # --- the table against pandas --------------------------------------------------------------

@@ -66,7 +66,10 @@ def _frame(rng: np.random.Generator, n_item: int, n_cat: int, reps: int,
 
 
 def _both(df: pd.DataFrame, monkeypatch, **kw) -> tuple[pd.DataFrame, pd.DataFrame, list]:
-    """The table by pattern and by a record per group (numbering refused)."""
+    """The table by pattern and by a record per group (numbering refused), the steps
+    one Python call at a time; the table of the small-table route (one compiled call,
+    :func:`~xrr_accessor.diagnostics.item_patterns.pattern_rows`, which declines where
+    the numbering does) is checked equal to the steps' table here."""
     routes: list = []
     real = item_patterns.by_pattern
 
@@ -77,10 +80,14 @@ def _both(df: pd.DataFrame, monkeypatch, **kw) -> tuple[pd.DataFrame, pd.DataFra
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
+        one_call = xrr.item_disagreement(df, **kw)
+        monkeypatch.setattr(items, "pattern_rows", lambda *args: None)
         monkeypatch.setattr(items, "by_pattern", spy)
         fast = xrr.item_disagreement(df, **kw)
         monkeypatch.setattr(items, "by_pattern", lambda bags: (None, bags, 0))
         slow = xrr.item_disagreement(df, **kw)
+    pd.testing.assert_frame_equal(one_call, fast, check_exact=True)
+    assert one_call.attrs == fast.attrs
     return fast, slow, routes
 
 
@@ -123,7 +130,9 @@ def test_many_distinct_d_by_pattern_sorted_after_all(monkeypatch):
     values = np.sqrt(np.array([2.0, 3.0, 5.0, 7.0, 11.0, 13.0, 17.0, 19.0]))
     df = _frame(np.random.default_rng(6), 4000, 8, 1, values=values, most=7)
     fast, slow, routes = _both(df.drop(columns="rep"), monkeypatch, level="interval")
-    assert routes == [True] and len(calls) == 2  # numbered, then sorted (both routes)
+    # numbered, then sorted: in each of the three runs (the one-call route declines past
+    # the distinct D it places, and the steps sort)
+    assert routes == [True] and len(calls) == 3
     pd.testing.assert_frame_equal(fast, slow, check_exact=True)
 
 
@@ -135,3 +144,38 @@ def test_numbers_near_the_ends_of_the_doubles(monkeypatch, size):
     assert routes == [True]
     pd.testing.assert_frame_equal(fast, slow, check_exact=True)
     assert np.isfinite(fast["mean"]).all()
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), kind=st.sampled_from(
+    ["float", "int", "text", "object", "bool", "nullable", "category"]),
+    reps=st.integers(1, 3), level=st.sampled_from(["interval", "nominal"]),
+    ids=st.sampled_from(["int", "text"]))
+def test_the_one_call_table_equals_the_steps_for_every_kind_of_value(
+        seed, kind, reps, level, ids):
+    """The small-table route (one compiled call) gives the steps' table exactly, for
+    every kind of category (the modes' values: int64 and float64 bits, text, objects,
+    booleans, nullable integers, categoricals), item ids as numbers or text (the index
+    from ids or codes), one to three replications; the interval level only where the
+    values are numbers."""
+    if level == "interval" and kind in ("text", "object", "category"):
+        return
+    rng = np.random.default_rng(seed)
+    df = _frame(rng, int(rng.integers(1, 40)), 4, reps)
+    codes = df["score"].fillna(-1).astype(int).to_numpy()
+    values = {"float": df["score"], "int": pd.Series(codes + 3, index=df.index),
+              "text": pd.Series(np.array(list("abcd"))[codes], index=df.index).where(
+                  codes >= 0).astype("str"),
+              "object": pd.Series(np.array(["p", "q", "r", "s"], dtype=object)[codes],
+                                  index=df.index).where(codes >= 0),
+              "bool": pd.Series(codes % 2 == 0, index=df.index).astype(object).where(
+                  codes >= 0).astype("boolean"),
+              "nullable": pd.Series(codes, index=df.index).astype("Int64").where(codes >= 0),
+              "category": pd.Series(pd.Categorical(np.array(list("wxyz"))[codes]),
+                                    index=df.index).where(codes >= 0)}[kind]
+    df = df.assign(score=values)
+    if ids == "text":
+        df = df.assign(item="i" + df["item"].astype(str))
+    kw = {"level": level, **({"replication": "rep"} if reps > 1 else {})}
+    data = df if reps > 1 else df.drop(columns="rep")
+    _both(data, pytest.MonkeyPatch(), **kw)  # one call == steps, checked inside

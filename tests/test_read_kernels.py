@@ -182,6 +182,11 @@ def test_column_series_equals_getitem(values):
     df = pd.DataFrame({"item": [1, 2, 3], "label": values}, index=[10, 20, 30])
     got = column_series(df, "label")
     pd.testing.assert_series_equal(got, df["label"])
+    df.attrs = {"source": "test"}
+    df.flags.allows_duplicate_labels = False
+    got = column_series(df, "label")
+    assert got.attrs == df["label"].attrs == {"source": "test"}
+    assert got.flags.allows_duplicate_labels is False
     if int(pd.__version__.split(".")[0]) >= 3:
         before = df.copy()
         got.iloc[0] = got.iloc[1]

@@ -10,13 +10,105 @@ reads the records through the numbers.
 
 from __future__ import annotations
 
-import numpy as np
+import math
+from typing import Any
 
-from ..kernels.item_sums import MOST_PATTERNS, bag_patterns, group_bags_into
+import numpy as np
+import pandas as pd
+from pandas.api.extensions import ExtensionDtype
+
+from ..kernels.item_sums import (
+    MATRIX,
+    MOMENTS,
+    MOST_PATTERNS,
+    NOMINAL,
+    bag_patterns,
+    group_bags_into,
+)
+from ..kernels.item_table import DONE, pattern_table
 from ..kernels.within import PACKED_CATEGORIES
 from ._common import Read, blocks
 
-__all__ = ["by_pattern", "count_patterns", "records"]
+__all__ = ["by_pattern", "category_bits", "count_patterns", "form_of", "item_ids", "modes",
+           "pattern_rows", "records", "scaled", "with_replication"]
+
+def form_of(read_: Read) -> int:
+    """The kernels' form of the call's level: moments (interval), 0/1 (nominal) or a
+    K x K matrix (the others)."""
+    name = read_.level.name
+    return MOMENTS if name == "interval" else NOMINAL if name == "nominal" else MATRIX
+
+
+def scaled(vals: np.ndarray, form: int) -> tuple[np.ndarray, float, int]:
+    """``(values / 2^shift, 2^shift, shift)``: at the interval level the values divided
+    by a power of two (exact) so the squared differences neither overflow (values near
+    1e154) nor underflow (near 1e-200), scaled back by the kernels (2^1024 is not a
+    double: ``scale`` 1 then, and the caller scales back)."""
+    big = float(np.abs(vals).max()) if form == MOMENTS and vals.size else 0.0
+    shift = math.frexp(big)[1] if big > 0 and math.isfinite(big) else 0
+    return np.ldexp(vals, -shift), 2.0**shift if shift < 1024 else 1.0, shift
+
+
+def with_replication(read_: Read) -> bool:
+    """Whether the table has a replication column (several, or the input named one)."""
+    return len(read_.ann.replications) > 1 or read_.ann.has_replication
+
+
+def item_ids(read_: Read, with_rep: bool) -> np.ndarray:
+    """The items' int64 ids when the item is the only index level (the kernels then
+    write ids, not codes), else none."""
+    ann = read_.ann
+    alone = not (ann.has_label or with_rep)
+    return ann.items.to_numpy() if alone and ann.items.dtype == np.int64 else np.zeros(0, int)
+
+
+def category_bits(cats: pd.Index) -> tuple[bool, np.ndarray]:
+    """Whether the categories are int64 or float64 numbers, and then their bits (the
+    kernels write the modes' values), else none."""
+    bits = isinstance(cats.dtype, np.dtype) and cats.dtype in (np.int64, np.float64)
+    return bits, cats.to_numpy().view(np.int64) if bits else np.zeros(0, np.int64)
+
+
+def modes(cats: pd.Index, bits: bool, out_ints: np.ndarray) -> Any:
+    """The modes' values: None when the categories are int64 (``out_ints[1]`` holds
+    them), a float64 view of that row when they are float64 (the kernel wrote their
+    bits), else taken from the categories by code."""
+    return (None if cats.dtype == np.int64 else out_ints[1].view(np.float64) if bits
+            else cats.take(out_ints[1]).array if isinstance(cats.dtype, ExtensionDtype)
+            else cats.to_numpy().take(out_ints[1]))
+
+
+def pattern_rows(read_: Read, label: int, numeric: bool, min_block: int
+                 ) -> dict[str, Any] | None:
+    """One label's rows as the steps one at a time give them (the item table's rows
+    of :mod:`.items`), made in one compiled call
+    (:func:`~xrr_accessor.kernels.item_table.pattern_table`) where the table is one
+    thread's work (fewer than two blocks of ``min_block`` groups) and its groups are
+    count patterns; None elsewhere (and where the call declines), for the steps."""
+    ann = read_.ann
+    form, k, n_rep = form_of(read_), read_.n_cat(label), len(ann.replications)
+    n_group = len(ann.items) * n_rep
+    if form == MATRIX or k > PACKED_CATEGORIES or n_group >= 2 * min_block:
+        return None
+    values = read_.values(label)
+    vals, scale, shift = scaled(np.zeros(0) if values is None else values, form)
+    if shift >= 1024:
+        return None
+    with_rep = with_replication(read_)
+    cats = ann.categories[label]
+    bits, cat_values = category_bits(cats)
+    n_floats = 4 if numeric else 2
+    rows = blocks(n_floats + (5 if with_rep else 4) + 1, n_group)  # and the mask
+    status, m = pattern_table(
+        ann.item, ann.replication, read_.codes(label), n_rep, k, vals, form, scale,
+        item_ids(read_, with_rep), cat_values, blocks(2, n_group),
+        rows[:n_floats].view(np.float64), rows[n_floats:-1], rows[-1].view(np.bool_)[:n_group])
+    if status != DONE:
+        return None
+    out_ints = rows[n_floats:-1, :m]  # the first m columns: the groups with annotations
+    return {"floats": rows[:n_floats, :m].view(np.float64), "ints": out_ints,
+            "undefined": rows[-1].view(np.bool_)[:m], "mode": modes(cats, bits, out_ints),
+            "label": label}
 
 
 def by_pattern(bags: np.ndarray) -> tuple[np.ndarray | None, np.ndarray, int]:

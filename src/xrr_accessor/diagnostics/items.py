@@ -9,19 +9,16 @@ n S2 - S1^2), the item's category counts otherwise.
 
 from __future__ import annotations
 
-import math
 from dataclasses import replace
 from typing import Any
 
 import numpy as np
 import pandas as pd
-from pandas.api.extensions import ExtensionDtype
 
 from ..engine.levels import Level
 from ..engine.staged import Job, Part, Pieces, Planned, Staged
 from ..kernels.item_sums import (
     MATRIX,
-    MOMENTS,
     NOMINAL,
     bag_records_into,
     item_summary_into,
@@ -42,7 +39,18 @@ from ._common import (
     warn_undefined_rows,
     where_counts,
 )
-from .item_patterns import by_pattern, count_patterns, records
+from .item_patterns import (
+    by_pattern,
+    category_bits,
+    count_patterns,
+    form_of,
+    item_ids,
+    modes,
+    pattern_rows,
+    records,
+    scaled,
+    with_replication,
+)
 from .item_ties import tie_sentence, ties, top_items
 
 __all__ = ["item_disagreement", "tie_sentence", "ties", "top_items"]
@@ -52,12 +60,6 @@ CITATION = ("Du, Labat, Demeester & Hoste (2024), Beyond Kappa and Alpha: a simp
 
 #: Fewest groups (or rows) a thread takes (below, starting and joining it costs more).
 MIN_BLOCK = 100_000
-
-
-def _form(read_: Read) -> int:
-    name = read_.level.name
-    return MOMENTS if name == "interval" else NOMINAL if name == "nominal" else MATRIX
-
 
 def summarize(read_: Read, label: int, counts: bool = False) -> dict[str, np.ndarray]:
     """Per (item, replication) group of one label: the kernel's arrays and D.
@@ -76,7 +78,7 @@ def summarize(read_: Read, label: int, counts: bool = False) -> dict[str, np.nda
     n_rep = len(read_.ann.replications)
     values = read_.values(label)
     vals = np.zeros(0) if values is None else np.ascontiguousarray(values)
-    form = _form(read_)
+    form = form_of(read_)
     later = counts and read_.level.name == "ordinal"
     dist = np.zeros((0, 0, 0))
     n_group = len(read_.ann.items) * n_rep
@@ -104,12 +106,8 @@ def summarize(read_: Read, label: int, counts: bool = False) -> dict[str, np.nda
         sums(vals, dist, NOMINAL, 1.0, False)
         marginals = _marginals(ints[0], _key(read_), codes, n_rep, k)
         dist = np.stack([dist_for(read_, label, marginals[r]) for r in range(n_rep)])
-    # interval: values divided by a power of two (exact) so the squared differences
-    # neither overflow (values near 1e154) nor underflow (near 1e-200); scaled back
-    big = float(np.abs(vals).max()) if form == MOMENTS and vals.size else 0.0
-    shift = math.frexp(big)[1] if big > 0 and math.isfinite(big) else 0
-    scale = 2.0**shift if shift < 1024 else 1.0  # 2^1024 is not a double: ldexp below
-    sums(np.ldexp(vals, -shift), dist, form, scale, not later)  # D from pair sums unless counts
+    vals, scale, shift = scaled(vals, form)  # interval: exact powers of two, scaled back
+    sums(vals, dist, form, scale, not later)  # D from pair sums unless counts
     if shift >= 1024:
         np.ldexp(floats, shift, out=floats)
     n, pair_sum, (lo, hi, mean) = ints[0], floats[0], floats[1:]
@@ -212,15 +210,14 @@ def _rows(read_: Read, label: int, s: dict[str, np.ndarray], numeric: bool
     n_rep = len(ann.replications)
     ints, floats, pid = s["ints"], s["floats"], s.get("pid")  # records, or a table's
     m = int(s["m"]) if pid is not None else int(np.count_nonzero(ints[0]))  # n >= 0
-    with_rep = len(ann.replications) > 1 or ann.has_replication
+    with_rep = with_replication(read_)
     rows = blocks((4 if numeric else 2) + (5 if with_rep else 4) + 1, m)  # and the mask
     out_floats = rows[:4 if numeric else 2].view(np.float64)
     out_ints = rows[len(out_floats):-1]  # n, mode, rank, item id or code, replication
     undefined = rows[-1].view(np.bool_)[:m]
-    ids = _ids(read_, with_rep)
+    ids = item_ids(read_, with_rep)
     cats = ann.categories[label]
-    bits = isinstance(cats.dtype, np.dtype) and cats.dtype in (np.int64, np.float64)
-    values = cats.to_numpy().view(np.int64) if bits else np.zeros(0, np.int64)
+    bits, values = category_bits(cats)
     # (replication, D descending, item): rows placed when D takes few values, else sorted
     if not ranked_rows(ints, floats, n_rep, ids, values, out_floats, out_ints, undefined,
                        MIN_BLOCK, s["scratch"] if "scratch" in s else blocks(1, len(ints[0]))[0],
@@ -231,11 +228,8 @@ def _rows(read_: Read, label: int, s: dict[str, np.ndarray], numeric: bool
         in_blocks(m, lambda lo, hi: item_rows(order, ints, floats, n_rep, ids, values,
                                               out_floats, out_ints, undefined, lo, hi),
                   MIN_BLOCK)
-    mode = (None if cats.dtype == np.int64 else out_ints[1].view(np.float64) if bits
-            else cats.take(out_ints[1]).array if isinstance(cats.dtype, ExtensionDtype)
-            else cats.to_numpy().take(out_ints[1]))
-    return {"floats": out_floats, "ints": out_ints, "undefined": undefined, "mode": mode,
-            "label": label}
+    return {"floats": out_floats, "ints": out_ints, "undefined": undefined,
+            "mode": modes(cats, bits, out_ints), "label": label}
 
 
 def _labels(rows: dict[str, Any]) -> np.ndarray:
@@ -245,19 +239,11 @@ def _labels(rows: dict[str, Any]) -> np.ndarray:
     return lab if isinstance(lab, np.ndarray) else np.full(len(rows["undefined"]), lab)
 
 
-def _ids(read_: Read, with_rep: bool) -> np.ndarray:
-    """The items' int64 ids when the item is the only index level (the kernels then
-    write ids, not codes), else none."""
-    ann = read_.ann
-    alone = not (ann.has_label or with_rep)
-    return ann.items.to_numpy() if alone and ann.items.dtype == np.int64 else np.zeros(0, int)
-
-
 def _table(read_: Read, rows: dict[str, Any], numeric: bool) -> pd.DataFrame:
     """The table of ``rows`` (:func:`_rows`, of one label or of all of them joined),
     their blocks its columns without a copy, with the index levels the input has."""
     ann = read_.ann
-    with_rep = len(ann.replications) > 1 or ann.has_replication
+    with_rep = with_replication(read_)
     out_floats, out_ints, mode = rows["floats"], rows["ints"], rows["mode"]
     names = list(COLUMNS if numeric else COLUMNS[:5])
     columns: list[tuple[Any, list[str]]] = [
@@ -274,7 +260,7 @@ def _table(read_: Read, rows: dict[str, Any], numeric: bool) -> pd.DataFrame:
     kept = [(name, lev, codes()) for name, lev, codes, had in levels if had]
     if len(kept) > 1:
         index = multi_index(kept)
-    elif len(_ids(read_, with_rep)):
+    elif len(item_ids(read_, with_rep)):
         index = array_index(item, name="item")
     else:
         index = ann.items.take(item).rename("item")
@@ -358,21 +344,22 @@ def item_disagreement(data: Any, level: Any = None, **roles: Any) -> Any:
     ['a', 'b']
     """
     read_ = read(data, level, roles, "item_disagreement")
+    labels = range(len(read_.ann.labels))
+    numeric = any(read_.values(j) is not None for j in labels)
     if isinstance(data, Staged):  # dask-backed: the partitions' per-item summaries
         if data.stats is None:
             raise Planned(Job(item_job, (read_.level,)))
         every = _assemble(read_, data.stats)
-    else:
-        every = [summarize(read_, j) for j in range(len(read_.ann.labels))]
-    ann = read_.ann
-    numeric = any(read_.values(j) is not None for j in range(len(ann.labels)))
-    parts = [_rows(read_, j, every[j], numeric) for j in range(len(ann.labels))]
+        parts = [_rows(read_, j, every[j], numeric) for j in labels]
+    else:  # a small table in one compiled call, else the steps one at a time
+        parts = [pattern_rows(read_, j, numeric, MIN_BLOCK)
+                 or _rows(read_, j, summarize(read_, j), numeric) for j in labels]
     frame = _joined(read_, parts, numeric)
     n_bad = sum(int(np.count_nonzero(p["undefined"])) for p in parts)
     if n_bad:  # where they are, for the message
         bad = np.concatenate([p["undefined"] for p in parts])
         bad_lab = np.concatenate([_labels(p) for p in parts])[bad]
-        with_rep = len(ann.replications) > 1 or ann.has_replication
+        with_rep = with_replication(read_)
         bad_rep = (np.concatenate([p["ints"][4] for p in parts])[bad] if with_rep
                    else np.zeros(len(bad_lab), np.int64))
         warn_undefined_rows(

@@ -255,9 +255,9 @@ def encode(tables: Sequence[Table], ordinal: bool = False,
     bad_name = None if ascii_names else first_lone_surrogate(names)
     if bad_name is not None:
         raise text_error("a label's column name", "", bad_name[1], NAMES_FIX)
-    with np.errstate(over="ignore"):  # a range near 1e308 overflows: not few whole numbers
-        blocked = block_codes([(j, first.labels[name][1]) for j, name in enumerate(names)
-                               if orders[j] is None], codes) if every_row else {}
+    # ranges in Python floats: one near 1e308 overflows to inf without a warning
+    blocked = block_codes([(j, first.labels[name][1]) for j, name in enumerate(names)
+                           if orders[j] is None], codes) if every_row else {}
     for j, name in enumerate(names):
         found = blocked.get(j)
         if found is not None:

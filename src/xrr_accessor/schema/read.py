@@ -121,6 +121,8 @@ def column_series(df: pd.DataFrame, col: Hashable) -> pd.Series:
         out.name = col
     except (AttributeError, TypeError):  # pragma: no cover - a pandas without them
         return df[col]
+    if df.attrs or not df.flags.allows_duplicate_labels:  # carried over, as df[col] does
+        out = out.__finalize__(df)
     return out
 
 
