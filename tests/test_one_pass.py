@@ -255,3 +255,23 @@ def test_block_ranges_equal_numpy_nan_ignoring_bounds(rows):
         assert lo[g] == (known.min() if known.size else np.inf)
         assert hi[g] == (known.max() if known.size else -np.inf)
         assert bad[g] == bool(np.any(known != np.floor(known)))
+
+
+@pytest.mark.parametrize("values", [
+    [2.0, 0.0, np.nan, 2.0, 5.0], [1.0, 2.0, 4.0, 5.0, 1.0], [-3.0, -1.0, -3.0, np.nan, 0.0],
+    [0.5, 1.0, 1.5, 0.5, 2.0], [np.nan] * 5, [7.0] * 5, [3.0, 4.0, 3.0, 4.0, np.nan],
+    [0.0, 1e6, 2.0, 1.0, 0.0], [2.0**53, 2.0**53 + 2, 2.0**53, 0.0, 1.0],
+    [-0.0, 0.0, 1.0, 1.0, 0.0]])
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+def test_one_float_label_codes_as_factorize(values, dtype):
+    """A frame of one float label takes one kernel call (float64) or the block (float32):
+    its codes and categories (values and dtype) equal ``label_categories`` (a sorted
+    factorize), and the declined columns (fractions, wide or huge ranges, all NaN) too."""
+    n = len(values)
+    df = pd.DataFrame({"item": np.arange(n), "rater": np.zeros(n, dtype=int),
+                       "joy": np.array(values, dtype=dtype)})
+    table = read(df, Roles.from_kwargs({}))
+    ann = encode([table])
+    codes, cats = label_categories(table.labels["joy"][1], "joy", None)
+    np.testing.assert_array_equal(ann.codes[0], codes)
+    pd.testing.assert_index_equal(ann.categories[0], cats, exact=True)

@@ -86,7 +86,10 @@ class Read:
             return self._values[label]
         cats = self.ann.categories[label]
         vals = None
-        if pd.api.types.is_numeric_dtype(cats.dtype) or pd.api.types.is_bool_dtype(cats.dtype):
+        dtype = cats.dtype
+        if isinstance(dtype, np.dtype) and dtype.kind in "biuf":  # finite (encode checks)
+            vals = cats.to_numpy(dtype=float, copy=True)
+        elif pd.api.types.is_numeric_dtype(dtype) or pd.api.types.is_bool_dtype(dtype):
             vals = cats.to_numpy(dtype=float, copy=True)
             vals = vals if np.isfinite(vals).all() else None
         if vals is not None:

@@ -44,7 +44,10 @@ def scaled(vals: np.ndarray, form: int) -> tuple[np.ndarray, float, int]:
     by a power of two (exact) so the squared differences neither overflow (values near
     1e154) nor underflow (near 1e-200), scaled back by the kernels (2^1024 is not a
     double: ``scale`` 1 then, and the caller scales back)."""
-    big = float(np.abs(vals).max()) if form == MOMENTS and vals.size else 0.0
+    if form != MOMENTS or not vals.size:
+        big = 0.0
+    else:  # a short scale in Python floats (numpy's calls cost more than they save)
+        big = max(map(abs, vals.tolist())) if vals.size <= 64 else float(np.abs(vals).max())
     shift = math.frexp(big)[1] if big > 0 and math.isfinite(big) else 0
     return np.ldexp(vals, -shift), 2.0**shift if shift < 1024 else 1.0, shift
 

@@ -120,7 +120,8 @@ def annotations(data: Any, other: Any = None, level: Any = None, one_label: bool
         ann = encode(tables, ordinal=lvl.ordered, numbers=numbers and lvl.numeric,
                      said=said_given(lvl) or {})  # as given_level says, without a copy
     check_sets(lvl, ann.categories, ann.where)
-    if lvl.numeric:
+    if lvl.numeric and not all(isinstance(c.dtype, np.dtype) and c.dtype.kind in "biuf"
+                               for c in ann.categories):  # numpy numbers: finite (encode)
         ann.values(lvl.name)  # raises a LevelError naming the column
     return ann, lvl
 

@@ -19,7 +19,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["block_ranges", "integer_ranges", "number_positions", "shifted_codes"]
+__all__ = ["block_ranges", "float_column_codes", "integer_ranges", "number_positions",
+           "shifted_codes"]
 
 
 @njit(cache=True, nogil=True)
@@ -142,6 +143,39 @@ def shifted_codes(values: np.ndarray, rows: np.ndarray, base: np.ndarray,
             for a in range(dest.shape[0]):
                 if dest[a] >= 0:
                     dest[a] = lookup[dest[a]]
+
+
+@njit(cache=True, nogil=True)
+def float_column_codes(values: np.ndarray, limit: int, dest: np.ndarray
+                       ) -> tuple[bool, np.ndarray]:
+    """:func:`block_ranges` and :func:`shifted_codes` of one C-contiguous float64 column
+    in one call: its codes 0..K-1 (-1: NaN) written to ``dest`` and the K values
+    present, sorted; False (``dest`` not written) where they are not whole numbers
+    over a range of at most ``limit`` (and within 2**52 in size), as a block of one
+    column declines.
+
+    Examples
+    --------
+    >>> dest = np.empty(4, dtype=np.int64)
+    >>> ok, cats = float_column_codes(np.array([5.0, np.nan, 9.0, 5.0]), 1024, dest)
+    >>> ok, dest.tolist(), cats.tolist()
+    (True, [0, -1, 1, 0], [5.0, 9.0])
+    >>> float_column_codes(np.array([0.5, 1.0]), 1024, dest)[0]
+    False
+    """
+    block = values.reshape(1, values.shape[0])
+    lo, hi, bad = np.empty(1), np.empty(1), np.zeros(1, dtype=np.bool_)
+    block_ranges(block, lo, hi, bad)
+    low, high = lo[0], hi[0]
+    if bad[0] or not low <= high or high - low > limit or max(abs(low), abs(high)) > 2.0**52:
+        return False, np.empty(0)
+    base = np.full(1, np.int64(low))
+    span = np.full(1, np.int64(high) - base[0] + 1)
+    present = np.zeros((1, span[0] + 1 if span[0] > 2 else 1), dtype=np.bool_)
+    shifted_codes(block, np.zeros(1, dtype=np.int64), base, span,
+                  dest.reshape(1, dest.shape[0]), present)
+    slots = np.arange(span[0]) if span[0] <= 2 else np.flatnonzero(present[0, :span[0]])
+    return True, (slots + base[0]).astype(np.float64)
 
 
 @njit(cache=True, nogil=True)

@@ -15,7 +15,12 @@ import numpy as np
 import pandas as pd
 
 from ..kernels.encode import column_codes
-from ..kernels.label_codes import block_ranges, integer_ranges, shifted_codes
+from ..kernels.label_codes import (
+    block_ranges,
+    float_column_codes,
+    integer_ranges,
+    shifted_codes,
+)
 from .tables import array_index
 
 __all__ = ["block_codes"]
@@ -54,10 +59,14 @@ def block_codes(columns: Sequence[tuple[int, pd.Series]], codes: np.ndarray
                  if kind == "f" else "")
         if block:
             kinds.setdefault(block, []).append((j, arr))
-    only = next(iter(kinds.values())) if len(kinds) == 1 and "float64" not in kinds else []
-    if len(only) == 1:  # one column of whole numbers (one label): one kernel call
+    only = next(iter(kinds.values())) if len(kinds) == 1 else []
+    if len(only) == 1:  # one column (one label): one kernel call
         (j, arr), = only
-        return {j: _one_column(arr, codes[j])}
+        if "float64" not in kinds:
+            return {j: _one_column(arr, codes[j])}
+        if arr.dtype == np.float64 and arr.flags.c_contiguous:
+            ok, cats = float_column_codes(arr, max(1024, 4 * arr.size), codes[j])
+            return {j: array_index(cats) if ok else None}
     found: dict[int, pd.Index | None] = {}
     for block, members in kinds.items():
         found.update(_coded_block(block, members, codes))

@@ -118,7 +118,7 @@ def column_series(df: pd.DataFrame, col: Hashable) -> pd.Series:
     try:  # pandas' internals (2.2 and 3.x): the column's manager, as df[col] builds it
         mgr = df._mgr.iget(loc)
         out = pd.Series._from_mgr(mgr, mgr.axes)
-        out.name = col
+        out._name = col  # a column's name: hashable (the setter checks it again)
     except (AttributeError, TypeError):  # pragma: no cover - a pandas without them
         return df[col]
     if df.attrs or not df.flags.allows_duplicate_labels:  # carried over, as df[col] does
