@@ -155,7 +155,7 @@ def test_item_blocks_in_threads_equal_one_pass(df, form, seed):
     with pytest.MonkeyPatch.context() as mp:  # three 'cores', blocks from 3 items on
         blocks: list[int] = []
         mp.setattr(statistics, "cores", lambda: 3)
-        mp.setattr(statistics, "PARALLEL_MIN_ITEMS", 3)
+        mp.setattr(statistics, "PARALLEL_MIN_ROWS", 3)
         mp.setattr(statistics, "_pass", lambda r, *a: blocks.append(r.n_items) or real(r, *a))
         for weight in (None, rng.integers(0, 3, (codes.n_items, 4)).astype(float)):
             blocks.clear()
