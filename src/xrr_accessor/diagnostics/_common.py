@@ -233,15 +233,15 @@ def frame_of(blocks: Sequence[tuple[Any, Sequence[str]]], columns: Sequence[str]
     x  1.0  5  3.0
     y  2.0  6  4.0
     """
-    at = {name: k for k, name in enumerate(columns)}
+    places = _places(tuple(columns), tuple(tuple(names) for _, names in blocks))
     parts = []
-    for values, names in blocks:
+    for (values, _), place in zip(blocks, places, strict=True):
         if isinstance(values, pd.Index):
             values = values.array if isinstance(values.dtype, ExtensionDtype) \
                 else values.to_numpy()
         if isinstance(values, np.ndarray) and values.ndim == 1:
             values = values.reshape(1, -1)
-        parts.append((values, np.array([at[n] for n in names], dtype=np.intp)))
+        parts.append((values, place))
     if _from_blocks is None:  # pandas < 3
         cols = {}
         for values, place in parts:
@@ -249,6 +249,20 @@ def frame_of(blocks: Sequence[tuple[Any, Sequence[str]]], columns: Sequence[str]
                 cols[columns[p]] = values[k] if isinstance(values, np.ndarray) else values
         return pd.DataFrame({c: cols[c] for c in columns}, index=index)
     return _from_blocks(parts, index=index, columns=_column_index(tuple(columns)).view())
+
+
+@functools.lru_cache(maxsize=64)
+def _places(columns: tuple[str, ...], names: tuple[tuple[str, ...], ...]
+            ) -> tuple[np.ndarray, ...]:
+    """Each block's column positions (read-only intp arrays, as pandas' blocks take
+    them), found once per layout of a table."""
+    at = {name: k for k, name in enumerate(columns)}
+    out = []
+    for block in names:
+        place = np.array([at[n] for n in block], dtype=np.intp)
+        place.flags.writeable = False
+        out.append(place)
+    return tuple(out)
 
 
 @functools.lru_cache(maxsize=64)
