@@ -80,8 +80,9 @@ class Read:
         return self._grouped
 
     def values(self, label: int) -> np.ndarray | None:
-        """The numbers label ``label``'s categories stand for (read only, found once a
-        call), or None when they are not numbers."""
+        """The numbers label ``label``'s categories stand for (found once a call, the
+        same array each time: callers read it, numba's kernels too, which would compile
+        another signature for a read-only one), or None when they are not numbers."""
         if label in self._values:
             return self._values[label]
         cats = self.ann.categories[label]
@@ -92,8 +93,6 @@ class Read:
         elif pd.api.types.is_numeric_dtype(dtype) or pd.api.types.is_bool_dtype(dtype):
             vals = cats.to_numpy(dtype=float, copy=True)
             vals = vals if np.isfinite(vals).all() else None
-        if vals is not None:
-            vals.flags.writeable = False
         self._values[label] = vals
         return vals
 

@@ -5,7 +5,9 @@ Where each (item, replication) group's record is a function of its count pattern
 the distinct patterns, each written once, and each group's number among them, not a
 record per group: at 250,000 items, 2 MiB of numbers instead of 16 MiB of records
 to write, fault in and read back. :func:`~xrr_accessor.kernels.placing.ranked_rows`
-reads the records through the numbers.
+reads the records through the numbers. A table of one thread's work takes these steps
+in one compiled call (:func:`pattern_rows`); the helpers both routes share (the form,
+the scaled values, the item ids, the modes' values) are here too.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from ._common import Read, blocks
 
 __all__ = ["by_pattern", "category_bits", "count_patterns", "form_of", "item_ids", "modes",
            "pattern_rows", "records", "scaled", "with_replication"]
+
 
 def form_of(read_: Read) -> int:
     """The kernels' form of the call's level: moments (interval), 0/1 (nominal) or a

@@ -61,6 +61,7 @@ CITATION = ("Du, Labat, Demeester & Hoste (2024), Beyond Kappa and Alpha: a simp
 #: Fewest groups (or rows) a thread takes (below, starting and joining it costs more).
 MIN_BLOCK = 100_000
 
+
 def summarize(read_: Read, label: int, counts: bool = False) -> dict[str, np.ndarray]:
     """Per (item, replication) group of one label: the kernel's arrays and D.
 

@@ -75,9 +75,9 @@ def _factorize_both(df: pd.DataFrame, item: Hashable, rater: Hashable
                     ) -> tuple[Ids, Ids, int]:
     """The item and rater ids factorized, and whether an (item, rater) pair occurs
     twice (1, 0, or -1 not known). Narrow integer ids in one pass over both columns
-    (:func:`.tables.integer_pair_ids`, which also answers the question); others side by
-    side in threads on a large frame (the integer ids' kernel releases the GIL). An
-    error names the item column first, as one after the other would."""
+    (:func:`.tables.integer_pair_ids`, which also answers the question); others (text,
+    integers over a wide range: hashed) one after the other, side by side in threads on
+    a large frame. An error names the item column first, as one after the other would."""
     both = integer_pair_ids(column_array(df, item), column_array(df, rater), (item, rater))
     if both is not None:
         return both
