@@ -191,3 +191,34 @@ def test_column_series_equals_getitem(values):
         before = df.copy()
         got.iloc[0] = got.iloc[1]
         pd.testing.assert_frame_equal(df, before)
+
+
+@pytest.mark.parametrize("ids", [
+    [np.iinfo(np.int64).min, np.iinfo(np.int64).max],  # max - min wraps to -1
+    [np.iinfo(np.int64).min + 5, np.iinfo(np.int64).max - 3],  # wraps below -1
+    [-(2**62), 2**62 + 1]])  # a span of 2**63 + 1: wraps too
+def test_ids_over_the_whole_int64_range_are_hashed_not_tabled(ids):
+    """A range of ids wider than int64 holds (64-bit hashes as ids) wraps when the kernels
+    subtract its ends: they decline it (hashed instead) rather than build a table of a
+    negative size or write past it; the coefficient equals the one on ids 0 and 1."""
+    import xrr_accessor as xa
+
+    values = np.array(ids, dtype=np.int64)
+    out = np.empty(2, dtype=np.int64)
+    assert not first_seen_codes(values, 10**9, out)[0]
+    assert not pair_codes(values, np.zeros(2, np.int64), 10**9, out, out.copy())[0]
+    assert not pair_codes(np.zeros(2, np.int64), values, 10**9, out, out.copy())[0]
+    df = pd.DataFrame({"item": np.repeat(values, 2), "rater": [0, 1, 0, 1],
+                       "value": [0, 0, 1, 1]})
+    small = df.assign(item=[0, 0, 1, 1])
+
+    def one(x):
+        return float(np.asarray(x, dtype=float).reshape(-1)[0])
+
+    assert one(xa.irr(df, level="nominal")) == one(xa.irr(small, level="nominal")) == 1.0
+    raters = pd.DataFrame({"item": [0, 0, 1, 1], "rater": np.tile(values, 2),
+                           "value": [0, 0, 1, 1]})  # the same ids as raters
+    assert one(xa.irr(raters, level="nominal")) == 1.0
+    pools = pd.DataFrame({"item": [0, 0, 1, 1], "rater": [0, 0, 0, 0],
+                          "pool": np.tile(values, 2), "value": [0, 0, 1, 1]})
+    assert one(xa.cross_kappa(pools, replication="pool")) == 1.0  # and as replications

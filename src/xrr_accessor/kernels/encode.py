@@ -248,7 +248,7 @@ def first_seen_codes(values: np.ndarray, max_span: int,
             lo = v
         if v > hi:
             hi = v
-    if hi - lo > max_span:
+    if not 0 <= hi - lo <= max_span:  # negative: the range wrapped past 2**63
         return False, np.empty(0, dtype=np.int64)
     lookup = np.full(hi - lo + 1, -1, dtype=np.int64)
     uniques = np.empty(min(n, hi - lo + 1), dtype=np.int64)  # at most one per value
@@ -291,7 +291,7 @@ def pair_codes(item: np.ndarray, rater: np.ndarray, max_span: int, item_out: np.
         hi_i = max(hi_i, item[a])
         lo_r = min(lo_r, rater[a])
         hi_r = max(hi_r, rater[a])
-    if hi_i - lo_i > max_span or hi_r - lo_r > max_span:
+    if not (0 <= hi_i - lo_i <= max_span and 0 <= hi_r - lo_r <= max_span):  # or wrapped
         return False, empty, empty, -1
     span_i, span_r = hi_i - lo_i + 1, hi_r - lo_r + 1
     look_i = np.full(span_i, -1, dtype=np.int64)
