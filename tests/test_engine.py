@@ -152,7 +152,7 @@ def test_item_blocks_in_threads_equal_one_pass(df, form, seed):
     assume(codes.n_items >= 3)
     rng = np.random.default_rng(seed)
     real = statistics._pass
-    with pytest.MonkeyPatch.context() as mp:  # three 'cores', blocks from 3 items on
+    with pytest.MonkeyPatch.context() as mp:  # three 'cores', blocks from 3 annotations on
         blocks: list[int] = []
         mp.setattr(statistics, "cores", lambda: 3)
         mp.setattr(statistics, "PARALLEL_MIN_ROWS", 3)

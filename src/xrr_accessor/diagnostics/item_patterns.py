@@ -42,17 +42,18 @@ def form_of(read_: Read) -> int:
     return MOMENTS if name == "interval" else NOMINAL if name == "nominal" else MATRIX
 
 
-def scaled(vals: np.ndarray, form: int) -> tuple[np.ndarray, float, int]:
-    """``(values / 2^shift, 2^shift, shift)``: at the interval level the values divided
-    by a power of two (exact) so the squared differences neither overflow (values near
-    1e154) nor underflow (near 1e-200), scaled back by the kernels (2^1024 is not a
-    double: ``scale`` 1 then, and the caller scales back)."""
+def scaled(vals: np.ndarray, form: int) -> tuple[np.ndarray, float]:
+    """``(values / 2^shift, 2^shift)``: at the interval level the values divided by a
+    power of two (exact) so the squared differences neither overflow (values near
+    1e154) nor underflow (near 1e-200), scaled back by the kernels. Ratings are at most
+    2^1022 in size (larger ones are refused on reading: ``schema.values.LIMIT``), so
+    2^shift is a double."""
     if form != MOMENTS or not vals.size:
         big = 0.0
     else:  # a short scale in Python floats (numpy's calls cost more than they save)
         big = max(map(abs, vals.tolist())) if vals.size <= 64 else float(np.abs(vals).max())
     shift = math.frexp(big)[1] if big > 0 and math.isfinite(big) else 0
-    return np.ldexp(vals, -shift), 2.0**shift if shift < 1024 else 1.0, shift
+    return np.ldexp(vals, -shift), 2.0**shift
 
 
 def with_replication(read_: Read) -> bool:
@@ -97,9 +98,7 @@ def pattern_rows(read_: Read, label: int, numeric: bool, min_block: int
     if form == MATRIX or k > PACKED_CATEGORIES or n_group >= 2 * min_block:
         return None
     values = read_.values(label)
-    vals, scale, shift = scaled(np.zeros(0) if values is None else values, form)
-    if shift >= 1024:
-        return None
+    vals, scale = scaled(np.zeros(0) if values is None else values, form)
     with_rep = with_replication(read_)
     cats = ann.categories[label]
     bits, cat_values = category_bits(cats)

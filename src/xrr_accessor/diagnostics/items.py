@@ -107,10 +107,8 @@ def summarize(read_: Read, label: int, counts: bool = False) -> dict[str, np.nda
         sums(vals, dist, NOMINAL, 1.0, False)
         marginals = _marginals(ints[0], _key(read_), codes, n_rep, k)
         dist = np.stack([dist_for(read_, label, marginals[r]) for r in range(n_rep)])
-    vals, scale, shift = scaled(vals, form)  # interval: exact powers of two, scaled back
+    vals, scale = scaled(vals, form)  # interval: exact powers of two, scaled back
     sums(vals, dist, form, scale, not later)  # D from pair sums unless counts
-    if shift >= 1024:
-        np.ldexp(floats, shift, out=floats)
     n, pair_sum, (lo, hi, mean) = ints[0], floats[0], floats[1:]
     out = {"n": n, "mode": ints[1], "mode_count": ints[2], "lo": lo, "hi": hi, "mean": mean,
            "ints": ints, "floats": floats}

@@ -118,7 +118,7 @@ def annotations(data: Any, other: Any = None, level: Any = None, one_label: bool
                                   max_matrix=MAX_MATRIX_CATEGORIES)
     else:
         ann = encode(tables, ordinal=lvl.ordered, numbers=numbers and lvl.numeric,
-                     said=said_given(lvl) or {})  # as given_level says, without a copy
+                     said=said_given(lvl))  # as given_level says, without a copy
     check_sets(lvl, ann.categories, ann.where)
     if lvl.numeric and not all(isinstance(c.dtype, np.dtype) and c.dtype.kind in "biuf"
                                for c in ann.categories):  # numpy numbers: finite (encode)

@@ -43,8 +43,8 @@ PARALLEL_MIN_CELLS = 200_000
 
 #: Annotations (rows) at or above which a pass with fewer labels than cores runs in
 #: parallel threads over blocks of items: below, a thread and the GIL's hand-overs cost
-#: more than the half pass they save (alpha at 1e5 rows: 1.32 ms on one thread, 1.79
-#: in two; at 1e6, 26.5 against 23.8 at the interval level, equal at the nominal).
+#: more than the half pass they save (nominal alpha at 1e5 rows: 1.3 ms on one thread,
+#: 1.8 in two; at 1e6, 26.5 against 23.8 at the interval level, equal at the nominal).
 PARALLEL_MIN_ROWS = 500_000
 
 
@@ -116,11 +116,13 @@ def chunk(
     weight : ndarray of shape (n_items,), optional
         Weight of each item (an integer weight is that many copies).
     parallel : bool, optional
-        Run blocks of labels, or with fewer labels than cores blocks of items,
-        in parallel threads (default: from :data:`PARALLEL_MIN_LABELS` labels with
+        Run blocks of labels, or with fewer labels than cores and from
+        :data:`PARALLEL_MIN_ROWS` annotations blocks of items, in parallel threads
+        (default: from :data:`PARALLEL_MIN_LABELS` labels with
         :data:`PARALLEL_MIN_CELLS` labels x annotations, or from
         :data:`PARALLEL_MIN_ROWS` annotations). Pass False inside dask workers or
-        other thread pools.
+        other thread pools. Threads add the items' sums in another order: interval
+        and ratio sums can differ in their last bits.
 
     Returns
     -------

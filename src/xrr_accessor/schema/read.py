@@ -65,10 +65,11 @@ def inference_candidates(df: Any, roles: Roles
     return (candidates, found["item"], found["rater"]) if candidates else None
 
 
-#: Rows from which the item and rater ids are factorized in two threads: a pass takes
-#: about a nanosecond a row, a thread and the GIL's hand-overs 0.1-0.3 ms (0.42 vs
-#: 0.19 ms at 1e5 rows, 0.78 vs 0.72 ms at 3e5; 1.9 vs 2.5 ms at 1e6).
-FACTORIZE_PARALLEL_ROWS = 500_000
+#: Rows from which item and rater ids that are not narrow integers (text, integers over
+#: a wide range: hashed by pandas, which releases the GIL) are factorized in two threads
+#: (text ids at 5e4 rows: 1.9 ms against 2.3 on one thread; narrow integers take one
+#: pass over both columns, :func:`.tables.integer_pair_ids`, and no thread).
+FACTORIZE_PARALLEL_ROWS = 50_000
 
 
 def _factorize_both(df: pd.DataFrame, item: Hashable, rater: Hashable

@@ -20,12 +20,12 @@ from .roles import is_slot as _is_slot
 from .tables import ALL_ROWS, Ids, Table, distinct_text
 from .text import check_text
 
-__all__ = ["PARALLEL_MIN_ROWS", "is_annotation_layout", "read_xarray"]
+__all__ = ["READ_PARALLEL_CELLS", "is_annotation_layout", "read_xarray"]
 
 #: Cells of a grid from which reading runs its two passes side by side in threads (a
 #: thread's start and the GIL's hand-overs cost more than the pass below: 1.69 vs
 #: 1.45 ms for alpha at 1e5 cells, 2.61 vs 2.91 ms at 3e5).
-PARALLEL_MIN_ROWS = 200_000
+READ_PARALLEL_CELLS = 200_000
 
 
 def is_annotation_layout(data: xr.Dataset | xr.DataArray) -> bool:
@@ -140,7 +140,7 @@ def read_xarray(data: xr.Dataset | xr.DataArray, roles: Roles,
     def flatten() -> list[np.ndarray]:
         return [v.reshape(-1) for v in views.values()]
 
-    values, codes = concurrently([flatten, positions], parallel=n_cells >= PARALLEL_MIN_ROWS)
+    values, codes = concurrently([flatten, positions], parallel=n_cells >= READ_PARALLEL_CELLS)
     flat = dict(zip(views, values, strict=True))
     item = Ids(codes[0], index[0], core[0])
     rater = Ids(codes[1], index[1], core[1])
