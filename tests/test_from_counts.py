@@ -104,6 +104,21 @@ def test_fleiss_1971_diagnoses_published_kappa():
     assert by_rater == pytest.approx(got, abs=1e-12)
 
 
+@pytest.mark.parametrize("names", [["1", "inf"], ["-inf", "0"], ["nan", "1"]])
+def test_count_columns_named_like_infinity_are_text_categories(names):
+    """A count column named "inf" (or "-inf", "nan") names a category, not a rating that
+    is infinite: the categories stay the columns' names as text (once a raw pandas
+    cast error), and the alpha equals krippendorff's on the expanded table."""
+    t = pd.DataFrame({"item": ["a", "b", "c"], names[0]: [2, 1, 0], names[1]: [0, 1, 2]})
+    long = xa.from_counts(t)
+    assert sorted(map(str, long["value"].cat.categories)) == sorted(names)
+    got = float(np.asarray(xa.irr(long, level="nominal"), dtype=float).reshape(-1)[0])
+    codes = long["value"].cat.codes.to_numpy(dtype=float)
+    want = krippendorff.alpha(reliability_data=codes.reshape(3, 2).T,
+                              level_of_measurement="nominal")
+    assert got == pytest.approx(want, abs=1e-12)
+
+
 def test_long_frame_shape_order_and_categorical():
     t = pd.DataFrame({"question": ["q1", "q2"], "no": [1, 0], "yes": [2, 2]})
     long = xa.from_counts(t, categories=["yes", "no"])  # order from categories=

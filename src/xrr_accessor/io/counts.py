@@ -88,10 +88,12 @@ def _as_numbers(cats: list[Hashable]) -> pd.Index:
     --------
     >>> _as_numbers(["1", "2", "3"]).tolist(), _as_numbers(["no", "yes"]).tolist()
     ([1, 2, 3], ['no', 'yes'])
+    >>> _as_numbers(["1", "inf"]).tolist()
+    ['1', 'inf']
     """
     values = pd.to_numeric(pd.Series([str(c).strip() for c in cats]), errors="coerce")
-    if values.isna().any() or not len(values):
-        return pd.Index(cats, dtype=object)
+    if values.isna().any() or not len(values) or not np.isfinite(values).all():
+        return pd.Index(cats, dtype=object)  # "inf" names a category: no rating is infinite
     if (values == values.round()).all():
         return pd.Index(values.astype(np.int64).to_numpy())
     return pd.Index(values.to_numpy(dtype=float))

@@ -7,10 +7,11 @@ at a time (the same kernels, the same order, the same numbers).
 
 A table of tens of thousands of items is made in well under a millisecond, so the
 Python between the steps (their scratch memory, the blocks of groups a thread takes)
-costs as much as the steps themselves: 88 microseconds step by step against 48 in one
-call at 2,500 items, 587 against 369 at 25,000. Large tables keep the steps (they run
-in blocks on threads); a table that does not fit this route (a group of 255 rows or
-more, too many count patterns or distinct scores) is left to them too.
+costs as much as the steps themselves: the whole ``item_disagreement`` call took 0.36 ms
+step by step and 0.31 in one call at 2,500 items, 1.51 and 1.34 ms at 25,000 (measured
+when this route was added). Large tables keep the steps (they run in blocks on
+threads); a table that does not fit this route (a group of 255 rows or more, too many
+count patterns or distinct scores) is left to them too.
 """
 
 from __future__ import annotations
