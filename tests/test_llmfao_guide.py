@@ -32,7 +32,8 @@ ROLES = {"item": "pair", "rater": "worker", "replication": "source"}
 JUDGES = {"gpt4": "GPT-4", "gpt35": "GPT-3.5"}
 GRID = (0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45)
 
-# one worker (-n auto): the module fixture reads and reports the whole set once
+# one worker (-n auto): the module fixture reads and reports the whole set once (where
+# pytest-xdist's loadgroup mode works; see tests/test_docs_site.py)
 pytestmark = pytest.mark.xdist_group("llmfao_guide")
 
 
