@@ -222,3 +222,43 @@ def test_ids_over_the_whole_int64_range_are_hashed_not_tabled(ids):
     pools = pd.DataFrame({"item": [0, 0, 1, 1], "rater": [0, 0, 0, 0],
                           "pool": np.tile(values, 2), "value": [0, 0, 1, 1]})
     assert one(xa.cross_kappa(pools, replication="pool")) == 1.0  # and as replications
+
+
+@pytest.mark.parametrize("duplicated", [False, True])
+def test_large_frames_route_equals_the_one_pass_route(monkeypatch, duplicated):
+    """From PAIR_MAX_ROWS rows integer ids are coded column by column in threads and the
+    repeat check runs on its own: the same codes, the same coefficient, and a repeated
+    (item, rater) pair still refused naming it."""
+    import importlib
+
+    import xrr_accessor as xa
+
+    read_mod = importlib.import_module("xrr_accessor.schema.read")
+    rng = np.random.default_rng(1)
+    df = pd.DataFrame({"item": np.repeat(np.arange(60), 3) * 7 - 50,
+                       "rater": np.tile([3, 9, 4], 60).astype(np.int16),
+                       "value": rng.integers(0, 4, 180)})
+    if duplicated:
+        df.loc[5, "rater"] = df.loc[4, "rater"]
+    routes = []
+    real = read_mod.integer_pair_ids
+    monkeypatch.setattr(read_mod, "integer_pair_ids",
+                        lambda *a: routes.append(1) or real(*a))
+
+    def both():
+        if duplicated:
+            with pytest.raises(xa.InputError, match="more than once"):
+                xa.irr(df, level="nominal")
+            return None
+        return xa.irr(df, level="nominal")
+
+    one_pass = both()
+    assert routes  # the one pass was taken
+    routes.clear()
+    monkeypatch.setattr(read_mod, "PAIR_MAX_ROWS", 0)
+    monkeypatch.setattr(read_mod, "FACTORIZE_PARALLEL_ROWS", 0)  # and in threads
+    by_column = both()
+    assert not routes
+    if not duplicated:
+        assert float(np.asarray(one_pass).reshape(-1)[0]) == float(
+            np.asarray(by_column).reshape(-1)[0])

@@ -65,21 +65,28 @@ def inference_candidates(df: Any, roles: Roles
     return (candidates, found["item"], found["rater"]) if candidates else None
 
 
-#: Rows from which item and rater ids that are not narrow integers (text, integers over
-#: a wide range: hashed by pandas, which releases the GIL) are factorized in two threads
-#: (text ids at 5e4 rows: 1.9 ms against 2.3 on one thread; narrow integers take one
-#: pass over both columns, :func:`.tables.integer_pair_ids`, and no thread).
+#: Rows from which item and rater ids are factorized in two threads, where they are not
+#: narrow integers of fewer than :data:`PAIR_MAX_ROWS` rows (text ids at 5e4 rows: 1.9
+#: ms against 2.3 on one thread; pandas' hashing and the integer kernel release the GIL).
 FACTORIZE_PARALLEL_ROWS = 50_000
+
+
+#: Rows up to which narrow integer item and rater ids are coded in one pass over both
+#: columns; from here each column in a thread of its own is faster (1e6 rows: the whole
+#: item_disagreement 17.4 ms against 19.2; 3e5: 3.6 against 3.2).
+PAIR_MAX_ROWS = 500_000
 
 
 def _factorize_both(df: pd.DataFrame, item: Hashable, rater: Hashable
                     ) -> tuple[Ids, Ids, int]:
     """The item and rater ids factorized, and whether an (item, rater) pair occurs
-    twice (1, 0, or -1 not known). Narrow integer ids in one pass over both columns
-    (:func:`.tables.integer_pair_ids`, which also answers the question); others (text,
-    integers over a wide range: hashed) one after the other, side by side in threads on
-    a large frame. An error names the item column first, as one after the other would."""
-    both = integer_pair_ids(column_array(df, item), column_array(df, rater), (item, rater))
+    twice (1, 0, or -1 not known). Narrow integer ids of fewer than
+    :data:`PAIR_MAX_ROWS` rows in one pass over both columns
+    (:func:`.tables.integer_pair_ids`, which also answers the question); others one
+    after the other, side by side in threads on a large frame. An error names the item
+    column first, as one after the other would."""
+    both = (integer_pair_ids(column_array(df, item), column_array(df, rater), (item, rater))
+            if len(df) < PAIR_MAX_ROWS else None)
     if both is not None:
         return both
     if len(df) < FACTORIZE_PARALLEL_ROWS:  # one after the other: no thread to pay for
