@@ -17,7 +17,7 @@ from ..kernels.threads import concurrently
 from .roles import ROLE_ALIASES, Roles, norm, resolve_roles
 from .roles import anonymous_raters as _anonymous
 from .roles import is_slot as _is_slot
-from .tables import ALL_ROWS, Ids, Table, distinct_text
+from .tables import ALL_ROWS, Ids, Table, array_series, distinct_text
 from .text import check_text
 
 __all__ = ["READ_PARALLEL_CELLS", "is_annotation_layout", "read_xarray"]
@@ -99,8 +99,8 @@ def read_xarray(data: xr.Dataset | xr.DataArray, roles: Roles,
     holder = data if ds is None else ds  # its indexes, sizes and label variables
     variables = ({name: data.variable} if ds is None
                  else {k: ds.variables[k] for k in ds.data_vars})
-    index = [holder.indexes[d] if d in holder.indexes else pd.RangeIndex(holder.sizes[d])
-             for d in core]
+    indexes = holder.indexes  # a new mapping at each access: read once
+    index = [indexes[d] if d in indexes else pd.RangeIndex(holder.sizes[d]) for d in core]
     for d, idx in zip(core, index, strict=True):
         check_text(idx, f"dimension {d!r}")
         distinct_text(idx, f"dimension {d!r}")
@@ -147,7 +147,7 @@ def read_xarray(data: xr.Dataset | xr.DataArray, roles: Roles,
     rater = _anonymous(item, rater) if _is_slot(core[1]) else rater
     rep = Ids(codes[2], index[2], core[2]) if len(core) == 3 else None
     labels: dict[Hashable, tuple[np.ndarray | slice, pd.Series]] = {
-        name: (ALL_ROWS, pd.Series(v, copy=False)) for name, v in flat.items()}
+        name: (ALL_ROWS, array_series(v)) for name, v in flat.items()}
     source = {name: f"variable {name!r}" for name in flat}
     return Table(
         item=item, rater=rater, replication=rep, labels=labels, source=source,

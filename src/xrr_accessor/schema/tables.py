@@ -9,6 +9,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+try:  # pandas' manager of one column (array_series)
+    from pandas.core.internals import SingleBlockManager as _SingleBlockManager
+except ImportError:  # pragma: no cover - every supported pandas has it
+    _SingleBlockManager = None
+
 from ..errors import InputError, LevelError
 from ..kernels.encode import first_seen_codes, pair_codes
 from .ids import one_kind_per_id
@@ -136,6 +141,26 @@ def array_index(values: np.ndarray, name: Hashable = None) -> pd.Index:
     if simple is None or values.ndim != 1 or values.dtype.kind not in "biuf":
         return pd.Index(values, name=name)  # pragma: no cover - every supported pandas has it
     return simple(values, name=name)
+
+
+def array_series(values: np.ndarray) -> pd.Series:
+    """``pd.Series(values, copy=False)`` of a 1-d numpy array, on a RangeIndex and
+    without a copy (the reader only reads it): built on pandas' own single-block
+    manager (half the time: the constructor checks and converts its input first), the
+    same Series.
+
+    Examples
+    --------
+    >>> array_series(np.array([2.0, 3.5])).equals(pd.Series([2.0, 3.5]))
+    True
+    """
+    try:  # pandas' internals (2.2 and 3.x), as the constructor ends up building
+        mgr = _SingleBlockManager.from_array(values, pd.RangeIndex(len(values)))
+        out = pd.Series._from_mgr(mgr, mgr.axes)
+        out._name = None
+    except (ImportError, AttributeError, TypeError):  # pragma: no cover - other pandas
+        return pd.Series(values, copy=False)
+    return out
 
 
 #: The fix for column names of different types that read the same.
