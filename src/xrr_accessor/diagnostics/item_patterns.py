@@ -32,7 +32,7 @@ from ..kernels.within import PACKED_CATEGORIES
 from ._common import Read, blocks
 
 __all__ = ["by_pattern", "category_bits", "count_patterns", "form_of", "item_ids", "modes",
-           "pattern_rows", "records", "scaled", "with_replication"]
+           "pattern_rows", "records", "scaled", "table_rows", "with_replication"]
 
 
 def form_of(read_: Read) -> int:
@@ -85,6 +85,16 @@ def modes(cats: pd.Index, bits: bool, out_ints: np.ndarray) -> Any:
             else cats.to_numpy().take(out_ints[1]))
 
 
+def table_rows(numeric: bool, with_rep: bool, n: int
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The item table's rows for ``n`` groups, one block of memory (:func:`._common.blocks`):
+    ``floats`` (D, mode share[, mean, spread] for numbers), ``ints`` (annotations, mode,
+    rank, item id or code[, replication]) and ``undefined`` (D is NaN), its last row."""
+    n_floats = 4 if numeric else 2
+    rows = blocks(n_floats + (5 if with_rep else 4) + 1, n)
+    return rows[:n_floats].view(np.float64), rows[n_floats:-1], rows[-1].view(np.bool_)[:n]
+
+
 def pattern_rows(read_: Read, label: int, numeric: bool, min_block: int
                  ) -> dict[str, Any] | None:
     """One label's rows as the steps one at a time give them (the item table's rows
@@ -102,18 +112,16 @@ def pattern_rows(read_: Read, label: int, numeric: bool, min_block: int
     with_rep = with_replication(read_)
     cats = ann.categories[label]
     bits, cat_values = category_bits(cats)
-    n_floats = 4 if numeric else 2
-    rows = blocks(n_floats + (5 if with_rep else 4) + 1, n_group)  # and the mask
+    out_floats, out_ints, undefined = table_rows(numeric, with_rep, n_group)
     status, m = pattern_table(
         ann.item, ann.replication, read_.codes(label), n_rep, k, vals, form, scale,
-        item_ids(read_, with_rep), cat_values, blocks(2, n_group),
-        rows[:n_floats].view(np.float64), rows[n_floats:-1], rows[-1].view(np.bool_)[:n_group])
+        item_ids(read_, with_rep), cat_values, blocks(2, n_group), out_floats, out_ints,
+        undefined)
     if status != DONE:
         return None
-    out_ints = rows[n_floats:-1, :m]  # the first m columns: the groups with annotations
-    return {"floats": rows[:n_floats, :m].view(np.float64), "ints": out_ints,
-            "undefined": rows[-1].view(np.bool_)[:m], "mode": modes(cats, bits, out_ints),
-            "label": label}
+    out_ints = out_ints[:, :m]  # the first m columns: the groups with annotations
+    return {"floats": out_floats[:, :m], "ints": out_ints, "undefined": undefined[:m],
+            "mode": modes(cats, bits, out_ints), "label": label}
 
 
 def by_pattern(bags: np.ndarray) -> tuple[np.ndarray | None, np.ndarray, int]:

@@ -49,6 +49,7 @@ from .item_patterns import (
     pattern_rows,
     records,
     scaled,
+    table_rows,
     with_replication,
 )
 from .item_ties import tie_sentence, ties, top_items
@@ -210,10 +211,7 @@ def _rows(read_: Read, label: int, s: dict[str, np.ndarray], numeric: bool
     ints, floats, pid = s["ints"], s["floats"], s.get("pid")  # records, or a table's
     m = int(s["m"]) if pid is not None else int(np.count_nonzero(ints[0]))  # n >= 0
     with_rep = with_replication(read_)
-    rows = blocks((4 if numeric else 2) + (5 if with_rep else 4) + 1, m)  # and the mask
-    out_floats = rows[:4 if numeric else 2].view(np.float64)
-    out_ints = rows[len(out_floats):-1]  # n, mode, rank, item id or code, replication
-    undefined = rows[-1].view(np.bool_)[:m]
+    out_floats, out_ints, undefined = table_rows(numeric, with_rep, m)
     ids = item_ids(read_, with_rep)
     cats = ann.categories[label]
     bits, values = category_bits(cats)

@@ -84,17 +84,26 @@ def integer_ids(values: Any, column: Hashable | None = None) -> Ids | None:
     >>> ids.codes.tolist(), ids.uniques.tolist()
     ([0, 1, 0], [7, 3])
     """
-    arr = getattr(values, "dtype", None)
-    if arr is None or not isinstance(arr, np.dtype) or arr.kind not in "iu" or (
-            arr.kind == "u" and arr.itemsize == 8):
+    found = _int64_ids(values)
+    if found is None:
         return None
-    raw = values.to_numpy() if isinstance(values, pd.Series) else np.asarray(values)
-    ints = raw.astype(np.int64, copy=False)
+    ints, dtype = found
     codes = np.empty(len(ints), dtype=np.int64)
     ok, uniques = first_seen_codes(ints, max(1024, 4 * len(ints)), codes)
     if not ok:
         return None
-    return Ids(codes, array_index(uniques.astype(arr)), column)
+    return Ids(codes, array_index(uniques.astype(dtype)), column)
+
+
+def _int64_ids(values: Any) -> tuple[np.ndarray, np.dtype] | None:
+    """Integer ids as int64 (no copy when they are) with their own dtype; None for other
+    values (uint64 too: it does not fit int64)."""
+    dtype = getattr(values, "dtype", None)
+    if not isinstance(dtype, np.dtype) or dtype.kind not in "iu" or (
+            dtype.kind == "u" and dtype.itemsize == 8):
+        return None
+    raw = values.to_numpy() if isinstance(values, pd.Series) else np.asarray(values)
+    return raw.astype(np.int64, copy=False), dtype
 
 
 def integer_pair_ids(items: Any, raters: Any, columns: tuple[Hashable, Hashable]
@@ -110,19 +119,16 @@ def integer_pair_ids(items: Any, raters: Any, columns: tuple[Hashable, Hashable]
     >>> item.codes.tolist(), rater.uniques.tolist(), repeat
     ([0, 1, 0], [1], 1)
     """
-    kinds = [getattr(v, "dtype", None) for v in (items, raters)]
-    if not all(isinstance(k, np.dtype) and k.kind in "iu" and not (
-            k.kind == "u" and k.itemsize == 8) for k in kinds):
+    item, rater = _int64_ids(items), _int64_ids(raters)
+    if item is None or rater is None:
         return None
-    raw = [(v.to_numpy() if isinstance(v, pd.Series) else np.asarray(v)).astype(
-        np.int64, copy=False) for v in (items, raters)]
-    codes = np.empty((2, len(raw[0])), dtype=np.int64)
-    ok, item_u, rater_u, repeat = pair_codes(raw[0], raw[1], max(1024, 4 * len(raw[0])),
+    codes = np.empty((2, len(item[0])), dtype=np.int64)
+    ok, item_u, rater_u, repeat = pair_codes(item[0], rater[0], max(1024, 4 * len(item[0])),
                                              codes[0], codes[1])
     if not ok:
         return None
-    return (Ids(codes[0], array_index(item_u.astype(kinds[0])), columns[0]),
-            Ids(codes[1], array_index(rater_u.astype(kinds[1])), columns[1]), repeat)
+    return (Ids(codes[0], array_index(item_u.astype(item[1])), columns[0]),
+            Ids(codes[1], array_index(rater_u.astype(rater[1])), columns[1]), repeat)
 
 
 def array_index(values: np.ndarray, name: Hashable = None) -> pd.Index:
