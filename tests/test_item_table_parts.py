@@ -105,3 +105,39 @@ def test_undefined_rows_counted_per_label_in_the_warning():
     assert out.index.names == ["label", "item"]
     assert (out.index.get_level_values("label") == "score").sum() == len(out) // 2
     assert out.attrs["n_undefined"] == int(out["disagreement"].isna().sum())
+
+
+def test_frame_of_builds_the_frame_pandas_public_constructor_builds():
+    """frame_of skips the block manager's integrity check (its blocks are right by
+    construction): the frame must equal pandas' own, pass that check when it is run,
+    and behave as any frame (a column set, a copy, consolidation)."""
+    from xrr_accessor.diagnostics._common import frame_of
+
+    rng = np.random.default_rng(5)
+    n = 7
+    floats = rng.random((2, n))
+    ints = rng.integers(0, 9, (2, n))
+    rank = pd.arrays.IntegerArray(np.arange(1, n + 1), np.arange(n) % 3 == 0)
+    modes = pd.Categorical(list("abcabca"))
+    blocks = [(floats, ["d", "share"]), (rank, ["rank"]), (ints, ["n", "code"]),
+              (modes, ["mode"])]
+    columns = ["d", "rank", "n", "mode", "code", "share"]
+    index = pd.Index(rng.permutation(n) + 100, name="item")
+    got = frame_of(blocks, columns, index)
+    want = pd.DataFrame({"d": floats[0], "rank": rank, "n": ints[0], "mode": modes,
+                         "code": ints[1], "share": floats[1]}, index=index)
+    pd.testing.assert_frame_equal(got, want, check_exact=True)
+    got._mgr._verify_integrity()  # the check frame_of leaves out passes
+    if hasattr(pd.api, "internals"):  # pandas >= 3: its public constructor, same frame
+        from pandas.api.internals import create_dataframe_from_blocks
+
+        places = [np.array([columns.index(c) for c in names]) for _, names in blocks]
+        public = create_dataframe_from_blocks(
+            [(v.reshape(1, -1) if isinstance(v, np.ndarray) and v.ndim == 1 else v, p)
+             for (v, _), p in zip(blocks, places, strict=True)],
+            index=index, columns=pd.Index(columns))
+        pd.testing.assert_frame_equal(got, public, check_exact=True)
+    got["extra"] = 1.0  # a frame like any other: a new column, a set value, a copy
+    got.loc[index[0], "d"] = -1.0
+    assert got.loc[index[0], "d"] == -1.0 and got["extra"].sum() == n
+    pd.testing.assert_frame_equal(got.copy()._consolidate(), got, check_exact=True)

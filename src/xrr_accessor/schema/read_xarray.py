@@ -102,6 +102,8 @@ def read_xarray(data: xr.Dataset | xr.DataArray, roles: Roles,
     indexes = holder.indexes  # a new mapping at each access: read once
     index = [indexes[d] if d in indexes else pd.RangeIndex(holder.sizes[d]) for d in core]
     for d, idx in zip(core, index, strict=True):
+        if type(idx) is pd.RangeIndex:  # no coordinate: positions, distinct and not text
+            continue
         check_text(idx, f"dimension {d!r}")
         distinct_text(idx, f"dimension {d!r}")
         if idx.has_duplicates:
