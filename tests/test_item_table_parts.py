@@ -141,3 +141,26 @@ def test_frame_of_builds_the_frame_pandas_public_constructor_builds():
     got.loc[index[0], "d"] = -1.0
     assert got.loc[index[0], "d"] == -1.0 and got["extra"].sum() == n
     pd.testing.assert_frame_equal(got.copy()._consolidate(), got, check_exact=True)
+
+
+@pytest.mark.parametrize("values", [
+    np.array([[1.5, 2.5]]), np.array([[1, 2]]), np.array([[True, False]]),
+    np.array([[1, 2]], dtype=np.uint8), np.array([["a", None]], dtype=object),
+    np.array([["2020-01-01", "2021-01-01"]], dtype="datetime64[ns]"),
+    pd.array([1, None], dtype="Int64"), pd.array([True, None], dtype="boolean"),
+    pd.array([0.5, None], dtype="Float64"), pd.Categorical(["a", "b"]),
+    pd.array(["a", "b"], dtype="string"),
+], ids=lambda v: str(v.dtype))
+def test_frame_of_blocks_are_the_blocks_pandas_makes(values):
+    """Each kind of column goes in the block pandas' own constructor gives it (dates
+    coerced to their array, masked arrays in extension blocks): same class, same dtype."""
+    pytest.importorskip("pandas.core.internals.api")
+    from pandas.core.internals.api import _make_block
+
+    from xrr_accessor.diagnostics._common import _block
+
+    place = np.array([0], dtype=np.intp)
+    got, want = _block(values, place), _make_block(values, place)
+    assert type(got) is type(want)
+    assert got.dtype == want.dtype and got.shape == want.shape
+    assert list(got.mgr_locs) == list(want.mgr_locs)

@@ -32,7 +32,11 @@ try:  # pandas >= 3: a DataFrame over given blocks
 except ImportError:  # pragma: no cover - pandas < 3
     _from_blocks = None
 try:  # its two steps, the manager's check of blocks built right here left out
+    from pandas._libs.internals import BlockPlacement as _Placement
+    from pandas.core.arrays.masked import BaseMaskedArray as _Masked
     from pandas.core.internals.api import _make_block
+    from pandas.core.internals.blocks import ExtensionBlock as _ExtensionBlock
+    from pandas.core.internals.blocks import NumpyBlock as _NumpyBlock
     from pandas.core.internals.managers import BlockManager as _Manager
 except ImportError:  # pragma: no cover - a pandas without them: the public function
     _make_block = _Manager = None
@@ -94,7 +98,8 @@ class Read:
         vals = None
         dtype = cats.dtype
         if isinstance(dtype, np.dtype) and dtype.kind in "biuf":  # finite (encode checks)
-            vals = cats.to_numpy(dtype=float, copy=True)
+            vals = np.asarray(cats._values).astype(float)  # a copy, without to_numpy's
+            # dispatch
         elif pd.api.types.is_numeric_dtype(dtype) or pd.api.types.is_bool_dtype(dtype):
             vals = cats.to_numpy(dtype=float, copy=True)
             vals = vals if np.isfinite(vals).all() else None
@@ -256,12 +261,25 @@ def frame_of(blocks: Sequence[tuple[Any, Sequence[str]]], columns: Sequence[str]
     if _make_block is not None and _Manager is not None:
         try:  # create_dataframe_from_blocks without the manager's integrity check (the
             # shapes and places are right by construction): a third less in a call
-            mgr = _Manager([_make_block(v, p) for v, p in parts], [names, index],
+            mgr = _Manager([_block(v, p) for v, p in parts], [names, index],
                            verify_integrity=False)
             return pd.DataFrame._from_mgr(mgr, mgr.axes)
         except TypeError:  # pragma: no cover - a manager that takes other arguments
             pass
     return _from_blocks(parts, index=index, columns=names)
+
+
+def _block(values: Any, place: np.ndarray) -> Any:
+    """pandas' block of ``values`` (2-D numpy, or a 1-D extension array) at columns
+    ``place``, as ``create_dataframe_from_blocks`` makes it: numpy numbers and booleans
+    and masked arrays (``Int64``) built straight away (its dispatch on the dtype and
+    its coercion of dates cost as much as the block in a call), the rest by its own
+    ``_make_block``."""
+    if isinstance(values, np.ndarray) and values.dtype.kind in ("b", "i", "u", "f"):
+        return _NumpyBlock(values, ndim=2, placement=_Placement(place))
+    if isinstance(values, _Masked):
+        return _ExtensionBlock(values, ndim=2, placement=_Placement(place))
+    return _make_block(values, place)
 
 
 @functools.lru_cache(maxsize=64)

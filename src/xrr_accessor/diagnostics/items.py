@@ -245,7 +245,9 @@ def _table(read_: Read, rows: dict[str, Any], numeric: bool) -> pd.DataFrame:
     names = list(COLUMNS if numeric else COLUMNS[:5])
     columns: list[tuple[Any, list[str]]] = [
         (out_floats, ["disagreement", "mode_share", "mean", "spread"][:len(out_floats)]),
-        (pd.arrays.IntegerArray(out_ints[2], rows["undefined"]), ["rank"])]
+        # the rank, NA where D is: int64 and bool rows of one block, as IntegerArray
+        # checks them (its checks cost as much as the rest of the column in a call)
+        (pd.arrays.IntegerArray._simple_new(out_ints[2], rows["undefined"]), ["rank"])]
     if mode is None:  # the mode's values (item_rows wrote them), beside n
         columns.append((out_ints[:2], ["n_annotations", "mode"]))
     else:

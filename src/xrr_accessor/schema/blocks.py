@@ -50,9 +50,11 @@ def block_codes(columns: Sequence[tuple[int, pd.Series]], codes: np.ndarray
     """
     kinds: dict[str, list[tuple[int, np.ndarray]]] = {}
     for j, vals in columns:
-        arr = vals.to_numpy() if isinstance(vals.dtype, np.dtype) else None
-        if arr is None or arr.size == 0:
+        dtype = vals.dtype
+        if not isinstance(dtype, np.dtype) or dtype.kind not in "biuf" or not len(vals):
             continue
+        arr = vals._values.view()  # to_numpy() under copy-on-write, without its dispatch:
+        arr.flags.writeable = False  # a read-only view (the kernels' compiled type)
         kind, size = arr.dtype.kind, arr.dtype.itemsize
         block = ("int8" if kind == "b" or (kind == "i" and size == 1) else "int64"
                  if kind == "i" or (kind == "u" and size < 8) else "float64"
