@@ -108,3 +108,52 @@ def test_the_icc_reads_one_continuous_label_as_numbers_and_gives_the_factorized_
             factorized.estimate(icc, form=form).value, rel=1e-12)
     two = run(df.assign(other=df["score"] * 2), [icc], level="interval")  # factorized
     assert all(c.name != NUMBERS for c in two.ann.categories)
+
+
+@pytest.mark.parametrize("values", [
+    [3, 5, 7], [0.5, np.nan, 2.0], [True, False, True], np.array([1, 2, 3], dtype=np.uint8),
+    pd.to_datetime(["2020-01-01", "2021-06-01", "2022-01-01"]), pd.array([1, None, 3], "Int64"),
+    ["a", "b", "c"],
+], ids=["int", "float", "bool", "uint8", "datetime", "Int64", "text"])
+@pytest.mark.parametrize("kind", [pd.Index, pd.Series])
+def test_numpy_values_are_what_to_numpy_gives(values, kind) -> None:
+    """The reader's short cut for ``to_numpy()``: the same values and dtype, read-only
+    where pandas' is (a kernel compiled for one would compile again for the other), and
+    never a writable view of the caller's own memory."""
+    from xrr_accessor.schema.tables import numpy_values
+
+    obj = kind(values)
+    got, want = numpy_values(obj), obj.to_numpy()
+    assert got.dtype == want.dtype
+    np.testing.assert_array_equal(got, want)
+    if not want.flags.writeable:
+        assert not got.flags.writeable
+    if np.shares_memory(got, np.asarray(obj._values)):
+        assert not got.flags.writeable
+
+
+def test_range_index_is_pandas_range_index() -> None:
+    from xrr_accessor.schema.tables import range_index
+
+    for n in (0, 1, 7):
+        got = range_index(n)
+        assert type(got) is pd.RangeIndex and got.name is None
+        pd.testing.assert_index_equal(got, pd.RangeIndex(n), exact=True)
+
+
+@pytest.mark.parametrize("exponent", [-1074, -1060, -1023, -1022, -700, -3, 0, 3, 700, 1020,
+                                      1022])
+def test_interval_values_scaled_as_ldexp_scales_them(exponent: int) -> None:
+    """item_disagreement divides interval values by a power of two (products, not
+    ldexp, where 2^-shift is a double): bit for bit ldexp's, subnormal results included."""
+    import math
+
+    from xrr_accessor.diagnostics.item_patterns import scaled
+    from xrr_accessor.kernels.item_sums import MOMENTS
+
+    rng = np.random.default_rng(exponent + 2000)
+    vals = np.ldexp(rng.random(9) + 0.5, exponent) * rng.choice([-1.0, 1.0], 9)
+    got, scale = scaled(vals, MOMENTS)
+    shift = math.frexp(float(np.abs(vals).max()))[1]
+    assert scale == 2.0**shift
+    np.testing.assert_array_equal(got.view(np.int64), np.ldexp(vals, -shift).view(np.int64))

@@ -8,6 +8,7 @@ those roles; every method is a one-line delegate to :mod:`xrr_accessor.api`.
 from __future__ import annotations
 
 import importlib
+import sys
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
@@ -39,7 +40,9 @@ class _OnFirstUse(ModuleType):
         self.__dict__["_target"] = name
 
     def __getattr__(self, attr: str) -> Any:
-        return getattr(importlib.import_module(self.__dict__["_target"]), attr)
+        target = self.__dict__["_target"]  # imported once: then sys.modules' entry (the
+        module = sys.modules.get(target) or importlib.import_module(target)  # import
+        return getattr(module, attr)  # machinery costs microseconds even then)
 
 
 if not TYPE_CHECKING:

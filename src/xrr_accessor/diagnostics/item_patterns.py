@@ -29,6 +29,7 @@ from ..kernels.item_sums import (
 )
 from ..kernels.item_table import DONE, pattern_table
 from ..kernels.within import PACKED_CATEGORIES
+from ..schema.tables import numpy_values
 from ._common import Read, blocks
 
 __all__ = ["by_pattern", "category_bits", "count_patterns", "form_of", "item_ids", "modes",
@@ -53,6 +54,8 @@ def scaled(vals: np.ndarray, form: int) -> tuple[np.ndarray, float]:
     else:  # a short scale in Python floats (numpy's calls cost more than they save)
         big = max(map(abs, vals.tolist())) if vals.size <= 64 else float(np.abs(vals).max())
     shift = math.frexp(big)[1] if big > 0 and math.isfinite(big) else 0
+    if -1022 <= shift <= 1023:  # 2^-shift a double: the product is ldexp's, correctly
+        return vals * 2.0**-shift, 2.0**shift  # rounded both (faster than ldexp's cast)
     return np.ldexp(vals, -shift), 2.0**shift
 
 
@@ -66,14 +69,14 @@ def item_ids(read_: Read, with_rep: bool) -> np.ndarray:
     write ids, not codes), else none."""
     ann = read_.ann
     alone = not (ann.has_label or with_rep)
-    return ann.items.to_numpy() if alone and ann.items.dtype == np.int64 else np.zeros(0, int)
+    return numpy_values(ann.items) if alone and ann.items.dtype == np.int64 else np.zeros(0, int)
 
 
 def category_bits(cats: pd.Index) -> tuple[bool, np.ndarray]:
     """Whether the categories are int64 or float64 numbers, and then their bits (the
     kernels write the modes' values), else none."""
     bits = isinstance(cats.dtype, np.dtype) and cats.dtype in (np.int64, np.float64)
-    return bits, cats.to_numpy().view(np.int64) if bits else np.zeros(0, np.int64)
+    return bits, numpy_values(cats).view(np.int64) if bits else np.zeros(0, np.int64)
 
 
 def modes(cats: pd.Index, bits: bool, out_ints: np.ndarray) -> Any:

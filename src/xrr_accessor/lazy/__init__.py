@@ -47,7 +47,9 @@ def is_lazy(data: Any) -> bool:
     if module.startswith(("pandas.", "numpy", "polars.", "builtins")):
         return False  # the common cases, without dask's slower generic test
     if module.startswith("xarray."):
-        variables = getattr(data, "variables", None)  # a Dataset; a DataArray's below
+        # a Dataset's variables; a DataArray's below (asked of the type: a DataArray looks
+        # a missing attribute up among its coordinates and attrs, microseconds)
+        variables = data.variables if hasattr(type(data), "variables") else None
         if variables is None:
             variables = {None: data.variable, **data.coords.variables}
         # numpy-backed variables and indexes (held by pandas) answered first: ``chunks``

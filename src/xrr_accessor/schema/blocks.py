@@ -21,7 +21,7 @@ from ..kernels.label_codes import (
     integer_ranges,
     shifted_codes,
 )
-from .tables import array_index
+from .tables import array_index, numpy_values
 
 __all__ = ["block_codes"]
 
@@ -53,8 +53,7 @@ def block_codes(columns: Sequence[tuple[int, pd.Series]], codes: np.ndarray
         dtype = vals.dtype
         if not isinstance(dtype, np.dtype) or dtype.kind not in "biuf" or not len(vals):
             continue
-        arr = vals._values.view()  # to_numpy() under copy-on-write, without its dispatch:
-        arr.flags.writeable = False  # a read-only view (the kernels' compiled type)
+        arr = numpy_values(vals)
         kind, size = arr.dtype.kind, arr.dtype.itemsize
         block = ("int8" if kind == "b" or (kind == "i" and size == 1) else "int64"
                  if kind == "i" or (kind == "u" and size < 8) else "float64"

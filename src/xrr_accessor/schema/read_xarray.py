@@ -17,7 +17,7 @@ from ..kernels.threads import concurrently
 from .roles import ROLE_ALIASES, Roles, norm, resolve_roles
 from .roles import anonymous_raters as _anonymous
 from .roles import is_slot as _is_slot
-from .tables import ALL_ROWS, Ids, Table, array_series, distinct_text
+from .tables import ALL_ROWS, Ids, Table, array_series, distinct_text, range_index
 from .text import check_text
 
 __all__ = ["READ_PARALLEL_CELLS", "is_annotation_layout", "read_xarray"]
@@ -99,8 +99,8 @@ def read_xarray(data: xr.Dataset | xr.DataArray, roles: Roles,
     holder = data if ds is None else ds  # its indexes, sizes and label variables
     variables = ({name: data.variable} if ds is None
                  else {k: ds.variables[k] for k in ds.data_vars})
-    indexes = holder.indexes  # a new mapping at each access: read once
-    index = [indexes[d] if d in indexes else pd.RangeIndex(holder.sizes[d]) for d in core]
+    indexes, dim_sizes = holder.indexes, holder.sizes  # new mappings at each access:
+    index = [indexes[d] if d in indexes else range_index(dim_sizes[d]) for d in core]  # once
     for d, idx in zip(core, index, strict=True):
         if type(idx) is pd.RangeIndex:  # no coordinate: positions, distinct and not text
             continue
@@ -120,7 +120,7 @@ def read_xarray(data: xr.Dataset | xr.DataArray, roles: Roles,
     # costs less than the sort by item and the scattered reads it saves.
     order = [dim_of["item"]] + ([dim_of["replication"]] if len(core) == 3 else []) + [
         dim_of["rater"]]
-    shape = [holder.sizes[d] for d in order]
+    shape = [dim_sizes[d] for d in order]
 
     n_cells = math.prod(shape)
 
