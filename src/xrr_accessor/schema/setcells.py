@@ -67,7 +67,8 @@ def is_label_sets(categories: pd.Index) -> bool:
     """
     if categories.name == SET_CATEGORIES:
         return True
-    return (pd.api.types.is_object_dtype(categories.dtype) and len(categories) > 0
+    dtype = categories.dtype  # numpy's object dtype (is_object_dtype's answer, sooner)
+    return (isinstance(dtype, np.dtype) and dtype.kind == "O" and len(categories) > 0
             and all(isinstance(c, tuple) for c in categories))
 
 
