@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any
 
@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import DroppedDataWarning, RoleError, warn
+from ..kernels.groups import varies_within
 from .roles import looks_gold
 from .text import check_text
 
@@ -37,10 +38,12 @@ class Groups:
     varies: np.ndarray
 
     @classmethod
-    def of(cls, by: Rows, values: pd.Series) -> Groups:
-        """The groups of ``by`` (rows grouped once per partition) for one column."""
-        codes, uniq = pd.factorize(values, use_na_sentinel=True)  # missing: -1, a value
-        codes = np.asarray(codes, dtype=np.int64)
+    def of_codes(cls, by: Rows, codes: np.ndarray, uniq: Any) -> Groups:
+        """The groups of ``by`` (rows grouped once per partition) for one column, from
+        its codes (-1: missing, a value of its own) and distinct values."""
+        if by.codes is not None:  # the reader's codes: one pass, nothing to merge later
+            return cls(by.keys, by.n, np.zeros(0, np.uint64),
+                       varies_within(by.codes, len(by.n), codes))
         if not len(by.starts):
             return cls(by.keys, np.zeros(0, np.int64), np.zeros(0, np.uint64),
                        np.zeros(0, bool))
@@ -81,6 +84,18 @@ class Rows:
     first: np.ndarray
     order: np.ndarray
     starts: np.ndarray
+    #: The reader's codes of the groups (:meth:`coded`), or None (:meth:`of`).
+    codes: np.ndarray | None = None
+
+    @classmethod
+    def coded(cls, codes: np.ndarray, n_groups: int) -> Rows:
+        """Rows grouped by the reader's codes ``0..n_groups-1`` of one frame's ids: the
+        groups' sizes only (no sort, no hashes: evidence that is not merged with
+        another part's; :meth:`Groups.of_codes` then takes one pass per column)."""
+        codes = np.ascontiguousarray(codes, dtype=np.int64)
+        none = np.zeros(0, np.int64)
+        return cls(np.zeros(0, np.uint64), np.bincount(codes, minlength=n_groups).astype(
+            np.int64), none, none, none, codes)
 
     @classmethod
     def of(cls, ids: pd.Series) -> Rows:
@@ -142,20 +157,42 @@ def _number(values: pd.Series) -> Column:
     return col_ev
 
 
-def _grouped(by: Rows, values: pd.Series) -> Groups | None:
-    """:meth:`Groups.of`, or None for unhashable values (lists: the reader explains)."""
+def _factorized(values: pd.Series) -> tuple[np.ndarray, Any]:
+    """A column's codes (int64; -1 missing, a value of its own in the groups) and its
+    distinct values in order of appearance."""
+    codes, uniq = pd.factorize(values, use_na_sentinel=True)
+    return np.asarray(codes, dtype=np.int64), uniq
+
+
+def _grouped(by: Rows, found: tuple[np.ndarray, Any] | None) -> Groups | None:
+    """:meth:`Groups.of_codes` of a column factorized (:func:`_factorized`), or None for
+    unhashable values (lists: the reader explains)."""
+    return None if found is None else Groups.of_codes(by, *found)
+
+
+def _factorized_or_none(values: pd.Series) -> tuple[np.ndarray, Any] | None:
+    """:func:`_factorized`, or None for unhashable values."""
     try:
-        return Groups.of(by, values)
+        return _factorized(values)
     except TypeError:
         return None
 
 
+#: The reader's item and rater codes and their counts, made when asked (see :func:`evidence`).
+IdCodes = Callable[[], tuple[np.ndarray, int, np.ndarray, int]]
+
+
 def evidence(df: pd.DataFrame, candidates: list[Hashable], item: Hashable,
-             rater: Hashable) -> dict[Hashable, Column]:
+             rater: Hashable, ids: IdCodes | None = None) -> dict[Hashable, Column]:
     """What :func:`decide` needs of each candidate column of ``df`` (a lone surrogate in
-    one of them refused, naming it: pandas fails on it while grouping)."""
+    one of them refused, naming it: pandas fails on it while grouping).
+
+    ``ids``: the reader's item and rater codes, asked for only when a column is grouped
+    (the evidence of a whole frame: rows grouped by those codes in one pass, without the
+    hashes that merge dask partitions' evidence). Without, the columns are factorized
+    here and the evidence can be merged (:func:`merge_evidence`)."""
     try:
-        return _evidence(df, candidates, item, rater)
+        return _evidence(df, candidates, item, rater, ids)
     except UnicodeEncodeError:
         for col in (item, rater, *candidates):
             check_text(df[col], f"column {col!r}")
@@ -163,7 +200,7 @@ def evidence(df: pd.DataFrame, candidates: list[Hashable], item: Hashable,
 
 
 def _evidence(df: pd.DataFrame, candidates: list[Hashable], item: Hashable,
-              rater: Hashable) -> dict[Hashable, Column]:
+              rater: Hashable, ids: IdCodes | None = None) -> dict[Hashable, Column]:
     """What :func:`decide` needs of each candidate column of ``df``.
 
     Only numbers, none spanning more than :data:`ID_SPAN` here: their ranges only
@@ -175,23 +212,29 @@ def _evidence(df: pd.DataFrame, candidates: list[Hashable], item: Hashable,
     if len(out) == len(candidates) and not any(
             c.whole and c.hi - c.lo > ID_SPAN for c in out.values()):
         return {col: out[col] for col in candidates}
-    items = Rows.of(df[item])
+    coded = None if ids is None else ids()
+    items = Rows.of(df[item]) if coded is None else Rows.coded(coded[0], coded[1])
     raters: Rows | None = None
     for col in candidates:
         values = df[col]
+        found = _factorized_or_none(values)  # once for the items' and the raters' groups
         if col in out:
-            out[col].by_item = _grouped(items, values)
+            out[col].by_item = _grouped(items, found)
             continue
         text = values.dropna()
         kind = pd.api.types.infer_dtype(text, skipna=True) if len(text) else "empty"
         kind = kind if kind in ("string", "categorical", "empty") else "other"
-        col_ev = Column(kind, _grouped(items, values))
+        col_ev = Column(kind, _grouped(items, found))
         if kind in ("string", "categorical"):
-            col_ev.distinct = frozenset(text.drop_duplicates().iloc[:2].tolist())
+            # the first two distinct values (factorize's come in order of appearance)
+            first_two = (found[1][:2] if found is not None
+                         else text.drop_duplicates().iloc[:2])
+            col_ev.distinct = frozenset(first_two.tolist())
             if kind == "string":
                 col_ev.n_chars, col_ev.n_text = int(text.str.len().sum()), len(text)
-            raters = raters or Rows.of(df[rater])
-            col_ev.by_rater = _grouped(raters, values)
+            raters = raters or (Rows.of(df[rater]) if coded is None
+                                else Rows.coded(coded[2], coded[3]))
+            col_ev.by_rater = _grouped(raters, found)
         out[col] = col_ev
     return {col: out[col] for col in candidates}
 
@@ -322,7 +365,7 @@ def _may_be_text(values: pd.Series) -> bool:
 
 
 def infer_labels(df: pd.DataFrame, candidates: list[Hashable], item: Hashable,
-                 rater: Hashable) -> list[Hashable]:
+                 rater: Hashable, ids: IdCodes | None = None) -> list[Hashable]:
     """The label columns among ``candidates``: metadata-looking text columns left out.
 
     A text column is left out when it is free text (long strings), or holds
@@ -337,7 +380,7 @@ def infer_labels(df: pd.DataFrame, candidates: list[Hashable], item: Hashable,
     if len(candidates) == 1:  # alone, a column is the label unless it is free text
         kept, left = _lone(df[candidates[0]], candidates[0])
     else:
-        kept, left = decide(evidence(df, candidates, item, rater))
+        kept, left = decide(evidence(df, candidates, item, rater, ids))
     check_kept(kept, left)
     if left:
         warn(inferred_message(kept, left), DroppedDataWarning)

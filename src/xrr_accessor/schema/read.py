@@ -214,6 +214,15 @@ def _read_long(df: pd.DataFrame, roles: Roles) -> Table:
             f"a label column ({label_col!r}) goes with exactly one value column; got "
             f"{value_cols}. Pass value='<column>'."
         )
+    both: list[tuple[Ids, Ids, int]] = []  # the ids, factorized once: when the labels'
+    # inference groups columns by item and rater, it groups them by these codes
+
+    def id_codes() -> tuple[np.ndarray, int, np.ndarray, int]:
+        if not both:
+            both.append(_factorize_both(df, found["item"], found["rater"]))
+        items, raters, _ = both[0]
+        return items.codes, len(items.uniques), raters.codes, len(raters.uniques)
+
     if not value_cols:
         value_cols = [c for c in cols if c not in used]
         has_label = True
@@ -222,7 +231,7 @@ def _read_long(df: pd.DataFrame, roles: Roles) -> Table:
                 f"no value columns: every column of {cols} plays a role. Add the "
                 "annotations, or name them with .xrr(labels=[...])."
             )
-        value_cols = infer_labels(df, value_cols, found["item"], found["rater"])
+        value_cols = infer_labels(df, value_cols, found["item"], found["rater"], id_codes)
     else:
         # a lone column named like a value ("value", "rating") is the one unnamed
         # label, unless labels= names it a label
@@ -243,7 +252,7 @@ def _read_long(df: pd.DataFrame, roles: Roles) -> Table:
     dup_roles = [c for c in value_cols if c in used or c == label_col]
     if dup_roles:
         raise RoleError(f"column {dup_roles[0]!r} cannot be both a role and a value column.")
-    item, rater, repeat = _factorize_both(df, found["item"], found["rater"])
+    item, rater, repeat = both[0] if both else _factorize_both(df, found["item"], found["rater"])
     if _is_slot(found["rater"]):
         rater, repeat = _anonymous(item, rater), -1
     rep = None
