@@ -11,6 +11,7 @@ missing values included, and so the same labels kept and left out.
 
 from __future__ import annotations
 
+import itertools
 import warnings
 
 import numpy as np
@@ -70,15 +71,18 @@ def _frame(seed: int) -> pd.DataFrame:
 
 
 def _columns(ev: dict) -> dict:
-    """What decide() reads of each column: kind, numbers, text, and per group of the
-    items and the raters the sizes and whether the column varies."""
+    """What decide() reads of each column: kind, numbers, text, how many distinct
+    values (up to two), and per group of the items and the raters the sizes and
+    whether the column varies."""
     out = {}
     for col, e in ev.items():
         groups = {}
         for name, g in (("item", e.by_item), ("rater", e.by_rater)):
             groups[name] = None if g is None else (
                 sorted(zip(g.n.tolist(), g.varies.tolist(), strict=True)), g.describes())
-        out[col] = (e.kind, e.lo, e.hi, e.whole, e.n_chars, e.n_text, e.distinct, groups)
+        # decide() asks only whether two values are seen (parts merged keep any two)
+        out[col] = (e.kind, e.lo, e.hi, e.whole, e.n_chars, e.n_text, len(e.distinct),
+                    groups)
     return out
 
 
@@ -133,3 +137,69 @@ def test_all_numbers_take_no_grouping_and_no_ids() -> None:
 
     ev = evidence(df, ["a", "b"], "item", "rater", ids)
     assert decide(ev) == (["a", "b"], [])
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("parts", [2, 3])
+def test_coded_evidence_decides_as_partitions_merged(seed: int, parts: int) -> None:
+    """The dask route: each partition's evidence (rows cut anywhere, an item's rows in
+    several parts) merged, against the whole frame grouped by the reader's codes."""
+    from xrr_accessor.schema.labels import merge_evidence
+
+    df = _frame(seed)
+    candidates = [c for c in df.columns if c not in ("item", "rater")]
+    item, rater, _ = _factorize_both(df, "item", "rater")
+    coded = evidence(df, candidates, "item", "rater",
+                     lambda: (item.codes, len(item.uniques), rater.codes, len(rater.uniques)))
+    cuts = np.linspace(0, len(df), parts + 1).astype(int)
+    merged = merge_evidence([evidence(df.iloc[a:b], candidates, "item", "rater")
+                             for a, b in itertools.pairwise(cuts)])
+    assert _columns(coded) == _columns(merged)
+    assert decide(coded) == decide(merged)
+
+
+def test_groups_of_the_readers_codes_refuse_to_merge() -> None:
+    """They carry no hashes of the ids: merging them would lose every group."""
+    from xrr_accessor.schema.labels import Groups, Rows
+
+    rows = Rows.coded(np.array([0, 0, 1]), 2)
+    g = Groups.of_codes(rows, np.array([0, 1, 0]), np.array(["a", "b"], dtype=object))
+    with pytest.raises(ValueError, match="no hashes"):
+        Groups.merge([g, g])
+
+
+@pytest.mark.parametrize("column", ["split", "note"])
+def test_a_lone_surrogate_in_a_metadata_column_is_refused_by_both_routes(column) -> None:
+    from xrr_accessor.errors import InputError
+
+    df = _frame(2)
+    df[column] = df[column].astype(object)
+    df.loc[df.index[1], column] = "tr\ud800ain"
+    candidates = [c for c in df.columns if c not in ("item", "rater")]
+    item, rater, _ = _factorize_both(df, "item", "rater")
+    with pytest.raises(InputError, match=column):
+        evidence(df, candidates, "item", "rater",
+                 lambda: (item.codes, len(item.uniques), rater.codes, len(rater.uniques)))
+    with pytest.raises(InputError, match=column):
+        evidence(df, candidates, "item", "rater")
+    with pytest.raises(InputError, match=column), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        xa.irr(df, level="nominal")
+
+
+@pytest.mark.parametrize("values", [
+    ["a", "bb", None, "a", "ccc"], pd.array(["a", None, "dd", "a"], dtype="string"),
+    pd.Categorical(["x", None, "y", "x"]), ["a", 1, None, 2.5], [True, False, None, True],
+    [None, None, None], [], ["long text " * 9, "short", "long text " * 9, np.nan],
+    [b"bytes", b"more", None, b"bytes"], ["é😀", "e", "é😀", None],
+    pd.array(["a", "b"], dtype="str"), [("t",), ("u", "v"), None, ("t",)],
+], ids=lambda v: type(v).__name__ + str(len(v)))
+def test_text_facts_from_distinct_values_equal_those_from_every_value(values) -> None:
+    """The kind, characters and known values of a column: from its distinct values and
+    their counts (a factorized column) as read value by value."""
+    from xrr_accessor.schema.labels import _factorized_or_none, _text_facts
+
+    col = pd.Series(values, dtype=object) if isinstance(values, list) else pd.Series(values)
+    found = _factorized_or_none(col)
+    assert found is not None
+    assert _text_facts(col, found) == _text_facts(col, None)

@@ -30,7 +30,9 @@ ID_SPAN = 1000
 @dataclass
 class Groups:
     """Per group of rows (an item, or a rater): its id's hash, rows, its first value's
-    hash and whether its values vary; groups split over parts merge exactly."""
+    hash and whether its values vary; groups split over parts merge exactly. Groups of
+    the reader's codes (:meth:`Rows.coded`) have no hashes (``key``, ``first`` empty):
+    a whole frame's, never merged (:meth:`merge` refuses them)."""
 
     key: np.ndarray
     n: np.ndarray
@@ -55,6 +57,8 @@ class Groups:
 
     @classmethod
     def merge(cls, parts: list[Groups]) -> Groups:
+        if any(len(p.key) != len(p.n) for p in parts):  # a bug, not an input's fault
+            raise ValueError("groups of the reader's codes have no hashes to merge by")
         key = np.concatenate([p.key for p in parts])
         uniq, inv = np.unique(key, return_inverse=True)
         first = np.concatenate([p.first for p in parts])
@@ -125,7 +129,8 @@ def _hash(values: Any) -> np.ndarray:
 class Column:
     """What label inference needs to know of one candidate column, mergeable across
     the partitions of dask-backed data (:func:`merge_evidence`): the same decision
-    from the parts as from the whole."""
+    from the parts as from the whole (grouped without the reader's codes: see
+    :func:`evidence`)."""
 
     kind: str  # "number", "string", "categorical", "empty" or "other"
     by_item: Groups | None  # None: not grouped (numbers that span little)
@@ -185,12 +190,12 @@ IdCodes = Callable[[], tuple[np.ndarray, int, np.ndarray, int]]
 def evidence(df: pd.DataFrame, candidates: list[Hashable], item: Hashable,
              rater: Hashable, ids: IdCodes | None = None) -> dict[Hashable, Column]:
     """What :func:`decide` needs of each candidate column of ``df`` (a lone surrogate in
-    one of them refused, naming it: pandas fails on it while grouping).
+    one of them refused, naming it and its row).
 
     ``ids``: the reader's item and rater codes, asked for only when a column is grouped
     (the evidence of a whole frame: rows grouped by those codes in one pass, without the
-    hashes that merge dask partitions' evidence). Without, the columns are factorized
-    here and the evidence can be merged (:func:`merge_evidence`)."""
+    hashes that merge dask partitions' evidence; it cannot be merged). Without, the ids
+    are factorized here and the evidence can be merged (:func:`merge_evidence`)."""
     try:
         return _evidence(df, candidates, item, rater, ids)
     except UnicodeEncodeError:
@@ -221,22 +226,43 @@ def _evidence(df: pd.DataFrame, candidates: list[Hashable], item: Hashable,
         if col in out:
             out[col].by_item = _grouped(items, found)
             continue
-        text = values.dropna()
-        kind = pd.api.types.infer_dtype(text, skipna=True) if len(text) else "empty"
-        kind = kind if kind in ("string", "categorical", "empty") else "other"
+        if found is not None:  # a lone surrogate refused, naming its row (the
+            # mergeable route's hashing fails on it; the coded one would not look)
+            check_text(found[1], f"column {col!r}", rows=values)
+        kind, n_chars, n_text = _text_facts(values, found)
         col_ev = Column(kind, _grouped(items, found))
         if kind in ("string", "categorical"):
-            # the first two distinct values (factorize's come in order of appearance)
-            first_two = (found[1][:2] if found is not None
-                         else text.drop_duplicates().iloc[:2])
-            col_ev.distinct = frozenset(first_two.tolist())
+            if found is not None:  # the first two distinct values (factorize's come in
+                col_ev.distinct = frozenset(found[1][:2].tolist())  # order of appearance)
             if kind == "string":
-                col_ev.n_chars, col_ev.n_text = int(text.str.len().sum()), len(text)
+                col_ev.n_chars, col_ev.n_text = n_chars, n_text
             raters = raters or (Rows.of(df[rater]) if coded is None
                                 else Rows.coded(coded[2], coded[3]))
             col_ev.by_rater = _grouped(raters, found)
         out[col] = col_ev
     return {col: out[col] for col in candidates}
+
+
+def _text_facts(values: pd.Series, found: tuple[np.ndarray, Any] | None
+                ) -> tuple[str, int, int]:
+    """A column's kind ("string", "categorical", "empty" or "other": of its known
+    values) and, for text, its characters and known values. From the distinct values
+    and their counts where the column was factorized (a column of Python strings is
+    then not read string by string: a tenth of the time), else from the values."""
+    if found is None:
+        text = values.dropna()
+        kind = pd.api.types.infer_dtype(text, skipna=True) if len(text) else "empty"
+        kind = kind if kind in ("string", "categorical", "empty") else "other"
+        return kind, int(text.str.len().sum()) if kind == "string" else 0, len(text)
+    codes, uniq = found
+    counts = np.bincount(codes[codes >= 0], minlength=len(uniq))
+    n_text = int(counts.sum())
+    kind = pd.api.types.infer_dtype(uniq, skipna=True) if n_text else "empty"
+    kind = kind if kind in ("string", "categorical", "empty") else "other"
+    if kind != "string":
+        return kind, 0, n_text
+    lengths = np.fromiter(map(len, uniq.tolist()), dtype=np.int64, count=len(uniq))
+    return kind, int(lengths @ counts), n_text
 
 
 def merge_evidence(parts: list[dict[Hashable, Column]]) -> dict[Hashable, Column]:
