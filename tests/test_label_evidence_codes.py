@@ -22,7 +22,8 @@ from hypothesis import strategies as st
 
 import xrr_accessor as xa
 from xrr_accessor.kernels.groups import varies_within
-from xrr_accessor.schema.labels import decide, evidence
+from xrr_accessor.schema.evidence import evidence
+from xrr_accessor.schema.labels import decide
 from xrr_accessor.schema.read import _factorize_both
 
 
@@ -144,7 +145,7 @@ def test_all_numbers_take_no_grouping_and_no_ids() -> None:
 def test_coded_evidence_decides_as_partitions_merged(seed: int, parts: int) -> None:
     """The dask route: each partition's evidence (rows cut anywhere, an item's rows in
     several parts) merged, against the whole frame grouped by the reader's codes."""
-    from xrr_accessor.schema.labels import merge_evidence
+    from xrr_accessor.schema.evidence import merge_evidence
 
     df = _frame(seed)
     candidates = [c for c in df.columns if c not in ("item", "rater")]
@@ -160,7 +161,7 @@ def test_coded_evidence_decides_as_partitions_merged(seed: int, parts: int) -> N
 
 def test_groups_of_the_readers_codes_refuse_to_merge() -> None:
     """They carry no hashes of the ids: merging them would lose every group."""
-    from xrr_accessor.schema.labels import Groups, Rows
+    from xrr_accessor.schema.evidence import Groups, Rows
 
     rows = Rows.coded(np.array([0, 0, 1]), 2)
     g = Groups.of_codes(rows, np.array([0, 1, 0]), np.array(["a", "b"], dtype=object))
@@ -197,7 +198,7 @@ def test_a_lone_surrogate_in_a_metadata_column_is_refused_by_both_routes(column)
 def test_text_facts_from_distinct_values_equal_those_from_every_value(values) -> None:
     """The kind, characters and known values of a column: from its distinct values and
     their counts (a factorized column) as read value by value."""
-    from xrr_accessor.schema.labels import _factorized_or_none, _text_facts
+    from xrr_accessor.schema.evidence import _factorized_or_none, _text_facts
 
     col = pd.Series(values, dtype=object) if isinstance(values, list) else pd.Series(values)
     found = _factorized_or_none(col)

@@ -9,7 +9,8 @@ import xarray as xr
 
 import xrr_accessor as xa
 from xrr_accessor.errors import RoleError
-from xrr_accessor.schema.labels import decide, evidence
+from xrr_accessor.schema.evidence import evidence
+from xrr_accessor.schema.labels import decide
 
 
 def _frame(seed: int = 0, n_items: int = 40, n_raters: int = 4) -> pd.DataFrame:

@@ -24,7 +24,8 @@ from ..errors import DroppedDataWarning, InputError, LevelError, collecting
 from ..kernels import accumulate
 from ..schema import Annotations, Roles, encode, read
 from ..schema.encode import is_ordered
-from ..schema.labels import check_kept, decide, evidence, inferred_message, merge_evidence
+from ..schema.evidence import evidence, merge_evidence
+from ..schema.labels import check_kept, decide, inferred_message
 from ..schema.read import inference_candidates
 from ..schema.roles import resolve_roles
 from ..schema.tables import distinct_text
@@ -112,7 +113,7 @@ class Survey:
     item_ids: pd.Index | None = None
     notes: dict[str, int] = field(default_factory=dict)
     messages: list[tuple[type[Warning], str]] = field(default_factory=list)
-    #: Labels inferred from the columns: what the decision needs (schema.labels).
+    #: Labels inferred from the columns: what the decision needs (schema.evidence).
     evidence: dict[Hashable, Any] | None = None
 
 
