@@ -24,8 +24,8 @@ from ..errors import DroppedDataWarning, InputError, LevelError, collecting
 from ..kernels import accumulate
 from ..schema import Annotations, Roles, encode, read
 from ..schema.encode import is_ordered
-from ..schema.evidence import evidence, merge_evidence
-from ..schema.labels import check_kept, decide, inferred_message
+from ..schema.evidence import evidence
+from ..schema.labels import decide_parts, inferred_message
 from ..schema.read import inference_candidates
 from ..schema.roles import resolve_roles
 from ..schema.tables import distinct_text
@@ -299,8 +299,7 @@ def _labels_over_all(surveys: Sequence[Survey]
     evs = [s.evidence for s in surveys if s.evidence is not None]
     if not evs:
         return None, None
-    kept, left = decide(merge_evidence(evs))
-    check_kept(kept, left)
+    kept, left = decide_parts(evs)
     return kept, ((DroppedDataWarning, inferred_message(kept, left)) if left else None)
 
 

@@ -20,7 +20,8 @@ import pandas as pd
 from ..kernels.groups import varies_within
 from .text import check_text
 
-__all__ = ["ID_SPAN", "Column", "Groups", "IdCodes", "Rows", "evidence", "merge_evidence"]
+__all__ = ["ID_SPAN", "Column", "Groups", "IdCodes", "Rows", "evidence", "is_number_column",
+           "merge_evidence"]
 
 
 #: Integer columns spanning more than this many values may be ids, not ratings.
@@ -143,7 +144,8 @@ class Column:
     distinct: frozenset[Any] = frozenset()  # up to two distinct values
 
 
-def _numeric(values: pd.Series) -> bool:
+def is_number_column(values: pd.Series) -> bool:
+    """Whether a column holds numbers or booleans (its range is its evidence)."""
     return bool(pd.api.types.is_numeric_dtype(values.dtype)
                 or pd.api.types.is_bool_dtype(values.dtype))
 
@@ -213,7 +215,7 @@ def _evidence(df: pd.DataFrame, candidates: list[Hashable], item: Hashable,
     whole spans more is then kept, where the eager reader might leave it out as an
     id: name the labels to be sure).
     """
-    out = {col: _number(df[col]) for col in candidates if _numeric(df[col])}
+    out = {col: _number(df[col]) for col in candidates if is_number_column(df[col])}
     if len(out) == len(candidates) and not any(
             c.whole and c.hi - c.lo > ID_SPAN for c in out.values()):
         return {col: out[col] for col in candidates}

@@ -7,11 +7,11 @@ from collections.abc import Hashable
 import pandas as pd
 
 from ..errors import DroppedDataWarning, RoleError, warn
-from .evidence import ID_SPAN, Column, IdCodes, _numeric, evidence
+from .evidence import ID_SPAN, Column, IdCodes, evidence, is_number_column, merge_evidence
 from .roles import looks_gold
 
-__all__ = ["FREE_TEXT_LENGTH", "check_kept", "decide", "gold_entry", "infer_labels",
-           "inferred_message", "unused_message"]
+__all__ = ["FREE_TEXT_LENGTH", "check_kept", "decide", "decide_parts", "gold_entry",
+           "infer_labels", "inferred_message", "unused_message"]
 
 
 #: String columns whose values average longer than this are free text, not labels.
@@ -88,6 +88,14 @@ def unused_message(value: Hashable, left: list[Hashable], how: str) -> str:
             "to silence this, drop the columns you do not need.")
 
 
+def decide_parts(parts: list[dict[Hashable, Column]]) -> tuple[list[Hashable], list[str]]:
+    """:func:`decide` over the evidence of dask partitions merged (the same decision as
+    over the whole frame in memory); no label left is refused (:func:`check_kept`)."""
+    kept, left = decide(merge_evidence(parts))
+    check_kept(kept, left)
+    return kept, left
+
+
 def check_kept(kept: list[Hashable], left: list[str]) -> None:
     """No label left: refuse, naming what looked like metadata."""
     if left and not kept:  # free text or gold alone: nothing to analyse
@@ -102,7 +110,7 @@ def _lone(values: pd.Series, col: Hashable) -> tuple[list[Hashable], list[str]]:
     kept unless it is free text or named like gold (then none is left: refused)."""
     if looks_gold(col):
         return [], [gold_entry(col)]
-    if (not _numeric(values) and _may_be_text(values)
+    if (not is_number_column(values) and _may_be_text(values)
             and pd.api.types.infer_dtype(values, skipna=True) == "string"):
         text = values.dropna()
         if len(text) and int(text.str.len().sum()) / len(text) > FREE_TEXT_LENGTH:
